@@ -1,0 +1,18 @@
+"""`courtroom` and `python -m courtroom_desktop`."""
+
+import os
+import sys
+
+# Nothing may be fetched from a model hub at run time: every model ships in a package or a local file.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+def main() -> int:
+    from courtroom_desktop.cli import main as cli_main
+
+    return cli_main(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

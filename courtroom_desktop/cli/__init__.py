@@ -1,0 +1,77 @@
+"""The `courtroom` command line. Each subcommand lives in its own module exposing
+
+    add_parser(subparsers) -> argparse.ArgumentParser   # registers the subcommand and its --help
+    run(args, ctx: Context) -> int                       # the exit status
+
+and is listed in ``SUBCOMMANDS``. Heavy imports (torch, lancedb, llama.cpp) stay inside ``run``
+so that `courtroom --help` and the window start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from courtroom_desktop import APP_NAME, __version__
+from courtroom_desktop.core.config import AppConfig, config_dir, data_dir, load_config
+from courtroom_desktop.core.errors import CourtroomError
+
+SUBCOMMANDS = ["ingest", "library", "config", "doctor"]
+
+
+@dataclass
+class Context:
+    config_dir: Path
+    data_dir: Path
+    _config: AppConfig | None = field(default=None, repr=False)
+
+    @property
+    def config(self) -> AppConfig:
+        if self._config is None:
+            self._config = load_config(self.config_dir)
+        return self._config
+
+    def open_library(self):
+        from courtroom_desktop.core.library import Library
+
+        return Library.open(self.data_dir / "library", self.config.library)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="courtroom",
+        description=f"{APP_NAME}: put a claim on trial against your own PDF library. "
+        "With no command, opens the window.",
+    )
+    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
+    parser.add_argument("--config-dir", metavar="DIR",
+                        help="settings folder (default: $COURTROOM_CONFIG_DIR or the platform config folder)")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="library and trials folder (default: $COURTROOM_DATA_DIR or the platform data folder)")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"courtroom_desktop.cli.{name}")
+        sub = module.add_parser(subparsers)
+        sub.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    ctx = Context(config_dir=config_dir(args.config_dir), data_dir=data_dir(args.data_dir))
+    if args.command is None:
+        from courtroom_desktop.ui.app import run_app
+
+        return run_app(ctx.config_dir, ctx.data_dir)
+    try:
+        return int(args._run(args, ctx) or 0)
+    except CourtroomError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

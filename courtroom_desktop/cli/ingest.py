@@ -1,0 +1,82 @@
+"""`courtroom ingest PATH...`"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "ingest", help="add PDFs (files or folders, recursive) to the library",
+        description="Add PDFs to the library: files, or folders searched recursively for *.pdf. Unchanged files "
+        "are skipped, changed ones re-ingested; a file that cannot be read is reported with the reason and the "
+        "rest of the batch goes on. Ctrl+C cancels cleanly (nothing half-written stays).",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="PDF files or folders")
+    parser.add_argument("--force", action="store_true", help="re-ingest even files whose content is unchanged")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars; print only the summary")
+    return parser
+
+
+def run(args, ctx) -> int:
+    library = ctx.open_library()
+    finished = run_ingest(lambda emit, cancel: library.ingest(args.paths, on_event=emit, cancel=cancel,
+                                                                force=args.force), quiet=args.quiet)
+    return 1 if finished.failed or finished.cancelled else 0
+
+
+def run_ingest(job, quiet: bool = False):
+    """Run an ingest-like job with rich progress bars (one per file, one overall); Ctrl+C cancels."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from courtroom_desktop.core.library import CancelToken
+    from courtroom_desktop.core.models import FileFinished, FileOutcome, FileProgress, FileStarted, IngestStarted
+
+    console = Console(stderr=True)
+    cancel = CancelToken()
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[unit]}"),
+                        TimeElapsedColumn(), console=console, disable=quiet or not sys.stderr.isatty(), transient=True)
+    tasks: dict[str, int] = {}
+    overall = None
+    styles = {FileOutcome.added: "green", FileOutcome.updated: "cyan", FileOutcome.skipped: "dim",
+              FileOutcome.failed: "red", FileOutcome.cancelled: "yellow"}
+
+    def emit(event) -> None:
+        nonlocal overall
+        if isinstance(event, IngestStarted):
+            overall = progress.add_task("all files", total=event.files, unit="files")
+        elif isinstance(event, FileStarted):
+            tasks[event.path] = progress.add_task(_short(event.path), total=None, unit="")
+        elif isinstance(event, FileProgress) and event.path in tasks:
+            if event.stage.value == "extract":
+                progress.update(tasks[event.path], completed=event.pages_done, total=event.pages, unit="pages")
+            else:
+                progress.update(tasks[event.path], completed=event.chunks_done, total=event.chunks or None,
+                                unit=f"chunks ({event.stage.value})")
+        elif isinstance(event, FileFinished):
+            if event.path in tasks:
+                progress.remove_task(tasks.pop(event.path))
+            if overall is not None:
+                progress.advance(overall)
+            detail = f"{event.pages} pages, {event.chunks} chunks" if event.chunks else event.reason
+            console.print(f"[{styles[event.outcome]}]{event.outcome.value:>9}[/] {event.path}: {detail}",
+                          highlight=False, markup=True)
+
+    with progress:
+        try:
+            finished = job(emit, cancel)
+        except KeyboardInterrupt:
+            cancel.cancel()
+            raise
+    console.print(
+        f"{finished.added} added, {finished.updated} updated, {finished.skipped} skipped, {finished.failed} failed"
+        f"{' (cancelled)' if finished.cancelled else ''}; {finished.pages} pages, {finished.chunks} chunks "
+        f"in {finished.seconds:.1f} s", highlight=False,
+    )
+    return finished
+
+
+def _short(path: str, width: int = 40) -> str:
+    return path if len(path) <= width else "…" + path[-(width - 1):]

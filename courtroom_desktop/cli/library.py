@@ -1,0 +1,89 @@
+"""`courtroom library list|show|remove|reindex`"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser("library", help="list, inspect, remove or re-index documents",
+                                   description="Inspect and maintain the document library.")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="documents with status, pages and chunks; failed files with the reason")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    show = actions.add_parser("show", help="one document: metadata and its sections with page spans")
+    show.add_argument("document", help="document id (or a unique prefix of it) or file path")
+    show.add_argument("--chunks", action="store_true", help="also print every chunk's text")
+    remove = actions.add_parser("remove", help="remove documents from every store")
+    remove.add_argument("documents", nargs="+", help="document ids, prefixes or file paths")
+    reindex = actions.add_parser("reindex", help="re-extract and re-embed documents (all when none named), "
+                                 "e.g. after changing the embedding model or chunk settings")
+    reindex.add_argument("documents", nargs="*", help="document ids, prefixes or file paths")
+    actions.add_parser("check", help="check that the catalog, LanceDB and tantivy agree")
+    return parser
+
+
+def run(args, ctx) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    library = ctx.open_library()
+    if args.action == "list":
+        docs = library.documents()
+        if args.json:
+            print(json.dumps({"documents": [d.model_dump(mode="json") for d in docs],
+                              "failures": [{"path": p, "error": e} for p, e in library.catalog.failures()]}, indent=2))
+            return 0
+        table = Table("id", "title", "year", "pages", "sections", "chunks", "status", "path")
+        for d in docs:
+            table.add_row(d.id, d.title[:60], str(d.year or ""), str(d.pages), str(d.sections), str(d.chunks),
+                          d.status.value, d.path)
+        console.print(table)
+        failures = library.catalog.failures()
+        if failures:
+            failed = Table("file that could not be ingested", "reason", title="failed")
+            for path, error in failures:
+                failed.add_row(path, error)
+            console.print(failed)
+        if not docs and not failures:
+            console.print("The library is empty: add PDFs with `courtroom ingest PATH`.")
+        return 0
+    if args.action == "show":
+        doc = library.find(args.document)
+        console.print(f"[bold]{doc.title}[/]  ({doc.id})\n{doc.path}\nauthors: {doc.authors or '-'}  year: "
+                      f"{doc.year or '-'}  pages: {doc.pages}  chunks: {doc.chunks}  status: {doc.status.value}"
+                      f"{'  error: ' + doc.error if doc.error else ''}", highlight=False)
+        table = Table("section", "pages", "chunks")
+        sections: dict[str, list] = {}
+        chunks = library.doc_chunks(doc.id)
+        for chunk in chunks:
+            sections.setdefault(chunk.section_path or "(before the first heading)", []).append(chunk)
+        for path, members in sections.items():
+            first, last = min(c.page_start for c in members) + 1, max(c.page_end for c in members) + 1
+            table.add_row(path, f"{first}-{last}" if last != first else str(first), str(len(members)))
+        console.print(table)
+        if args.chunks:
+            for chunk in chunks:
+                console.rule(f"{chunk.id}  p.{chunk.page_start + 1}  {chunk.section_path}")
+                console.print(chunk.text, highlight=False, markup=False)
+        return 0
+    if args.action == "remove":
+        for ref in args.documents:
+            doc = library.remove(library.find(ref).id)
+            console.print(f"removed {doc.id} {doc.path}", highlight=False)
+        return 0
+    if args.action == "reindex":
+        from courtroom_desktop.cli.ingest import run_ingest
+
+        ids = [library.find(ref).id for ref in args.documents] or None
+        finished = run_ingest(lambda emit, cancel: library.reindex(ids, on_event=emit, cancel=cancel))
+        return 1 if finished.failed or finished.cancelled else 0
+    if args.action == "check":
+        report = library.check_consistency()
+        for store in ("catalog", "lancedb", "tantivy"):
+            console.print(f"{store:>8}: {len(report[store])} documents")
+        console.print("consistent" if report["consistent"] else "[red]INCONSISTENT[/]: run `courtroom library reindex`")
+        return 0 if report["consistent"] else 1
+    return 2

@@ -1,0 +1,162 @@
+"""AppConfig: typed, versioned settings saved as TOML under the platform config folder.
+
+Where things live (each can be moved, flag first, then environment, then platform default):
+
+    config folder   --config-dir  COURTROOM_CONFIG_DIR  platformdirs.user_config_dir("courtroom-desktop")
+    data folder     --data-dir    COURTROOM_DATA_DIR    platformdirs.user_data_dir("courtroom-desktop")
+
+Secrets (API keys) never enter this file: they live in the OS keyring (see ``core.secrets``).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+import platformdirs
+import tomli_w
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from courtroom_desktop import APP_ID
+from courtroom_desktop.core.errors import ConfigError
+
+SCHEMA_VERSION = 1
+CONFIG_FILE = "config.toml"
+ROLES = ("prosecution", "defense", "judge")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class LibrarySettings(_Section):
+    embedding_model: str = Field(
+        "all-MiniLM-L6-v2",
+        description="sentence-transformers model: 'all-MiniLM-L6-v2' (bundled) or a local model folder.",
+    )
+    chunk_tokens: int = Field(200, ge=32, le=2000, description="Token budget of one chunk.")
+    overlap_tokens: int = Field(30, ge=0, le=500, description="Tokens repeated from the end of the previous chunk.")
+    min_section_tokens: int = Field(40, ge=0, description="Sections shorter than this merge with a neighbour.")
+    embed_batch: int = Field(32, ge=1, le=1024, description="Passages per embedding batch.")
+    file_timeout_s: float = Field(300.0, gt=0, description="Give up on one file after this many seconds.")
+
+
+class RetrievalSettings(_Section):
+    k: int = Field(8, ge=1, le=200, description="Passages returned per search.")
+    candidates: int = Field(100, ge=10, le=2000, description="Candidates each method contributes before fusion.")
+    bm25_weight: float = Field(1.0, ge=0, description="Weight of BM25 ranks in reciprocal rank fusion.")
+    vector_weight: float = Field(1.0, ge=0, description="Weight of vector ranks in reciprocal rank fusion.")
+    rrf_k: float = Field(60.0, gt=0, description="The k of reciprocal rank fusion: 1 / (k + rank).")
+    reranker: str = Field("none", description="'none', 'mmr', or a path to a cross-encoder model folder.")
+    mmr_lambda: float = Field(0.7, ge=0, le=1, description="MMR trade-off between relevance (1) and diversity (0).")
+    dedup_similarity: float = Field(0.95, ge=0, le=1, description="Passages more similar than this collapse to one.")
+
+
+ProviderName = Literal["embedded", "ollama", "openai"]
+
+
+class ModelSpec(_Section):
+    provider: ProviderName = Field(
+        "embedded", description="embedded (llama.cpp in process), ollama or openai (any OpenAI-compatible server)."
+    )
+    model: str = Field("", description="Model name on the server, or a GGUF path for embedded; empty: the bundled SmolLM2-135M.")
+    base_url: str = Field("", description="Server URL; empty: http://localhost:11434 for Ollama, required for openai.")
+    num_ctx: int = Field(4096, ge=512, description="Context window in tokens (Ollama's own default, 2048, truncates silently).")
+    max_tokens: int = Field(384, ge=1, description="Most tokens one answer may have.")
+    temperature: float = Field(0.2, ge=0, le=2)
+    keep_alive: str = Field("10m", description="Ollama: how long the model stays loaded.")
+    connect_timeout_s: float = Field(5.0, gt=0)
+    read_timeout_s: float = Field(120.0, gt=0, description="Longest wait for the next bytes of an answer.")
+    retries: int = Field(2, ge=0, le=10, description="Retries on transient errors (connection reset, 5xx), with backoff.")
+
+
+class ModelSettings(_Section):
+    default: ModelSpec = Field(default_factory=ModelSpec)
+    prosecution: ModelSpec | None = None
+    defense: ModelSpec | None = None
+    judge: ModelSpec | None = None
+
+    def for_role(self, role: str) -> ModelSpec:
+        if role not in ROLES:
+            raise ConfigError(f"unknown role {role!r}: use one of {', '.join(ROLES)}")
+        return getattr(self, role) or self.default
+
+
+class DebateSettings(_Section):
+    min_rounds: int = Field(2, ge=1)
+    max_rounds: int = Field(4, ge=1)
+    confidence_threshold: float = Field(0.8, ge=0, le=1)
+    stall_delta: float = Field(0.05, ge=0, le=1, description="Confidence moving less than this over stall_rounds is a stall.")
+    stall_rounds: int = Field(2, ge=1)
+    novelty_min: float = Field(0.2, ge=0, le=1, description="A passage enters the pool only if 1 - max cosine to it is at least this.")
+    min_new_evidence: int = Field(1, ge=0, description="Fewer new passages than this over stall_rounds is a stall.")
+    controversy_repeat_similarity: float = Field(0.9, ge=0, le=1)
+    max_switches: int = Field(1, ge=0)
+    queries_per_turn: int = Field(3, ge=1, le=3)
+    evidence_hierarchy: list[str] = Field(
+        default_factory=lambda: ["systematic review", "randomised trial", "cohort", "case report", "expert opinion", "other"]
+    )
+
+
+class AppConfig(_Section):
+    schema_version: int = SCHEMA_VERSION
+    library: LibrarySettings = Field(default_factory=LibrarySettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    models: ModelSettings = Field(default_factory=ModelSettings)
+    debate: DebateSettings = Field(default_factory=DebateSettings)
+
+
+# Each entry turns a version-N dict into a version-N+1 dict.
+MIGRATIONS: dict[int, callable] = {}
+
+
+def migrate(raw: dict) -> dict:
+    version = int(raw.get("schema_version", 1))
+    if version > SCHEMA_VERSION:
+        raise ConfigError(
+            f"config schema_version {version} is newer than this app understands ({SCHEMA_VERSION}): upgrade the app"
+        )
+    while version < SCHEMA_VERSION:
+        raw = MIGRATIONS[version](raw)
+        version += 1
+        raw["schema_version"] = version
+    return raw
+
+
+def config_dir(override: str | os.PathLike | None = None) -> Path:
+    value = override or os.environ.get("COURTROOM_CONFIG_DIR")
+    return Path(value).expanduser() if value else Path(platformdirs.user_config_dir(APP_ID))
+
+
+def data_dir(override: str | os.PathLike | None = None) -> Path:
+    value = override or os.environ.get("COURTROOM_DATA_DIR")
+    return Path(value).expanduser() if value else Path(platformdirs.user_data_dir(APP_ID))
+
+
+def load_config(folder: Path) -> AppConfig:
+    path = Path(folder) / CONFIG_FILE
+    if not path.exists():
+        return AppConfig()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix or delete the file") from exc
+    try:
+        return AppConfig.model_validate(migrate(raw))
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(f"{path}: {problems}") from exc
+
+
+def save_config(config: AppConfig, folder: Path) -> Path:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / CONFIG_FILE
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(tomli_w.dumps(config.model_dump(mode="json", exclude_none=True)), encoding="utf-8")
+    os.replace(tmp, path)  # atomic: a crash never leaves half a config
+    return path

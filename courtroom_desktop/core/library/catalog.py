@@ -1,0 +1,147 @@
+"""The catalog: one SQLite file that lists documents (and their status) and caches embeddings.
+
+The catalog is the source of truth for "is this document in the library": a document counts only when its
+status is ``ready``, which is written after its chunks are in LanceDB and tantivy. The embedding cache is what
+lets an interrupted or repeated ingest finish without embedding the same passage twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from courtroom_desktop.core.models import DocStatus, Document
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS documents (
+    id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL, title TEXT DEFAULT '', authors TEXT DEFAULT '',
+    year INTEGER, pages INTEGER DEFAULT 0, chunks INTEGER DEFAULT 0, sections INTEGER DEFAULT 0,
+    status TEXT NOT NULL, error TEXT DEFAULT '', added_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
+CREATE TABLE IF NOT EXISTS failures (path TEXT PRIMARY KEY, sha256 TEXT, error TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, key TEXT NOT NULL, vector BLOB NOT NULL,
+    PRIMARY KEY (model, key));
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+FIELDS = ("id", "path", "sha256", "title", "authors", "year", "pages", "chunks", "sections", "status", "error", "added_at")
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+class Catalog:
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # ---------------------------------------------------------------- meta
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # ---------------------------------------------------------------- documents
+    def _row(self, row) -> Document:
+        values = dict(zip(FIELDS, row))
+        values["status"] = DocStatus(values["status"])
+        values["authors"] = values["authors"] or ""
+        values["error"] = values["error"] or ""
+        return Document(**values)
+
+    def documents(self, status: DocStatus | None = None) -> list[Document]:
+        sql = f"SELECT {', '.join(FIELDS)} FROM documents"
+        args: tuple = ()
+        if status is not None:
+            sql += " WHERE status = ?"
+            args = (status.value,)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY added_at, id", args).fetchall()
+        return [self._row(r) for r in rows]
+
+    def get(self, doc_id: str) -> Document | None:
+        with self._lock:
+            row = self._db.execute(f"SELECT {', '.join(FIELDS)} FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        return self._row(row) if row else None
+
+    def by_path(self, path: str) -> list[Document]:
+        with self._lock:
+            rows = self._db.execute(f"SELECT {', '.join(FIELDS)} FROM documents WHERE path = ?", (path,)).fetchall()
+        return [self._row(r) for r in rows]
+
+    def put(self, doc: Document) -> None:
+        with self._lock:
+            self._db.execute(
+                f"INSERT OR REPLACE INTO documents ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))})",
+                tuple(getattr(doc, f).value if f == "status" else getattr(doc, f) for f in FIELDS),
+            )
+
+    def set_status(self, doc_id: str, status: DocStatus, **fields) -> None:
+        assignments = ", ".join(f"{k} = ?" for k in ("status", *fields))
+        with self._lock:
+            self._db.execute(f"UPDATE documents SET {assignments} WHERE id = ?", (status.value, *fields.values(), doc_id))
+
+    def delete(self, doc_id: str) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+
+    # ---------------------------------------------------------------- failures (files that never made it in)
+    def record_failure(self, path: str, sha256: str, error: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO failures VALUES (?, ?, ?, ?)", (path, sha256, error, time.time()))
+
+    def clear_failure(self, path: str) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM failures WHERE path = ?", (path,))
+
+    def failures(self) -> list[tuple[str, str]]:
+        with self._lock:
+            return self._db.execute("SELECT path, error FROM failures ORDER BY path").fetchall()
+
+    # ---------------------------------------------------------------- embedding cache
+    def cached_vectors(self, model: str, keys: list[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            for start in range(0, len(keys), 500):
+                part = keys[start:start + 500]
+                rows = self._db.execute(
+                    f"SELECT key, vector FROM embeddings WHERE model = ? AND key IN ({', '.join('?' * len(part))})",
+                    (model, *part),
+                ).fetchall()
+                found.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
+        return found
+
+    def cache_vectors(self, model: str, items: list[tuple[str, np.ndarray]]) -> None:
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.executemany(
+                "INSERT OR REPLACE INTO embeddings (model, key, vector) VALUES (?, ?, ?)",
+                [(model, k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items],
+            )
+            self._db.execute("COMMIT")
+
+    def drop_cache(self, model: str | None = None) -> None:
+        with self._lock:
+            if model is None:
+                self._db.execute("DELETE FROM embeddings")
+            else:
+                self._db.execute("DELETE FROM embeddings WHERE model != ?", (model,))

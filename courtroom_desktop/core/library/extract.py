@@ -1,0 +1,379 @@
+"""PDF -> text with positions -> sections.
+
+The document's text is built line by line from PyMuPDF's ``rawdict`` (which has a box for every character),
+so any character span of the text maps back to rectangles on its pages. Sections come from the PDF outline
+when there is one, else from headings found by font size, weight and numbering.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pymupdf
+
+from courtroom_desktop.core.errors import IngestError
+from courtroom_desktop.core.models import Highlight
+
+BOLD_FLAG = 1 << 4
+KNOWN_HEADINGS = {
+    "abstract", "summary", "introduction", "background", "methods", "method", "materials and methods",
+    "methodology", "results", "findings", "discussion", "conclusion", "conclusions", "limitations",
+    "references", "bibliography", "acknowledgements", "acknowledgments", "appendix", "related work",
+    "evaluation", "experiments", "results and discussion", "funding", "recommendations", "overview",
+}
+NUMBERED = re.compile(r"^(?P<num>(\d+(\.\d+)*\.?|[IVX]+\.|[A-H]\.))\s+(?P<title>\S.*)$")
+
+
+@dataclass
+class Line:
+    page: int
+    y0: float
+    y1: float
+    text: str
+    xs0: array  # left edge of each character
+    xs1: array  # right edge of each character
+    size: float
+    bold: bool
+    block: int  # block number on its page
+
+
+@dataclass
+class SectionMark:
+    level: int
+    title: str
+    char: int  # offset in the document text where the section's body starts
+    page: int
+
+
+@dataclass
+class ExtractedDoc:
+    path: str
+    pages: int
+    text: str
+    line_of: array        # per character of ``text``: index into ``lines`` (-1 for separators)
+    col_of: array         # per character: column within that line
+    lines: list[Line]
+    page_sizes: list[tuple[float, float]]
+    headings: list[SectionMark] = field(default_factory=list)
+    paragraph_breaks: list[int] = field(default_factory=list)  # offsets where a new block starts
+    title: str = ""
+    authors: str = ""
+    year: int | None = None
+
+    def page_of(self, char: int) -> int:
+        char = min(max(char, 0), len(self.text) - 1)
+        while char > 0 and self.line_of[char] < 0:
+            char -= 1
+        line = self.line_of[char]
+        return self.lines[line].page if line >= 0 else 0
+
+    def highlights(self, start: int, end: int) -> tuple[Highlight, ...]:
+        """Page-relative rectangles covering text[start:end], one per line, grouped by page."""
+        per_line: dict[int, tuple[int, int]] = {}
+        for i in range(start, end):
+            line = self.line_of[i]
+            if line < 0:
+                continue
+            col = self.col_of[i]
+            lo, hi = per_line.get(line, (col, col))
+            per_line[line] = (min(lo, col), max(hi, col))
+        by_page: dict[int, list[tuple[float, float, float, float]]] = {}
+        for line_index in sorted(per_line):
+            lo, hi = per_line[line_index]
+            line = self.lines[line_index]
+            width, height = self.page_sizes[line.page]
+            rect = (line.xs0[lo] / width, line.y0 / height, line.xs1[hi] / width, line.y1 / height)
+            by_page.setdefault(line.page, []).append(tuple(round(min(max(v, 0.0), 1.0), 5) for v in rect))
+        return tuple(Highlight(page=p, rects=tuple(r)) for p, r in sorted(by_page.items()))
+
+
+def check_file(path: Path) -> None:
+    """Cheap checks before PyMuPDF sees the file; raises IngestError with a reason a person can act on."""
+    if not path.exists():
+        raise IngestError(str(path), "file not found")
+    size = path.stat().st_size
+    if size == 0:
+        raise IngestError(str(path), "empty file (0 bytes): nothing to ingest")
+    with path.open("rb") as handle:
+        head = handle.read(1024)
+    if b"%PDF-" not in head:
+        raise IngestError(str(path), "not a PDF (no %PDF- header): convert it to PDF first")
+
+
+def open_pdf(path: Path) -> pymupdf.Document:
+    check_file(path)
+    try:
+        doc = pymupdf.open(str(path), filetype="pdf")
+    except Exception as exc:  # PyMuPDF raises several types for broken files
+        raise IngestError(str(path), f"corrupt PDF, cannot be opened ({exc}): repair or re-export it") from exc
+    if doc.needs_pass or doc.is_encrypted:
+        doc.close()
+        raise IngestError(str(path), "encrypted: the PDF needs a password; save an unprotected copy and ingest that")
+    if doc.page_count == 0:
+        doc.close()
+        raise IngestError(str(path), "the PDF has no pages")
+    return doc
+
+
+def _normalise(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def extract(path: Path, on_page=None, cancelled=lambda: False) -> ExtractedDoc:
+    """Extract text, positions, metadata and section marks. ``on_page(done, total)`` reports progress."""
+    doc = open_pdf(path)
+    try:
+        return _extract(doc, path, on_page, cancelled)
+    except IngestError:
+        raise
+    except Exception as exc:
+        raise IngestError(str(path), f"corrupt PDF, text extraction failed ({exc}): repair or re-export it") from exc
+    finally:
+        doc.close()
+
+
+def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> ExtractedDoc:
+    from courtroom_desktop.core.errors import Cancelled
+
+    pieces: list[str] = []
+    line_of = array("i")
+    col_of = array("i")
+    lines: list[Line] = []
+    page_sizes: list[tuple[float, float]] = []
+    paragraph_breaks: list[int] = []
+    length = 0
+    images = 0
+    pending_hyphen = False
+
+    def emit(text: str, line_index: int, first_col: int) -> None:
+        nonlocal length
+        pieces.append(text)
+        for offset in range(len(text)):
+            line_of.append(line_index)
+            col_of.append(first_col + offset if line_index >= 0 else -1)
+        length += len(text)
+
+    for page_number in range(doc.page_count):
+        if cancelled():
+            raise Cancelled()
+        page = doc.load_page(page_number)
+        rect = page.rect
+        page_sizes.append((rect.width or 1.0, rect.height or 1.0))
+        raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+        for block_number, block in enumerate(raw.get("blocks", [])):
+            if block.get("type") == 1:
+                images += 1
+                continue
+            block_started = False
+            for raw_line in block.get("lines", []):
+                chars: list[str] = []
+                xs0 = array("f")
+                xs1 = array("f")
+                sizes: list[float] = []
+                bold = True
+                for span in raw_line.get("spans", []):
+                    span_chars = span.get("chars", [])
+                    if not span_chars:
+                        continue
+                    if not span["flags"] & BOLD_FLAG and "bold" not in span.get("font", "").lower():
+                        bold = False
+                    sizes.extend([span["size"]] * len(span_chars))
+                    for ch in span_chars:
+                        chars.append(ch["c"])
+                        xs0.append(ch["bbox"][0])
+                        xs1.append(ch["bbox"][2])
+                text = "".join(chars)
+                stripped = text.rstrip()
+                if not stripped.strip():
+                    continue
+                lead = len(text) - len(text.lstrip())
+                text = stripped[lead:]
+                xs0 = xs0[lead:lead + len(text)]
+                xs1 = xs1[lead:lead + len(text)]
+                y0, y1 = raw_line["bbox"][1], raw_line["bbox"][3]
+                line = Line(page_number, y0, y1, text, xs0, xs1, max(sizes), bold, block_number)
+                line_index = len(lines)
+                lines.append(line)
+                if not block_started:
+                    if length:
+                        emit("\n\n", -1, 0)
+                    paragraph_breaks.append(length)
+                    block_started = True
+                elif not pending_hyphen:
+                    emit(" ", -1, 0)
+                pending_hyphen = False
+                # "treat-\nment" -> "treatment": drop a line-final hyphen before a lower-case continuation
+                if len(text) > 2 and text.endswith("-") and text[-2].isalpha():
+                    emit(text[:-1], line_index, 0)
+                    pending_hyphen = True
+                else:
+                    emit(text, line_index, 0)
+            if pending_hyphen:  # a block never continues a hyphenated word into the next block
+                pending_hyphen = False
+        if on_page:
+            on_page(page_number + 1, doc.page_count)
+
+    text = "".join(pieces)
+    if not text.strip():
+        if images or any(doc.load_page(i).get_images() for i in range(doc.page_count)):
+            raise IngestError(str(path), "no text layer: the pages are images (a scan); needs OCR first")
+        raise IngestError(str(path), "no text found in the PDF")
+
+    extracted = ExtractedDoc(
+        path=str(path), pages=doc.page_count, text=text, line_of=line_of, col_of=col_of, lines=lines,
+        page_sizes=page_sizes, paragraph_breaks=paragraph_breaks,
+    )
+    line_starts = _line_starts(extracted)
+    toc = doc.get_toc(simple=True)
+    extracted.headings = _headings_from_outline(extracted, toc, line_starts) if toc else []
+    if not extracted.headings:
+        extracted.headings = _headings_from_fonts(extracted, line_starts)
+    _metadata(extracted, doc.metadata or {})
+    return extracted
+
+
+def _line_starts(doc: ExtractedDoc) -> dict[int, int]:
+    starts: dict[int, int] = {}
+    for offset, line in enumerate(doc.line_of):
+        if line >= 0 and line not in starts:
+            starts[line] = offset
+    return starts
+
+
+def _line_end(doc: ExtractedDoc, line_index: int, line_starts: dict[int, int]) -> int:
+    return line_starts[line_index] + len(doc.lines[line_index].text)
+
+
+def _headings_from_outline(doc: ExtractedDoc, toc: list, line_starts: dict[int, int]) -> list[SectionMark]:
+    marks: list[SectionMark] = []
+    by_page: dict[int, list[int]] = {}
+    for index, line in enumerate(doc.lines):
+        by_page.setdefault(line.page, []).append(index)
+    cursor = 0  # outline entries are in reading order: never look behind the previous heading
+    for level, title, page in toc:
+        page_index = max(0, min(int(page) - 1, doc.pages - 1))
+        wanted = _normalise(title)
+        found = None
+        page_lines = by_page.get(page_index, [])
+        for line_index in page_lines:
+            if line_starts[line_index] < cursor:
+                continue
+            text = _normalise(doc.lines[line_index].text)
+            if not text or not wanted:
+                continue
+            if text == wanted or text.startswith(wanted):
+                found = line_index
+                break
+            # a long heading wraps, sometimes onto the next page: join the following lines while they continue it
+            following = list(range(line_index + 1, min(line_index + 6, len(doc.lines))))
+            while len(text) >= 8 and wanted.startswith(text) and following:
+                found = following[0]
+                text = _normalise(text + " " + doc.lines[found].text)
+                following = following[1:]
+                if text == wanted:
+                    break
+            if text == wanted:
+                break
+            found = None
+        if found is not None:
+            char = _line_end(doc, found, line_starts)
+        else:
+            page_lines = [i for i in by_page.get(page_index, []) if line_starts[i] >= cursor]
+            char = line_starts[page_lines[0]] if page_lines else cursor
+        cursor = max(cursor, char)
+        marks.append(SectionMark(level=max(1, int(level)), title=title.strip(), char=char, page=page_index))
+    return marks
+
+
+def _heading_level(title: str, size_rank: int) -> int:
+    match = NUMBERED.match(title)
+    if match and match.group("num")[0].isdigit():
+        return match.group("num").rstrip(".").count(".") + 1
+    return size_rank
+
+
+def _headings_from_fonts(doc: ExtractedDoc, line_starts: dict[int, int]) -> list[SectionMark]:
+    weights: dict[float, int] = {}
+    for line in doc.lines:
+        weights[round(line.size, 1)] = weights.get(round(line.size, 1), 0) + len(line.text)
+    if not weights:
+        return []
+    body = max(weights, key=weights.get)
+    candidates: list[tuple[int, Line]] = []
+    for index, line in enumerate(doc.lines):
+        text = line.text.strip()
+        words = text.split()
+        if not words or len(text) > 90 or len(words) > 12 or text.endswith((".", ",", ";", ":")) and not NUMBERED.match(text):
+            continue
+        if not re.search(r"[A-Za-z]", text):
+            continue
+        bigger = line.size >= body * 1.15
+        known = _normalise(re.sub(NUMBERED, r"\g<title>", text)) in KNOWN_HEADINGS or _normalise(text) in KNOWN_HEADINGS
+        numbered = bool(NUMBERED.match(text)) and (line.bold or bigger)
+        # a line is a heading if it stands out (bigger, or bold and alone in its block) or is numbered/known
+        alone = _alone_in_block(doc, index)
+        if bigger and alone or (line.bold and alone and (known or numbered or line.size >= body)) or numbered or (known and alone):
+            candidates.append((index, line))
+    if not candidates:
+        return []
+    # the first page's title (largest text) is the document title, not a section
+    sizes = sorted({round(line.size, 1) for _, line in candidates}, reverse=True)
+    marks: list[SectionMark] = []
+    taken: set[int] = set()
+    for index, line in candidates:
+        if index in taken:
+            continue
+        # a heading that wraps continues on the next lines in the same type, just below
+        last, title = index, line.text.strip()
+        while last + 1 < len(doc.lines) and _continues(doc.lines[last], doc.lines[last + 1]):
+            last += 1
+            title = f"{title} {doc.lines[last].text.strip()}"
+            taken.add(last)
+        if line.page == 0 and round(line.size, 1) == sizes[0] and len(sizes) > 1 and not NUMBERED.match(line.text):
+            continue
+        rank = sizes.index(round(line.size, 1)) + 1
+        level = _heading_level(title, max(1, rank - (1 if len(sizes) > 1 else 0)))
+        marks.append(SectionMark(level=level, title=title, char=_line_end(doc, last, line_starts), page=line.page))
+    return marks
+
+
+def _continues(line: Line, following: Line) -> bool:
+    """Is ``following`` (the next line in reading order) the rest of the heading ``line``? Same type, and just
+    below it or, when the heading straddles a page break, first on the next page."""
+    adjacent = (following.page == line.page and abs(following.y0 - line.y1) < line.size * 0.6
+                or following.page == line.page + 1)
+    return (adjacent and round(following.size, 1) == round(line.size, 1) and following.bold == line.bold
+            and len(following.text) <= 90 and not NUMBERED.match(following.text.strip()))
+
+
+def _alone_in_block(doc: ExtractedDoc, index: int) -> bool:
+    line = doc.lines[index]
+    same = [other for other in doc.lines[max(0, index - 3): index + 4]
+            if other.page == line.page and other.block == line.block and other is not line]
+    return not same
+
+
+def _metadata(doc: ExtractedDoc, meta: dict) -> None:
+    title = (meta.get("title") or "").strip()
+    if not title or title.lower() in {"untitled", "microsoft word"}:
+        first = [line for line in doc.lines if line.page == 0]
+        if first:
+            top = max(line.size for line in first)
+            title = " ".join(line.text for line in first if line.size == top)[:200]
+    doc.title = title or Path(doc.path).stem
+    doc.authors = (meta.get("author") or "").strip()
+    year = None
+    for key in ("creationDate", "modDate"):
+        match = re.search(r"(19|20)\d\d", meta.get(key) or "")
+        if match:
+            year = int(match.group(0))
+            break
+    first_page_text = " ".join(line.text for line in doc.lines[:60] if line.page == 0)
+    match = re.search(r"\b(19[5-9]\d|20[0-4]\d)\b", first_page_text)
+    if match:
+        year = int(match.group(0))
+    doc.year = year
+

@@ -1,0 +1,391 @@
+"""The document library: catalog + LanceDB + tantivy, kept in agreement.
+
+Writing a document: catalog row ``pending`` -> chunks into LanceDB and tantivy -> catalog ``ready``.
+Removing one: catalog ``removing`` -> out of both stores -> catalog row deleted.
+On open, any document left ``pending`` or ``removing`` by a crash is purged from both stores, so a document is
+either fully present or absent; an ingest run again reuses the cached embeddings of what was already done.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from courtroom_desktop.core.config import LibrarySettings
+from courtroom_desktop.core.errors import Cancelled, IngestError, LibraryError
+from courtroom_desktop.core.library.catalog import Catalog, text_key
+from courtroom_desktop.core.library.chunking import chunk_document
+from courtroom_desktop.core.library.embedder import Embedder
+from courtroom_desktop.core.library.extract import ExtractedDoc, extract
+from courtroom_desktop.core.library.stores import TextIndex, VectorStore
+from courtroom_desktop.core.models import (
+    Chunk,
+    DocStatus,
+    Document,
+    FileFinished,
+    FileOutcome,
+    FileProgress,
+    FileStarted,
+    IngestEvent,
+    IngestFinished,
+    IngestStage,
+    IngestStarted,
+)
+
+EventSink = Callable[[IngestEvent], None]
+
+
+class CancelToken:
+    """Set from any thread; long work checks it between pages and batches."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def find_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
+    """Files named, and every file under folders named (recursively, sorted). A folder yields its PDFs only;
+    a file named explicitly is tried whatever its extension, so a mislabelled file gets a clear reason."""
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw).expanduser().resolve()
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf"))
+        else:
+            files.append(path)
+    seen: set[Path] = set()
+    return [f for f in files if not (f in seen or seen.add(f))]
+
+
+def embedding_text(title: str, chunk: Chunk) -> str:
+    """What gets embedded: the document title and section path give a passage its context."""
+    head = " > ".join(p for p in (title, chunk.section_path) if p)
+    return f"{head}\n{chunk.text}" if head else chunk.text
+
+
+@dataclass
+class _Prepared:
+    path: Path
+    sha256: str
+    doc: ExtractedDoc | None = None
+    chunks: list[Chunk] | None = None
+    error: str = ""
+    seconds: dict[str, float] | None = None
+
+
+class Library:
+    def __init__(self, root: Path, settings: LibrarySettings, embedder: Embedder | None = None):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.settings = settings
+        self.catalog = Catalog(self.root / "catalog.sqlite")
+        self.embedder = embedder or Embedder(settings.embedding_model, settings.embed_batch)
+        self.text_index = TextIndex(self.root / "tantivy")
+        self._vectors: VectorStore | None = None
+        self._write_lock = threading.Lock()
+        self.recover()
+
+    @classmethod
+    def open(cls, root: Path, settings: LibrarySettings | None = None, embedder: Embedder | None = None) -> Library:
+        return cls(root, settings or LibrarySettings(), embedder)
+
+    def close(self) -> None:
+        self.catalog.close()
+
+    # ---------------------------------------------------------------- stores
+    @property
+    def vectors(self) -> VectorStore:
+        if self._vectors is None:
+            recorded = self.catalog.get_meta("embedding_model")
+            if recorded and recorded != self.embedder.name and self.catalog.documents(DocStatus.ready):
+                raise LibraryError(
+                    f"{self.root}: the library was embedded with {recorded!r} but the settings name "
+                    f"{self.embedder.name!r}: run `courtroom library reindex` to re-embed it"
+                )
+            dim = int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim
+            self._vectors = VectorStore(self.root / "lancedb", dim)
+            self.catalog.set_meta("embedding_model", self.embedder.name)
+            self.catalog.set_meta("embedding_dim", str(dim))
+        return self._vectors
+
+    def recover(self) -> list[str]:
+        """Purge documents a crash left half-written or half-removed; returns their ids."""
+        purged = []
+        for doc in self.catalog.documents():
+            if doc.status in (DocStatus.pending, DocStatus.removing):
+                self._purge(doc.id)
+                self.catalog.delete(doc.id)
+                purged.append(doc.id)
+        return purged
+
+    def _purge(self, doc_id: str) -> None:
+        self.text_index.delete_doc(doc_id)
+        if self._vectors is not None or (self.root / "lancedb").exists():
+            self.vectors.delete_doc(doc_id)
+
+    # ---------------------------------------------------------------- reading
+    def documents(self, status: DocStatus | None = None) -> list[Document]:
+        return self.catalog.documents(status)
+
+    def ready_ids(self) -> set[str]:
+        return {d.id for d in self.catalog.documents(DocStatus.ready)}
+
+    def find(self, ref: str) -> Document:
+        """A document by id, id prefix, or path."""
+        docs = self.catalog.documents()
+        resolved = str(Path(ref).expanduser().resolve())
+        matches = [d for d in docs if d.id == ref or d.path == resolved] or [d for d in docs if d.id.startswith(ref)]
+        if len(matches) != 1:
+            raise LibraryError(
+                f"{ref!r}: {'no document' if not matches else 'several documents'} match; "
+                "use an id from `courtroom library list`"
+            )
+        return matches[0]
+
+    def chunks(self, ids: list[str]) -> dict[str, Chunk]:
+        return self.vectors.get(ids)
+
+    def doc_chunks(self, doc_id: str) -> list[Chunk]:
+        return self.vectors.doc_chunks(doc_id)
+
+    def check_consistency(self) -> dict[str, object]:
+        """Per store, which documents it holds; ``consistent`` when all three agree on the ready documents."""
+        ready = self.ready_ids()
+        vector_ids = self.vectors.doc_ids()
+        text_ids = self.text_index.doc_ids()
+        counts_agree = all(
+            self.vectors.count(d.id) == self.text_index.count(d.id) == d.chunks
+            for d in self.catalog.documents(DocStatus.ready)
+        )
+        return {"catalog": ready, "lancedb": vector_ids, "tantivy": text_ids,
+                "consistent": ready == vector_ids == text_ids and counts_agree}
+
+    # ---------------------------------------------------------------- writing
+    def ingest(self, paths: Iterable[str | os.PathLike], on_event: EventSink | None = None,
+               cancel: CancelToken | None = None, force: bool = False) -> IngestFinished:
+        """Ingest files and folders. Bad files are reported per file and never stop the batch.
+
+        Extraction and chunking of the next file run in a worker thread while the current one is embedded, so
+        that everything but embedding overlaps with it.
+        """
+        emit = on_event or (lambda event: None)
+        cancel = cancel or CancelToken()
+        files = find_files(paths)
+        emit(IngestStarted(files=len(files)))
+        started = time.perf_counter()
+        stages = {s.value: 0.0 for s in IngestStage}
+        totals = {"added": 0, "updated": 0, "skipped": 0, "failed": 0, "pages": 0, "chunks": 0}
+        prepared: queue.Queue[_Prepared | None] = queue.Queue(maxsize=2)
+
+        def producer() -> None:
+            try:
+                for index, path in enumerate(files):
+                    if cancel.cancelled:
+                        break
+                    emit(FileStarted(path=str(path), index=index, files=len(files)))
+                    prepared.put(self._prepare(path, emit, cancel, force))
+            finally:
+                prepared.put(None)
+
+        with self._write_lock:
+            worker = threading.Thread(target=producer, name="courtroom-extract", daemon=True)
+            worker.start()
+            while (item := prepared.get()) is not None:
+                outcome = self._store_prepared(item, emit, cancel, stages, totals)
+                if outcome == FileOutcome.cancelled:
+                    break
+            # drain the producer so it can stop
+            while item is not None:
+                item = prepared.get()
+            worker.join()
+            if totals["added"] or totals["updated"]:
+                self.vectors.optimize()
+        finished = IngestFinished(
+            added=totals["added"], updated=totals["updated"], skipped=totals["skipped"], failed=totals["failed"],
+            cancelled=cancel.cancelled, pages=totals["pages"], chunks=totals["chunks"],
+            seconds=time.perf_counter() - started, stage_seconds=stages,
+        )
+        emit(finished)
+        return finished
+
+    def _prepare(self, path: Path, emit: EventSink, cancel: CancelToken, force: bool) -> _Prepared:
+        seconds = {"extract": 0.0, "chunk": 0.0}
+        try:
+            sha = sha256_file(path) if path.exists() and path.is_file() else ""
+        except OSError as exc:
+            return _Prepared(path, "", error=f"cannot read the file ({exc.strerror})")
+        doc_id = sha[:16]
+        existing = self.catalog.get(doc_id) if sha else None
+        if existing and existing.status == DocStatus.ready and not force:
+            return _Prepared(path, sha)  # skipped: same content already in the library
+        began = time.perf_counter()
+        deadline = began + self.settings.file_timeout_s
+        try:
+            doc = extract(
+                path,
+                on_page=lambda done, total: emit(FileProgress(path=str(path), stage=IngestStage.extract,
+                                                              pages_done=done, pages=total)),
+                cancelled=lambda: cancel.cancelled or time.perf_counter() > deadline,
+            )
+        except Cancelled:
+            if cancel.cancelled:
+                return _Prepared(path, sha, error="cancelled")
+            return _Prepared(path, sha, error=f"gave up after {self.settings.file_timeout_s:.0f} s (library.file_timeout_s)")
+        except IngestError as exc:
+            return _Prepared(path, sha, error=exc.reason)
+        seconds["extract"] = time.perf_counter() - began
+        began = time.perf_counter()
+        chunks = chunk_document(doc, doc_id, self.settings.chunk_tokens, self.settings.overlap_tokens,
+                                self.settings.min_section_tokens)
+        seconds["chunk"] = time.perf_counter() - began
+        if not chunks:
+            return _Prepared(path, sha, error="no text found in the PDF")
+        emit(FileProgress(path=str(path), stage=IngestStage.chunk, pages_done=doc.pages, pages=doc.pages,
+                          chunks=len(chunks)))
+        return _Prepared(path, sha, doc=doc, chunks=chunks, seconds=seconds)
+
+    def _store_prepared(self, item: _Prepared, emit: EventSink, cancel: CancelToken, stages: dict,
+                        totals: dict) -> FileOutcome:
+        path = str(item.path)
+        began = time.perf_counter()
+        if item.error:
+            if item.error == "cancelled":
+                emit(FileFinished(path=path, outcome=FileOutcome.cancelled, reason="cancelled"))
+                return FileOutcome.cancelled
+            self.catalog.record_failure(path, item.sha256, item.error)
+            totals["failed"] += 1
+            emit(FileFinished(path=path, outcome=FileOutcome.failed, reason=item.error))
+            return FileOutcome.failed
+        if item.doc is None:
+            totals["skipped"] += 1
+            self._forget_other_versions(path, item.sha256[:16])
+            emit(FileFinished(path=path, outcome=FileOutcome.skipped, doc_id=item.sha256[:16],
+                              reason="unchanged: already in the library"))
+            return FileOutcome.skipped
+        for stage, spent in item.seconds.items():
+            stages[stage] += spent
+        doc, chunks, doc_id = item.doc, item.chunks, item.sha256[:16]
+        previous = [d for d in self.catalog.by_path(path) if d.id != doc_id]
+        replacing = self.catalog.get(doc_id)
+        record = Document(
+            id=doc_id, path=path, sha256=item.sha256, title=doc.title, authors=doc.authors, year=doc.year,
+            pages=doc.pages, chunks=len(chunks), sections=len({c.section_path for c in chunks}),
+            status=DocStatus.pending, added_at=replacing.added_at if replacing else time.time(),
+        )
+        self.catalog.put(record)
+        try:
+            vectors = self._embed(record, chunks, emit, cancel, stages)
+            began_index = time.perf_counter()
+            emit(FileProgress(path=path, stage=IngestStage.index, pages_done=doc.pages, pages=doc.pages,
+                              chunks_done=len(chunks), chunks=len(chunks)))
+            self.vectors.delete_doc(doc_id)
+            self.vectors.add(chunks, vectors)
+            self.text_index.replace_doc(doc_id, chunks, doc.title)
+            stages["index"] += time.perf_counter() - began_index
+        except Cancelled:
+            self._purge(doc_id)
+            self.catalog.delete(doc_id)
+            emit(FileFinished(path=path, outcome=FileOutcome.cancelled, doc_id=doc_id, reason="cancelled"))
+            return FileOutcome.cancelled
+        except Exception as exc:
+            self._purge(doc_id)
+            self.catalog.delete(doc_id)
+            reason = f"could not be stored ({exc})"
+            self.catalog.record_failure(path, item.sha256, reason)
+            totals["failed"] += 1
+            emit(FileFinished(path=path, outcome=FileOutcome.failed, reason=reason))
+            return FileOutcome.failed
+        self.catalog.set_status(doc_id, DocStatus.ready, error="")
+        self.catalog.clear_failure(path)
+        for old in previous:  # the file changed: its old version goes
+            self.remove(old.id)
+        outcome = FileOutcome.updated if previous or replacing else FileOutcome.added
+        totals[outcome.value] += 1
+        totals["pages"] += doc.pages
+        totals["chunks"] += len(chunks)
+        emit(FileFinished(path=path, outcome=outcome, doc_id=doc_id, pages=doc.pages, chunks=len(chunks),
+                          seconds=time.perf_counter() - began + sum(item.seconds.values())))
+        return outcome
+
+    def _forget_other_versions(self, path: str, keep: str) -> None:
+        for old in self.catalog.by_path(path):
+            if old.id != keep:
+                self.remove(old.id)
+
+    def _embed(self, doc: Document, chunks: list[Chunk], emit: EventSink, cancel: CancelToken,
+               stages: dict) -> np.ndarray:
+        model = self.embedder.name
+        texts = [embedding_text(doc.title, c) for c in chunks]
+        keys = [text_key(t) for t in texts]
+        cached = self.catalog.cached_vectors(model, keys)
+        todo = [i for i, k in enumerate(keys) if k not in cached]
+        done = len(chunks) - len(todo)
+        batch = max(self.settings.embed_batch, 1)
+        for start in range(0, len(todo), batch):
+            if cancel.cancelled:
+                raise Cancelled()
+            part = todo[start:start + batch]
+            began = time.perf_counter()
+            vectors = self.embedder.encode([texts[i] for i in part])
+            stages["embed"] += time.perf_counter() - began
+            self.catalog.cache_vectors(model, [(keys[i], v) for i, v in zip(part, vectors)])
+            cached.update((keys[i], v) for i, v in zip(part, vectors))
+            done += len(part)
+            emit(FileProgress(path=doc.path, stage=IngestStage.embed, pages_done=doc.pages, pages=doc.pages,
+                              chunks_done=done, chunks=len(chunks)))
+        return np.stack([cached[k] for k in keys]).astype(np.float32)
+
+    def remove(self, doc_id: str) -> Document:
+        doc = self.catalog.get(doc_id)
+        if doc is None:
+            raise LibraryError(f"no document with id {doc_id!r}: see `courtroom library list`")
+        self.catalog.set_status(doc_id, DocStatus.removing)
+        texts = [embedding_text(doc.title, c) for c in self.doc_chunks(doc_id)]
+        self._purge(doc_id)
+        self.catalog.delete(doc_id)
+        self._drop_cached([text_key(t) for t in texts])
+        return doc
+
+    def _drop_cached(self, keys: list[str]) -> None:
+        with self.catalog._lock:
+            self.catalog._db.executemany("DELETE FROM embeddings WHERE key = ?", [(k,) for k in keys])
+
+    def reindex(self, doc_ids: list[str] | None = None, on_event: EventSink | None = None,
+                cancel: CancelToken | None = None) -> IngestFinished:
+        """Re-extract and re-embed documents from their files (all when none are named), for example after
+        changing the embedding model or the chunk settings."""
+        docs = [self.catalog.get(i) for i in doc_ids] if doc_ids else self.catalog.documents(DocStatus.ready)
+        missing = [d.path for d in docs if d and not Path(d.path).exists()]
+        if missing:
+            raise LibraryError(f"cannot re-index, file moved or deleted: {', '.join(missing)}; remove it or restore it")
+        if not doc_ids and self.catalog.get_meta("embedding_model") != self.embedder.name:
+            # a new embedding model: start the vector table afresh
+            import shutil
+
+            shutil.rmtree(self.root / "lancedb", ignore_errors=True)
+            self._vectors = None
+            self.catalog.set_meta("embedding_model", self.embedder.name)
+            self.catalog.set_meta("embedding_dim", str(self.embedder.dim))
+        return self.ingest([d.path for d in docs if d], on_event=on_event, cancel=cancel, force=True)

@@ -1,0 +1,138 @@
+"""Typed records passed between layers. Records that leave the core are frozen."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Highlight(Frozen):
+    """Where a passage sits on one page: rectangles (x0, y0, x1, y1) relative to the page size (0..1)."""
+
+    page: int = Field(description="0-based page number.")
+    rects: tuple[tuple[float, float, float, float], ...] = Field(description="Page-relative rectangles, one per line.")
+
+
+class Chunk(Frozen):
+    id: str = Field(description="Stable id: document id + ordinal, e.g. 'a1b2c3d4e5f6-0007'.")
+    doc_id: str
+    ordinal: int = Field(description="Position of the chunk in its document.")
+    section_path: str = Field(description="e.g. '3 Results > 3.2 Adverse events'; empty when the document has no headings.")
+    page_start: int = Field(description="0-based first page.")
+    page_end: int = Field(description="0-based last page (inclusive).")
+    char_start: int = Field(description="Offset of the chunk in the document's extracted text.")
+    char_end: int
+    text: str
+    highlights: tuple[Highlight, ...] = ()
+
+    @property
+    def section_title(self) -> str:
+        return self.section_path.rsplit(" > ", 1)[-1] if self.section_path else ""
+
+
+class DocStatus(StrEnum):
+    pending = "pending"    # being written: not yet in every store
+    ready = "ready"        # present in all three stores
+    failed = "failed"      # could not be ingested; ``error`` says why
+    removing = "removing"  # being removed from the stores
+
+
+class Document(Frozen):
+    id: str = Field(description="sha256 prefix of the file's content.")
+    path: str = Field(description="Absolute path at the time of ingestion.")
+    sha256: str
+    title: str = ""
+    authors: str = ""
+    year: int | None = None
+    pages: int = 0
+    chunks: int = 0
+    sections: int = 0
+    status: DocStatus = DocStatus.pending
+    error: str = ""
+    added_at: float = 0.0
+
+
+class Evidence(Frozen):
+    """A retrieved passage and how it was found."""
+
+    chunk: Chunk
+    doc_title: str = ""
+    doc_path: str = ""
+    query: str = Field("", description="The query that found it (the best-ranked one when several did).")
+    score: float = Field(0.0, description="Fused score (weighted reciprocal rank fusion, or the reranker's).")
+    bm25_rank: int | None = None
+    bm25_score: float | None = None
+    vector_rank: int | None = None
+    vector_score: float | None = Field(None, description="Cosine similarity.")
+    rerank_score: float | None = None
+
+
+# ---------------------------------------------------------------- ingestion events
+
+class IngestStage(StrEnum):
+    extract = "extract"
+    chunk = "chunk"
+    embed = "embed"
+    index = "index"
+
+
+class FileOutcome(StrEnum):
+    added = "added"
+    updated = "updated"
+    skipped = "skipped"  # same sha256 already ready
+    failed = "failed"
+    cancelled = "cancelled"
+
+
+class IngestStarted(Frozen):
+    files: int
+    kind: str = "started"
+
+
+class FileStarted(Frozen):
+    path: str
+    index: int
+    files: int
+    kind: str = "file_started"
+
+
+class FileProgress(Frozen):
+    path: str
+    stage: IngestStage
+    pages_done: int = 0
+    pages: int = 0
+    chunks_done: int = 0
+    chunks: int = 0
+    kind: str = "file_progress"
+
+
+class FileFinished(Frozen):
+    path: str
+    outcome: FileOutcome
+    doc_id: str = ""
+    pages: int = 0
+    chunks: int = 0
+    reason: str = ""
+    seconds: float = 0.0
+    kind: str = "file_finished"
+
+
+class IngestFinished(Frozen):
+    added: int = 0
+    updated: int = 0
+    skipped: int = 0
+    failed: int = 0
+    cancelled: bool = False
+    pages: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    stage_seconds: dict[str, float] = Field(default_factory=dict)
+    kind: str = "finished"
+
+
+IngestEvent = IngestStarted | FileStarted | FileProgress | FileFinished | IngestFinished

@@ -1,0 +1,1 @@
+"""The window: PySide6 + qasync, thin widgets and Qt models over core records."""

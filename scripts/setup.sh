@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Create .venv and install everything Courtroom Desktop needs (CPU build of torch first).
+# Idempotent: a second run only installs what changed. Used by `make run`, `make test` and CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-}"
+if [ -z "$PY" ]; then
+  for candidate in python3.11 python3.12 python3; do
+    if command -v "$candidate" >/dev/null 2>&1; then PY="$candidate"; break; fi
+  done
+fi
+VENV="${VENV:-.venv}"
+STAMP="$VENV/.installed"
+if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ "$STAMP" -nt scripts/setup.sh ]; then
+  exit 0
+fi
+[ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+PIP=("$VENV/bin/python" -m pip)
+"${PIP[@]}" install --quiet --upgrade pip
+# torch before anything that needs it: an unpinned torch resolves to a CUDA build of several GB.
+if ! "$VENV/bin/python" -c "import torch" >/dev/null 2>&1; then
+  if compgen -G "/opt/wheels/torch-2.13.0*.whl" >/dev/null; then
+    "${PIP[@]}" install --find-links /opt/wheels "torch==2.13.0"
+  else
+    "${PIP[@]}" install "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu \
+      || "${PIP[@]}" install "torch==2.13.0"
+  fi
+fi
+# llama-cpp-python compiles from source (about 10 minutes on 2 cores); pip caches the wheel afterwards.
+export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
+"${PIP[@]}" install -e ".[dev]"
+touch "$STAMP"

@@ -1,0 +1,70 @@
+"""The `courtroom` command: version, help texts, config, ingest and library commands end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from courtroom_desktop import __version__
+from courtroom_desktop.cli import SUBCOMMANDS, main
+
+from .library.docs import make_not_pdf, make_structured
+
+
+def courtroom(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, "-m", "courtroom_desktop", *args], capture_output=True, text=True,
+                            timeout=300)
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def test_version():
+    assert courtroom("--version").stdout.strip().endswith(__version__)
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_every_subcommand_has_help(command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"])
+    assert info.value.code == 0
+    assert f"usage: courtroom {command}" in capsys.readouterr().out
+
+
+def test_config_set_validates_and_persists(tmp_path, capsys):
+    config_dir = tmp_path / "cfg"
+    assert main(["--config-dir", str(config_dir), "config", "set", "debate.max_rounds", "6"]) == 0
+    assert "max_rounds = 6" in (config_dir / "config.toml").read_text()
+    assert main(["--config-dir", str(config_dir), "config", "set", "retrieval.k", "0"]) == 2
+    assert "retrieval.k" in capsys.readouterr().err
+    (config_dir / "config.toml").write_text("[retrieval]\nk = 'many'\n")
+    assert main(["--config-dir", str(config_dir), "config", "show"]) == 2
+    err = capsys.readouterr().err
+    assert "config.toml" in err and "retrieval.k" in err
+
+
+def test_ingest_list_show_remove(tmp_path):
+    docs = tmp_path / "pdfs"
+    docs.mkdir()
+    make_structured(docs / "report.pdf", outline=True, title="Blood Pressure Trial")
+    make_not_pdf(docs / "notes.pdf")
+    data = ["--data-dir", str(tmp_path / "data")]
+    result = courtroom(*data, "ingest", str(docs), "--quiet", check=False)
+    assert result.returncode == 1  # one file failed
+    assert "1 added" in result.stderr and "1 failed" in result.stderr
+    assert "notes.pdf" in result.stderr and "not a PDF" in result.stderr
+    listing = json.loads(courtroom(*data, "library", "list", "--json").stdout)
+    [doc] = listing["documents"]
+    assert doc["title"] == "Blood Pressure Trial" and doc["status"] == "ready"
+    assert Path(listing["failures"][0]["path"]).name == "notes.pdf"
+    shown = courtroom(*data, "library", "show", doc["id"][:6]).stdout
+    assert "2 Methods > 2.1 Participants" in shown
+    assert courtroom(*data, "library", "check").returncode == 0
+    courtroom(*data, "library", "remove", doc["id"])
+    assert json.loads(courtroom(*data, "library", "list", "--json").stdout)["documents"] == []
+    missing = courtroom(*data, "library", "show", "ffff", check=False)
+    assert missing.returncode == 2 and "no document" in missing.stderr
