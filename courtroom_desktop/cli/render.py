@@ -1,0 +1,85 @@
+"""Print trial events to a terminal as they arrive."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.markup import escape
+
+
+class TranscriptPrinter:
+    def __init__(self, console: Console | None = None, show_tokens: bool = True):
+        self.console = console or Console(highlight=False)
+        self.show_tokens = show_tokens and self.console.is_terminal
+        self._streaming = False
+
+    def _end_stream(self) -> None:
+        if self._streaming:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+            self._streaming = False
+
+    def __call__(self, event) -> None:
+        c = self.console
+        kind = event.kind
+        if kind == "token":
+            if self.show_tokens:
+                sys.stdout.write(event.text)
+                sys.stdout.flush()
+                self._streaming = True
+            return
+        self._end_stream()
+        if kind == "trial_started":
+            c.rule(f"[bold]Trial {event.trial_id}[/]")
+            c.print(f"[bold]{'Decision' if event.spec.case.value == 'decision' else 'Claim'}:[/] "
+                    f"{escape(event.spec.claim)}")
+        elif kind == "trial_resumed":
+            c.rule(f"[bold]Trial {event.trial_id} resumed at round {event.from_round}[/]")
+            if event.discarded:
+                c.print(f"[dim]redoing {event.discarded}, which was in flight when the trial stopped[/]")
+        elif kind == "turn_started":
+            c.print(f"\n[bold]{event.role}[/] [dim](counsel {event.seat.value}, round {event.round})[/]")
+        elif kind == "evidence_added":
+            e = event.entry
+            chunk = e.evidence.chunk
+            c.print(f"  [cyan]+ {e.id}[/] {escape(e.evidence.doc_title[:60])}, p.{chunk.page_start + 1}"
+                    f"{', ' + escape(chunk.section_path[:50]) if chunk.section_path else ''} [dim]({e.level})[/]")
+        elif kind == "turn_finished":
+            turn = event.turn
+            if not self.show_tokens:
+                c.print(escape(turn.text))
+            cited = ", ".join(f"{x.evidence_id}{'' if x.valid else ' (invalid)'}" for x in turn.citations) or "none"
+            c.print(f"  [dim]cites: {cited}; {turn.usage.tokens_out} tokens in {turn.usage.seconds:.1f} s[/]")
+            for flag in turn.flags:
+                c.print(f"  [yellow]flag:[/] {escape(flag)}")
+        elif kind == "ruling":
+            r = event.ruling
+            c.print(f"\n[bold magenta]Judge, round {r.round}:[/] {r.ruling.tendency.value} "
+                    f"(confidence {r.ruling.confidence:.2f}) — {escape(r.ruling.summary)}")
+            if r.ruling.key_controversy:
+                c.print(f"  key controversy: {escape(r.ruling.key_controversy)}")
+            for reason in r.overruled:
+                c.print(f"  [yellow]'ready for verdict' overruled:[/] {escape(reason)}")
+        elif kind == "switch":
+            c.rule(f"[bold yellow]Sides switched after round {event.round}: {escape('; '.join(event.reasons))}[/]")
+        elif kind == "warning":
+            c.print(f"  [yellow]warning:[/] {escape(event.message)}")
+        elif kind == "error":
+            c.print(f"[red]error:[/] {escape(event.message)}")
+            if event.fix:
+                c.print(f"  fix: {escape(event.fix)}")
+            if event.resumable:
+                c.print(f"  the trial is paused: `courtroom trials resume {event.trial_id}` continues it")
+        elif kind == "verdict":
+            v = event.verdict
+            c.rule("[bold]Verdict[/]")
+            c.print(f"[bold]{v.label.value.upper()}[/] (confidence {v.confidence:.2f}) after {v.rounds} rounds, "
+                    f"{v.switches} switch(es); stopped because {escape(v.stopped_because)}")
+            c.print(escape(v.summary))
+            for finding in v.findings:
+                c.print(f"  • {escape(finding.text)} [cyan]{' '.join('[' + x + ']' for x in finding.citations)}[/]")
+            for question in v.open_questions:
+                c.print(f"  ? {escape(question)}")
+            for flag in v.quality_flags:
+                c.print(f"  [yellow]quality:[/] {escape(flag)}")

@@ -1,0 +1,79 @@
+"""`courtroom trial "CLAIM"`"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "trial", help="put a claim (or a decision) on trial against the library",
+        description="Prosecution and Defense argue from evidence retrieved from your library, the Judge rules each "
+        "round and gives a verdict. The transcript streams to the terminal; every event is saved, so a trial that "
+        "stops (Ctrl+C, a crash, a model server down) can be resumed with `courtroom trials resume ID`.",
+    )
+    parser.add_argument("claim", help="the claim to verify, or the decision to weigh with --case decision")
+    parser.add_argument("--case", choices=["claim", "decision"], default="claim",
+                        help="claim: is it true? decision: should I do it? (inner court: counsel for and against)")
+    parser.add_argument("--documents", nargs="+", metavar="DOC", help="limit evidence to these documents (ids or paths)")
+    parser.add_argument("--sections", nargs="+", metavar="PREFIX", help="limit evidence to sections starting so")
+    parser.add_argument("--max-rounds", type=int, metavar="N", help="round limit (default: debate.max_rounds)")
+    parser.add_argument("--min-rounds", type=int, metavar="N", help="rounds before a verdict may be given")
+    parser.add_argument("--model", action="append", default=[], metavar="ROLE=PROVIDER:MODEL",
+                        help="model for a role, e.g. judge=ollama:llama3.1 or all=openai:gpt-4o-mini (repeatable)")
+    parser.add_argument("--report", metavar="DIR", help="write the verdict report into DIR when the trial ends")
+    parser.add_argument("--no-stream", action="store_true", help="print whole turns instead of streaming tokens")
+    return parser
+
+
+def run(args, ctx) -> int:
+    import asyncio
+
+    from courtroom_desktop.core.court import CaseType, TrialSpec
+    from courtroom_desktop.core.workspace import Workspace, with_model_overrides
+
+    config = with_model_overrides(ctx.config, args.model)
+    updates = {k: v for k, v in (("max_rounds", args.max_rounds), ("min_rounds", args.min_rounds)) if v}
+    settings = config.debate.model_copy(update=updates)
+    if settings.min_rounds > settings.max_rounds:
+        settings = settings.model_copy(update={"min_rounds": settings.max_rounds})
+    workspace = Workspace(ctx.config_dir, ctx.data_dir, config)
+    try:
+        if not workspace.library.ready_ids():
+            print("error: the library is empty: add PDFs first with `courtroom ingest PATH`")
+            return 2
+        scope = workspace.scope(args.documents, args.sections)
+        court = workspace.court(scope, settings)
+        spec = TrialSpec(claim=args.claim, case=CaseType(args.case),
+                         documents=tuple(scope.doc_ids or ()), sections=tuple(scope.sections or ()),
+                         models=workspace.model_labels())
+        trial_id = court.start(spec)
+        return drive(workspace, court, trial_id, args.report, not args.no_stream, asyncio)
+    finally:
+        workspace.close()
+
+
+def drive(workspace, court, trial_id: str, report: str | None, stream: bool, asyncio) -> int:
+    from courtroom_desktop.cli.render import TranscriptPrinter
+
+    printer = TranscriptPrinter(show_tokens=stream)
+    last = None
+
+    async def main():
+        nonlocal last
+        async for event in court.run(trial_id):
+            printer(event)
+            last = event
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        print(f"\nstopped; `courtroom trials resume {trial_id}` continues the trial")
+        return 130
+    if last is None or last.kind != "verdict":
+        return 1
+    if report:
+        from courtroom_desktop.cli.export import export_trial
+
+        export_trial(workspace, trial_id, ["md", "html", "pdf", "json"], report)
+    return 0

@@ -1,0 +1,70 @@
+"""`courtroom trials list|show|resume|delete`"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser("trials", help="list, replay, resume or delete saved trials",
+                                   description="Every trial is saved event by event in the data folder.")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions.add_parser("list", help="trials with status, verdict and confidence")
+    show = actions.add_parser("show", help="replay a trial's transcript from its saved events")
+    show.add_argument("trial", help="trial id (or a unique prefix)")
+    show.add_argument("--json", action="store_true", help="print the events as JSON lines")
+    resume = actions.add_parser("resume", help="continue a stopped or paused trial from its last complete turn")
+    resume.add_argument("trial", help="trial id (or a unique prefix)")
+    resume.add_argument("--model", action="append", default=[], metavar="ROLE=PROVIDER:MODEL",
+                        help="use another model from now on, e.g. judge=ollama:llama3.1")
+    resume.add_argument("--report", metavar="DIR", help="write the verdict report into DIR when the trial ends")
+    delete = actions.add_parser("delete", help="delete a trial and its events")
+    delete.add_argument("trial", help="trial id (or a unique prefix)")
+    return parser
+
+
+def run(args, ctx) -> int:
+    import asyncio
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from courtroom_desktop.core.workspace import Workspace, with_model_overrides
+
+    console = Console(highlight=False)
+    config = with_model_overrides(ctx.config, getattr(args, "model", []) or [])
+    workspace = Workspace(ctx.config_dir, ctx.data_dir, config)
+    store = workspace.trials
+    try:
+        if args.action == "list":
+            table = Table("id", "claim", "case", "status", "verdict", "confidence", "updated")
+            for t in store.list():
+                table.add_row(t.id, t.claim[:60], t.case_type, t.status, t.label or "",
+                              f"{t.confidence:.2f}" if t.confidence is not None else "",
+                              time.strftime("%Y-%m-%d %H:%M", time.localtime(t.updated_at)))
+            console.print(table)
+            return 0
+        trial_id = store.find(args.trial)
+        if args.action == "show":
+            from courtroom_desktop.cli.render import TranscriptPrinter
+
+            printer = TranscriptPrinter(console, show_tokens=False)
+            for event in store.events(trial_id):
+                print(event.model_dump_json()) if args.json else printer(event)
+            return 0
+        if args.action == "delete":
+            store.delete(trial_id)
+            console.print(f"deleted {trial_id}")
+            return 0
+        from courtroom_desktop.cli.trial import drive
+        from courtroom_desktop.core.court.records import TrialSpec
+        from courtroom_desktop.core.retrieval import Scope
+
+        spec: TrialSpec = store.spec(trial_id)
+        settings = config.debate.model_validate(spec.settings) if spec.settings else config.debate
+        scope = Scope(doc_ids=tuple(spec.documents) or None, sections=tuple(spec.sections) or None)
+        court = workspace.court(scope, settings)
+        return drive(workspace, court, trial_id, args.report, True, asyncio)
+    finally:
+        workspace.close()

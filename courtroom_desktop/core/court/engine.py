@@ -1,0 +1,489 @@
+"""The debate engine: turns with progressive retrieval, judge rulings, role switches, the stop rule and the
+verdict, as one typed async stream of events that is persisted as it happens and can be resumed.
+
+    Court(models, retriever, store, settings).run(spec)      -> async iterator of events (a new trial)
+    Court(...).resume(trial_id)                               -> the same, from the last complete turn
+
+The state of a trial is a pure function of its stored events (``TrialState.from_events``); the next step is a
+pure function of the state. So a trial killed at any point resumes where it stopped, and nothing is redone but the
+step that was in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from courtroom_desktop.core.config import DebateSettings
+from courtroom_desktop.core.court import prompts
+from courtroom_desktop.core.court.checks import (
+    check_citations,
+    clean_queries,
+    content_words,
+    evidence_level,
+    key_terms,
+    looks_like_instructions,
+    overlap,
+    quality_flags,
+    trim_repetition,
+)
+from courtroom_desktop.core.court.records import (
+    CaseType,
+    ErrorEvent,
+    EvidenceAdded,
+    Finding,
+    JudgeRuling,
+    PoolEntry,
+    RolesSwitched,
+    Ruling,
+    RulingIssued,
+    Seat,
+    Stance,
+    TokenDelta,
+    TrialResumed,
+    TrialSpec,
+    TrialStarted,
+    Turn,
+    TurnFinished,
+    TurnStarted,
+    Usage,
+    Verdict,
+    VerdictDraft,
+    VerdictLabel,
+    VerdictReached,
+    Warning_,
+    WeighedEvidence,
+    role_name,
+)
+from courtroom_desktop.core.court.store import TrialStore
+from courtroom_desktop.core.errors import Cancelled, CourtroomError, ModelError, ModelUnavailable, TrialError
+
+log = logging.getLogger(__name__)
+SEAT_MODEL = {Seat.a: "prosecution", Seat.b: "defense"}
+QUERY_TOKENS, RULING_TOKENS, VERDICT_TOKENS = 96, 420, 640
+_END = object()
+
+
+@dataclass
+class TrialState:
+    trial_id: str
+    spec: TrialSpec
+    assignments: dict[Seat, Stance] = field(default_factory=lambda: {Seat.a: Stance.against, Seat.b: Stance.for_})
+    pool: list[PoolEntry] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    rulings: list[Ruling] = field(default_factory=list)
+    switches: list[RolesSwitched] = field(default_factory=list)
+    verdict: Verdict | None = None
+    in_flight: str = ""
+
+    @classmethod
+    def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence) -> TrialState:
+        state = cls(trial_id, spec)
+        open_turn: TurnStarted | None = None
+        for event in events:
+            if isinstance(event, TrialStarted):
+                state.assignments = {Seat(k): Stance(v) for k, v in event.assignments.items()}
+            elif isinstance(event, TurnStarted):
+                open_turn = event
+            elif isinstance(event, EvidenceAdded):
+                if all(e.id != event.entry.id for e in state.pool):
+                    state.pool.append(event.entry)
+            elif isinstance(event, TurnFinished):
+                state.turns.append(event.turn)
+                open_turn = None
+            elif isinstance(event, RulingIssued):
+                state.rulings.append(event.ruling)
+            elif isinstance(event, RolesSwitched):
+                state.switches.append(event)
+                state.assignments = {Seat(k): Stance(v) for k, v in event.assignments.items()}
+            elif isinstance(event, VerdictReached):
+                state.verdict = event.verdict
+        if open_turn is not None:
+            state.in_flight = f"turn {open_turn.index + 1} ({open_turn.role}, round {open_turn.round})"
+        return state
+
+    @property
+    def round(self) -> int:
+        """The round in progress (1-based): one more than the rounds already ruled on."""
+        return len(self.rulings) + 1
+
+    def usage(self) -> Usage:
+        parts = [t.usage for t in self.turns] + [r.usage for r in self.rulings]
+        if self.verdict:
+            parts.append(self.verdict.usage)
+        return Usage(tokens_in=sum(p.tokens_in for p in parts), tokens_out=sum(p.tokens_out for p in parts),
+                     seconds=sum(p.seconds for p in parts))
+
+    def speaking_order(self) -> list[Seat]:
+        first = Stance.for_ if self.spec.case == CaseType.decision else Stance.against
+        return sorted(self.assignments, key=lambda seat: self.assignments[seat] != first)
+
+
+def _usage(*parts) -> Usage:
+    return Usage(tokens_in=sum(p.tokens_in for p in parts), tokens_out=sum(p.tokens_out for p in parts),
+                 seconds=sum(p.seconds for p in parts))
+
+
+class Court:
+    """Runs trials. Collaborators are passed in, so tests can hand in scripted models and a small library.
+
+    models:    role name ('prosecution', 'defense', 'judge') -> ChatModel (core.llm)
+    retriever: has ``async asearch(queries, k, scope) -> list[Evidence]``
+    embed:     texts -> normalised vectors (novelty filter, repeated-controversy check); None: word overlap
+    """
+
+    def __init__(self, models: Callable[[str], object], retriever, store: TrialStore,
+                 settings: DebateSettings | None = None, embed: Callable[[list[str]], np.ndarray] | None = None,
+                 scope=None, k: int = 6, model_queries: bool = True):
+        self.models = models
+        self.retriever = retriever
+        self.store = store
+        self.settings = settings or DebateSettings()
+        self.embed = embed
+        self.scope = scope
+        self.k = k
+        self.model_queries = model_queries
+        self._vectors: dict[str, np.ndarray] = {}
+
+    # ---------------------------------------------------------------- public
+    def start(self, spec: TrialSpec) -> str:
+        """Create the trial record; ``run(trial_id)`` then drives it."""
+        spec = spec.model_copy(update={"settings": self.settings.model_dump(mode="json")})
+        if not spec.claim.strip():
+            raise TrialError("the claim is empty: say what should be put on trial")
+        return self.store.create(spec)
+
+    async def run(self, trial_id: str) -> AsyncIterator:
+        """Drive a trial from wherever its stored events leave it; yields every event as it happens."""
+        spec = self.store.spec(trial_id)
+        events = self.store.events(trial_id)
+        state = TrialState.from_events(trial_id, spec, events)
+        if state.verdict is not None:
+            raise TrialError(f"trial {trial_id} already has a verdict")
+        queue: asyncio.Queue = asyncio.Queue()
+
+        def emit(event):
+            stored = self.store.append(event.model_copy(update={"trial_id": trial_id}))
+            queue.put_nowait(stored)
+            return stored
+
+        async def drive() -> None:
+            try:
+                if not events:
+                    emit(TrialStarted(spec=spec, assignments={k.value: v for k, v in state.assignments.items()}))
+                else:
+                    emit(TrialResumed(from_round=state.round, discarded=state.in_flight))
+                self.store.set_status(trial_id, "running")
+                await self._drive(state, emit, queue)
+                self.store.set_status(trial_id, "finished", state.verdict.label.value, state.verdict.confidence)
+            except (asyncio.CancelledError, Cancelled):
+                self.store.set_status(trial_id, "stopped")
+                raise
+            except ModelError as exc:
+                emit(ErrorEvent(message=str(exc), fix=getattr(exc, "fix", "") or _fix_for(exc), resumable=True))
+                self.store.set_status(trial_id, "paused")
+            except CourtroomError as exc:
+                emit(ErrorEvent(message=str(exc), resumable=True))
+                self.store.set_status(trial_id, "paused")
+            finally:
+                queue.put_nowait(_END)
+
+        task = asyncio.create_task(drive())
+        try:
+            while (event := await queue.get()) is not _END:
+                yield event
+            await task
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+
+    # ---------------------------------------------------------------- the flow
+    async def _drive(self, state: TrialState, emit, queue) -> None:
+        await self._index_pool(state.pool)
+        while state.verdict is None:
+            round_turns = [t for t in state.turns if t.round == state.round]
+            if not round_turns and state.rulings:
+                # between rounds (also where a resumed trial may stand): stop, or maybe switch sides
+                stop = self.stop_reason(state)
+                if stop:
+                    state.verdict = await self._verdict(state, stop, emit)
+                    break
+                ruled = state.rulings[-1].round
+                reasons = self.switch_reasons(state)
+                if reasons and not any(s.round == ruled for s in state.switches):
+                    assignments = {seat: (Stance.for_ if stance == Stance.against else Stance.against)
+                                   for seat, stance in state.assignments.items()}
+                    event = emit(RolesSwitched(round=ruled, reasons=tuple(reasons),
+                                               assignments={k.value: v for k, v in assignments.items()}))
+                    state.switches.append(event)
+                    state.assignments = assignments
+            if len(round_turns) < 2:
+                seat = state.speaking_order()[len(round_turns)]
+                state.turns.append(await self._counsel_turn(state, seat, emit, queue))
+                continue
+            state.rulings.append(await self._rule(state, emit))
+
+    def _model(self, role: str):
+        return self.models(role)
+
+    async def _counsel_turn(self, state: TrialState, seat: Seat, emit, queue) -> Turn:
+        spec, settings = state.spec, self.settings
+        stance = state.assignments[seat]
+        role = role_name(spec.case, stance)
+        index, round_number = len(state.turns), state.round
+        model = self._model(SEAT_MODEL[seat])
+        emit(TurnStarted(round=round_number, index=index, seat=seat, stance=stance, role=role))
+        began = time.perf_counter()
+        usages = []
+        opponent = next((t for t in reversed(state.turns) if t.seat != seat), None)
+        open_questions = state.rulings[-1].ruling.open_questions if state.rulings else []
+
+        # progressive retrieval: the claim, the opponent's key terms, the judge's open question, the model's queries
+        queries = [spec.claim]
+        if opponent:
+            queries.append(key_terms(opponent.text))
+        if open_questions:
+            queries.append(open_questions[0])
+        if self.model_queries:
+            try:
+                plan, usage = await model.structured(
+                    prompts.query_messages(spec.case, stance, spec.claim, opponent, open_questions),
+                    prompts.SearchPlan, max_tokens=QUERY_TOKENS)
+                usages.append(usage)
+                queries.extend(plan.queries[: settings.queries_per_turn])
+            except ModelUnavailable:
+                raise
+            except ModelError as exc:
+                emit(Warning_(round=round_number, message=f"{role}: search queries unusable, searching with the "
+                                                           f"claim and the debate's terms ({exc})"))
+        queries = clean_queries(queries, limit=settings.queries_per_turn + 2)
+        found = await self.retriever.asearch(queries, k=self.k, scope=self.scope)
+        added = await self._admit(state, found, seat, stance, round_number, emit)
+
+        # the argument, validated; regenerated once with the problem named, then flagged
+        passages = {e.id: e.evidence.chunk.text for e in state.pool}
+        switched = any(True for _ in state.switches)
+        budget = model.context_window - model.default_max_tokens - 64
+        error, problems, text, regenerated = "", [], "", False
+        for attempt in (0, 1):
+            messages = prompts.argument_messages(spec.case, stance, switched, spec.claim, state.pool, state.turns,
+                                                 state.rulings, round_number, model.count_tokens, budget, error)
+            raw, usage = await model.complete(
+                messages, on_token=lambda t, a=attempt: queue.put_nowait(
+                    TokenDelta(trial_id=state.trial_id, index=index, attempt=a, text=t)))
+            usages.append(usage)
+            text = trim_repetition(raw)
+            citations = check_citations(text, passages)
+            problems = [c.problem for c in citations if not c.valid]
+            if not text.strip():
+                problems.append("the answer was empty")
+            if not problems:
+                break
+            error = "; ".join(problems)
+            if attempt == 0:
+                regenerated = True
+                emit(Warning_(round=round_number, message=f"{role}'s argument was rejected ({error}); regenerating once"))
+        flags = [f"rejected twice: {p}" for p in problems]
+        total = _usage(*usages)
+        turn = Turn(round=round_number, index=index, seat=seat, stance=stance, role=role, text=text,
+                    citations=tuple(citations), queries=tuple(queries), evidence_added=tuple(e.id for e in added),
+                    usage=Usage(tokens_in=total.tokens_in, tokens_out=total.tokens_out,
+                                seconds=time.perf_counter() - began),
+                    regenerated=regenerated)
+        flags.extend(quality_flags(turn, opponent))
+        turn = turn.model_copy(update={"flags": tuple(flags)})
+        emit(TurnFinished(turn=turn))
+        return turn
+
+    async def _embed(self, texts: list[str]) -> np.ndarray | None:
+        if self.embed is None or not texts:
+            return None
+        return np.asarray(await asyncio.to_thread(self.embed, texts), dtype=np.float32)
+
+    async def _index_pool(self, pool: Sequence[PoolEntry]) -> None:
+        missing = [e for e in pool if e.id not in self._vectors]
+        vectors = await self._embed([e.evidence.chunk.text for e in missing])
+        if vectors is not None:
+            self._vectors.update((e.id, v) for e, v in zip(missing, vectors))
+
+    async def _admit(self, state: TrialState, found, seat: Seat, stance: Stance, round_number: int, emit):
+        """New passages enter the pool if they are not in it and are novel enough (1 - max cosine >= novelty_min)."""
+        known = {e.evidence.chunk.id for e in state.pool}
+        fresh = [ev for ev in found if ev.chunk.id not in known]
+        vectors = await self._embed([ev.chunk.text for ev in fresh])
+        added = []
+        for position, evidence in enumerate(fresh):
+            novelty = 1.0
+            if vectors is not None and self._vectors:
+                pool_matrix = np.stack(list(self._vectors.values()))
+                novelty = float(1.0 - np.max(pool_matrix @ vectors[position]))
+            elif vectors is None:
+                texts = [e.evidence.chunk.text for e in state.pool]
+                novelty = 1.0 - max((overlap(evidence.chunk.text, t) for t in texts), default=0.0)
+            if novelty < self.settings.novelty_min:
+                continue
+            entry = PoolEntry(
+                id=f"E{len(state.pool) + 1}", evidence=evidence, round=round_number, found_by=seat, stance=stance,
+                query=evidence.query, level=evidence_level(evidence.chunk.text, evidence.doc_title),
+                novelty=round(novelty, 4), injection=looks_like_instructions(evidence.chunk.text),
+            )
+            state.pool.append(entry)
+            if vectors is not None:
+                self._vectors[entry.id] = vectors[position]
+            emit(EvidenceAdded(entry=entry))
+            if entry.injection:
+                emit(Warning_(round=round_number, message=f"{entry.id} reads like instructions to a model; it is "
+                                                          "treated as a quoted passage only"))
+            added.append(entry)
+        return added
+
+    async def _rule(self, state: TrialState, emit) -> Ruling:
+        judge = self._model("judge")
+        budget = judge.context_window - RULING_TOKENS - 64
+        messages = prompts.ruling_messages(state.spec.case, state.spec.claim, state.pool, state.turns,
+                                           state.rulings, state.round, judge.count_tokens, budget)
+        ruling, usage = await judge.structured(messages, JudgeRuling, max_tokens=RULING_TOKENS)
+        overruled = []
+        if ruling.ready_for_verdict:
+            if state.round < self.settings.min_rounds:
+                overruled.append(f"ready before the minimum of {self.settings.min_rounds} rounds")
+            elif not self._names_argument(ruling.ready_reason, state):
+                overruled.append("the reason names no argument or evidence of the debate")
+        record = Ruling(round=state.round, ruling=ruling, overruled=tuple(overruled),
+                        usage=Usage(tokens_in=usage.tokens_in, tokens_out=usage.tokens_out, seconds=usage.seconds))
+        emit(RulingIssued(ruling=record))
+        return record
+
+    @staticmethod
+    def _names_argument(reason: str, state: TrialState) -> bool:
+        pool_ids = {e.id for e in state.pool}
+        if any(c in pool_ids for c in _ids(reason)):
+            return True
+        words = content_words(reason)
+        return len(words) >= 3 and any(len(words & content_words(t.text)) >= 3 for t in state.turns)
+
+    # ---------------------------------------------------------------- rules
+    def stop_reason(self, state: TrialState) -> str:
+        if not state.rulings:
+            return ""
+        last = state.rulings[-1]
+        ruled = last.round
+        if ruled >= self.settings.max_rounds:
+            return f"round limit ({self.settings.max_rounds})"
+        if ruled >= self.settings.min_rounds and last.ruling.confidence >= self.settings.confidence_threshold:
+            return f"confidence {last.ruling.confidence:.2f} reached the threshold {self.settings.confidence_threshold:.2f}"
+        if ruled >= self.settings.min_rounds and last.ruling.ready_for_verdict and not last.overruled:
+            return "the judge found the case ready"
+        return ""
+
+    def switch_reasons(self, state: TrialState) -> list[str]:
+        settings = self.settings
+        if len(state.switches) >= settings.max_switches or not state.rulings:
+            return []
+        reasons = []
+        rulings = state.rulings
+        if rulings[-1].ruling.switch_request:
+            reasons.append("the judge asked for it")
+        m = settings.stall_rounds
+        if len(rulings) > m and abs(rulings[-1].ruling.confidence - rulings[-1 - m].ruling.confidence) < settings.stall_delta:
+            reasons.append(f"confidence moved less than {settings.stall_delta} over {m} rounds")
+        if len(rulings) >= 2 and self._same_controversy(rulings[-1].ruling.key_controversy,
+                                                         rulings[-2].ruling.key_controversy):
+            reasons.append("the key controversy repeats")
+        if len(rulings) >= m:
+            recent = [e for e in state.pool if e.round > rulings[-1].round - m]
+            if len(recent) < settings.min_new_evidence:
+                reasons.append(f"fewer than {settings.min_new_evidence} new passages over {m} rounds")
+        return reasons
+
+    def _same_controversy(self, a: str, b: str) -> bool:
+        if not a.strip() or not b.strip():
+            return False
+        threshold = self.settings.controversy_repeat_similarity
+        if self.embed is not None:
+            vectors = np.asarray(self.embed([a, b]), dtype=np.float32)
+            return float(vectors[0] @ vectors[1]) >= threshold
+        return overlap(a, b) >= threshold
+
+    # ---------------------------------------------------------------- verdict
+    async def _verdict(self, state: TrialState, stop: str, emit) -> Verdict:
+        judge = self._model("judge")
+        budget = judge.context_window - VERDICT_TOKENS - 64
+        messages = prompts.verdict_messages(state.spec.case, state.spec.claim, state.pool, state.turns,
+                                            state.rulings, judge.count_tokens, budget)
+        draft, usage = await judge.structured(messages, VerdictDraft, max_tokens=VERDICT_TOKENS)
+        pool = {e.id: e for e in state.pool}
+        findings = []
+        for finding in draft.findings:
+            valid = tuple(dict.fromkeys(c.strip("[] ") for c in finding.citations if c.strip("[] ") in pool))
+            dropped = [c for c in finding.citations if c.strip("[] ") not in pool]
+            if dropped:
+                emit(Warning_(round=state.round, message=f"verdict finding cited unknown evidence {', '.join(dropped)}; "
+                                                         "those citations were removed"))
+            if finding.text.strip():
+                findings.append(Finding(text=finding.text.strip(), citations=valid))
+        label = draft.label
+        if not state.pool or not any(f.citations for f in findings) and not any(
+                c.valid for t in state.turns for c in t.citations):
+            label = VerdictLabel.insufficient
+        open_questions = list(dict.fromkeys(
+            [q for q in draft.open_questions if q.strip()]
+            + (list(state.rulings[-1].ruling.open_questions) if state.rulings else [])))
+        verdict = Verdict(
+            label=label, confidence=draft.confidence, findings=tuple(findings), open_questions=tuple(open_questions),
+            summary=draft.summary, conditions=tuple(draft.conditions), risks=tuple(draft.risks),
+            evidence=tuple(self.weigh(state)), quality_flags=tuple(self.trial_flags(state)), stopped_because=stop,
+            rounds=len(state.rulings), switches=len(state.switches),
+            usage=Usage(tokens_in=usage.tokens_in, tokens_out=usage.tokens_out, seconds=usage.seconds),
+        )
+        emit(VerdictReached(verdict=verdict))
+        return verdict
+
+    def weigh(self, state: TrialState) -> list[WeighedEvidence]:
+        """Every cited passage with its level's weight in the (editable) evidence hierarchy and who cited it."""
+        hierarchy = [level.lower() for level in self.settings.evidence_hierarchy]
+        weighed = []
+        for entry in state.pool:
+            citing = [t for t in state.turns if any(c.valid and c.evidence_id == entry.id for c in t.citations)]
+            if not citing:
+                continue
+            level = entry.level.lower()
+            rank = hierarchy.index(level) if level in hierarchy else len(hierarchy) - 1
+            stances = {t.stance for t in citing}
+            weighed.append(WeighedEvidence(
+                id=entry.id, level=entry.level, weight=round((len(hierarchy) - rank) / len(hierarchy), 3),
+                cited_by=tuple(dict.fromkeys(f"{t.role} (round {t.round})" for t in citing)),
+                stance=stances.pop() if len(stances) == 1 else None,
+            ))
+        return sorted(weighed, key=lambda w: (-w.weight, int(w.id[1:])))
+
+    @staticmethod
+    def trial_flags(state: TrialState) -> list[str]:
+        counts: dict[str, int] = {}
+        for turn in state.turns:
+            for flag in turn.flags:
+                key = flag.split(":")[0] if flag.startswith("rejected") else flag
+                counts[key] = counts.get(key, 0) + 1
+        flags = [f"{flag} ({n} turn{'s' if n > 1 else ''})" for flag, n in counts.items()]
+        suspicious = [e.id for e in state.pool if e.injection]
+        if suspicious:
+            flags.append(f"passages that read like instructions: {', '.join(suspicious)}")
+        return flags
+
+
+def _ids(text: str) -> list[str]:
+    from courtroom_desktop.core.court.checks import cited_ids
+
+    return cited_ids(text) + [w for w in text.replace(",", " ").split() if w.startswith("E") and w[1:].isdigit()]
+
+
+def _fix_for(exc: ModelError) -> str:
+    if isinstance(exc, ModelUnavailable):
+        return "check the model server (`courtroom doctor`), then resume the trial"
+    return "resume the trial; if it fails again, try a stronger model for this role"

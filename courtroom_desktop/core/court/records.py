@@ -1,0 +1,261 @@
+"""Courtroom records and the typed event stream of a trial.
+
+Every event is frozen and carries the trial id, a sequence number and a ``kind``; the trial store appends
+each as it happens (token deltas excepted: their text is in the turn they belong to), and a trial's state can be
+rebuilt from its events alone.
+"""
+
+from __future__ import annotations
+
+import time
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from courtroom_desktop.core.models import Evidence
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CaseType(StrEnum):
+    claim = "claim"        # verify a claim: is it true?
+    decision = "decision"  # inner court: should I do this?
+
+
+class Stance(StrEnum):
+    for_ = "for"           # the claim is true / the decision is right
+    against = "against"    # the claim is false, misleading or unsupported / the decision is wrong
+
+
+class Seat(StrEnum):
+    """The two counsel. Each keeps its model; its stance (and with it its role) changes at a switch."""
+
+    a = "A"
+    b = "B"
+
+
+class Tendency(StrEnum):
+    support = "support"
+    refute = "refute"
+    unclear = "unclear"
+
+
+class VerdictLabel(StrEnum):
+    supported = "supported"
+    refuted = "refuted"
+    mixed = "mixed"
+    insufficient = "insufficient evidence"
+
+
+def role_name(case: CaseType, stance: Stance) -> str:
+    if case == CaseType.decision:
+        return "Counsel for" if stance == Stance.for_ else "Counsel against"
+    return "Defense" if stance == Stance.for_ else "Prosecution"
+
+
+class Usage(Frozen):
+    tokens_in: int = 0
+    tokens_out: int = 0
+    seconds: float = 0.0
+
+
+class PoolEntry(Frozen):
+    """A passage in the trial's evidence pool: a snapshot that survives the document's removal."""
+
+    id: str = Field(description="E1, E2, ... in order of entry.")
+    evidence: Evidence
+    round: int
+    found_by: Seat | Literal["judge"]
+    stance: Stance | None = Field(None, description="Stance of the side whose search found it.")
+    query: str
+    level: str = Field("other", description="Evidence-hierarchy tag detected from the passage and document.")
+    novelty: float = Field(1.0, description="1 - max cosine similarity to passages already in the pool.")
+    injection: bool = Field(False, description="The passage reads like instructions to a model (flagged, never obeyed).")
+    at: float = Field(default_factory=time.time)
+
+
+class Citation(Frozen):
+    evidence_id: str
+    quote: str = ""
+    valid: bool = True
+    problem: str = ""
+
+
+class Turn(Frozen):
+    round: int
+    index: int = Field(description="Position of the turn in the trial (0-based).")
+    seat: Seat
+    stance: Stance
+    role: str
+    text: str
+    citations: tuple[Citation, ...] = ()
+    queries: tuple[str, ...] = ()
+    evidence_added: tuple[str, ...] = ()
+    usage: Usage = Usage()
+    regenerated: bool = False
+    flags: tuple[str, ...] = ()
+
+
+class JudgeRuling(BaseModel):
+    """What the judge model is asked for after each round (the structured-output schema)."""
+
+    summary: str = Field(description="Two or three sentences: where the debate stands.")
+    evidence_assessment: str = Field(description="Which evidence carries weight and why, citing ids like [E2].")
+    key_controversy: str = Field(description="The single point the sides disagree on most.")
+    open_questions: list[str] = Field(default_factory=list, description="Challenges nobody has answered yet.")
+    tendency: Tendency = Field(description="support: the claim looks true; refute: false; unclear.")
+    confidence: float = Field(ge=0.0, le=1.0, description="How sure the court is of the tendency, 0 to 1.")
+    switch_request: bool = Field(False, description="True if counsel should swap sides to break a stall.")
+    ready_for_verdict: bool = Field(False, description="True if the evidence is enough to decide.")
+    ready_reason: str = Field("", description="Why the case is (not) ready, naming the argument or evidence that decides it.")
+
+
+class Ruling(Frozen):
+    round: int
+    ruling: JudgeRuling
+    overruled: tuple[str, ...] = Field((), description="Why a 'ready for verdict' was not accepted.")
+    usage: Usage = Usage()
+
+
+class FindingDraft(BaseModel):
+    text: str = Field(description="One finding in one or two sentences.")
+    citations: list[str] = Field(default_factory=list, description="Evidence ids supporting the finding, e.g. E3.")
+
+
+class VerdictDraft(BaseModel):
+    """The judge's verdict (the structured-output schema)."""
+
+    label: VerdictLabel = Field(description="supported, refuted, mixed, or insufficient evidence.")
+    confidence: float = Field(ge=0.0, le=1.0)
+    findings: list[FindingDraft] = Field(default_factory=list)
+    open_questions: list[str] = Field(default_factory=list)
+    summary: str = Field(description="A plain-language summary for a general reader.")
+    conditions: list[str] = Field(default_factory=list, description="Decision cases: conditions for the recommendation.")
+    risks: list[str] = Field(default_factory=list, description="Decision cases: risks of the recommendation.")
+
+
+class Finding(Frozen):
+    text: str
+    citations: tuple[str, ...] = ()
+
+
+class WeighedEvidence(Frozen):
+    id: str
+    level: str
+    weight: float
+    cited_by: tuple[str, ...] = ()
+    stance: Stance | None = None
+
+
+class Verdict(Frozen):
+    label: VerdictLabel
+    confidence: float
+    findings: tuple[Finding, ...] = ()
+    open_questions: tuple[str, ...] = ()
+    summary: str = ""
+    conditions: tuple[str, ...] = ()
+    risks: tuple[str, ...] = ()
+    evidence: tuple[WeighedEvidence, ...] = ()
+    quality_flags: tuple[str, ...] = ()
+    stopped_because: str = ""
+    rounds: int = 0
+    switches: int = 0
+    usage: Usage = Usage()
+
+
+class TrialSpec(Frozen):
+    """What was put on trial and with which settings: enough to resume it."""
+
+    claim: str
+    case: CaseType = CaseType.claim
+    documents: tuple[str, ...] = Field((), description="Document ids in scope; empty: the whole library.")
+    sections: tuple[str, ...] = ()
+    settings: dict = Field(default_factory=dict, description="DebateSettings as a dict.")
+    models: dict[str, str] = Field(default_factory=dict, description="role -> provider:model, for the record.")
+
+
+# ---------------------------------------------------------------- events
+
+class _Event(Frozen):
+    trial_id: str = ""
+    seq: int = 0
+    at: float = Field(default_factory=time.time)
+
+
+class TrialStarted(_Event):
+    kind: Literal["trial_started"] = "trial_started"
+    spec: TrialSpec
+    assignments: dict[str, Stance] = Field(description="seat -> stance at the start.")
+
+
+class TrialResumed(_Event):
+    kind: Literal["trial_resumed"] = "trial_resumed"
+    from_round: int
+    discarded: str = Field("", description="What was in flight when the trial stopped and is redone.")
+
+
+class TurnStarted(_Event):
+    kind: Literal["turn_started"] = "turn_started"
+    round: int
+    index: int
+    seat: Seat
+    stance: Stance
+    role: str
+
+
+class TokenDelta(_Event):
+    kind: Literal["token"] = "token"
+    index: int = Field(description="The turn the token belongs to.")
+    attempt: int = Field(0, description="1 when the turn is being regenerated after a rejected answer.")
+    text: str
+
+
+class EvidenceAdded(_Event):
+    kind: Literal["evidence_added"] = "evidence_added"
+    entry: PoolEntry
+
+
+class TurnFinished(_Event):
+    kind: Literal["turn_finished"] = "turn_finished"
+    turn: Turn
+
+
+class RulingIssued(_Event):
+    kind: Literal["ruling"] = "ruling"
+    ruling: Ruling
+
+
+class RolesSwitched(_Event):
+    kind: Literal["switch"] = "switch"
+    round: int
+    reasons: tuple[str, ...]
+    assignments: dict[str, Stance]
+
+
+class VerdictReached(_Event):
+    kind: Literal["verdict"] = "verdict"
+    verdict: Verdict
+
+
+class Warning_(_Event):
+    kind: Literal["warning"] = "warning"
+    message: str
+    round: int = 0
+
+
+class ErrorEvent(_Event):
+    kind: Literal["error"] = "error"
+    message: str
+    fix: str = ""
+    resumable: bool = True
+
+
+TrialEvent = Annotated[
+    TrialStarted | TrialResumed | TurnStarted | TokenDelta | EvidenceAdded | TurnFinished | RulingIssued
+    | RolesSwitched | VerdictReached | Warning_ | ErrorEvent,
+    Field(discriminator="kind"),
+]
+EVENT_ADAPTER: TypeAdapter = TypeAdapter(TrialEvent)

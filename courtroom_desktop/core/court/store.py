@@ -1,0 +1,135 @@
+"""The trial store: one SQLite file, one append-only row per event.
+
+A trial's state is rebuilt from its events, so a trial killed at any point resumes from its last complete turn,
+and nothing the user saw is lost. Token deltas are not stored: their text is in the turn_finished event.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from courtroom_desktop.core.court.records import EVENT_ADAPTER, TokenDelta, TrialSpec
+from courtroom_desktop.core.errors import TrialError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS trials (
+    id TEXT PRIMARY KEY, claim TEXT NOT NULL, case_type TEXT NOT NULL, spec TEXT NOT NULL,
+    status TEXT NOT NULL, label TEXT, confidence REAL, created_at REAL NOT NULL, updated_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    trial_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (trial_id, seq)
+);
+"""
+
+
+@dataclass(frozen=True)
+class TrialSummary:
+    id: str
+    claim: str
+    case_type: str
+    status: str  # running, paused, finished, cancelled
+    label: str | None
+    confidence: float | None
+    created_at: float
+    updated_at: float
+    events: int
+
+
+class TrialStore:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create(self, spec: TrialSpec) -> str:
+        trial_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+        now = time.time()
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO trials (id, claim, case_type, spec, status, created_at, updated_at) VALUES (?,?,?,?,?,?,?)",
+                (trial_id, spec.claim, spec.case.value, spec.model_dump_json(), "running", now, now),
+            )
+        return trial_id
+
+    def append(self, event) -> object:
+        """Give the event the next sequence number and store it (in one transaction); returns the numbered event."""
+        if isinstance(event, TokenDelta):
+            return event
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE trial_id = ?",
+                                       (event.trial_id,)).fetchone()
+                numbered = event.model_copy(update={"seq": row[0] + 1})
+                self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                                 (event.trial_id, numbered.seq, numbered.kind, numbered.model_dump_json(), numbered.at))
+                self._db.execute("UPDATE trials SET updated_at = ? WHERE id = ?", (numbered.at, event.trial_id))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return numbered
+
+    def set_status(self, trial_id: str, status: str, label: str | None = None, confidence: float | None = None) -> None:
+        with self._lock:
+            self._db.execute("UPDATE trials SET status = ?, label = COALESCE(?, label), "
+                             "confidence = COALESCE(?, confidence), updated_at = ? WHERE id = ?",
+                             (status, label, confidence, time.time(), trial_id))
+
+    def spec(self, trial_id: str) -> TrialSpec:
+        with self._lock:
+            row = self._db.execute("SELECT spec FROM trials WHERE id = ?", (trial_id,)).fetchone()
+        if row is None:
+            raise TrialError(f"no trial {trial_id!r}: see `courtroom trials list`")
+        return TrialSpec.model_validate_json(row[0])
+
+    def events(self, trial_id: str) -> list:
+        with self._lock:
+            rows = self._db.execute("SELECT payload FROM events WHERE trial_id = ? ORDER BY seq",
+                                    (trial_id,)).fetchall()
+        return [EVENT_ADAPTER.validate_json(payload) for (payload,) in rows]
+
+    def find(self, ref: str) -> str:
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM trials WHERE id = ? OR id LIKE ? ORDER BY created_at",
+                                    (ref, f"{ref}%")).fetchall()
+        exact = [r[0] for r in rows if r[0] == ref]
+        if exact:
+            return exact[0]
+        if len(rows) != 1:
+            raise TrialError(f"{ref!r}: {'no trial' if not rows else 'several trials'} match; "
+                             "use an id from `courtroom trials list`")
+        return rows[0][0]
+
+    def list(self) -> list[TrialSummary]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT t.id, t.claim, t.case_type, t.status, t.label, t.confidence, t.created_at, t.updated_at, "
+                "(SELECT COUNT(*) FROM events e WHERE e.trial_id = t.id) FROM trials t ORDER BY t.created_at"
+            ).fetchall()
+        return [TrialSummary(*row) for row in rows]
+
+    def delete(self, trial_id: str) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM events WHERE trial_id = ?", (trial_id,))
+            self._db.execute("DELETE FROM trials WHERE id = ?", (trial_id,))
+            self._db.execute("COMMIT")
+
+
+def dumps_settings(settings) -> dict:
+    return json.loads(settings.model_dump_json())
