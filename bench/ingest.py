@@ -36,7 +36,7 @@ def big_spec(pages: int) -> DocSpec:
     sections = []
     seed = 0
     # about 2.3 paragraphs of ~110 words fill one A4 page at 10.5 pt
-    for number in range(1, pages // 6 + 2):
+    for number in range(1, int(pages / 2.85) + 2):
         sections.append(SectionSpec(1, f"{number} Study {number}", []))
         for sub in range(1, 4):
             paragraphs = []
