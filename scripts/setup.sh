@@ -28,5 +28,7 @@ if ! "$VENV/bin/python" -c "import torch" >/dev/null 2>&1; then
 fi
 # llama-cpp-python compiles from source (about 10 minutes on 2 cores); pip caches the wheel afterwards.
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
+# A portable build: a native one (-march=native) includes AMX kernels that crash on VMs which advertise AMX.
+export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}"
 "${PIP[@]}" install -e ".[dev]"
 touch "$STAMP"

@@ -62,7 +62,7 @@ def run_ingest(job, quiet: bool = False):
                 progress.advance(overall)
             detail = f"{event.pages} pages, {event.chunks} chunks" if event.chunks else event.reason
             console.print(f"[{styles[event.outcome]}]{event.outcome.value:>9}[/] {event.path}: {detail}",
-                          highlight=False, markup=True)
+                          highlight=False, markup=True, soft_wrap=True)
 
     with progress:
         try:
@@ -73,7 +73,7 @@ def run_ingest(job, quiet: bool = False):
     console.print(
         f"{finished.added} added, {finished.updated} updated, {finished.skipped} skipped, {finished.failed} failed"
         f"{' (cancelled)' if finished.cancelled else ''}; {finished.pages} pages, {finished.chunks} chunks "
-        f"in {finished.seconds:.1f} s", highlight=False,
+        f"in {finished.seconds:.1f} s", highlight=False, soft_wrap=True,
     )
     return finished
 

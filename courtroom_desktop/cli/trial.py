@@ -45,7 +45,7 @@ def run(args, ctx) -> int:
         scope = workspace.scope(args.documents, args.sections)
         court = workspace.court(scope, settings)
         spec = TrialSpec(claim=args.claim, case=CaseType(args.case),
-                         documents=tuple(scope.doc_ids or ()), sections=tuple(scope.sections or ()),
+                         documents=tuple(sorted(scope.doc_ids or ())), sections=tuple(scope.sections),
                          models=workspace.model_labels())
         trial_id = court.start(spec)
         return drive(workspace, court, trial_id, args.report, not args.no_stream, asyncio)

@@ -63,7 +63,7 @@ def run(args, ctx) -> int:
 
         spec: TrialSpec = store.spec(trial_id)
         settings = config.debate.model_validate(spec.settings) if spec.settings else config.debate
-        scope = Scope(doc_ids=tuple(spec.documents) or None, sections=tuple(spec.sections) or None)
+        scope = Scope(doc_ids=frozenset(spec.documents) if spec.documents else None, sections=tuple(spec.sections))
         court = workspace.court(scope, settings)
         return drive(workspace, court, trial_id, args.report, True, asyncio)
     finally:

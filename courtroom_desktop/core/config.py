@@ -45,13 +45,29 @@ class LibrarySettings(_Section):
 
 class RetrievalSettings(_Section):
     k: int = Field(8, ge=1, le=200, description="Passages returned per search.")
-    candidates: int = Field(100, ge=10, le=2000, description="Candidates each method contributes before fusion.")
-    bm25_weight: float = Field(1.0, ge=0, description="Weight of BM25 ranks in reciprocal rank fusion.")
-    vector_weight: float = Field(1.0, ge=0, description="Weight of vector ranks in reciprocal rank fusion.")
+    candidates: int = Field(100, ge=10, le=2000, description="Candidates each method contributes per query before fusion.")
+    fusion: Literal["rrf", "convex"] = Field(
+        "rrf", description="'rrf': weighted reciprocal rank fusion; 'convex': weighted sum of min-max normalised scores.")
+    bm25_weight: float = Field(1.0, ge=0, description="Weight of the BM25 lists in fusion.")
+    vector_weight: float = Field(1.0, ge=0, description="Weight of the vector lists in fusion.")
     rrf_k: float = Field(60.0, gt=0, description="The k of reciprocal rank fusion: 1 / (k + rank).")
+    text_boost: float = Field(1.0, ge=0, description="BM25 boost of the passage text.")
+    section_boost: float = Field(1.0, ge=0, description="BM25 boost of the section path.")
+    title_boost: float = Field(1.0, ge=0, description="BM25 boost of the document title.")
+    bm25_stopwords: bool = Field(True, description="Drop English function words from BM25 queries.")
+    compound_phrases: bool = Field(True, description="Search hyphenated compounds (IL-6) as phrases.")
+    max_query_terms: int = Field(48, ge=1, le=1024, description="Longer queries keep their first this many words for BM25.")
     reranker: str = Field("none", description="'none', 'mmr', or a path to a cross-encoder model folder.")
+    rerank_depth: int = Field(30, ge=1, le=1000, description="Fused candidates the reranker (and dedup) look at.")
     mmr_lambda: float = Field(0.7, ge=0, le=1, description="MMR trade-off between relevance (1) and diversity (0).")
     dedup_similarity: float = Field(0.95, ge=0, le=1, description="Passages more similar than this collapse to one.")
+    ann_min_rows: int = Field(20_000, ge=0, description="Chunks from which the vector search uses an ANN index.")
+    ann_index: Literal["IVF_HNSW_SQ", "IVF_PQ"] = Field("IVF_HNSW_SQ", description="The LanceDB ANN index type.")
+    ann_partitions: int = Field(0, ge=0, description="IVF partitions of the ANN index (0: chosen from the table size).")
+    ann_ef: int = Field(100, ge=0, description="HNSW search breadth (at least the number of candidates is used).")
+    ann_refine_factor: int = Field(0, ge=0, description="Re-score this many times the candidates exactly (0: off).")
+    ann_build: Literal["background", "never"] = Field(
+        "background", description="Build the ANN index in the background once the table reaches ann_min_rows.")
 
 
 ProviderName = Literal["embedded", "ollama", "openai"]
@@ -95,6 +111,9 @@ class DebateSettings(_Section):
     controversy_repeat_similarity: float = Field(0.9, ge=0, le=1)
     max_switches: int = Field(1, ge=0)
     queries_per_turn: int = Field(3, ge=1, le=3)
+    argument_format: Literal["auto", "text", "json"] = Field(
+        "auto", description="text: free streaming text with inline [E#] citations; json: an argument plus a list of "
+        "citations constrained to the pool's ids (for small models); auto: json for the embedded model, else text.")
     evidence_hierarchy: list[str] = Field(
         default_factory=lambda: ["systematic review", "randomised trial", "cohort", "case report", "expert opinion", "other"]
     )

@@ -79,7 +79,7 @@ class Workspace:
         from courtroom_desktop.core.retrieval import Scope
 
         doc_ids = [self.library.find(ref).id for ref in documents or []]
-        return Scope(doc_ids=tuple(doc_ids) or None, sections=tuple(sections or ()) or None)
+        return Scope(doc_ids=frozenset(doc_ids) if doc_ids else None, sections=tuple(sections or ()))
 
     def court(self, scope=None, settings=None):
         from courtroom_desktop.core.court import Court

@@ -310,3 +310,25 @@ async def test_cancel_mid_turn_stops_and_resumes(store):
     again = court(store, [ruling(0.5), ruling(0.9), verdict()])
     events = await collect(again, trial_id)
     assert events[0].discarded.startswith("turn 1") and events[-1].kind == "verdict"
+
+
+@pytest.mark.asyncio
+async def test_json_arguments_can_only_cite_pool_ids(store):
+    """Small models argue through a schema whose citations are an enum of the pool's ids."""
+    seen_schemas = []
+
+    def argue(messages):
+        if "queries" in messages[0]["content"] and "JSON" in messages[0]["content"]:
+            return json.dumps({"queries": ["vitamin D birth weight"]})
+        schema = messages[0]["content"].split("JSON schema:")[-1]
+        seen_schemas.append(schema)
+        return json.dumps({"argument": "The trial shows higher birth weight.", "citations": ["E1"]})
+
+    settings = DebateSettings(min_rounds=2, max_rounds=2, argument_format="json")
+    c = court(store, [ruling(0.5), ruling(0.9), verdict()], settings=settings,
+              prosecution=scripted([argue] * 20, "prosecution"), defense=scripted([argue] * 20, "defense"))
+    events = await collect(c, c.start(TrialSpec(claim=CLAIM)))
+    turns = [e.turn for e in events if e.kind == "turn_finished"]
+    assert turns[0].text.endswith("[E1]") and turns[0].citations[0].valid
+    assert '"enum"' in seen_schemas[0] and '"E1"' in seen_schemas[0]
+    assert not any(e.kind == "token" and e.text == "" for e in events)

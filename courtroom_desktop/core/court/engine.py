@@ -23,6 +23,7 @@ from courtroom_desktop.core.config import DebateSettings
 from courtroom_desktop.core.court import prompts
 from courtroom_desktop.core.court.checks import (
     check_citations,
+    cited_ids,
     clean_queries,
     content_words,
     evidence_level,
@@ -274,9 +275,18 @@ class Court:
         for attempt in (0, 1):
             messages = prompts.argument_messages(spec.case, stance, switched, spec.claim, state.pool, state.turns,
                                                  state.rulings, round_number, model.count_tokens, budget, error)
-            raw, usage = await model.complete(
-                messages, on_token=lambda t, a=attempt: queue.put_nowait(
-                    TokenDelta(trial_id=state.trial_id, index=index, attempt=a, text=t)))
+            if self._json_arguments(model):
+                draft, usage = await model.structured(messages, prompts.argument_schema([e.id for e in state.pool]),
+                                                      max_tokens=model.default_max_tokens)
+                raw = draft.argument.strip()
+                missing = [c for c in draft.citations if c not in cited_ids(raw)]
+                if missing:
+                    raw = f"{raw} {' '.join(f'[{c}]' for c in missing)}"
+                queue.put_nowait(TokenDelta(trial_id=state.trial_id, index=index, attempt=attempt, text=raw))
+            else:
+                raw, usage = await model.complete(
+                    messages, on_token=lambda t, a=attempt: queue.put_nowait(
+                        TokenDelta(trial_id=state.trial_id, index=index, attempt=a, text=t)))
             usages.append(usage)
             text = trim_repetition(raw)
             citations = check_citations(text, passages)
@@ -300,6 +310,10 @@ class Court:
         turn = turn.model_copy(update={"flags": tuple(flags)})
         emit(TurnFinished(turn=turn))
         return turn
+
+    def _json_arguments(self, model) -> bool:
+        mode = self.settings.argument_format
+        return mode == "json" or mode == "auto" and getattr(model, "provider", "") == "embedded"
 
     async def _embed(self, texts: list[str]) -> np.ndarray | None:
         if self.embed is None or not texts:
@@ -478,8 +492,6 @@ class Court:
 
 
 def _ids(text: str) -> list[str]:
-    from courtroom_desktop.core.court.checks import cited_ids
-
     return cited_ids(text) + [w for w in text.replace(",", " ").split() if w.startswith("E") and w[1:].isdigit()]
 
 

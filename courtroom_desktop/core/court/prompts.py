@@ -7,10 +7,11 @@ element (angle brackets are replaced), and every system prompt says that such te
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from courtroom_desktop.core.court.records import CaseType, PoolEntry, Ruling, Stance, Turn, role_name
+from courtroom_desktop.core.court.records import Bounded, Cap, CaseType, PoolEntry, Ruling, Stance, Turn, role_name
 
 Counter = Callable[[str], int]
 
@@ -21,9 +22,24 @@ DATA_RULE = (
 )
 
 
-class SearchPlan(BaseModel):
-    queries: list[str] = Field(default_factory=list, max_length=3,
-                               description="One to three short search queries (keywords, not sentences).")
+class SearchPlan(Bounded):
+    queries: list[str] = Field(
+        default_factory=list, max_length=3, description="One to three short search queries (keywords, not sentences).")
+
+
+def argument_schema(pool_ids: Sequence[str]) -> type[Bounded]:
+    """The structured argument for small models: citations can only be ids that exist in the pool."""
+    from typing import Literal
+
+    from pydantic import create_model
+
+    item = Literal[tuple(pool_ids)] if pool_ids else str  # type: ignore[valid-type]
+    return create_model(
+        "Argument", __base__=Bounded,
+        argument=(Annotated[str, Cap(1200)], Field(description="Your argument, one paragraph, citing evidence like [E3].")),
+        citations=(list[item], Field(default_factory=list, min_length=1 if pool_ids else 0, max_length=4,
+                                     description="Ids of the evidence you rely on.")),
+    )
 
 
 def escape(text: str) -> str:

@@ -11,7 +11,7 @@ import time
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from courtroom_desktop.core.models import Evidence
 
@@ -99,18 +99,52 @@ class Turn(Frozen):
     flags: tuple[str, ...] = ()
 
 
-class JudgeRuling(BaseModel):
-    """What the judge model is asked for after each round (the structured-output schema)."""
+class Cap:
+    """A length cap on a string field of model output. Unlike ``max_length`` it is not written into the JSON
+    schema: llama.cpp turns a long maxLength into a grammar so large that it refuses it (or crashes)."""
 
-    summary: str = Field(description="Two or three sentences: where the debate stands.")
-    evidence_assessment: str = Field(description="Which evidence carries weight and why, citing ids like [E2].")
-    key_controversy: str = Field(description="The single point the sides disagree on most.")
-    open_questions: list[str] = Field(default_factory=list, description="Challenges nobody has answered yet.")
+    def __init__(self, chars: int):
+        self.chars = chars
+
+
+class Bounded(BaseModel):
+    """A schema for model output: strings longer than their ``Cap`` are cut, lists longer than their
+    ``max_length`` are cut (short list caps stay in the schema, where constrained decoding enforces them)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cut_to_caps(cls, data):
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for name, info in cls.model_fields.items():
+            value = data.get(name)
+            cap = next((m.chars for m in info.metadata if isinstance(m, Cap)), None)
+            items = next((m.max_length for m in info.metadata if type(m).__name__ == "MaxLen"), None)
+            if isinstance(value, str) and cap:
+                data[name] = value[:cap]
+            elif isinstance(value, list):
+                value = value[:items] if items else value
+                data[name] = [v[:ITEM_CHARS] if isinstance(v, str) else v for v in value]
+        return data
+
+
+ITEM_CHARS = 240
+class JudgeRuling(Bounded):
+    """What the judge model is asked for after each round (the structured-output schema). Short fields come first,
+    so that a model cut off by its token limit has already given the decisive ones."""
+
     tendency: Tendency = Field(description="support: the claim looks true; refute: false; unclear.")
     confidence: float = Field(ge=0.0, le=1.0, description="How sure the court is of the tendency, 0 to 1.")
     switch_request: bool = Field(False, description="True if counsel should swap sides to break a stall.")
     ready_for_verdict: bool = Field(False, description="True if the evidence is enough to decide.")
-    ready_reason: str = Field("", description="Why the case is (not) ready, naming the argument or evidence that decides it.")
+    key_controversy: Annotated[str, Cap(240)] = Field(description="The single point the sides disagree on most.")
+    summary: Annotated[str, Cap(500)] = Field(description="Two or three sentences: where the debate stands.")
+    evidence_assessment: Annotated[str, Cap(500)] = Field(
+        "", description="Which evidence carries weight and why, citing ids like [E2].")
+    open_questions: list[str] = Field(default_factory=list, max_length=3, description="Challenges nobody has answered yet.")
+    ready_reason: Annotated[str, Cap(400)] = Field(
+        "", description="Why the case is (not) ready, naming the argument or evidence that decides it.")
 
 
 class Ruling(Frozen):
@@ -120,21 +154,22 @@ class Ruling(Frozen):
     usage: Usage = Usage()
 
 
-class FindingDraft(BaseModel):
-    text: str = Field(description="One finding in one or two sentences.")
-    citations: list[str] = Field(default_factory=list, description="Evidence ids supporting the finding, e.g. E3.")
+class FindingDraft(Bounded):
+    text: Annotated[str, Cap(400)] = Field(description="One finding in one or two sentences.")
+    citations: list[str] = Field(default_factory=list, max_length=6, description="Evidence ids supporting it, e.g. E3.")
 
 
-class VerdictDraft(BaseModel):
+class VerdictDraft(Bounded):
     """The judge's verdict (the structured-output schema)."""
 
     label: VerdictLabel = Field(description="supported, refuted, mixed, or insufficient evidence.")
     confidence: float = Field(ge=0.0, le=1.0)
-    findings: list[FindingDraft] = Field(default_factory=list)
-    open_questions: list[str] = Field(default_factory=list)
-    summary: str = Field(description="A plain-language summary for a general reader.")
-    conditions: list[str] = Field(default_factory=list, description="Decision cases: conditions for the recommendation.")
-    risks: list[str] = Field(default_factory=list, description="Decision cases: risks of the recommendation.")
+    summary: Annotated[str, Cap(700)] = Field(description="A plain-language summary for a general reader.")
+    findings: list[FindingDraft] = Field(default_factory=list, max_length=5)
+    open_questions: list[str] = Field(default_factory=list, max_length=4)
+    conditions: list[str] = Field(default_factory=list, max_length=4,
+                                  description="Decision cases: conditions for the recommendation.")
+    risks: list[str] = Field(default_factory=list, max_length=4, description="Decision cases: risks of the recommendation.")
 
 
 class Finding(Frozen):

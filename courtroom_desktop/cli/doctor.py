@@ -1,0 +1,81 @@
+"""`courtroom doctor`: check every role's chat model and say how to fix what fails."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from dataclasses import asdict
+
+from courtroom_desktop.core.config import ROLES
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "doctor",
+        help="check the chat model of each role (server, model, context, a call, a structured call)",
+        description="For each role: is the server reachable (or the GGUF file there), is the model on it, is the "
+        "context large enough, does a one-token call work, does a structured (JSON) round trip validate. "
+        "Prints the fix for each failure; the exit status is 1 when any check fails.",
+    )
+    parser.add_argument("--role", action="append", choices=ROLES, metavar="ROLE",
+                        help=f"check only this role (repeatable; one of {', '.join(ROLES)})")
+    parser.add_argument("--no-calls", action="store_true",
+                        help="skip the model calls: only settings, server, model and context")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
+    return parser
+
+
+def _mark(ok: bool | None) -> str:
+    return {True: "[green]ok[/]", False: "[bold red]FAIL[/]", None: "[dim]skipped[/]"}[ok]
+
+
+def _groups(rows):
+    """Rows per role, with a run of skipped checks folded into one row."""
+    from courtroom_desktop.core.llm.doctor import DoctorRow
+
+    out: dict[str, list] = {}
+    for row in rows:
+        group = out.setdefault(row.role, [])
+        if row.ok is None and group and group[-1].ok is None:
+            last = group[-1]
+            group[-1] = DoctorRow(last.role, last.provider, last.model, f"{last.check}, {row.check}", None,
+                                  last.detail, "")
+        else:
+            group.append(row)
+    return list(out.items())
+
+
+def run(args, ctx) -> int:
+    from courtroom_desktop.core.llm.doctor import failed, run_doctor
+
+    rows = asyncio.run(run_doctor(ctx.config.models, roles=args.role, calls=not args.no_calls,
+                                  data_dir=ctx.data_dir))
+    if args.json:
+        print(json.dumps([asdict(r) for r in rows], indent=1))
+        return 1 if failed(rows) else 0
+
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="courtroom doctor")
+    for column in ("role", "check", "result", "detail", "fix"):
+        table.add_column(column, overflow="fold")
+    for role, group in _groups(rows):
+        if table.row_count:
+            table.add_section()
+        first = group[0]
+        who = f"[bold]{escape(role)}[/]\n{escape(first.provider)}: {escape(first.model)}"
+        for i, row in enumerate(group):
+            table.add_row(who if i == 0 else "", escape(row.check), _mark(row.ok), escape(row.detail),
+                          escape(row.fix))
+    console = Console()
+    console.print(table)
+    bad = [r for r in rows if r.ok is False]
+    if bad:
+        console.print(f"[bold red]{len(bad)} check(s) failed.[/] "
+                      "Fix them in order: later checks depend on earlier ones.")
+        return 1
+    console.print("[green]All checks passed.[/]")
+    return 0

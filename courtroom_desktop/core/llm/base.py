@@ -1,0 +1,323 @@
+"""The provider-independent half of every chat model: usage accounting, structured output with
+repair and one retry, bounded retries on transient errors, and per-chunk timeouts on streams.
+
+A provider subclasses :class:`ChatModel` and implements two coroutines:
+
+    _stream_text(messages, max_tokens, stop, on_token)  -> (text, Usage)   free text, streaming
+    _generate_json(messages, schema, max_tokens)         -> (text, Usage)   raw answer, schema enforced if it can
+
+plus ``_classify(exc)``, which maps a provider exception into a :class:`ModelError` (or returns None to let it
+through) and says whether it is transient. Everything else lives here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from courtroom_desktop.core.errors import ModelError
+from courtroom_desktop.core.llm.repair import RepairError, parse_structured, strip_think
+
+log = logging.getLogger(__name__)
+
+Messages = list[dict]
+TokenCallback = Callable[[str], None]
+M = TypeVar("M", bound=BaseModel)
+
+#: How much of a failed answer is quoted back to the model in the retry prompt.
+RETRY_QUOTE_CHARS = 1500
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What one call cost. ``seconds`` is wall time from request to last token; ``first_token_s`` is the time to
+    the first streamed token (None when nothing was streamed)."""
+
+    tokens_in: int = 0
+    tokens_out: int = 0
+    seconds: float = 0.0
+    first_token_s: float | None = None
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Output tokens per second of wall time (prompt processing included); 0 when nothing was timed."""
+        return self.tokens_out / self.seconds if self.seconds > 0 else 0.0
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        return Usage(
+            tokens_in=self.tokens_in + other.tokens_in,
+            tokens_out=self.tokens_out + other.tokens_out,
+            seconds=self.seconds + other.seconds,
+            first_token_s=self.first_token_s if self.first_token_s is not None else other.first_token_s,
+        )
+
+
+def estimate_tokens(text: str) -> int:
+    """A tokenizer-free estimate (about four characters a token for English; at least one per word)."""
+    if not text:
+        return 0
+    return max(math.ceil(len(text) / 4), len(text.split()))
+
+
+def estimate_messages_tokens(messages: Messages, count: Callable[[str], int] = estimate_tokens) -> int:
+    """Prompt size of a chat: content plus a few tokens of template per message."""
+    return sum(count(str(m.get("content", ""))) + 4 for m in messages) + 2
+
+
+def check_messages(messages: Messages) -> Messages:
+    """Validate the plain message format; return a shallow copy."""
+    if not isinstance(messages, list) or not messages:
+        raise ValueError("messages must be a non-empty list of {'role', 'content'} dicts")
+    out = []
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or m.get("role") not in ("system", "user", "assistant"):
+            raise ValueError(f"message {i}: role must be 'system', 'user' or 'assistant'")
+        if not isinstance(m.get("content"), str):
+            raise ValueError(f"message {i}: content must be a string")
+        out.append({"role": m["role"], "content": m["content"]})
+    return out
+
+
+def compact_schema(schema: type[BaseModel]) -> str:
+    return json.dumps(schema.model_json_schema(), separators=(",", ":"), ensure_ascii=False)
+
+
+def with_schema_instruction(messages: Messages, schema: type[BaseModel]) -> Messages:
+    """Tell the model, in the system message, which JSON to answer with (backends that enforce a schema do not
+    show it to the model, and small models need to see it)."""
+    note = (
+        "Answer with one JSON object and nothing else: no prose, no code fence. "
+        f"It must match this JSON schema: {compact_schema(schema)}"
+    )
+    out = [dict(m) for m in messages]
+    if out and out[0]["role"] == "system":
+        out[0]["content"] = f"{out[0]['content']}\n\n{note}"
+    else:
+        out.insert(0, {"role": "system", "content": note})
+    return out
+
+
+def retry_messages(messages: Messages, bad_answer: str, reason: str) -> Messages:
+    quoted = bad_answer if len(bad_answer) <= RETRY_QUOTE_CHARS else bad_answer[:RETRY_QUOTE_CHARS] + " ..."
+    return [
+        *messages,
+        {"role": "assistant", "content": quoted},
+        {
+            "role": "user",
+            "content": f"That answer was not valid: {reason}. Reply again with only the corrected JSON object.",
+        },
+    ]
+
+
+class Classified:
+    """A provider error mapped into the core's tree, and whether trying again may help."""
+
+    __slots__ = ("error", "transient")
+
+    def __init__(self, error: ModelError, transient: bool = False):
+        self.error = error
+        self.transient = transient
+
+
+def with_fix(error: ModelError, fix: str) -> ModelError:
+    """Attach the action a person should take (shown by `courtroom doctor` and the window)."""
+    error.fix = fix  # type: ignore[attr-defined]
+    return error
+
+
+def fix_of(error: BaseException) -> str:
+    return getattr(error, "fix", "") or ""
+
+
+def make_error(cls: type[ModelError], reason: str, *, fix: str = "", role: str = "", provider: str = "",
+               model: str = "", raw: str = "") -> ModelError:
+    """A ModelError that also remembers its bare ``reason`` (so it can be re-raised with the role filled in)."""
+    error = cls(reason, role=role, provider=provider, model=model, raw=raw)
+    error.reason = reason  # type: ignore[attr-defined]
+    return with_fix(error, fix) if fix else error
+
+
+class ChatModel:
+    """A chat model bound to one courtroom role. Subclasses implement the provider calls."""
+
+    provider: str = "base"
+
+    def __init__(self, *, role: str, model_name: str, context_window: int, max_tokens: int = 384,
+                 retries: int = 0, read_timeout_s: float = 120.0, backoff_s: float = 0.5):
+        self.role = role
+        self.model_name = model_name
+        self.context_window = int(context_window)
+        self.default_max_tokens = int(max_tokens)
+        self.retries = int(retries)
+        self.read_timeout_s = float(read_timeout_s)
+        self.backoff_s = float(backoff_s)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(role={self.role!r}, provider={self.provider!r}, model={self.model_name!r})"
+
+    # ------------------------------------------------------------------ public API
+
+    async def complete(self, messages: Messages, *, max_tokens: int | None = None, stop: list[str] | None = None,
+                       on_token: TokenCallback | None = None) -> tuple[str, Usage]:
+        """Free text. Tokens stream through ``on_token`` (called on the event loop's thread) as they arrive.
+        Cancelling the awaiting task stops generation."""
+        msgs = check_messages(messages)
+        limit = max_tokens or self.default_max_tokens
+        emitted = [False]
+
+        def relay(token: str) -> None:
+            emitted[0] = True
+            if on_token is not None and token:
+                on_token(token)
+
+        text, usage = await self._with_retries(
+            lambda: self._stream_text(msgs, limit, list(stop or []), relay),
+            may_retry=lambda: not emitted[0],
+        )
+        if "think>" in text or "<think" in text:
+            text = strip_think(text)  # reasoning models: tokens streamed as they came, the result without reasoning
+        return text, usage
+
+    async def structured(self, messages: Messages, schema: type[M], *,
+                         max_tokens: int | None = None) -> tuple[M, Usage]:
+        """A validated ``schema`` instance. The backend enforces the JSON schema where it can; a non-conforming
+        answer is repaired, then retried once with the validation error named, then a :class:`ModelError` is
+        raised carrying role, provider, model and the raw answer. The usage covers every attempt."""
+        msgs = with_schema_instruction(check_messages(messages), schema)
+        limit = max_tokens or self.default_max_tokens
+        first, usage = await self._with_retries(lambda: self._generate_json(msgs, schema, limit))
+        try:
+            return parse_structured(first, schema), usage
+        except RepairError as exc:
+            reason = exc.reason
+            log.info("%s: %s answer did not validate (%s); retrying once", self.role, schema.__name__, reason)
+        again = retry_messages(msgs, first, reason)
+        second, usage2 = await self._with_retries(lambda: self._generate_json(again, schema, limit))
+        usage = usage + usage2
+        try:
+            return parse_structured(second, schema), usage
+        except RepairError as exc:
+            error = self._error(
+                f"no valid {schema.__name__} after one retry: {exc.reason} (first attempt: {reason})",
+                raw=second, fix="use a model that follows JSON instructions, or raise max_tokens",
+            )
+            error.usage = usage  # type: ignore[attr-defined]
+            error.first_raw = first  # type: ignore[attr-defined]
+            raise error from None
+
+    def count_tokens(self, text: str) -> int:
+        return estimate_tokens(text)
+
+    async def aclose(self) -> None:
+        """Release clients; the instance may not be used afterwards."""
+
+    # ------------------------------------------------------------------ for subclasses
+
+    async def _stream_text(self, messages: Messages, max_tokens: int, stop: list[str],
+                           on_token: TokenCallback) -> tuple[str, Usage]:
+        raise NotImplementedError
+
+    async def _generate_json(self, messages: Messages, schema: type[BaseModel],
+                             max_tokens: int) -> tuple[str, Usage]:
+        raise NotImplementedError
+
+    def _classify(self, exc: BaseException) -> Classified | None:
+        """Map a provider exception; None means "not mine, let it propagate"."""
+        return None
+
+    def _error(self, message: str, *, raw: str = "", cls: type[ModelError] = ModelError, fix: str = "") -> ModelError:
+        return make_error(cls, message, fix=fix, role=self.role, provider=self.provider, model=self.model_name,
+                          raw=raw)
+
+    def _with_role(self, exc: ModelError) -> ModelError:
+        """An error raised below the role's level (model loading, file lookup), re-issued naming this role."""
+        if exc.role or not hasattr(exc, "reason"):
+            return exc
+        error = make_error(type(exc), exc.reason, fix=fix_of(exc), role=self.role,
+                           provider=exc.provider or self.provider, model=exc.model or self.model_name, raw=exc.raw)
+        for name, value in vars(exc).items():
+            if name not in vars(error):
+                setattr(error, name, value)
+        return error
+
+    async def _with_retries(self, call: Callable[[], Any], may_retry: Callable[[], bool] = lambda: True):
+        """Run ``call`` with up to ``self.retries`` retries, with jittered exponential backoff, on transient
+        errors only (and never once tokens have been streamed, which would repeat them)."""
+        attempt = 0
+        while True:
+            try:
+                return await call()
+            except asyncio.CancelledError:
+                raise
+            except ModelError as exc:
+                raise self._with_role(exc) from exc.__cause__
+            except Exception as exc:  # noqa: BLE001 - every provider error is mapped here
+                classified = self._classify(exc)
+                if classified is None:
+                    raise
+                if classified.transient and attempt < self.retries and may_retry():
+                    delay = self.backoff_s * (2 ** attempt) * (0.75 + 0.5 * random.random())
+                    attempt += 1
+                    log.warning("%s/%s: transient error (%s); retry %d of %d in %.1fs", self.provider,
+                                self.model_name, classified.error, attempt, self.retries, delay)
+                    await asyncio.sleep(delay)
+                    continue
+                raise classified.error from exc
+
+
+def chunk_timeout(read_timeout_s: float) -> float:
+    """The per-chunk guard fires a little after the HTTP read timeout, so the transport's more specific error
+    (no answer at all) wins when both would, and the guard only catches servers that trickle bytes but no content."""
+    return read_timeout_s + max(1.0, 0.25 * read_timeout_s)
+
+
+async def iter_with_timeout(stream: AsyncIterator[Any], timeout_s: float, on_timeout: Callable[[], Exception]):
+    """Yield from ``stream`` but raise ``on_timeout()`` when no item arrives within ``timeout_s``: a server that
+    trickles keep-alive bytes but no content cannot hang a call."""
+    iterator = stream.__aiter__()
+    try:
+        while True:
+            try:
+                item = await asyncio.wait_for(iterator.__anext__(), timeout_s)
+            except StopAsyncIteration:
+                return
+            except TimeoutError:
+                raise on_timeout() from None
+            yield item
+    finally:
+        aclose = getattr(iterator, "aclose", None)
+        if aclose is not None:
+            try:
+                await aclose()
+            except Exception:  # noqa: BLE001 - closing a broken stream must not mask the real error
+                pass
+
+
+class Stopwatch:
+    """Times a call: ``mark_token()`` on each streamed piece, ``usage(...)`` at the end."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.first: float | None = None
+
+    def mark_token(self) -> None:
+        if self.first is None:
+            self.first = time.perf_counter() - self.start
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def usage(self, tokens_in: int, tokens_out: int) -> Usage:
+        return Usage(tokens_in=int(tokens_in), tokens_out=int(tokens_out), seconds=self.elapsed(),
+                     first_token_s=self.first)

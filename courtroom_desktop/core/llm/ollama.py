@@ -1,0 +1,189 @@
+"""The Ollama provider, through langchain-ollama's ChatOllama.
+
+- Every request carries ``num_ctx`` (Ollama's own default, 2048, silently truncates longer prompts), ``num_predict``,
+  ``temperature`` and ``keep_alive``; the HTTP client has connect and read timeouts (the Ollama client's default is
+  none at all, so a server that accepts and never answers would hang forever), and the stream has a per-chunk
+  timeout too.
+- Structured output sends the JSON schema in Ollama's ``format`` field.
+- Errors map into ModelUnavailable / ModelError with the action to take: "start Ollama", "ollama pull MODEL", ...
+  Only transient errors (connection reset mid-answer, 5xx, 429) are retried.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from courtroom_desktop.core.config import ModelSpec
+from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
+from courtroom_desktop.core.llm._lc import PerLoop, chunk_text, to_langchain, usage_tokens
+from courtroom_desktop.core.llm.base import (
+    ChatModel,
+    Classified,
+    Messages,
+    Stopwatch,
+    TokenCallback,
+    Usage,
+    chunk_timeout,
+    estimate_messages_tokens,
+    estimate_tokens,
+    iter_with_timeout,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_OLLAMA_URL = "http://localhost:11434"
+TRANSIENT_STATUS = {408, 429, 500, 502, 503, 504}
+
+
+def ollama_base_url(spec: ModelSpec) -> str:
+    return (spec.base_url or DEFAULT_OLLAMA_URL).rstrip("/")
+
+
+def same_model(a: str, b: str) -> bool:
+    """Ollama names ``llama3.2`` and ``llama3.2:latest`` the same model."""
+    def norm(name: str) -> str:
+        name = name.strip()
+        return name if ":" in name.rsplit("/", 1)[-1] else f"{name}:latest"
+
+    return norm(a) == norm(b)
+
+
+class OllamaChatModel(ChatModel):
+    provider = "ollama"
+
+    def __init__(self, spec: ModelSpec, role: str):
+        if not spec.model.strip():
+            raise ConfigError(f"models.{role}.model: name the Ollama model to use, e.g. 'llama3.2:3b'")
+        super().__init__(role=role, model_name=spec.model.strip(), context_window=spec.num_ctx,
+                         max_tokens=spec.max_tokens, retries=spec.retries, read_timeout_s=spec.read_timeout_s)
+        self.spec = spec
+        self.base_url = ollama_base_url(spec)
+        self._clients = PerLoop(self._build)
+
+    def _build(self):
+        import httpx
+        from langchain_ollama import ChatOllama
+
+        return ChatOllama(
+            base_url=self.base_url,
+            model=self.model_name,
+            num_ctx=self.spec.num_ctx,
+            num_predict=self.spec.max_tokens,
+            temperature=self.spec.temperature,
+            keep_alive=self.spec.keep_alive,
+            client_kwargs={"timeout": httpx.Timeout(self.spec.read_timeout_s, connect=self.spec.connect_timeout_s)},
+        )
+
+    def _options(self, max_tokens: int, stop: list[str]) -> dict[str, Any]:
+        options: dict[str, Any] = {
+            "num_ctx": self.spec.num_ctx,
+            "num_predict": int(max_tokens),
+            "temperature": self.spec.temperature,
+        }
+        if stop:
+            options["stop"] = list(stop)
+        return options
+
+    def _warn_if_too_long(self, messages: Messages, max_tokens: int) -> None:
+        prompt = estimate_messages_tokens(messages)
+        if prompt + max_tokens > self.spec.num_ctx:
+            log.warning("%s/%s: prompt (~%d tokens) + answer (%d) may exceed num_ctx=%d; Ollama would truncate it",
+                        self.role, self.model_name, prompt, max_tokens, self.spec.num_ctx)
+
+    async def _stream(self, messages: Messages, max_tokens: int, stop: list[str], on_token: TokenCallback | None,
+                      format: Any = None) -> tuple[str, Usage]:
+        self._warn_if_too_long(messages, max_tokens)
+        llm = self._clients.get()
+        watch = Stopwatch()
+        kwargs: dict[str, Any] = {"options": self._options(max_tokens, stop)}
+        if format is not None:
+            kwargs["format"] = format
+        parts: list[str] = []
+        tokens: tuple[int, int] | None = None
+        stream = llm.astream(to_langchain(messages), **kwargs)
+        async for chunk in iter_with_timeout(stream, chunk_timeout(self.spec.read_timeout_s), self._stalled):
+            piece = chunk_text(chunk)
+            if piece:
+                watch.mark_token()
+                parts.append(piece)
+                if on_token is not None:
+                    on_token(piece)
+            tokens = usage_tokens(chunk) or tokens
+        text = "".join(parts)
+        if tokens is None:
+            tokens = (estimate_messages_tokens(messages), estimate_tokens(text))
+        return text, watch.usage(*tokens)
+
+    def _stalled(self) -> ModelError:
+        return self._error(
+            f"Ollama at {self.base_url} sent nothing for {chunk_timeout(self.spec.read_timeout_s):g}s",
+            cls=ModelUnavailable,
+            fix="check that Ollama is not stuck (restart it), or raise read_timeout_s for a slow model",
+        )
+
+    async def _stream_text(self, messages: Messages, max_tokens: int, stop: list[str],
+                           on_token: TokenCallback) -> tuple[str, Usage]:
+        return await self._stream(messages, max_tokens, stop, on_token)
+
+    async def _generate_json(self, messages: Messages, schema: type[BaseModel],
+                             max_tokens: int) -> tuple[str, Usage]:
+        return await self._stream(messages, max_tokens, [], None, format=schema.model_json_schema())
+
+    async def aclose(self) -> None:
+        llm = self._clients.clear()
+        client = getattr(llm, "_async_client", None) if llm is not None else None
+        inner = getattr(client, "_client", None)
+        if inner is not None:
+            await inner.aclose()
+
+    def _classify(self, exc: BaseException) -> Classified | None:
+        return classify_ollama_error(exc, self)
+
+
+def classify_ollama_error(exc: BaseException, model: OllamaChatModel) -> Classified | None:
+    import httpx
+
+    try:
+        from ollama import ResponseError
+    except ImportError:  # pragma: no cover - langchain-ollama depends on it
+        ResponseError = ()  # type: ignore[assignment]  # noqa: N806
+
+    url, name, timeout = model.base_url, model.model_name, model.spec.read_timeout_s
+    if isinstance(exc, httpx.ConnectTimeout):
+        return Classified(model._error(
+            f"Ollama at {url} did not accept the connection within {model.spec.connect_timeout_s:g}s",
+            cls=ModelUnavailable, fix="start Ollama (`ollama serve`) and check base_url and the network"))
+    if isinstance(exc, (httpx.ConnectError, ConnectionRefusedError)) or type(exc) is ConnectionError:
+        return Classified(model._error(f"cannot reach Ollama at {url}", cls=ModelUnavailable,
+                                       fix="start Ollama (`ollama serve`), or correct base_url"))
+    if isinstance(exc, (httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout, TimeoutError)):
+        return Classified(model._error(
+            f"Ollama at {url} accepted the request but sent nothing for {timeout:g}s",
+            cls=ModelUnavailable,
+            fix="check that Ollama is not stuck (restart it), or raise read_timeout_s for a slow model"))
+    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, ConnectionResetError)):
+        return Classified(model._error(f"Ollama at {url} dropped the connection ({type(exc).__name__})",
+                                       cls=ModelUnavailable, fix="check the Ollama server's log"), transient=True)
+    if ResponseError and isinstance(exc, ResponseError):
+        status = getattr(exc, "status_code", -1)
+        detail = str(getattr(exc, "error", exc))
+        if status == 404 or "not found" in detail.lower():
+            return Classified(model._error(f"model {name!r} is not on the Ollama server at {url} ({detail})",
+                                           cls=ModelUnavailable, fix=f"ollama pull {name}"))
+        if "context" in detail.lower() and ("length" in detail.lower() or "exceed" in detail.lower()):
+            return Classified(model._error(f"Ollama rejected the prompt: {detail}", fix="raise num_ctx"))
+        transient = status in TRANSIENT_STATUS
+        return Classified(model._error(f"Ollama answered with an error (status {status}): {detail}",
+                                       cls=ModelUnavailable if transient else ModelError,
+                                       fix="check the Ollama server's log"), transient=transient)
+    if isinstance(exc, (json.JSONDecodeError, ValidationError)):
+        return Classified(model._error(f"Ollama at {url} sent a malformed answer ({type(exc).__name__}: {exc})",
+                                       fix="check that base_url points at an Ollama server"))
+    if isinstance(exc, httpx.HTTPError):
+        return Classified(model._error(f"HTTP error talking to Ollama at {url}: {type(exc).__name__}: {exc}",
+                                       cls=ModelUnavailable), transient=False)
+    return None

@@ -1,0 +1,152 @@
+"""Building chat models from settings, one per role, and listing the models a server offers."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
+from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
+from courtroom_desktop.core.llm.base import ChatModel, make_error
+
+#: Listing models is quick on any healthy server: never wait long for it.
+LIST_READ_TIMEOUT_S = 15.0
+
+
+def build_chat_model(spec: ModelSpec, role: str, **kwargs: Any) -> ChatModel:
+    """A chat model for ``role`` as ``spec`` describes. Nothing is loaded or contacted yet.
+    ``kwargs`` reach the provider (``api_key=`` / ``data_dir=`` for openai)."""
+    if role not in ROLES:
+        raise ConfigError(f"unknown role {role!r}: use one of {', '.join(ROLES)}")
+    if spec.provider == "embedded":
+        from courtroom_desktop.core.llm.embedded import EmbeddedChatModel
+
+        return EmbeddedChatModel(spec, role)
+    if spec.provider == "ollama":
+        from courtroom_desktop.core.llm.ollama import OllamaChatModel
+
+        return OllamaChatModel(spec, role)
+    if spec.provider == "openai":
+        from courtroom_desktop.core.llm.openai_compat import OpenAIChatModel
+
+        return OpenAIChatModel(spec, role, **kwargs)
+    raise ConfigError(f"models.{role}.provider: unknown provider {spec.provider!r}")
+
+
+class ModelRouter:
+    """The chat model for each role, built on first use and cached. Roles whose specs name the same embedded GGUF
+    share one loaded model (see ``embedded.shared_llama``).
+
+    ``overrides`` replaces roles with ready-made models (a ScriptedChatModel in engine tests)."""
+
+    def __init__(self, models: ModelSettings | AppConfig | None = None, *,
+                 overrides: dict[str, ChatModel] | None = None, data_dir: Any = None):
+        if isinstance(models, AppConfig):
+            models = models.models
+        self.settings: ModelSettings = models or ModelSettings()
+        self._data_dir = data_dir
+        self._models: dict[str, ChatModel] = {}
+        self._lock = threading.Lock()
+        for role, model in (overrides or {}).items():
+            if role not in ROLES:
+                raise ConfigError(f"unknown role {role!r}: use one of {', '.join(ROLES)}")
+            self._models[role] = model
+
+    def spec_for(self, role: str) -> ModelSpec:
+        return self.settings.for_role(role)
+
+    def for_role(self, role: str) -> ChatModel:
+        with self._lock:
+            model = self._models.get(role)
+            if model is None:
+                spec = self.spec_for(role)
+                kwargs = {"data_dir": self._data_dir} if spec.provider == "openai" else {}
+                model = build_chat_model(spec, role, **kwargs)
+                self._models[role] = model
+            return model
+
+    def all(self) -> dict[str, ChatModel]:
+        return {role: self.for_role(role) for role in ROLES}
+
+    async def aclose(self) -> None:
+        with self._lock:
+            models, self._models = list(self._models.values()), {}
+        for model in models:
+            await model.aclose()
+
+
+async def list_models(spec: ModelSpec, *, api_key: str | None = None, data_dir: Any = None) -> list[str]:
+    """What the server offers: Ollama's /api/tags, an OpenAI-style /models, or for embedded the bundled GGUF (and
+    spec.model when it names another file). Raises ModelUnavailable with the fix when the server cannot answer."""
+    if spec.provider == "embedded":
+        from courtroom_desktop.core.llm.embedded import bundled_gguf_path, resolve_gguf
+
+        out: list[str] = []
+        try:
+            out.append(str(bundled_gguf_path()))
+        except ModelUnavailable:
+            if not spec.model:
+                raise
+        if spec.model:
+            chosen = str(resolve_gguf(spec.model))
+            if chosen not in out:
+                out.append(chosen)
+        return out
+
+    import httpx
+
+    if spec.provider == "ollama":
+        from courtroom_desktop.core.llm.ollama import ollama_base_url
+
+        base = ollama_base_url(spec)
+        url, headers, name = f"{base}/api/tags", {}, "Ollama"
+        start_fix = "start Ollama (`ollama serve`), or correct base_url"
+    elif spec.provider == "openai":
+        if not spec.base_url:
+            raise ConfigError("an OpenAI-compatible provider needs base_url, e.g. http://127.0.0.1:8000/v1")
+        base = spec.base_url.rstrip("/")
+        url, name = f"{base}/models", "the server"
+        if api_key is None:
+            from courtroom_desktop.core.secrets import get_api_key
+
+            api_key = get_api_key(base, data_dir=data_dir)
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        start_fix = "start the server, or correct base_url"
+    else:
+        raise ConfigError(f"unknown provider {spec.provider!r}")
+
+    timeout = httpx.Timeout(min(spec.read_timeout_s, LIST_READ_TIMEOUT_S), connect=spec.connect_timeout_s)
+    where = {"provider": spec.provider, "model": spec.model}
+    try:
+        async with httpx.AsyncClient(timeout=timeout) as client:
+            response = await client.get(url, headers=headers)
+    except httpx.ConnectTimeout:
+        raise make_error(ModelUnavailable, f"{name} at {base} did not accept the connection within "
+                         f"{spec.connect_timeout_s:g}s", fix=start_fix, **where) from None
+    except httpx.ConnectError:
+        raise make_error(ModelUnavailable, f"cannot reach {name} at {base}", fix=start_fix, **where) from None
+    except httpx.TimeoutException:
+        raise make_error(ModelUnavailable, f"{name} at {base} did not answer {url} in time",
+                         fix="check that the server is not stuck", **where) from None
+    except httpx.HTTPError as exc:
+        raise make_error(ModelUnavailable, f"talking to {name} at {base} failed: {type(exc).__name__}: {exc}",
+                         fix="check the server and base_url", **where) from None
+    if response.status_code in (401, 403):
+        raise make_error(ModelUnavailable, f"{base} refused the API key (status {response.status_code})",
+                         fix=f"wrong API key: store the right one with `keyring set courtroom-desktop {base}`",
+                         **where)
+    if response.status_code == 404:
+        fix = "base_url should be the API root, usually ending in /v1" if spec.provider == "openai" else (
+            "base_url should point at Ollama, e.g. http://localhost:11434")
+        raise make_error(ModelUnavailable, f"{url} does not exist (404)", fix=fix, **where)
+    if response.status_code >= 400:
+        raise make_error(ModelUnavailable, f"{url} answered status {response.status_code}: {response.text[:200]}",
+                         fix="check the server's log", **where)
+    try:
+        body = response.json()
+        if spec.provider == "ollama":
+            return [str(m.get("name") or m.get("model")) for m in body.get("models", [])]
+        return [str(m["id"]) for m in body.get("data", [])]
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise make_error(ModelError, f"{url} did not answer like {name} ({type(exc).__name__})",
+                         fix="check that base_url points at the right kind of server", **where) from None
