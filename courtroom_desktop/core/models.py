@@ -12,7 +12,8 @@ class Frozen(BaseModel):
 
 
 class Highlight(Frozen):
-    """Where a passage sits on one page: rectangles (x0, y0, x1, y1) relative to the page size (0..1)."""
+    """Where a passage sits on one page: rectangles (x0, y0, x1, y1) as fractions (0..1) of the unrotated page,
+    in PyMuPDF's text space. To draw on a rendered page that is rotated, map points through its rotation_matrix."""
 
     page: int = Field(description="0-based page number.")
     rects: tuple[tuple[float, float, float, float], ...] = Field(description="Page-relative rectangles, one per line.")
@@ -70,6 +71,8 @@ class Evidence(Frozen):
     vector_rank: int | None = None
     vector_score: float | None = Field(None, description="Cosine similarity.")
     rerank_score: float | None = None
+    queries: tuple[str, ...] = Field((), description="Every query that found it, the most contributing first.")
+    duplicates: tuple[str, ...] = Field((), description="Ids of near-duplicate chunks collapsed into this one.")
 
 
 # ---------------------------------------------------------------- ingestion events

@@ -126,3 +126,16 @@ def test_bad_files_give_a_clear_reason(tmp_path, maker, reason):
         extract(path)
     assert reason in info.value.reason
     assert str(path) in str(info.value)
+
+
+def test_rectangles_on_a_rotated_page_stay_inside_it(tmp_path):
+    plain, rotated = tmp_path / "plain.pdf", tmp_path / "rotated.pdf"
+    make_structured(plain, outline=True, paragraphs_per_section=5)
+    with pymupdf.open(str(plain)) as doc:
+        for page in doc:
+            page.set_rotation(90)
+        doc.save(str(rotated))
+    straight = chunk_document(extract(plain), "doc", 90, 15, 10)
+    turned = chunk_document(extract(rotated), "doc", 90, 15, 10)
+    # the same fractions of the unrotated page: nothing clamped to the edge of the rotated one
+    assert [c.highlights for c in turned] == [c.highlights for c in straight]

@@ -183,8 +183,8 @@ class FakeOllama:
         if self.mode == "broken_json" and isinstance(schema, dict):
             structured_calls = sum(1 for r in self.requests if isinstance(r.get("format"), dict))
             if structured_calls == 1:
-                good = json.dumps(example_for(schema))
-                return f"Sure! Here it is:\n```json\n{good[:-1]}, \"extra\": \n```\nHope it helps."
+                broken = {**example_for(schema), "confidence": "very high"}  # parses, but does not validate
+                return f"Sure! Here it is:\n```json\n{json.dumps(broken)}\n```\nHope it helps."
         if isinstance(schema, dict):
             return json.dumps(example_for(schema))
         if schema == "json":

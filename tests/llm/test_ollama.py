@@ -144,7 +144,7 @@ async def test_broken_json_is_repaired_then_retried_once_naming_the_error():
     assert len(server.requests) == 2
     retry = server.requests[1]["messages"]
     assert retry[-2]["role"] == "assistant" and "```json" in retry[-2]["content"]
-    assert retry[-1]["role"] == "user" and "incomplete" in retry[-1]["content"]
+    assert retry[-1]["role"] == "user" and "confidence" in retry[-1]["content"]
     assert isinstance(server.requests[1]["format"], dict)  # the retry still enforces the schema
     prompt_words = [sum(len(m["content"].split()) for m in r["messages"]) for r in server.requests]
     assert usage.tokens_in == sum(prompt_words)  # both attempts are counted

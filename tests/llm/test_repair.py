@@ -96,9 +96,17 @@ def test_trailing_comma_inside_a_string_is_kept():
     assert extract_json_object('{"a": "x,}", "b": [1, 2,],}') == {"a": "x,}", "b": [1, 2]}
 
 
-def test_extract_reports_a_truncated_object():
+def test_extract_closes_an_object_cut_off_by_the_token_limit():
+    # a number cut mid-way is dropped; a string cut mid-way is closed where it stops
+    assert extract_json_object('{"label": "refuted", "confidence": 0.') == {"label": "refuted"}
+    assert extract_json_object('Here: {"label": "mixed", "summary": "The trials dis') == {
+        "label": "mixed", "summary": "The trials dis"}
+    assert extract_json_object('{"a": [1, {"b": "c"}, 2') == {"a": [1, {"b": "c"}, 2]}
+
+
+def test_extract_reports_a_truncated_object_with_nothing_complete():
     with pytest.raises(RepairError, match="incomplete"):
-        extract_json_object('{"label": "refuted", "confidence": 0.')
+        extract_json_object('{"label')
 
 
 def test_extract_reports_no_object():

@@ -37,8 +37,8 @@ def argument_schema(pool_ids: Sequence[str]) -> type[Bounded]:
     return create_model(
         "Argument", __base__=Bounded,
         argument=(Annotated[str, Cap(1200)], Field(description="Your argument, one paragraph, citing evidence like [E3].")),
-        citations=(list[item], Field(default_factory=list, min_length=1 if pool_ids else 0, max_length=4,
-                                     description="Ids of the evidence you rely on.")),
+        citations=(list[item], Field(..., min_length=1, max_length=4, description="Ids of the evidence you rely on.")
+                   if pool_ids else Field(default_factory=list, max_length=4)),
     )
 
 

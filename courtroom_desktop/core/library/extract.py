@@ -160,8 +160,9 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> Extracted
         if cancelled():
             raise Cancelled()
         page = doc.load_page(page_number)
-        rect = page.rect
-        page_sizes.append((rect.width or 1.0, rect.height or 1.0))
+        # text positions are in the unrotated page's space: measure them against the unrotated size
+        rect = page.rect * page.derotation_matrix if page.rotation else page.rect
+        page_sizes.append((abs(rect.width) or 1.0, abs(rect.height) or 1.0))
         raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
         for block_number, block in enumerate(raw.get("blocks", [])):
             if block.get("type") == 1:

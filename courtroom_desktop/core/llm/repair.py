@@ -6,6 +6,7 @@ Pure functions, no model and no I/O. The steps, in order:
    stray ``</think>``);
 2. look inside code fences (```json ... ```) first, then at the whole text;
 3. take the first balanced JSON object (strings and escapes respected), skipping prose before and after it;
+   an object cut off by the token limit is closed after its last complete member (``close_truncated``);
    a candidate that does not parse is retried with trailing commas removed; raw control characters inside
    strings are accepted;
 4. validate with pydantic; if that fails and the object merely wraps the answer (``{"Ruling": {...}}`` or a
@@ -164,7 +165,13 @@ def extract_json_object(text: str) -> dict:
         raise RepairError("the answer was empty (nothing outside reasoning tags)", text=text)
     sources = [*fenced_blocks(cleaned), cleaned]
     for source in sources:
-        for candidate in balanced_objects(source):
+        objects = balanced_objects(source)
+        if not objects or not source[source.find("{"):].startswith(objects[0]):
+            # the outermost object never closes (cut off): complete it rather than take an inner object
+            closed = close_truncated(source)
+            if closed is not None:
+                return closed
+        for candidate in objects:
             value = _loads(candidate)
             if value is not None:
                 return value
@@ -173,6 +180,45 @@ def extract_json_object(text: str) -> dict:
     if not any(balanced_objects(s) for s in sources):
         raise RepairError("the JSON object is incomplete (cut off before its closing brace)", text=text)
     raise RepairError("the JSON object is not valid JSON (check quotes, commas and escapes)", text=text)
+
+
+def close_truncated(text: str, tries: int = 40) -> dict | None:
+    """An answer cut off by the token limit: keep what was complete and close it. A string cut mid-way is closed
+    where it stops; otherwise the object is cut back to the last complete member. None when nothing usable."""
+    start = text.find("{")
+    if start == -1:
+        return None
+    body = text[start:]
+    stack: list[str] = []
+    in_string = escaped = False
+    commas: list[tuple[int, list[str]]] = []
+    for i, ch in enumerate(body):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]" and stack:
+            stack.pop()
+        elif ch == ",":
+            commas.append((i, list(stack)))
+    candidates = []
+    if in_string:
+        candidates.append(body.rstrip("\\") + '"' + "".join(reversed(stack)))
+    candidates.append(body + "".join(reversed(stack)))
+    candidates.extend(body[:i] + "".join(reversed(snapshot)) for i, snapshot in reversed(commas[-tries:]))
+    for candidate in candidates:
+        value = _loads(candidate)
+        if value is not None:
+            return value
+    return None
 
 
 def describe_validation_error(exc: ValidationError, limit: int = 5) -> str:

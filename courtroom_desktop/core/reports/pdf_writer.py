@@ -1,0 +1,115 @@
+"""The report as PDF: the HTML content laid out by PyMuPDF's Story, then real link annotations added where the
+layout placed each link: a go-to-remote link that opens ``sources/E3-p4.pdf`` at the highlighted page, or a go-to
+link within the report. Plus an outline of the sections, page numbers and document metadata."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from urllib.parse import unquote
+
+from courtroom_desktop.core.reports import view
+from courtroom_desktop.core.reports.html_writer import PDF_CSS, render_html
+from courtroom_desktop.core.reports.record import Audience, TrialRecord
+
+PAPER = "a4"
+MARGINS = (50, 48, -50, -56)  # left, top, right, bottom (negative: inset from the far edge)
+
+
+def _target(href: str) -> tuple[str, int] | None:
+    """'sources/E3-p4.pdf#page=2' -> ('sources/E3-p4.pdf', 1): file and 0-based page; None for anything else."""
+    file, _, fragment = href.partition("#")
+    file = unquote(file)
+    if not file.lower().endswith(".pdf") or "://" in file or file.startswith(("/", "\\")) or ".." in file.split("/"):
+        return None
+    page = 1
+    if fragment.startswith("page="):
+        try:
+            page = max(1, int(fragment[5:]))
+        except ValueError:
+            page = 1
+    return file, page - 1
+
+
+def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path | None = None) -> bytes:
+    import pymupdf
+
+    body, images = render_html(record, audience, "pdf", base)
+    archive = pymupdf.Archive()
+    for name, data in images.items():
+        archive.add(data, name)
+    story = pymupdf.Story(html=body, user_css=PDF_CSS, archive=archive)
+    mediabox = pymupdf.paper_rect(PAPER)
+    where = mediabox + MARGINS
+    links: list[tuple[int, str, pymupdf.Rect]] = []
+    anchors: dict[str, tuple[int, pymupdf.Rect]] = {}
+    headings: list[tuple[int, str, int, float]] = []
+    page_number = 0
+
+    def collect(position) -> None:
+        if not position.open_close & 1:
+            return
+        rect = pymupdf.Rect(position.rect)
+        if position.href:
+            links.append((page_number, position.href, rect))
+        if position.id and position.id not in anchors:
+            anchors[position.id] = (page_number, rect)
+        if position.heading in (1, 2, 3) and position.text:
+            headings.append((position.heading, view.one_line(position.text), page_number, rect.y0))
+
+    buffer = io.BytesIO()
+    writer = pymupdf.DocumentWriter(buffer)
+    more = True
+    while more:
+        device = writer.begin_page(mediabox)
+        more, _ = story.place(where)
+        story.element_positions(collect)
+        story.draw(device)
+        writer.end_page()
+        page_number += 1
+    writer.close()
+
+    doc = pymupdf.open("pdf", buffer.getvalue())
+    try:
+        for number, href, rect in links:
+            page = doc[number]
+            if href.startswith("#"):
+                target = anchors.get(href[1:])
+                if target is not None:
+                    page.insert_link({"kind": pymupdf.LINK_GOTO, "from": rect, "page": target[0],
+                                      "to": pymupdf.Point(target[1].x0, target[1].y0), "zoom": 0})
+                continue
+            remote = _target(href)
+            if remote is not None:
+                page.insert_link({"kind": pymupdf.LINK_GOTOR, "from": rect, "file": remote[0], "page": remote[1],
+                                  "to": pymupdf.Point(0, 0), "zoom": 0})
+        total = doc.page_count
+        footer = f"Courtroom Desktop verdict report \u00b7 trial {record.trial_id}"
+        for page in doc:
+            y = page.rect.height - 28
+            page.insert_text((MARGINS[0], y), footer, fontsize=7.5, fontname="helv", color=(0.4, 0.4, 0.4))
+            label = f"page {page.number + 1} of {total}"
+            width = pymupdf.get_text_length(label, fontname="helv", fontsize=7.5)
+            page.insert_text((page.rect.width + MARGINS[2] - width, y), label, fontsize=7.5, fontname="helv",
+                             color=(0.4, 0.4, 0.4))
+        toc = [[max(1, level - 1), text[:120], number + 1, {"kind": pymupdf.LINK_GOTO, "page": number,
+                                                             "to": pymupdf.Point(0, y0)}]
+               for level, text, number, y0 in headings if level >= 2]
+        if toc:
+            toc[0][0] = 1
+            doc.set_toc(toc)
+        doc.set_metadata({"title": f"Verdict report: {view.excerpt(record.spec.claim, 100)}",
+                          "author": "Courtroom Desktop", "creator": f"Courtroom Desktop {record.app_version}",
+                          "producer": "Courtroom Desktop", "subject": f"trial {record.trial_id}",
+                          "keywords": record.verdict.label.value if record.verdict else "no verdict"})
+        return doc.tobytes(garbage=3, deflate=True)
+    finally:
+        doc.close()
+
+
+def write_pdf(record: TrialRecord, path: Path, audience: Audience = "general") -> Path:
+    """A PDF report at ``path``; its links open the annotated copies in ``path.parent / 'sources'``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(render_pdf(record, audience, path.parent))
+    return path

@@ -1,0 +1,164 @@
+"""The complete record of one trial, as the reports show it and as ``report.json`` stores it.
+
+``TrialRecord.from_store`` rebuilds it from the trial store's events (through ``TrialState.from_events``); export
+adds ``sources``: where the highlighted copy of each cited passage's page was written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from courtroom_desktop import __version__
+from courtroom_desktop.core.court.records import (
+    ErrorEvent,
+    PoolEntry,
+    RolesSwitched,
+    Ruling,
+    TrialResumed,
+    TrialSpec,
+    TrialStarted,
+    Turn,
+    Usage,
+    Verdict,
+    VerdictReached,
+    Warning_,
+)
+
+REPORT_SCHEMA_VERSION = 1
+Audience = Literal["general", "expert"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SourceCopy(_Frozen):
+    """The highlighted copy of the page(s) a cited passage sits on, written beside the report."""
+
+    evidence_id: str
+    pdf: str = Field("", description="Path of the annotated PDF relative to the report folder, e.g. 'sources/E3-p4.pdf'; "
+                                     "empty when no copy could be made (see note).")
+    page: int = Field(1, description="1-based page of the annotated PDF where the passage starts.")
+    pages: int = Field(0, description="Pages in the annotated PDF.")
+    original_page: int = Field(description="1-based page of the source document where the passage starts.")
+    images: tuple[str, ...] = Field((), description="PNG renders of the highlighted region, one per page, relative paths.")
+    highlights: int = Field(0, description="Highlight annotations placed on the passage's stored rectangles.")
+    quotes: tuple[str, ...] = Field((), description="Quotations of the passage that were found and highlighted too.")
+    note: str = Field("", description="Why there is no copy, or what could not be highlighted.")
+
+    @property
+    def href(self) -> str:
+        return f"{self.pdf}#page={self.page}" if self.pdf else ""
+
+
+class TrialRecord(_Frozen):
+    """Everything about one trial that a report shows: what was tried, how, by whom, and what came of it."""
+
+    report_schema_version: int = REPORT_SCHEMA_VERSION
+    app_version: str = __version__
+    trial_id: str
+    generated_at: str = Field(description="When the report was made (ISO 8601, local time with offset).")
+    started_at: str = Field("", description="When the trial started (ISO 8601); empty if unknown.")
+    finished_at: str = Field("", description="When the verdict was reached (ISO 8601); empty without a verdict.")
+    status: str = Field("", description="running, paused, stopped, finished or cancelled, as the trial store has it.")
+    spec: TrialSpec = Field(description="The claim or decision, case type, scope, debate settings and models used.")
+    pool: tuple[PoolEntry, ...] = Field((), description="The evidence pool, E1, E2, ... in order of entry; each a "
+                                                        "snapshot of the passage that survives the document's removal.")
+    turns: tuple[Turn, ...] = Field((), description="The transcript: every counsel turn in order.")
+    rulings: tuple[Ruling, ...] = Field((), description="The judge's ruling after each round.")
+    switches: tuple[RolesSwitched, ...] = Field((), description="Role switches; `round` is the round after which counsel swapped.")
+    resumptions: tuple[TrialResumed, ...] = ()
+    verdict: Verdict | None = None
+    warnings: tuple[Warning_, ...] = ()
+    errors: tuple[ErrorEvent, ...] = ()
+    usage: Usage = Field(Usage(), description="Tokens and model seconds over the whole trial.")
+    sources: tuple[SourceCopy, ...] = Field((), description="Highlighted copies of the cited pages (filled in by export).")
+
+    # ---------------------------------------------------------------- assembly
+    @classmethod
+    def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence, status: str = "",
+                    now: dt.datetime | None = None) -> TrialRecord:
+        from courtroom_desktop.core.court.engine import TrialState
+
+        state = TrialState.from_events(trial_id, spec, events)
+        started = next((e.at for e in events if isinstance(e, TrialStarted)), None)
+        finished = next((e.at for e in events if isinstance(e, VerdictReached)), None)
+        return cls(
+            trial_id=trial_id,
+            generated_at=_iso((now or dt.datetime.now().astimezone()).timestamp()),
+            started_at=_iso(started) if started else "",
+            finished_at=_iso(finished) if finished else "",
+            status=status or ("finished" if state.verdict else ""),
+            spec=spec,
+            pool=tuple(state.pool),
+            turns=tuple(state.turns),
+            rulings=tuple(state.rulings),
+            switches=tuple(state.switches),
+            resumptions=tuple(e for e in events if isinstance(e, TrialResumed)),
+            verdict=state.verdict,
+            warnings=tuple(e for e in events if isinstance(e, Warning_)),
+            errors=tuple(e for e in events if isinstance(e, ErrorEvent)),
+            usage=state.usage(),
+        )
+
+    @classmethod
+    def from_store(cls, store, trial_id: str, now: dt.datetime | None = None) -> TrialRecord:
+        """``store``: a TrialStore; ``trial_id``: a full id (``store.find`` resolves prefixes)."""
+        spec = store.spec(trial_id)
+        status = next((t.status for t in store.list() if t.id == trial_id), "")
+        return cls.from_events(trial_id, spec, store.events(trial_id), status=status, now=now)
+
+    # ---------------------------------------------------------------- lookups
+    def entry(self, evidence_id: str) -> PoolEntry | None:
+        return next((e for e in self.pool if e.id == evidence_id), None)
+
+    def source(self, evidence_id: str) -> SourceCopy | None:
+        return next((s for s in self.sources if s.evidence_id == evidence_id), None)
+
+    def cited_by(self, evidence_id: str) -> list[str]:
+        """Who cited a passage: 'Prosecution (rounds 1, 2)' per role with a valid citation of it, then 'verdict'."""
+        rounds: dict[str, list[int]] = {}
+        for turn in self.turns:
+            if any(c.valid and c.evidence_id == evidence_id for c in turn.citations):
+                numbers = rounds.setdefault(turn.role, [])
+                if turn.round not in numbers:
+                    numbers.append(turn.round)
+        who = [f"{role} (round{'s' if len(n) > 1 else ''} {', '.join(map(str, n))})" for role, n in rounds.items()]
+        if self.verdict and any(evidence_id in f.citations for f in self.verdict.findings):
+            who.append("verdict")
+        return who
+
+    def cited_ids(self) -> list[str]:
+        """Pool ids cited by a valid turn citation or a verdict finding, in pool order."""
+        cited = {c.evidence_id for t in self.turns for c in t.citations if c.valid}
+        if self.verdict:
+            cited.update(i for f in self.verdict.findings for i in f.citations)
+        return [e.id for e in self.pool if e.id in cited]
+
+    def quotes(self, evidence_id: str) -> list[str]:
+        """Quotations of a passage that counsel made (and the court accepted)."""
+        return list(dict.fromkeys(c.quote for t in self.turns for c in t.citations
+                                  if c.valid and c.evidence_id == evidence_id and c.quote.strip()))
+
+    def citing_stance(self, evidence_id: str) -> str:
+        """'for', 'against', 'both' (cited by both sides) or '' (not cited by counsel)."""
+        stances = {t.stance.value for t in self.turns if any(c.valid and c.evidence_id == evidence_id for c in t.citations)}
+        if not stances:
+            return ""
+        return stances.pop() if len(stances) == 1 else "both"
+
+    def weight(self, evidence_id: str) -> float | None:
+        if not self.verdict:
+            return None
+        return next((w.weight for w in self.verdict.evidence if w.id == evidence_id), None)
+
+    def switched_after(self, round_number: int) -> RolesSwitched | None:
+        return next((s for s in self.switches if s.round == round_number), None)
+
+
+def _iso(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp).astimezone().isoformat(timespec="seconds")

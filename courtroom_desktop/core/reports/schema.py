@@ -1,0 +1,6 @@
+"""Print docs/report-schema.md: ``python -m courtroom_desktop.core.reports.schema > docs/report-schema.md``."""
+
+from courtroom_desktop.core.reports.json_writer import schema_markdown
+
+if __name__ == "__main__":
+    print(schema_markdown(), end="")
