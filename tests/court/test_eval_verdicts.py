@@ -1,0 +1,69 @@
+"""Verdict evaluation: sampling, scoring arithmetic, and the three methods run with scripted models."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from courtroom_desktop.core.config import DebateSettings
+from courtroom_desktop.core.court import Court, TrialStore
+from courtroom_desktop.core.court.records import VerdictLabel
+from courtroom_desktop.core.eval.verdicts import ClaimResult, LabelledClaim, evaluate_verdicts, load_claims, scores
+
+from .fakes import FakeRetriever, counsel, models, ruling, scripted, verdict
+
+SUP, REF, NEI = VerdictLabel.supported, VerdictLabel.refuted, VerdictLabel.insufficient
+
+
+def claim(i, gold, docs=("doc0",)):
+    return LabelledClaim(str(i), f"Vitamin D claim {i} about birth weight", gold, tuple(docs))
+
+
+def test_scores_accuracy_macro_f1_and_confusion():
+    results = []
+    for i, (gold, predicted) in enumerate([(SUP, "supported"), (SUP, "refuted"), (REF, "refuted"), (NEI, "mixed")]):
+        r = ClaimResult(claim(i, gold))
+        r.predictions["court"] = predicted
+        results.append(r)
+    s = scores(results, "court")
+    assert s["n"] == 4 and s["accuracy"] == pytest.approx(0.5)
+    # supported: P=1, R=.5 -> F1 2/3; refuted: P=.5, R=1 -> 2/3; insufficient: 0
+    assert s["macro_f1"] == pytest.approx((2 / 3 + 2 / 3 + 0) / 3)
+    assert s["confusion"]["supported"]["refuted"] == 1 and s["confusion"]["insufficient evidence"]["mixed"] == 1
+
+
+def test_load_claims_balanced_sample(tmp_path):
+    path = tmp_path / "claims.jsonl"
+    rows = [{"id": i, "claim": f"c{i}", "label": ["SUPPORT", "CONTRADICT", "NEI"][i % 3] if i < 30 else "SUPPORT",
+             "cited_doc_ids": [i]} for i in range(60)]
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    sample = load_claims(path, sample=9, seed=1)
+    assert sorted(c.gold.value for c in sample) == sorted(["supported", "refuted", "insufficient evidence"] * 3)
+    assert load_claims(path, sample=9, seed=1) == sample and len(load_claims(path)) == 60
+    path.write_text(json.dumps({"id": 1, "claim": "x", "label": "MAYBE"}))
+    with pytest.raises(Exception, match="MAYBE"):
+        load_claims(path)
+
+
+@pytest.mark.asyncio
+async def test_three_methods_with_scripted_models(tmp_path):
+    store = TrialStore(tmp_path / "t.sqlite")
+    retriever = FakeRetriever()
+    quick = json.dumps({"label": "refuted", "confidence": 0.6, "citations": ["E1"], "reason": "r"})
+    judge = scripted([quick] * 60, "judge")
+
+    def court_factory():
+        trial_judge = scripted([ruling(0.5), ruling(0.9), verdict("supported")], "judge")
+        return Court(models(scripted([counsel] * 20, "prosecution"), scripted([counsel] * 20, "defense"), trial_judge),
+                     retriever, store, DebateSettings(min_rounds=2, max_rounds=2))
+
+    results = await evaluate_verdicts([claim(1, SUP, ("doc0", "doc9"))], court_factory=court_factory,
+                                      retriever=retriever, judge_model=judge, store=store)
+    [r] = results
+    assert r.predictions == {"court": "supported", "single": "refuted", "majority": "refuted"}
+    assert r.rounds == 2 and r.tokens["court"] > 0
+    assert r.evidence_recall["court"] == 0.5  # doc0 entered the pool, doc9 does not exist
+    # the majority vote spent about the trial's budget in single passes (several votes, not one)
+    assert r.tokens["majority"] >= r.tokens["court"] or len(judge.calls) > 2
+    store.close()
