@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import os
 import sys
 import tempfile
@@ -58,9 +59,9 @@ async def run_trial(workspace: Workspace, claim: str, rounds: int) -> dict:
     router = workspace.router
     court.models = lambda role: Timed(router.for_role(role), clock)
     for role in ("prosecution", "defense", "judge"):
-        model = router.for_role(role)
-        if hasattr(model, "load"):
-            await asyncio.to_thread(model.load)
+        load = getattr(router.for_role(role), "load", None)
+        if load is not None and inspect.isawaitable(result := load()):
+            await result
     workspace.retriever.search([claim], k=1)  # warm the retriever and the embedding model
     trial_id = court.start(TrialSpec(claim=claim, models=workspace.model_labels()))
     began = time.perf_counter()
