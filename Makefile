@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup run test lint bench samples clean
+.PHONY: setup run test lint bench samples stress clean
 
 setup:
 	./scripts/setup.sh
@@ -13,18 +13,23 @@ run: setup
 	$(VENV)/bin/courtroom
 
 test: setup
-	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts
+	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 lint: setup
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts
+	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress
 
 bench: setup
 	$(PY) bench/ingest.py
 
 samples: setup
 	$(PY) scripts/make_samples.py
+
+# Reliability and security: fuzzed PDFs, model faults, kill -9, prompt injection, secrets, concurrency (a few
+# minutes; more iterations: make stress STRESS_ARGS="--fuzz-variants 5 --ingest-kills 50 --trial-kills 50").
+stress: setup
+	$(PY) -m stress $(STRESS_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -9,6 +9,11 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--courtroom-extract-worker"]:  # a frozen app's PDF extraction child (core.library.isolate)
+        from courtroom_desktop.core.library.isolate import serve
+
+        serve()
+        return 0
     from courtroom_desktop.cli import main as cli_main
 
     return cli_main(sys.argv[1:])

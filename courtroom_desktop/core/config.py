@@ -41,21 +41,29 @@ class LibrarySettings(_Section):
     min_section_tokens: int = Field(40, ge=0, description="Sections shorter than this merge with a neighbour.")
     embed_batch: int = Field(32, ge=1, le=1024, description="Passages per embedding batch.")
     file_timeout_s: float = Field(300.0, gt=0, description="Give up on one file after this many seconds.")
+    isolate_extraction: bool = Field(
+        True, description="Read PDFs in a child process that is killed at file_timeout_s, so one pathological file "
+        "can never hang or crash the app (starting the child costs about a second, once per open library).")
 
 
 class RetrievalSettings(_Section):
     k: int = Field(8, ge=1, le=200, description="Passages returned per search.")
     candidates: int = Field(100, ge=10, le=2000, description="Candidates each method contributes per query before fusion.")
+    # Defaults tuned on SciFact's 809 training claims (bench/tune_retrieval.py; docs/retrieval.md), never on its test set.
     fusion: Literal["rrf", "convex"] = Field(
-        "rrf", description="'rrf': weighted reciprocal rank fusion; 'convex': weighted sum of min-max normalised scores.")
-    bm25_weight: float = Field(1.0, ge=0, description="Weight of the BM25 lists in fusion.")
-    vector_weight: float = Field(1.0, ge=0, description="Weight of the vector lists in fusion.")
-    rrf_k: float = Field(60.0, gt=0, description="The k of reciprocal rank fusion: 1 / (k + rank).")
+        "convex", description="'convex': weighted sum of normalised scores (score_normalisation); 'rrf': weighted "
+        "reciprocal rank fusion.")
+    score_normalisation: Literal["max", "minmax"] = Field(
+        "max", description="Convex fusion: 'max' divides each list's scores by its best (0 as the floor); "
+        "'minmax' scales each list to [0, 1] between its worst and best hit.")
+    bm25_weight: float = Field(0.5, ge=0, description="Weight of the BM25 lists in fusion.")
+    vector_weight: float = Field(0.5, ge=0, description="Weight of the vector lists in fusion.")
+    rrf_k: float = Field(5.0, gt=0, description="The k of reciprocal rank fusion: 1 / (k + rank) (used when fusion = 'rrf').")
     text_boost: float = Field(1.0, ge=0, description="BM25 boost of the passage text.")
-    section_boost: float = Field(1.0, ge=0, description="BM25 boost of the section path.")
-    title_boost: float = Field(1.0, ge=0, description="BM25 boost of the document title.")
+    section_boost: float = Field(0.25, ge=0, description="BM25 boost of the section path.")
+    title_boost: float = Field(0.25, ge=0, description="BM25 boost of the document title.")
     bm25_stopwords: bool = Field(True, description="Drop English function words from BM25 queries.")
-    compound_phrases: bool = Field(True, description="Search hyphenated compounds (IL-6) as phrases.")
+    compound_phrases: bool = Field(False, description="Search hyphenated compounds (IL-6) as phrases.")
     max_query_terms: int = Field(48, ge=1, le=1024, description="Longer queries keep their first this many words for BM25.")
     reranker: str = Field("none", description="'none', 'mmr', or a path to a cross-encoder model folder.")
     rerank_depth: int = Field(30, ge=1, le=1000, description="Fused candidates the reranker (and dedup) look at.")
@@ -68,6 +76,8 @@ class RetrievalSettings(_Section):
     ann_refine_factor: int = Field(0, ge=0, description="Re-score this many times the candidates exactly (0: off).")
     ann_build: Literal["background", "never"] = Field(
         "background", description="Build the ANN index in the background once the table reaches ann_min_rows.")
+    query_threads: int = Field(1, ge=0, le=64, description="torch threads for embedding queries (0: torch's default); "
+                               "one is fastest for short queries and robust when the cores are busy.")
 
 
 ProviderName = Literal["embedded", "ollama", "openai"]

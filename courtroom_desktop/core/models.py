@@ -64,8 +64,9 @@ class Evidence(Frozen):
     chunk: Chunk
     doc_title: str = ""
     doc_path: str = ""
-    query: str = Field("", description="The query that found it (the best-ranked one when several did).")
-    score: float = Field(0.0, description="Fused score (weighted reciprocal rank fusion, or the reranker's).")
+    query: str = Field("", description="The query that found it (the one that contributed most when several did).")
+    score: float = Field(0.0, description="Fused score (convex fusion of normalised scores, or weighted reciprocal "
+                         "rank fusion); a reranker's own score is rerank_score.")
     bm25_rank: int | None = None
     bm25_score: float | None = None
     vector_rank: int | None = None

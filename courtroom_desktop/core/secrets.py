@@ -55,6 +55,14 @@ def mask(key: str | None) -> str:
     return f"{key[:3]}...{key[-4:]}" if len(key) > 12 else "***"
 
 
+def redact(text: str, *keys: str | None) -> str:
+    """``text`` with every key in ``keys`` replaced by its mask (a server may quote the key it refused)."""
+    for key in keys:
+        if key and len(key) >= 8 and key in text:
+            text = text.replace(key, mask(key))
+    return text
+
+
 # ---------------------------------------------------------------------------- keyring or file
 
 def _keyring_backend():

@@ -87,6 +87,16 @@ class Workspace:
         return Court(self.router.for_role, self.retriever, self.trials, settings or self.config.debate,
                      embed=self.library.embedder.encode, scope=scope, k=min(self.config.retrieval.k, 6))
 
+    def reconfigure(self, config: AppConfig):
+        """Use ``config`` from now on without reopening the library: models and the retriever are rebuilt on next
+        use, and the library's next ingest uses the new chunking settings (a different embedding model still needs
+        `courtroom library reindex`). Returns the previous model router (or None), for the caller to ``aclose``."""
+        old_router, self._router, self._retriever = self._router, None, None
+        self.config = config
+        if self._library is not None and config.library.embedding_model == self._library.settings.embedding_model:
+            self._library.settings = config.library
+        return old_router
+
     def model_labels(self) -> dict[str, str]:
         labels = {}
         for role in ROLES:

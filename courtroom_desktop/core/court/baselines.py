@@ -35,7 +35,7 @@ class BaselineResult:
 
 def _messages(claim: str, evidence, words: int = 60) -> list[dict]:
     block = "\n".join(
-        f'<evidence id="E{i}" doc="{prompts.escape(e.doc_title)[:80]}">{prompts.escape(prompts.excerpt(e.chunk.text, words))}'
+        f'<evidence id="E{i}" doc="{prompts.attribute(e.doc_title)[:80]}">{prompts.escape(prompts.excerpt(e.chunk.text, words))}'
         "</evidence>" for i, e in enumerate(evidence, start=1))
     return [
         {"role": "system", "content": "You check a claim against passages from documents. " + prompts.DATA_RULE},

@@ -20,9 +20,17 @@ argument argue argues prosecution defense defence judge court also may might sho
 however therefore thus""".split())
 INJECTION = re.compile(
     r"\b(ignore|disregard|forget)\b.{0,40}\b(previous|prior|above|all|earlier)\b.{0,40}\b(instructions?|prompts?|rules?)\b"
-    r"|\b(you are now|as an ai|system prompt|new instructions?)\b"
+    r"|\b(you are now|as an ai|system prompt|respond only with)\b|\bnew instructions?\s*(:|follow|below)"
+    r"|\b(do not|don't|stop)\s+(follow|obey)\w*\b.{0,30}\b(instructions?|rules?|prompts?)\b"
     r"|\b(rule|declare|find|judge)\b.{0,30}\b(claim|case)\b.{0,30}\b(supported|refuted|true|false|proven)\b"
-    r"|</?\s*(system|assistant|evidence|instructions?)\s*>",
+    r"|\b(rule|decide|find)\b.{0,20}\bin favou?r of\b.{0,20}\b(defen[cs]e|prosecution|claim)\b"
+    r"|\bignore\b.{0,40}\b(arguments?|evidence|passages?|other side)\b.{0,40}\b(rule|find|declare|verdict|return)"
+    r"|\b(attention|note to|message to|dear)\s+(the\s+)?(ai|llm|language model|assistant|chatbot|model|judge model)\b"
+    r"|\byou are (chatgpt|gpt|claude|llama|an? (helpful )?(ai|assistant|language model))\b"
+    r"|\b(ready_for_verdict|switch_request|tendency|confidence|label)\b[\"']?\s*(to|=|:)\s*[\"']?(true|1(\.0)?|support)"
+    r"|\boverride\b.{0,20}\b(instructions?|rules?|verdict|confidence|label)\b"
+    r"|</?\s*(system|assistant|evidence|instructions?)\s*>|<\|\s*\w+\s*\|>|\[/?INST\]|<</?SYS>>"
+    r"|(^|\n)\s*(#{2,}\s*(instruction|system|response)\b|(system|assistant)\s*:)",
     re.I | re.S,
 )
 LEVELS = (

@@ -299,6 +299,9 @@ class Court:
             if attempt == 0:
                 regenerated = True
                 emit(Warning_(round=round_number, message=f"{role}'s argument was rejected ({error}); regenerating once"))
+        if not text.strip():  # nothing to put in the transcript: a failure of the model, never an empty turn
+            raise ModelError(f"{role}'s model gave an empty argument twice", role=SEAT_MODEL[seat],
+                             provider=getattr(model, "provider", ""), model=getattr(model, "model_name", ""))
         flags = [f"rejected twice: {p}" for p in problems]
         total = _usage(*usages)
         turn = Turn(round=round_number, index=index, seat=seat, stance=stance, role=role, text=text,

@@ -24,6 +24,7 @@ KNOWN_HEADINGS = {
     "references", "bibliography", "acknowledgements", "acknowledgments", "appendix", "related work",
     "evaluation", "experiments", "results and discussion", "funding", "recommendations", "overview",
 }
+MAX_META_CHARS = 300  # a title or author list longer than this is noise (it is prepended to every chunk embedded)
 NUMBERED = re.compile(r"^(?P<num>(\d+(\.\d+)*\.?|[IVX]+\.|[A-H]\.))\s+(?P<title>\S.*)$")
 
 
@@ -228,7 +229,10 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> Extracted
         page_sizes=page_sizes, paragraph_breaks=paragraph_breaks,
     )
     line_starts = _line_starts(extracted)
-    toc = doc.get_toc(simple=True)
+    try:
+        toc = doc.get_toc(simple=True)
+    except (RecursionError, RuntimeError, ValueError):  # an outline nested thousands deep, or one that loops
+        toc = []
     extracted.headings = _headings_from_outline(extracted, toc, line_starts) if toc else []
     if not extracted.headings:
         extracted.headings = _headings_from_fonts(extracted, line_starts)
@@ -364,8 +368,8 @@ def _metadata(doc: ExtractedDoc, meta: dict) -> None:
         if first:
             top = max(line.size for line in first)
             title = " ".join(line.text for line in first if line.size == top)[:200]
-    doc.title = title or Path(doc.path).stem
-    doc.authors = (meta.get("author") or "").strip()
+    doc.title = (title or Path(doc.path).stem)[:MAX_META_CHARS].strip()
+    doc.authors = (meta.get("author") or "").strip()[:MAX_META_CHARS]
     year = None
     for key in ("creationDate", "modDate"):
         match = re.search(r"(19|20)\d\d", meta.get(key) or "")

@@ -11,9 +11,11 @@ from __future__ import annotations
 import hashlib
 import os
 import queue
+import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +26,7 @@ from courtroom_desktop.core.errors import Cancelled, IngestError, LibraryError
 from courtroom_desktop.core.library.catalog import Catalog, text_key
 from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.embedder import Embedder
-from courtroom_desktop.core.library.extract import ExtractedDoc, extract
+from courtroom_desktop.core.library.extract import ExtractedDoc, SectionMark, extract
 from courtroom_desktop.core.library.stores import TextIndex, VectorStore
 from courtroom_desktop.core.models import (
     Chunk,
@@ -86,6 +88,60 @@ def embedding_text(title: str, chunk: Chunk) -> str:
 
 
 @dataclass
+class TextDocument:
+    """A document that arrives as text rather than as a PDF (a benchmark corpus, a note): sections of
+    (heading, body). It has no pages: its chunks sit on page 0 with no highlight rectangles."""
+
+    id: str
+    title: str
+    sections: Sequence[tuple[str, str]]
+    path: str = ""
+    authors: str = ""
+    year: int | None = None
+
+
+class _TextExtract(ExtractedDoc):
+    """An ExtractedDoc without page geometry, so ``chunk_document`` can cut text documents like PDFs."""
+
+    def page_of(self, char: int) -> int:
+        return 0
+
+    def highlights(self, start: int, end: int) -> tuple:
+        return ()
+
+
+def _text_extract(doc: TextDocument) -> ExtractedDoc:
+    """Bodies joined by blank lines, a heading mark at the start of each body; headings stay out of the text
+    (the chunk's section path carries them)."""
+    pieces: list[str] = []
+    marks: list[SectionMark] = []
+    breaks: list[int] = []
+    length = 0
+    for heading, body in doc.sections:
+        body = (body or "").strip()
+        if not body:
+            continue
+        if length:
+            pieces.append("\n\n")
+            length += 2
+        if heading.strip():
+            marks.append(SectionMark(level=1, title=" ".join(heading.split()), char=length, page=0))
+        breaks.append(length)
+        for match in re.finditer(r"\n\s*\n", body):  # paragraphs inside a body
+            breaks.append(length + match.end())
+        pieces.append(body)
+        length += len(body)
+    text = "".join(pieces)
+    line_of = array("i", [-1]) * len(text)
+    for mark in marks:  # stops the chunker's walk back to the heading's line at once (there is no line)
+        if mark.char:
+            line_of[mark.char - 1] = -2
+    return _TextExtract(path=doc.path, pages=1, text=text, line_of=line_of, col_of=array("i", [-1]) * len(text),
+                        lines=[], page_sizes=[], headings=marks, paragraph_breaks=sorted(set(breaks)),
+                        title=doc.title, authors=doc.authors, year=doc.year)
+
+
+@dataclass
 class _Prepared:
     path: Path
     sha256: str
@@ -105,6 +161,7 @@ class Library:
         self.text_index = TextIndex(self.root / "tantivy")
         self._vectors: VectorStore | None = None
         self._write_lock = threading.Lock()
+        self._extractor = None  # isolate.ExtractWorker, started on first use when settings.isolate_extraction
         self.recover()
 
     @classmethod
@@ -112,6 +169,8 @@ class Library:
         return cls(root, settings or LibrarySettings(), embedder)
 
     def close(self) -> None:
+        if self._extractor is not None:
+            self._extractor.close()
         self.catalog.close()
 
     # ---------------------------------------------------------------- stores
@@ -150,7 +209,18 @@ class Library:
         return self.catalog.documents(status)
 
     def ready_ids(self) -> set[str]:
-        return {d.id for d in self.catalog.documents(DocStatus.ready)}
+        # Every search asks, so: ids only (building each Document record cost tens of ms on thousands of documents),
+        # and reused while the catalog is unchanged: data_version moves when another connection commits,
+        # total_changes when this one writes.
+        with self.catalog._lock:
+            db = self.catalog._db
+            version = (db.execute("PRAGMA data_version").fetchone()[0], db.total_changes)
+            cached = getattr(self, "_ready_cache", None)
+            if cached is None or cached[0] != version:
+                rows = db.execute("SELECT id FROM documents WHERE status = ?", (DocStatus.ready.value,)).fetchall()
+                cached = (version, frozenset(row[0] for row in rows))
+                self._ready_cache = cached
+            return set(cached[1])
 
     def find(self, ref: str) -> Document:
         """A document by id, id prefix, or path."""
@@ -230,6 +300,18 @@ class Library:
         emit(finished)
         return finished
 
+    def _extract(self, path: Path, on_page, cancelled) -> ExtractedDoc:
+        """In this thread, or (``isolate_extraction``) in a child process that is killed when ``cancelled()`` turns
+        true, so that neither a page PyMuPDF never finishes nor a crash in it can take the app down."""
+        if not self.settings.isolate_extraction:
+            return extract(path, on_page=on_page, cancelled=cancelled)
+        if self._extractor is None:
+            from courtroom_desktop.core.library.isolate import ExtractWorker
+
+            self._extractor = ExtractWorker()
+        return self._extractor.extract(path, on_page=on_page, cancelled=cancelled,
+                                       deadline_s=self.settings.file_timeout_s)
+
     def _prepare(self, path: Path, emit: EventSink, cancel: CancelToken, force: bool) -> _Prepared:
         seconds = {"extract": 0.0, "chunk": 0.0}
         try:
@@ -243,7 +325,7 @@ class Library:
         began = time.perf_counter()
         deadline = began + self.settings.file_timeout_s
         try:
-            doc = extract(
+            doc = self._extract(
                 path,
                 on_page=lambda done, total: emit(FileProgress(path=str(path), stage=IngestStage.extract,
                                                               pages_done=done, pages=total)),
@@ -328,6 +410,96 @@ class Library:
         emit(FileFinished(path=path, outcome=outcome, doc_id=doc_id, pages=doc.pages, chunks=len(chunks),
                           seconds=time.perf_counter() - began + sum(item.seconds.values())))
         return outcome
+
+    def add_text_document(self, doc_id: str, title: str, sections: Sequence[tuple[str, str]], path: str = "",
+                          authors: str = "", year: int | None = None) -> Document:
+        """Add (or replace) one document given as text: sections of (heading, body)."""
+        self.add_text_documents([TextDocument(doc_id, title, sections, path, authors, year)])
+        doc = self.catalog.get(doc_id)
+        if doc is None:
+            raise IngestError(path or doc_id, "no text to add")
+        return doc
+
+    def add_text_documents(self, docs: Iterable[TextDocument], batch_docs: int = 256,
+                           on_progress: Callable[[int, int], None] | None = None,
+                           cancel: CancelToken | None = None) -> int:
+        """Add text documents in batches, through the same chunking, embedding cache and stores as PDFs, with the
+        same protocol per batch: catalog ``pending`` -> LanceDB and tantivy -> ``ready``. A batch goes into each
+        store in one write (one LanceDB append, one tantivy commit), which is what makes a corpus of thousands of
+        abstracts quick to load. Documents without text are skipped. ``on_progress(docs_done, chunks_done)``.
+        Returns the number of chunks stored."""
+        cancel = cancel or CancelToken()
+        stored = done = 0
+        batch: list[TextDocument] = []
+        with self._write_lock:
+            for doc in docs:
+                batch.append(doc)
+                if len(batch) >= batch_docs:
+                    stored += self._store_text_batch(batch, cancel)
+                    done += len(batch)
+                    batch = []
+                    if on_progress:
+                        on_progress(done, stored)
+            if batch:
+                stored += self._store_text_batch(batch, cancel)
+                done += len(batch)
+                if on_progress:
+                    on_progress(done, stored)
+            if stored:
+                self.vectors.optimize()
+        return stored
+
+    def _store_text_batch(self, batch: list[TextDocument], cancel: CancelToken) -> int:
+        if cancel.cancelled:
+            raise Cancelled()
+        records: list[tuple[Document, list[Chunk]]] = []
+        now = time.time()
+        for item in batch:
+            extracted = _text_extract(item)
+            if not extracted.text.strip():
+                continue
+            chunks = chunk_document(extracted, item.id, self.settings.chunk_tokens, self.settings.overlap_tokens,
+                                    self.settings.min_section_tokens)
+            if not chunks:
+                continue
+            previous = self.catalog.get(item.id)
+            records.append((Document(
+                id=item.id, path=item.path, sha256=hashlib.sha256(extracted.text.encode("utf-8")).hexdigest(),
+                title=item.title, authors=item.authors, year=item.year, pages=1, chunks=len(chunks),
+                sections=len({c.section_path for c in chunks}), status=DocStatus.pending,
+                added_at=previous.added_at if previous else now,
+            ), chunks))
+        if not records:
+            return 0
+        replacing = [doc.id for doc, _ in records if self.catalog.get(doc.id) is not None]
+        for doc, _ in records:
+            self.catalog.put(doc)
+        try:
+            texts = [embedding_text(doc.title, c) for doc, chunks in records for c in chunks]
+            keys = [text_key(t) for t in texts]
+            cached = self.catalog.cached_vectors(self.embedder.name, keys)
+            todo = [i for i, k in enumerate(keys) if k not in cached]
+            step = max(self.settings.embed_batch, 1) * 8
+            for start in range(0, len(todo), step):
+                if cancel.cancelled:
+                    raise Cancelled()
+                part = todo[start:start + step]
+                vectors = self.embedder.encode([texts[i] for i in part])
+                self.catalog.cache_vectors(self.embedder.name, [(keys[i], v) for i, v in zip(part, vectors)])
+                cached.update((keys[i], v) for i, v in zip(part, vectors))
+            all_chunks = [c for _, chunks in records for c in chunks]
+            for doc_id in replacing:
+                self.vectors.delete_doc(doc_id)
+            self.vectors.add(all_chunks, np.stack([cached[k] for k in keys]).astype(np.float32))
+            self.text_index.add_docs([(doc.id, chunks, doc.title) for doc, chunks in records])
+        except BaseException:
+            for doc, _ in records:
+                self._purge(doc.id)
+                self.catalog.delete(doc.id)
+            raise
+        for doc, _ in records:
+            self.catalog.set_status(doc.id, DocStatus.ready, error="")
+        return len(keys)
 
     def _forget_other_versions(self, path: str, keep: str) -> None:
         for old in self.catalog.by_path(path):

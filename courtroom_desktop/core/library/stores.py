@@ -60,6 +60,7 @@ class VectorStore:
         self.dim = dim
         self._db = lancedb.connect(str(folder))
         self._lock = threading.Lock()
+        self._index_lock = threading.Lock()
         try:
             names = self._db.list_tables()
             names = getattr(names, "tables", names)
@@ -122,6 +123,123 @@ class VectorStore:
                 .limit(1_000_000).to_list())
         return sorted((row_to_chunk(r) for r in rows), key=lambda c: c.ordinal)
 
+    # ---------------------------------------------------------------- search (used by core.retrieval)
+    def vector_search(self, vector: np.ndarray, limit: int, where: str | None = None, ef: int | None = None,
+                      nprobes: int | None = None, refine_factor: int | None = None, exact: bool = False,
+                      row_ids: dict[str, int] | None = None) -> list[tuple[str, str, float]]:
+        """Nearest chunks by cosine similarity: (chunk id, document id, cosine), best first. Uses the ANN index
+        when there is one (``exact`` bypasses it); ``where`` is a prefilter in LanceDB's SQL. Pass a dict as
+        ``row_ids`` to receive each hit's row id (for ``fetch``)."""
+        if limit <= 0:
+            return []
+        query = self.table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine").limit(limit)
+        if exact:
+            query = query.bypass_vector_index()
+        else:
+            if ef:
+                query = query.ef(max(int(ef), limit))
+            if nprobes:
+                query = query.nprobes(int(nprobes))
+            if refine_factor:
+                query = query.refine_factor(int(refine_factor))
+        if where:
+            query = query.where(where, prefilter=True)
+        if row_ids is not None:
+            query = query.with_row_id(True)
+        result = query.select(["id", "doc_id", "_distance"]).to_arrow()
+        if row_ids is not None and result.num_rows:
+            row_ids.update(zip(result.column("id").to_pylist(), result.column("_rowid").to_pylist()))
+        return list(zip(result.column("id").to_pylist(), result.column("doc_id").to_pylist(),
+                        (1.0 - np.asarray(result.column("_distance").to_numpy(zero_copy_only=False),
+                                          dtype=np.float64)).tolist()))
+
+    def fetch(self, ids: list[str], vectors: bool = True,
+              row_ids: dict[str, int] | None = None) -> dict[str, tuple[Chunk, np.ndarray | None]]:
+        """Chunks by id, with their vectors. When every id has a known row id (from ``vector_search``) they are
+        taken by row id (about half the time of a lookup); otherwise, and for any row id that no longer holds its
+        chunk (after a compaction), by an indexed lookup per 500 ids (no full scan once ``ensure_indices`` has
+        run). One query either way."""
+        found: dict[str, tuple[Chunk, np.ndarray | None]] = {}
+        columns = [f for f in chunk_schema(self.dim).names if f != "vector"] + (["vector"] if vectors else [])
+        unique = list(dict.fromkeys(ids))
+        known = [(i, row_ids[i]) for i in unique if row_ids and i in row_ids]
+        if known and len(known) == len(unique):
+            try:
+                self._collect(self.table.take_row_ids([r for _, r in known]).select(columns).to_arrow(), columns,
+                              found, wanted={i for i, _ in known})
+            except Exception:  # row ids are an optimisation: fall back to the lookup by id
+                pass
+        rest = [i for i in unique if i not in found]
+        for start in range(0, len(rest), 500):
+            part = rest[start:start + 500]
+            rows = (self.table.search().where(f"id IN ({', '.join(_quote(i) for i in part)})")
+                    .select(columns).limit(len(part)).to_arrow())
+            self._collect(rows, columns, found)
+        return found
+
+    def _collect(self, rows: pa.Table, columns: list[str], found: dict, wanted: set[str] | None = None) -> None:
+        if not rows.num_rows:
+            return
+        matrix = None
+        if "vector" in columns:
+            flat = rows.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+            matrix = np.asarray(flat, dtype=np.float32).reshape(rows.num_rows, self.dim)
+        for index, row in enumerate(rows.select([c for c in columns if c != "vector"]).to_pylist()):
+            if wanted is None or row["id"] in wanted:
+                found[row["id"]] = (row_to_chunk(row), matrix[index] if matrix is not None else None)
+
+    def ids_where(self, where: str) -> list[tuple[str, str, str]]:
+        """(chunk id, document id, section path) of every chunk matching a LanceDB SQL filter."""
+        rows = (self.table.search().where(where).select(["id", "doc_id", "section_path"])
+                .limit(max(self.count(), 1)).to_arrow())
+        return list(zip(rows.column("id").to_pylist(), rows.column("doc_id").to_pylist(),
+                        rows.column("section_path").to_pylist()))
+
+    def index_names(self) -> dict[str, str]:
+        """Indexed column -> index type (e.g. {'vector': 'IvfHnswSq', 'id': 'BTree'})."""
+        try:
+            return {cfg.columns[0]: str(cfg.index_type) for cfg in self.table.list_indices()}
+        except Exception:
+            return {}
+
+    def has_vector_index(self) -> bool:
+        return "vector" in self.index_names()
+
+    def ensure_indices(self, vector_min_rows: int, index_type: str = "IVF_HNSW_SQ",
+                       num_partitions: int | None = None, m: int = 20, ef_construction: int = 150,
+                       num_sub_vectors: int | None = None) -> list[str]:
+        """Create what is missing: BTREE indexes on ``id`` and ``doc_id`` (so fetching chunks by id is no scan)
+        and, once the table has ``vector_min_rows`` rows, an ANN index with cosine distance. Returns what it
+        created. New rows reach the indexes at the next ``optimize()``; until then LanceDB searches them flat."""
+        from lancedb.index import BTree, IvfHnswSq, IvfPq
+
+        created: list[str] = []
+        # not under self._lock: building a vector index takes tens of seconds and LanceDB commits it alongside
+        # concurrent appends and deletes (rows added meanwhile are simply not indexed yet)
+        with self._index_lock:
+            rows = self.count()
+            if not rows:
+                return created
+            present = self.index_names()
+            for column in ("id", "doc_id"):
+                if column not in present:
+                    self.table.create_index(column, config=BTree(), replace=True)
+                    created.append(f"{column}:BTREE")
+            if rows >= vector_min_rows and "vector" not in present:
+                partitions = num_partitions or max(1, min(256, round((rows / 4096) ** 0.5 * 2)))
+                kind = index_type.upper()
+                if kind == "IVF_HNSW_SQ":
+                    config = IvfHnswSq(distance_type="cosine", num_partitions=partitions, m=m,
+                                       ef_construction=ef_construction)
+                elif kind == "IVF_PQ":
+                    config = IvfPq(distance_type="cosine", num_partitions=partitions,
+                                   num_sub_vectors=num_sub_vectors or max(1, self.dim // 8))
+                else:
+                    raise LibraryError(f"unknown vector index type {index_type!r}: use IVF_HNSW_SQ or IVF_PQ")
+                self.table.create_index("vector", config=config, replace=True)
+                created.append(f"vector:{kind}")
+        return created
+
     def optimize(self) -> None:
         with self._lock:
             try:
@@ -175,6 +293,54 @@ class TextIndex:
             finally:
                 del writer
             self.index.reload()
+
+    def add_docs(self, items: list[tuple[str, list[Chunk], str]]) -> None:
+        """Replace many documents, (doc id, chunks, title) each, in one commit."""
+        import tantivy
+
+        with self._lock:
+            writer = self.writer()
+            try:
+                for doc_id, chunks, title in items:
+                    writer.delete_documents("doc_id", doc_id)
+                    for chunk in chunks:
+                        writer.add_document(tantivy.Document(
+                            chunk_id=chunk.id, doc_id=doc_id, text=chunk.text, section=chunk.section_path,
+                            title=title,
+                        ))
+                writer.commit()
+                writer.wait_merging_threads()
+            finally:
+                del writer
+            self.index.reload()
+
+    def search(self, query, limit: int, doc_ids: set[str] | None = None,
+               chunk_ids: set[str] | None = None) -> list[tuple[str, str, float]]:
+        """BM25 hits of a tantivy query (see ``core.retrieval.query``): (chunk id, document id, score), best
+        first; optionally only within some documents or chunks."""
+        import tantivy
+
+        if query is None or limit <= 0:
+            return []
+        clauses = [(tantivy.Occur.Must, query)]
+        if doc_ids is not None:
+            if not doc_ids:
+                return []
+            clauses.append((tantivy.Occur.Must, tantivy.Query.term_set_query(self.schema, "doc_id", sorted(doc_ids))))
+        if chunk_ids is not None:
+            if not chunk_ids:
+                return []
+            clauses.append((tantivy.Occur.Must,
+                            tantivy.Query.term_set_query(self.schema, "chunk_id", sorted(chunk_ids))))
+        if len(clauses) > 1:
+            query = tantivy.Query.boolean_query(clauses)
+        searcher = self.index.searcher()
+        result = searcher.search(query, limit=limit, count=False)
+        hits = []
+        for score, address in result.hits:
+            doc = searcher.doc(address)
+            hits.append((doc["chunk_id"][0], doc["doc_id"][0], float(score)))
+        return hits
 
     def delete_doc(self, doc_id: str) -> None:
         self.replace_doc(doc_id, [], "")

@@ -282,12 +282,26 @@ def chunk_timeout(read_timeout_s: float) -> float:
     return read_timeout_s + max(1.0, 0.25 * read_timeout_s)
 
 
-async def iter_with_timeout(stream: AsyncIterator[Any], timeout_s: float, on_timeout: Callable[[], Exception]):
+def stream_item_cap(max_tokens: int) -> int:
+    """The most stream chunks read for an answer of ``max_tokens`` tokens (servers send about one token a chunk):
+    a server that ignores the token limit, or never stops, is cut off here instead of being read forever."""
+    return 2 * int(max_tokens) + 64
+
+
+async def iter_with_timeout(stream: AsyncIterator[Any], timeout_s: float, on_timeout: Callable[[], Exception],
+                            max_items: int | None = None):
     """Yield from ``stream`` but raise ``on_timeout()`` when no item arrives within ``timeout_s``: a server that
-    trickles keep-alive bytes but no content cannot hang a call."""
+    trickles keep-alive bytes but no content cannot hang a call. After ``max_items`` items the stream is closed
+    (see ``stream_item_cap``)."""
     iterator = stream.__aiter__()
+    count = 0
     try:
         while True:
+            if max_items is not None and count >= max_items:
+                log.warning("the server kept streaming past %d chunks (it ignores the token limit): answer cut off",
+                            max_items)
+                return
+            count += 1
             try:
                 item = await asyncio.wait_for(iterator.__anext__(), timeout_s)
             except StopAsyncIteration:

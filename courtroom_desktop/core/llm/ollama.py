@@ -31,6 +31,7 @@ from courtroom_desktop.core.llm.base import (
     estimate_messages_tokens,
     estimate_tokens,
     iter_with_timeout,
+    stream_item_cap,
 )
 
 log = logging.getLogger(__name__)
@@ -105,7 +106,8 @@ class OllamaChatModel(ChatModel):
         parts: list[str] = []
         tokens: tuple[int, int] | None = None
         stream = llm.astream(to_langchain(messages), **kwargs)
-        async for chunk in iter_with_timeout(stream, chunk_timeout(self.spec.read_timeout_s), self._stalled):
+        async for chunk in iter_with_timeout(stream, chunk_timeout(self.spec.read_timeout_s), self._stalled,
+                                             max_items=stream_item_cap(max_tokens)):
             piece = chunk_text(chunk)
             if piece:
                 watch.mark_token()

@@ -33,6 +33,7 @@ from courtroom_desktop.core.llm.base import (
     estimate_messages_tokens,
     estimate_tokens,
     iter_with_timeout,
+    stream_item_cap,
 )
 from courtroom_desktop.core.llm.grammar import grammar_schema
 
@@ -117,7 +118,8 @@ class OpenAIChatModel(ChatModel):
         parts: list[str] = []
         tokens: tuple[int, int] | None = None
         stream = llm.astream(to_langchain(messages), **kwargs)
-        async for chunk in iter_with_timeout(stream, chunk_timeout(self.spec.read_timeout_s), self._stalled):
+        async for chunk in iter_with_timeout(stream, chunk_timeout(self.spec.read_timeout_s), self._stalled,
+                                             max_items=stream_item_cap(max_tokens)):
             piece = chunk_text(chunk)
             if response_format is not None and getattr(chunk, "response_metadata", {}).get("finish_reason"):
                 # The structured stream helper repeats the whole answer in a final chunk: keep the pieces only.
@@ -174,7 +176,24 @@ class OpenAIChatModel(ChatModel):
             await client.close()
 
     def _classify(self, exc: BaseException) -> Classified | None:
-        return classify_openai_error(exc, self)
+        classified = classify_openai_error(exc, self)
+        if classified is not None:
+            _redact_key(classified.error, self._key())
+        return classified
+
+
+def _redact_key(error: ModelError, key: str) -> None:
+    """Keep the API key out of an error (a server may quote the key it refused; the message reaches the window,
+    the log and the trial's record)."""
+    from courtroom_desktop.core.secrets import redact
+
+    if not key or key == NO_KEY:
+        return
+    error.args = tuple(redact(a, key) if isinstance(a, str) else a for a in error.args)
+    for name in ("reason", "raw", "fix"):
+        value = getattr(error, name, None)
+        if isinstance(value, str):
+            setattr(error, name, redact(value, key))
 
 
 def _causes(exc: BaseException, limit: int = 8) -> list[BaseException]:

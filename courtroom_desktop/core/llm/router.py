@@ -140,7 +140,10 @@ async def list_models(spec: ModelSpec, *, api_key: str | None = None, data_dir: 
             "base_url should point at Ollama, e.g. http://localhost:11434")
         raise make_error(ModelUnavailable, f"{url} does not exist (404)", fix=fix, **where)
     if response.status_code >= 400:
-        raise make_error(ModelUnavailable, f"{url} answered status {response.status_code}: {response.text[:200]}",
+        from courtroom_desktop.core.secrets import redact
+
+        detail = redact(response.text[:200], api_key) if spec.provider == "openai" else response.text[:200]
+        raise make_error(ModelUnavailable, f"{url} answered status {response.status_code}: {detail}",
                          fix="check the server's log", **where)
     try:
         body = response.json()

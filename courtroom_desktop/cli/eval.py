@@ -1,0 +1,156 @@
+"""`courtroom eval ACTION ...`: evaluation harnesses. Each action is a subparser; `retrieval` scores the hybrid
+retriever on a BEIR-layout folder. (Other actions, e.g. `verdicts`, register themselves in ``ACTIONS``.)"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+# action name -> (module with add_action(actions) and run_action(args, ctx), or this module's own functions)
+ACTIONS: dict[str, str] = {"retrieval": "courtroom_desktop.cli.eval", "verdicts": "courtroom_desktop.cli.eval_verdicts"}
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser("eval", help="evaluation harnesses (retrieval on BEIR data, ...)",
+                                   description="Evaluate parts of the courtroom on labelled data.")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for name, module_name in ACTIONS.items():
+        module = sys.modules[__name__] if module_name == __name__ else importlib.import_module(module_name)
+        sub = getattr(module, f"add_{name}_action")(actions)
+        sub.set_defaults(_action=getattr(module, f"run_{name}_action"))
+    return parser
+
+
+def run(args, ctx) -> int:
+    return int(args._action(args, ctx) or 0)
+
+
+# ---------------------------------------------------------------- retrieval
+def add_retrieval_action(actions) -> argparse.ArgumentParser:
+    parser = actions.add_parser(
+        "retrieval", help="nDCG@10, recall@10/100, MRR@10 of bm25, vector, hybrid and reranked hybrid on BEIR data",
+        description="Build a library from a BEIR folder's corpus.jsonl (each entry one document, its title as the "
+        "section heading) and score BM25, vector, hybrid and hybrid + each reranker on the split's queries "
+        "(queries.jsonl, qrels/SPLIT.tsv), at document level. The settings are the configured [retrieval] ones, "
+        "overridable with --set; --tune-on first tunes fusion on other labelled queries.",
+    )
+    parser.add_argument("--beir", required=True, metavar="DIR", help="folder with corpus.jsonl, queries.jsonl, qrels/")
+    parser.add_argument("--split", default="test", help="qrels/SPLIT.tsv to score (default: test)")
+    parser.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N queries")
+    parser.add_argument("--cache", metavar="DIR", default=None,
+                        help="keep the built library here and reuse it on later runs (default: a temporary folder)")
+    parser.add_argument("--rerankers", nargs="*", default=None, metavar="NAME",
+                        help="rerankers to add as rows: 'mmr' and/or cross-encoder folders "
+                        "(default: mmr, plus retrieval.reranker when it names a folder)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a retrieval setting for this run, e.g. --set rrf_k=30; repeatable")
+    parser.add_argument("--chunk-tokens", type=int, default=None, metavar="N",
+                        help="library.chunk_tokens for the built library (default: the configured one)")
+    parser.add_argument("--tune-on", metavar="FILE", default=None,
+                        help="claims file (SciFact claims_train.jsonl: cited_doc_ids as judgements) to tune fusion "
+                        "on first; the split is then scored with the tuned settings")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    return parser
+
+
+def _parse_overrides(pairs: list[str]) -> dict[str, str]:
+    from courtroom_desktop.core.errors import ConfigError
+
+    result = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {pair!r}: use KEY=VALUE, e.g. --set rrf_k=30")
+        result[key.strip().removeprefix("retrieval.")] = value.strip()
+    return result
+
+
+def run_retrieval_action(args, ctx) -> int:
+    import json
+    import tempfile
+
+    from pydantic import ValidationError
+    from rich.console import Console
+
+    from courtroom_desktop.core.errors import ConfigError
+    from courtroom_desktop.core.eval.beir import read_claims, read_split
+    from courtroom_desktop.core.eval.library import build_beir_library
+    from courtroom_desktop.core.eval.retrieval import EvalReport, evaluate
+    from courtroom_desktop.core.eval.tune import tune
+
+    console = Console(stderr=True)
+    beir = Path(args.beir).expanduser()
+    if not (beir / "corpus.jsonl").exists():
+        raise ConfigError(f"{beir}: no corpus.jsonl there (a BEIR folder holds corpus.jsonl, queries.jsonl, qrels/)")
+    try:
+        settings = ctx.config.retrieval.model_validate(
+            {**ctx.config.retrieval.model_dump(), **_parse_overrides(args.set)})
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"--set: {problems}") from exc
+    library_settings = ctx.config.library
+    if args.chunk_tokens:
+        library_settings = library_settings.model_copy(update={"chunk_tokens": args.chunk_tokens})
+    queryset = read_split(beir, args.split).limited(args.limit)
+    rerankers = args.rerankers
+    if rerankers is None:
+        rerankers = ["mmr"] + ([settings.reranker] if settings.reranker.lower() not in ("none", "mmr", "") else [])
+
+    temp = None
+    if args.cache:
+        root = Path(args.cache).expanduser()
+    else:
+        temp = tempfile.TemporaryDirectory(prefix="courtroom-eval-")
+        root = Path(temp.name) / "library"
+    try:
+        with console.status("building the library from corpus.jsonl (embedding every passage) ...") as status:
+            library, build_seconds = build_beir_library(
+                beir, root, library_settings,
+                on_progress=lambda docs, chunks: status.update(f"building the library: {docs} documents, "
+                                                               f"{chunks} chunks embedded"))
+        if build_seconds:
+            console.print(f"built the library in {build_seconds:.0f} s" + (f" (cached in {root})" if args.cache else ""))
+        else:
+            console.print(f"reusing the library cached in {root}")
+        try:
+            tuned = None
+            if args.tune_on:
+                train = read_claims(Path(args.tune_on).expanduser())
+                overlap = set(train.queries.values()) & set(queryset.queries.values())
+                if overlap:
+                    raise ConfigError(f"{args.tune_on}: {len(overlap)} of its queries are also in the {args.split} "
+                                      "split; tuning on them would report a tuned-on-test figure")
+                with console.status(f"tuning fusion on {len(train.queries)} queries of {train.name} ..."):
+                    tuned = tune(library, train, settings)
+                settings = tuned.settings
+                console.print(f"tuned on {train.name}: {tuned.describe()}")
+            with console.status(f"scoring {len(queryset.queries)} queries ...") as status:
+                systems = evaluate(library, queryset, settings, rerankers,
+                                   on_progress=lambda what, i, n: status.update(f"{what}: {i}/{n} queries"))
+            report = EvalReport(dataset=beir.name, split=args.split, queries=len(queryset.queries),
+                                documents=len(library.ready_ids()), chunks=library.vectors.count(), settings=settings,
+                                systems=systems, build_seconds=build_seconds)
+        finally:
+            library.close()
+    finally:
+        if temp is not None:
+            temp.cleanup()
+    if args.json:
+        print(json.dumps({
+            "dataset": report.dataset, "split": report.split, "queries": report.queries,
+            "documents": report.documents, "chunks": report.chunks,
+            "settings": report.settings.model_dump(mode="json"),
+            "systems": {s.name: s.metrics for s in report.systems},
+            "tuned_on": tuned.summary() if tuned else None,
+        }, indent=2))
+        return 0
+    print(f"{report.dataset} / {report.split}: {report.queries} queries, {report.documents} documents, "
+          f"{report.chunks} chunks; document-level metrics\n")
+    print(report.table())
+    fixed = {k: getattr(settings, k) for k in ("fusion", "score_normalisation", "bm25_weight", "vector_weight", "rrf_k", "candidates",
+                                                  "text_boost", "section_boost", "title_boost", "rerank_depth",
+                                                  "mmr_lambda")}
+    print("\nsettings: " + ", ".join(f"{k}={v}" for k, v in fixed.items()))
+    return 0

@@ -1,0 +1,75 @@
+"""`courtroom search "query" [--k N] [--documents ID...] [--section PREFIX] [--json]`"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "search", help="hybrid search of the library: ranked passages with document, page and section",
+        description="Search the library as the courtroom does: BM25 and vector search fused, near-duplicates "
+        "collapsed, optionally reranked (retrieval.reranker). Any text is a valid query; quote phrases "
+        "(\"heart failure\") to keep their words together. Several queries are fused into one list.",
+    )
+    parser.add_argument("queries", nargs="+", metavar="QUERY", help="query text (several: fused together)")
+    parser.add_argument("--k", type=int, default=None, metavar="N", help="passages to show (default: retrieval.k)")
+    parser.add_argument("--documents", nargs="+", metavar="ID", default=None,
+                        help="only these documents (ids, unique id prefixes or file paths)")
+    parser.add_argument("--section", action="append", metavar="PREFIX", default=None,
+                        help="only sections whose path starts with PREFIX (case-insensitive); repeatable")
+    parser.add_argument("--reranker", metavar="NAME", default=None,
+                        help="override retrieval.reranker: none, mmr, or a cross-encoder folder")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    return parser
+
+
+def excerpt(text: str, width: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rsplit(" ", 1)[0] + "…"
+
+
+def run(args, ctx) -> int:
+    from courtroom_desktop.core.errors import ConfigError
+    from courtroom_desktop.core.retrieval import Retriever, Scope
+
+    if args.k is not None and args.k < 1:
+        raise ConfigError("--k must be at least 1")
+    library = ctx.open_library()
+    settings = ctx.config.retrieval
+    if args.reranker is not None:
+        settings = settings.model_copy(update={"reranker": args.reranker})
+    doc_ids = [library.find(ref).id for ref in args.documents] if args.documents else None
+    scope = Scope.in_sections(args.section or (), doc_ids)
+    evidence = Retriever(library, settings).search(args.queries, k=args.k, scope=scope)
+    if args.json:
+        print(json.dumps([{
+            "rank": rank, "score": e.score, "document": e.doc_title, "doc_id": e.chunk.doc_id, "path": e.doc_path,
+            "page": e.chunk.page_start + 1, "page_end": e.chunk.page_end + 1, "section": e.chunk.section_path,
+            "chunk_id": e.chunk.id, "query": e.query, "bm25_rank": e.bm25_rank, "bm25_score": e.bm25_score,
+            "vector_rank": e.vector_rank, "vector_score": e.vector_score, "rerank_score": e.rerank_score,
+            "text": e.chunk.text,
+        } for rank, e in enumerate(evidence, 1)], indent=2, ensure_ascii=False))
+        return 0
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console()
+    if not evidence:
+        console.print("No passages found." + ("" if library.ready_ids() else
+                                              " The library is empty: add PDFs with `courtroom ingest PATH`."))
+        return 0
+    for rank, e in enumerate(evidence, 1):
+        pages = e.chunk.page_start + 1
+        page = f"p. {pages}" if e.chunk.page_end == e.chunk.page_start else f"pp. {pages}-{e.chunk.page_end + 1}"
+        how = ", ".join(part for part in (
+            f"bm25 #{e.bm25_rank}" if e.bm25_rank else "", f"vector #{e.vector_rank}" if e.vector_rank else "",
+            f"rerank {e.rerank_score:.3f}" if e.rerank_score is not None else "") if part)
+        console.print(f"[bold]{rank:>2}.[/] {e.score:.4f}  [bold]{escape(e.doc_title or e.doc_path or e.chunk.doc_id)}[/]"
+                      f"  {page}" + (f"  § {escape(e.chunk.section_path)}" if e.chunk.section_path else ""),
+                      highlight=False)
+        console.print(f"    {excerpt(e.chunk.text)}", highlight=False, markup=False)
+        console.print(f"    [dim]{how}" + (f"; query: {escape(e.query)}" if len(args.queries) > 1 else "") + "[/]",
+                      highlight=False)
+    return 0

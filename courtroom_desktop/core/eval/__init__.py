@@ -1,0 +1,1 @@
+"""Evaluation harnesses: retrieval over BEIR-layout data sets (and, later, verdicts)."""

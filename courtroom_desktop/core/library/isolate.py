@@ -1,0 +1,219 @@
+"""Text extraction in a child process with a hard deadline.
+
+PyMuPDF runs in C and holds the interpreter while it works, so a deadline checked between pages cannot stop one
+pathological page (a page of millions of text runs took over a minute in a probe; see docs/reliability.md), and a
+crash in the C code would take the whole app with it. ``ExtractWorker`` runs ``extract`` in one long-lived child
+process, started on first use and reused file after file:
+
+- the parent waits for the answer in slices, checking ``cancelled()`` (the library's cancel token and its
+  per-file deadline) between them; when it fires, the child is killed and a fresh one starts with the next file;
+- a child that dies (a crash in MuPDF, the OOM killer) turns into an IngestError for that file only;
+- the child also arms an alarm a little past the deadline, so it ends even if the parent was killed meanwhile, and
+  it exits when its pipe to the parent closes.
+
+The extracted document comes back pickled over a pipe (a few MB for a 3000-page PDF).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import pickle
+import queue
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from courtroom_desktop.core.errors import Cancelled, IngestError
+from courtroom_desktop.core.library.extract import ExtractedDoc
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.05
+#: The child's own alarm fires this long after the deadline the parent enforces (the parent normally acts first).
+ALARM_GRACE_S = 10
+#: argv[1] that makes a frozen app (PyInstaller) run as the extraction child; see courtroom_desktop.__main__.
+WORKER_FLAG = "--courtroom-extract-worker"
+_HEADER = struct.Struct("<Q")
+
+
+def _write(stream, message) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_HEADER.pack(len(data)) + data)
+    stream.flush()
+
+
+def _read(stream):
+    """One message, or None at the end of the stream."""
+    header = stream.read(_HEADER.size)
+    if len(header) < _HEADER.size:
+        return None
+    size = _HEADER.unpack(header)[0]
+    data = stream.read(size)
+    if len(data) < size:
+        return None
+    return pickle.loads(data)  # noqa: S301 - our own child process, over a private pipe
+
+
+def serve() -> None:  # pragma: no cover - runs in the child process
+    """The child: extract files named on stdin until stdin closes; answers go to stdout, which nothing else may
+    write to (fd 1 is pointed at stderr for the C libraries' chatter)."""
+    from courtroom_desktop.core.errors import IngestError as ChildIngestError
+    from courtroom_desktop.core.library.extract import extract
+
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    source = sys.stdin.buffer
+    parent = os.getppid()
+    try:
+        import pymupdf
+
+        pymupdf.TOOLS.mupdf_display_errors(False)  # broken files make MuPDF chatty on stderr
+    except Exception:  # noqa: BLE001 - quieter logs are a nicety
+        pass
+
+    def orphan_watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=orphan_watch, name="orphan-watch", daemon=True).start()
+    while True:
+        request = _read(source)
+        if request is None:
+            return
+        path, deadline_s = request
+        if hasattr(signal, "alarm"):
+            signal.alarm(max(1, math.ceil(deadline_s) + ALARM_GRACE_S))
+        try:
+            doc = extract(Path(path), on_page=lambda done, total: _write(out, ("page", done, total)))
+            _write(out, ("done", doc))
+        except ChildIngestError as exc:
+            _write(out, ("error", exc.reason))
+        except MemoryError:
+            _write(out, ("error", "the PDF needs more memory to read than is available"))
+        except Exception as exc:  # noqa: BLE001 - any failure is this file's, reported with its reason
+            _write(out, ("error", f"corrupt PDF, text extraction failed ({type(exc).__name__}: {exc})"))
+        finally:
+            if hasattr(signal, "alarm"):
+                signal.alarm(0)
+
+
+def _command() -> list[str]:
+    if getattr(sys, "frozen", False):
+        return [sys.executable, WORKER_FLAG]
+    return [sys.executable, "-m", "courtroom_desktop.core.library.isolate"]
+
+
+def _environment() -> dict[str, str]:
+    """The parent's environment, with the folder this package is imported from first on the child's path."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[3])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+class ExtractWorker:
+    """``extract`` in a child process. Thread-safe (one file at a time); ``close()`` stops the child."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen | None = None
+        self._inbox: queue.Queue = queue.Queue()
+        self.started = 0   # children started (a new one after every kill or crash)
+        self.killed = 0    # children killed at a deadline or on cancel
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    def _ensure(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            return
+        self._stop()
+        proc = subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=_environment(),
+                                close_fds=True)
+        inbox: queue.Queue = queue.Queue()
+
+        def pump() -> None:  # every message of this child, then None when its stdout closes
+            try:
+                while (message := _read(proc.stdout)) is not None:
+                    inbox.put(message)
+            except Exception:  # noqa: BLE001 - a torn message is a dead child
+                pass
+            inbox.put(None)
+
+        threading.Thread(target=pump, name="courtroom-extract-pump", daemon=True).start()
+        self._proc, self._inbox = proc, inbox
+        self.started += 1
+
+    def _stop(self, kill: bool = False) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if kill and proc.poll() is None:
+            proc.kill()
+        try:
+            proc.stdin.close()  # the child sees the end of its input and leaves its loop
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+        proc.stdout.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+
+    def extract(self, path: Path, on_page: Callable[[int, int], None] | None = None,
+                cancelled: Callable[[], bool] = lambda: False, deadline_s: float = 300.0) -> ExtractedDoc:
+        """Like ``extract.extract``; ``cancelled()`` is polled every few ms and kills the child when true (raising
+        Cancelled). ``deadline_s`` arms the child's own alarm (a backstop for a parent that died)."""
+        with self._lock:
+            for attempt in (0, 1):  # a child that died between files: one fresh start
+                self._ensure()
+                try:
+                    _write(self._proc.stdin, (str(path), float(deadline_s)))
+                    break
+                except (OSError, ValueError):
+                    self._stop(kill=True)
+                    if attempt:
+                        raise IngestError(str(path), "the text extractor could not be started") from None
+            inbox = self._inbox
+            while True:
+                if cancelled():
+                    self.killed += 1
+                    self._stop(kill=True)
+                    raise Cancelled()
+                try:
+                    message = inbox.get(timeout=POLL_S)
+                except queue.Empty:
+                    continue
+                if message is None:
+                    code = self._proc.wait(timeout=5) if self._proc is not None else None
+                    self._stop(kill=True)
+                    how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+                    log.warning("%s: the text extractor died (%s)", path, how)
+                    raise IngestError(str(path), f"the PDF crashed the text extractor ({how}): repair or re-export it")
+                kind = message[0]
+                if kind == "page":
+                    if on_page is not None:
+                        on_page(message[1], message[2])
+                elif kind == "done":
+                    return message[1]
+                else:
+                    raise IngestError(str(path), message[1])
+
+
+if __name__ == "__main__":  # pragma: no cover - the child process
+    serve()

@@ -1,0 +1,118 @@
+"""Lenient BM25 query building: arbitrary text from people and from models -> a tantivy query, never an error.
+
+The text is first reduced to what BM25 can use: quoted phrases (balanced pairs of straight or curly double
+quotes) and plain word terms. Every character of tantivy's query syntax (``: ( ) [ ] { } + - ! ^ ~ * ? \\ /``,
+``AND``/``OR``/``NOT``, ``field:``) is dropped on the way, so ``vitamin d: deficiency``, ``IL-6 [high]``,
+``title:foo`` or an unbalanced quote all mean their words. The cleaned string then goes through tantivy's
+lenient parser over the text, section and title fields (with per-field boosts), which analyses it with the
+fields' own tokenizer (English stemming).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+FIELDS = ("text", "section", "title")
+MAX_TERMS = 48
+MAX_CHARS = 20_000
+WORD = re.compile(r"\w+")
+# a word joined to the next by a hyphen or slash with no space ("IL-6", "TNF-alpha", "HER2/neu")
+COMPOUND = re.compile(r"\w+(?:[-/]\w+)+")
+QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"'})
+# short English function words: they carry no evidence and only slow a disjunction down
+STOPWORDS = frozenset("""
+a an and are as at be been being but by can could did do does for from had has have if in into is it its
+may might of on or our should so such than that the their then there these they this those to was were
+which while will with would we not no nor
+""".split())
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    """What BM25 gets from a query: phrases (tuples of words, two or more) and single terms, lower-cased."""
+
+    phrases: tuple[tuple[str, ...], ...] = ()
+    terms: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not self.phrases and not self.terms
+
+    def to_syntax(self) -> str:
+        """The tantivy query string: ``"w1 w2" t1 t2``; only word characters, spaces and pairs of quotes."""
+        return " ".join([f'"{" ".join(p)}"' for p in self.phrases] + list(self.terms))
+
+
+def query_terms(text: str | None, max_terms: int = MAX_TERMS, stopwords: bool = True,
+                compound_phrases: bool = True) -> QueryTerms:
+    """Split arbitrary text into phrases and terms (pure; never raises).
+
+    - balanced double quotes (straight or curly) delimit phrases; an unpaired quote is ignored;
+    - with ``compound_phrases``, hyphenated or slashed compounds (``IL-6``) become phrases too, so their parts
+      must stand together;
+    - terms are word-character runs, lower-cased, each kept once, stop words dropped (unless that would leave
+      nothing);
+    - at most ``max_terms`` words in all (phrases first): a pasted page becomes a query of its first words.
+    """
+    if not text:
+        return QueryTerms()
+    text = str(text).translate(QUOTES)
+    if len(text) > MAX_CHARS:  # a runaway input (a pasted book): the words we keep are near its start anyway
+        text = text[:MAX_CHARS]
+    quoted: list[str] = []
+    rest: list[str] = []
+    parts = text.split('"')
+    closed = len(parts) - 1 - (len(parts) - 1) % 2  # quote characters that have a partner
+    for index, part in enumerate(parts):
+        inside = index % 2 == 1 and index <= closed
+        (quoted if inside else rest).append(part)
+    phrases: list[tuple[str, ...]] = []
+    singles: list[str] = []
+    for part in quoted:
+        words = tuple(w.lower() for w in WORD.findall(part))
+        if len(words) > 1:
+            phrases.append(words)
+        elif words:
+            singles.append(words[0])
+    loose = " ".join(rest)
+    if compound_phrases:
+        def take(match: re.Match) -> str:
+            words = tuple(w.lower() for w in WORD.findall(match.group(0)))
+            phrases.append(words)
+            return " "
+        loose = COMPOUND.sub(take, loose)
+    singles.extend(w.lower() for w in WORD.findall(loose))
+    budget = max_terms
+    kept_phrases: list[tuple[str, ...]] = []
+    for phrase in dict.fromkeys(phrases):
+        if budget <= 0:
+            break
+        phrase = phrase[:budget]
+        if len(phrase) > 1:
+            kept_phrases.append(phrase)
+        else:
+            singles.insert(0, phrase[0])
+        budget -= len(phrase)
+    unique = list(dict.fromkeys(singles))
+    if stopwords:
+        content = [t for t in unique if t not in STOPWORDS]
+        if content or kept_phrases:
+            unique = content
+    return QueryTerms(tuple(kept_phrases), tuple(unique[: max(budget, 0)]))
+
+
+def build_text_query(index, text: str | None, boosts: dict[str, float] | None = None,
+                     max_terms: int = MAX_TERMS, stopwords: bool = True, compound_phrases: bool = True,
+                     fields: tuple[str, ...] = FIELDS):
+    """A tantivy Query for ``text`` over ``fields`` (a disjunction of the terms, each summed over the fields
+    with ``boosts``), or None when the text holds no searchable word (BM25 then returns nothing)."""
+    terms = query_terms(text, max_terms, stopwords, compound_phrases)
+    if terms.empty:
+        return None
+    boosts = {f: float(b) for f, b in (boosts or {}).items() if f in fields}
+    active = [f for f in fields if boosts.get(f, 1.0) > 0]
+    if not active:
+        return None
+    query, _errors = index.parse_query_lenient(terms.to_syntax(), active, field_boosts=boosts or None)
+    return query

@@ -1,0 +1,130 @@
+"""Rerankers, applied to the head of the fused list: none, MMR (diversity), or a cross-encoder from a local folder.
+
+A reranker gets the candidates best first and returns them in its order, with a score for each.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from courtroom_desktop.core.errors import ConfigError, RetrievalError
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What a reranker sees of a passage."""
+
+    id: str
+    query: str
+    text: str
+    relevance: float               # the fused score
+    vector: np.ndarray | None = None
+
+
+class Reranker(Protocol):
+    name: str
+
+    def rerank(self, candidates: Sequence[Candidate], k: int) -> list[tuple[str, float]]:
+        """(candidate id, rerank score) for the best ``k``, best first."""
+        ...
+
+
+def mmr(relevance: np.ndarray, vectors: np.ndarray, k: int, lam: float) -> list[tuple[int, float]]:
+    """Maximal marginal relevance: repeatedly pick argmax lam * rel(i) - (1 - lam) * max cos(i, picked).
+
+    ``relevance`` is min-max scaled to [0, 1] first so that lam means the same for any score scale; rows of
+    ``vectors`` are L2-normalised. Returns (index, MMR score at the time it was picked), in pick order."""
+    count = len(relevance)
+    if count == 0 or k <= 0:
+        return []
+    rel = np.asarray(relevance, dtype=np.float64)
+    spread = rel.max() - rel.min()
+    rel = (rel - rel.min()) / spread if spread > 1e-12 else np.ones(count)
+    sims = np.asarray(vectors, dtype=np.float64) @ np.asarray(vectors, dtype=np.float64).T
+    picked: list[tuple[int, float]] = []
+    max_sim = np.full(count, -np.inf)
+    available = np.ones(count, dtype=bool)
+    for _ in range(min(k, count)):
+        penalty = np.where(np.isfinite(max_sim), max_sim, 0.0)
+        value = lam * rel - (1.0 - lam) * penalty
+        value[~available] = -np.inf
+        best = int(np.argmax(value))  # ties: the better-ranked (lower index) candidate
+        picked.append((best, float(value[best])))
+        available[best] = False
+        max_sim = np.maximum(max_sim, sims[best])
+    return picked
+
+
+class MMRReranker:
+    name = "mmr"
+
+    def __init__(self, lam: float = 0.7):
+        self.lam = lam
+
+    def rerank(self, candidates: Sequence[Candidate], k: int) -> list[tuple[str, float]]:
+        if not candidates:
+            return []
+        if any(c.vector is None for c in candidates):
+            raise RetrievalError("MMR needs every candidate's vector")
+        order = mmr(np.array([c.relevance for c in candidates]), np.stack([c.vector for c in candidates]), k,
+                    self.lam)
+        return [(candidates[i].id, score) for i, score in order]
+
+
+class CrossEncoderReranker:
+    """A sentence-transformers CrossEncoder loaded from a local folder (nothing is downloaded). Each passage
+    is scored against the query that found it; the model loads on first use."""
+
+    def __init__(self, path: str | os.PathLike, batch_size: int = 32, max_length: int = 512):
+        self.path = Path(path).expanduser()
+        if not self.path.is_dir():
+            raise ConfigError(f"retrieval.reranker = {str(path)!r}: no such folder; use 'none', 'mmr' or the folder "
+                              "of a local sentence-transformers cross-encoder")
+        self.name = f"cross-encoder:{self.path.name}"
+        self.batch_size = batch_size
+        self.max_length = max_length
+        self._model = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                from sentence_transformers import CrossEncoder
+
+                try:
+                    self._model = CrossEncoder(str(self.path), device="cpu", max_length=self.max_length)
+                except Exception as exc:
+                    raise RetrievalError(f"{self.path}: cannot load the cross-encoder ({exc})") from exc
+        return self._model
+
+    def scores(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        if not pairs:
+            return np.zeros(0)
+        model = self._load()
+        values = model.predict([list(p) for p in pairs], batch_size=self.batch_size, show_progress_bar=False,
+                               convert_to_numpy=True)
+        values = np.asarray(values, dtype=np.float64)
+        return values if values.ndim == 1 else values[:, -1]  # a two-label model: the "relevant" logit
+
+    def rerank(self, candidates: Sequence[Candidate], k: int) -> list[tuple[str, float]]:
+        values = self.scores([(c.query, c.text) for c in candidates])
+        order = sorted(range(len(candidates)), key=lambda i: (-values[i], i))
+        return [(candidates[i].id, float(values[i])) for i in order[:k]]
+
+
+def make_reranker(spec: str, mmr_lambda: float = 0.7) -> Reranker | None:
+    """'none' -> None, 'mmr' -> MMRReranker, anything else: a cross-encoder folder."""
+    value = (spec or "none").strip()
+    if value.lower() in ("", "none"):
+        return None
+    if value.lower() == "mmr":
+        return MMRReranker(mmr_lambda)
+    return CrossEncoderReranker(value)

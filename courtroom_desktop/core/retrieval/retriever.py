@@ -1,0 +1,272 @@
+"""The hybrid retriever: BM25 (tantivy) and vector search (LanceDB) per query, weighted fusion, dedup, rerank.
+
+    search(queries, k, scope)
+      1. each query -> a lenient BM25 query and an embedding (all queries embedded in one batch)
+      2. per query: BM25 top ``candidates`` and vector top ``candidates`` (ANN once the table is large), both
+         restricted to the scope; hits of documents that are not ``ready`` are dropped
+      3. all (query, method) lists fused (weighted RRF by default); one entry per chunk
+      4. the head of the fused list (``rerank_depth``) fetched with vectors in one indexed lookup,
+         near-duplicates collapsed (text hash, cosine >= ``dedup_similarity``), optionally reranked (MMR or a
+         cross-encoder), cut to k -> Evidence with per-method ranks and scores and the query that found it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import numpy as np
+
+from courtroom_desktop.core.config import RetrievalSettings
+from courtroom_desktop.core.errors import CourtroomError, RetrievalError
+from courtroom_desktop.core.models import Evidence
+from courtroom_desktop.core.retrieval.dedup import dedup
+from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, Fused, Hit, RankedList, fuse
+from courtroom_desktop.core.retrieval.query import build_text_query
+from courtroom_desktop.core.retrieval.rerank import Candidate, Reranker, make_reranker
+from courtroom_desktop.core.retrieval.scope import Scope
+
+log = logging.getLogger(__name__)
+HAS_WORD = re.compile(r"\w", re.UNICODE)
+_index_builds: dict[str, threading.Thread] = {}
+_index_lock = threading.Lock()
+_threads_lock = threading.Lock()
+_threads_users = 0
+_threads_saved = 0
+
+
+@contextmanager
+def torch_threads(count: int) -> Iterator[None]:
+    """Run torch with ``count`` intra-op threads inside the block (0: leave it alone). Embedding one short query
+    does not gain from a second thread, and when the cores are busy (a local chat model, another search, an
+    ingest) torch's threads wait on each other: on two shared cores one query took 180-350 ms with two threads
+    and about 20 ms with one. Nested and concurrent users share one setting; the last one out restores it."""
+    global _threads_users, _threads_saved
+    if count <= 0:
+        yield
+        return
+    import torch
+
+    with _threads_lock:
+        if _threads_users == 0:
+            _threads_saved = torch.get_num_threads()
+            if _threads_saved != count:
+                torch.set_num_threads(count)
+        _threads_users += 1
+    try:
+        yield
+    finally:
+        with _threads_lock:
+            _threads_users -= 1
+            if _threads_users == 0 and torch.get_num_threads() != _threads_saved:
+                torch.set_num_threads(_threads_saved)
+
+
+def clean_queries(queries: str | Sequence[str] | None, max_chars: int = 2000) -> list[str]:
+    """Strip, drop blanks and repeats (case-insensitively), cut runaway text to ``max_chars``."""
+    if queries is None:
+        return []
+    if isinstance(queries, str):
+        queries = [queries]
+    seen: set[str] = set()
+    result = []
+    for query in queries:
+        text = " ".join(str(query or "").split())[:max_chars]
+        key = text.casefold()
+        if text and key not in seen:
+            seen.add(key)
+            result.append(text)
+    return result
+
+
+class Retriever:
+    def __init__(self, library, settings: RetrievalSettings | None = None, reranker: Reranker | None | str = "settings"):
+        """``reranker``: 'settings' (default) builds the one ``settings.reranker`` names; or pass one (or None)."""
+        self.library = library
+        self.settings = settings or RetrievalSettings()
+        self._reranker = make_reranker(self.settings.reranker, self.settings.mmr_lambda) if reranker == "settings" \
+            else reranker
+        self._index_checked = 0.0
+        self.timings: dict[str, float] = {}
+
+    # ---------------------------------------------------------------- public
+    @property
+    def reranker(self) -> Reranker | None:
+        return self._reranker
+
+    def search(self, queries: str | Sequence[str], k: int | None = None, scope: Scope | None = None) -> list[Evidence]:
+        """The best ``k`` passages for the queries together, best first. Blocking; see ``asearch``."""
+        k = int(k or self.settings.k)
+        queries = clean_queries(queries)
+        if not queries or k <= 0:
+            return []
+        try:
+            fused = self.rank(queries, scope)
+            return self.finalize(fused, k)
+        except CourtroomError:
+            raise
+        except Exception as exc:  # lancedb / tantivy / torch errors become one error type
+            raise RetrievalError(f"search failed: {exc}") from exc
+
+    async def asearch(self, queries: str | Sequence[str], k: int | None = None,
+                      scope: Scope | None = None) -> list[Evidence]:
+        return await asyncio.to_thread(self.search, queries, k, scope)
+
+    def rank(self, queries: Sequence[str], scope: Scope | None = None, depth: int | None = None) -> list[Fused]:
+        """Every fused candidate (before dedup and reranking), best first."""
+        settings = self.settings
+        lists = self.gather(clean_queries(queries), depth or settings.candidates, scope)
+        weights = {BM25: settings.bm25_weight, VECTOR: settings.vector_weight}
+        return fuse(lists, weights, settings.fusion, settings.rrf_k, normalisation=settings.score_normalisation)
+
+    def gather(self, queries: Sequence[str], depth: int, scope: Scope | None = None,
+               methods: tuple[str, ...] = (BM25, VECTOR), vectors: np.ndarray | None = None) -> list[RankedList]:
+        """Per query, the BM25 and the vector list (``depth`` hits each, within the scope, ready documents only).
+        ``vectors``: the queries' embeddings when already computed (one row per query)."""
+        scope = scope or Scope.all()
+        library = self.library
+        self._maybe_index()
+        timings = {}
+        began = time.perf_counter()
+        ready = library.ready_ids()
+        doc_filter = scope.doc_ids
+        chunk_filter: set[str] | None = None
+        where = scope.sql()
+        if scope.sections:
+            chunk_filter = {cid for cid, did, path in library.vectors.ids_where(where)
+                            if did in ready and scope.allows_section(path)}
+        timings["scope"] = time.perf_counter() - began
+        lists: list[RankedList] = []
+        if BM25 in methods:
+            began = time.perf_counter()
+            for query in queries:
+                lists.append(RankedList(BM25, query, self._bm25(query, depth, doc_filter, chunk_filter, ready)))
+            timings["bm25"] = time.perf_counter() - began
+        if VECTOR in methods:
+            wanted = [i for i, q in enumerate(queries) if HAS_WORD.search(q)]
+            semantic = [queries[i] for i in wanted]
+            began = time.perf_counter()
+            if vectors is not None:
+                vectors = np.asarray(vectors, dtype=np.float32)[wanted]
+            elif semantic:
+                with torch_threads(self.settings.query_threads):
+                    vectors = library.embedder.encode(semantic)
+            else:
+                vectors = np.zeros((0, 1), dtype=np.float32)
+            timings["embed"] = time.perf_counter() - began
+            began = time.perf_counter()
+            for query, vector in zip(semantic, vectors):
+                lists.append(RankedList(VECTOR, query, self._vector(vector, depth, where, ready)))
+            timings["vector"] = time.perf_counter() - began
+        self.timings = timings
+        return lists
+
+    def prepare_index(self) -> list[str]:
+        """Create the indexes the table's size calls for now (blocking). Returns what was created."""
+        settings = self.settings
+        return self.library.vectors.ensure_indices(settings.ann_min_rows, settings.ann_index,
+                                                   num_partitions=settings.ann_partitions or None)
+
+    # ---------------------------------------------------------------- steps
+    def _bm25(self, query: str, depth: int, doc_filter, chunk_filter, ready: set[str]) -> tuple[Hit, ...]:
+        settings = self.settings
+        text_index = self.library.text_index
+        parsed = build_text_query(text_index.index, query,
+                                  {"text": settings.text_boost, "section": settings.section_boost,
+                                   "title": settings.title_boost},
+                                  max_terms=settings.max_query_terms, stopwords=settings.bm25_stopwords,
+                                  compound_phrases=settings.compound_phrases)
+        if parsed is None:
+            return ()
+        hits = text_index.search(parsed, depth, doc_ids=set(doc_filter) if doc_filter is not None else None,
+                                 chunk_ids=chunk_filter)
+        return tuple(Hit(cid, did, score) for cid, did, score in hits if did in ready)
+
+    def _vector(self, vector: np.ndarray, depth: int, where: str | None, ready: set[str]) -> tuple[Hit, ...]:
+        settings = self.settings
+        rows: dict[str, int] = {}
+        hits = self.library.vectors.vector_search(vector, depth, where=where, ef=settings.ann_ef or None,
+                                                  refine_factor=settings.ann_refine_factor or None, row_ids=rows)
+        return tuple(Hit(cid, did, score, rows.get(cid)) for cid, did, score in hits if did in ready)
+
+    def finalize(self, fused: list[Fused], k: int) -> list[Evidence]:
+        """The head of a fused list as Evidence: fetched, near-duplicates collapsed, reranked, cut to k."""
+        settings = self.settings
+        reranker = self._reranker
+        pool = fused[: max(settings.rerank_depth if reranker else 0, 2 * k, k + 8)]
+        began = time.perf_counter()
+        rows = self.library.vectors.fetch([f.chunk_id for f in pool], vectors=True,
+                                          row_ids={f.chunk_id: f.row_id for f in pool if f.row_id is not None})
+        self.timings["fetch"] = time.perf_counter() - began
+        pool = [f for f in pool if f.chunk_id in rows]  # removed since it was found: gone
+        texts = {cid: chunk.text for cid, (chunk, _) in rows.items()}
+        vectors = {cid: vec for cid, (_, vec) in rows.items() if vec is not None}
+        kept, dropped = dedup([f.chunk_id for f in pool], texts, vectors, settings.dedup_similarity,
+                              limit=None if reranker else k)
+        duplicates: dict[str, list[str]] = {}
+        for gone, keeper in dropped.items():
+            duplicates.setdefault(keeper, []).append(gone)
+        by_id = {f.chunk_id: f for f in pool}
+        rerank_scores: dict[str, float] = {}
+        if reranker is not None:
+            began = time.perf_counter()
+            candidates = [Candidate(cid, by_id[cid].query, texts[cid], by_id[cid].score, vectors.get(cid))
+                          for cid in kept]
+            ranked = reranker.rerank(candidates, k)
+            kept = [cid for cid, _ in ranked]
+            rerank_scores = dict(ranked)
+            self.timings["rerank"] = time.perf_counter() - began
+        kept = kept[:k]
+        titles: dict[str, tuple[str, str]] = {}
+        evidence = []
+        for cid in kept:
+            item = by_id[cid]
+            chunk = rows[cid][0]
+            if chunk.doc_id not in titles:
+                doc = self.library.catalog.get(chunk.doc_id)
+                titles[chunk.doc_id] = (doc.title, doc.path) if doc else ("", "")
+            title, path = titles[chunk.doc_id]
+            evidence.append(Evidence(
+                chunk=chunk, doc_title=title, doc_path=path, query=item.query, score=item.score,
+                bm25_rank=item.ranks.get(BM25), bm25_score=item.scores.get(BM25),
+                vector_rank=item.ranks.get(VECTOR), vector_score=item.scores.get(VECTOR),
+                rerank_score=rerank_scores.get(cid),
+                queries=tuple(q for q, _ in sorted(item.by_query.items(), key=lambda kv: -kv[1])),
+                duplicates=tuple(duplicates.get(cid, ())),
+            ))
+        return evidence
+
+    def _maybe_index(self) -> None:
+        """Once the table is large enough for an ANN index and has none, build it in a background thread
+        (searches meanwhile stay exact); checked at most once a minute."""
+        settings = self.settings
+        if settings.ann_build != "background" or time.monotonic() - self._index_checked < 60:
+            return
+        self._index_checked = time.monotonic()
+        vectors = self.library.vectors
+        try:
+            if vectors.count() < settings.ann_min_rows or vectors.has_vector_index():
+                return
+        except Exception:
+            return
+        key = str(vectors.folder)
+        with _index_lock:
+            running = _index_builds.get(key)
+            if running is not None and running.is_alive():
+                return
+
+            def build() -> None:
+                try:
+                    created = self.prepare_index()
+                    log.info("built search indexes %s in %s", created, key)
+                except Exception as exc:  # an optimisation: never fail a search over it
+                    log.warning("could not build the vector index in %s: %s", key, exc)
+
+            thread = threading.Thread(target=build, name="courtroom-ann-index", daemon=True)
+            _index_builds[key] = thread
+            thread.start()

@@ -1,0 +1,80 @@
+"""A small slice of every stress runner (``make stress`` runs them all, longer): each must pass, and the counts it
+reports must show that the property was exercised, not skipped."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from stress import concurrency, faults, ingest_fuzz, injection, kill, secrets_check
+
+
+def test_fuzzed_pdfs_never_crash_or_hang_ingestion_and_leave_the_library_intact(tmp_path):
+    kinds = ["zero_byte", "truncated", "encrypted", "wrong_extension", "broken_fonts", "structure"]
+    section = ingest_fuzz.run(seed=5, kinds=kinds, file_timeout_s=5.0, work=tmp_path, log=lambda *a: None)
+    assert section.ok, section.failures
+    tried = section.counts["files tried"]
+    assert tried >= 20 and section.counts["hangs"] == 0 and section.counts["crashes"] == 0
+    assert section.counts["library intact"] == tried
+    assert section.counts["added"] and section.counts["rejected"]  # both paths were taken
+
+
+@pytest.mark.parametrize("case, outcome", [
+    (("http", "argument", "disconnect", 1), "paused-resumed"),     # tokens were shown: no silent retry
+    (("http", "ruling", "disconnect", 1), "continued"),           # a structured call is retried
+    (("http", "plan", "timeout", 1), "paused-resumed"),
+    (("http", "verdict", "broken_json", 1), "continued"),         # repaired or retried
+    (("http", "argument", "unknown_cite", 1), "continued"),       # regenerated once
+    (("http", "argument", "empty", 99), "paused-resumed"),        # never an empty turn in the transcript
+    (("scripted", "ruling", "empty", 99), "paused-resumed"),
+    (("scripted", "argument", "enormous", 1), "continued"),
+])
+def test_model_faults_continue_or_pause_resumably_and_lose_no_turn(tmp_path, case, outcome):
+    result = asyncio.run(faults.run_case(*case, tmp_path, limit_s=60))
+    assert result.injected >= 1
+    assert result.outcome == outcome, (result.outcome, result.message, result.problems)
+    assert result.lost == 0 and not result.problems
+    if outcome == "paused-resumed":
+        assert len(result.message) > 20
+
+
+def test_a_server_that_never_stops_streaming_is_cut_off(tmp_path):
+    result = asyncio.run(faults.run_case("http", "argument", "endless", 1, tmp_path, limit_s=60))
+    assert result.outcome == "continued" and not result.problems
+    assert result.seconds < 10  # the fake streams for 15 s: the client stopped reading long before
+
+
+def test_kill_9_during_ingestion_leaves_the_stores_in_agreement(tmp_path):
+    section = kill.run_ingest(2, seed=3, root=tmp_path, log=lambda *a: None)
+    assert section.ok, section.failures
+    assert section.counts["consistent after restart"] == 2
+    assert section.counts["orphaned extraction children"] == 0
+
+
+def test_kill_9_during_a_trial_loses_no_event_and_resumes_to_a_verdict(tmp_path):
+    section = kill.run_trial(2, seed=3, root=tmp_path, log=lambda *a: None)
+    assert section.ok, section.failures
+    assert section.counts["trials resumed to a verdict"] >= 1 and section.counts["turns lost"] == 0
+
+
+def test_prompt_injection_stays_delimited_flagged_and_unobeyed(tmp_path):
+    section = injection.run(work=tmp_path, log=lambda *a: None)
+    assert section.ok, section.failures
+    assert section.counts["delimiter escapes"] == 0 and section.counts["judge obeyed an injection"] == 0
+    assert section.counts["hostile passages flagged"] == section.counts["hostile passages in the pool"] > 0
+
+
+def test_api_keys_never_leave_the_keyring_or_the_owner_only_file(tmp_path):
+    section = secrets_check.run(work=tmp_path, log=lambda *a: None)
+    assert section.ok, section.failures
+    assert section.counts["fallback file mode"] == "0o600"
+    assert section.counts["requests with the key"] > 0 and section.counts["log lines searched"] > 0
+    assert section.counts["key found in logs, config, trial store, exports"] == 0
+
+
+def test_concurrent_ingest_trials_and_removal(tmp_path):
+    section = concurrency.run(seed=2, work=tmp_path, log=lambda *a: None)
+    assert section.ok, section.failures
+    assert section.counts["library operations during the trial"] > 0
+    assert section.counts["trials at once"] == 3 and section.counts["cited documents removed mid-trial"] == 1
