@@ -332,3 +332,12 @@ async def test_json_arguments_can_only_cite_pool_ids(store):
     assert turns[0].text.endswith("[E1]") and turns[0].citations[0].valid
     assert '"enum"' in seen_schemas[0] and '"E1"' in seen_schemas[0]
     assert not any(e.kind == "token" and e.text == "" for e in events)
+
+
+def test_argument_schema_names_citations_before_the_text():
+    from courtroom_desktop.core.court.prompts import argument_schema
+
+    schema = argument_schema(["E1", "E2"]).model_json_schema()
+    assert list(schema["properties"]) == ["citations", "argument"]
+    assert schema["required"] == ["citations", "argument"]
+    assert schema["properties"]["citations"]["items"]["enum"] == ["E1", "E2"]

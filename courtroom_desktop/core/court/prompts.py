@@ -37,9 +37,10 @@ def argument_schema(pool_ids: Sequence[str]) -> type[Bounded]:
     item = Literal[tuple(pool_ids)] if pool_ids else str  # type: ignore[valid-type]
     return create_model(
         "Argument", __base__=Bounded,
-        argument=(Annotated[str, Cap(1200)], Field(description="Your argument, one paragraph, citing evidence like [E3].")),
+        # citations first: a model cut off by its token limit has already named its evidence
         citations=(list[item], Field(..., min_length=1, max_length=4, description="Ids of the evidence you rely on.")
                    if pool_ids else Field(default_factory=list, max_length=4)),
+        argument=(Annotated[str, Cap(1200)], Field(description="Your argument, one paragraph, citing evidence like [E3].")),
     )
 
 
