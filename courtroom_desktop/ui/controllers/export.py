@@ -1,0 +1,41 @@
+"""The export feature: a stored trial -> report files, through the report exporter (in a worker thread: it renders
+PDF pages and writes files)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from courtroom_desktop.ui.tasks import Tasks
+
+
+class ExportController(QObject):
+    sig_busy = Signal(bool)
+    """True while an export runs."""
+    sig_exported = Signal(list)
+    """list[Path]: the files written, reports first, then the highlighted source pages."""
+    sig_error = Signal(str, str, str)
+    """(title, message, fix)."""
+
+    def __init__(self, workspace, parent: QObject | None = None):
+        super().__init__(parent)
+        self.workspace = workspace
+        self.tasks = Tasks(self.sig_error.emit)
+
+    def export(self, trial_id: str, formats: list[str], out_dir: Path, audience: str = "general") -> asyncio.Task:
+        return self.tasks.spawn(self._export(trial_id, list(formats), Path(out_dir), audience), "Exporting the report")
+
+    async def _export(self, trial_id: str, formats: list[str], out_dir: Path, audience: str) -> list[Path]:
+        from courtroom_desktop.cli.export import export_trial
+
+        self.sig_busy.emit(True)
+        try:
+            await self.workspace.trials()
+            paths = await asyncio.to_thread(export_trial, self.workspace.workspace, trial_id, formats, out_dir,
+                                            audience=audience, echo=False)
+        finally:
+            self.sig_busy.emit(False)
+        self.sig_exported.emit(list(paths))
+        return list(paths)

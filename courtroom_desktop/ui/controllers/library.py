@@ -1,0 +1,134 @@
+"""The library feature: list, ingest (with progress and cancel), re-index and remove documents.
+
+``Library.ingest`` blocks, so it runs in a worker thread; its events are handed to the GUI thread with
+``loop.call_soon_threadsafe`` and re-emitted as ``sig_ingest_event``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from courtroom_desktop.ui.tasks import Tasks, call_soon_threadsafe
+
+
+class LibraryController(QObject):
+    sig_documents = Signal(list, list)
+    """(documents: list[Document], failures: list[(path, reason)]) after every change."""
+    sig_busy = Signal(bool)
+    """True while an ingest or re-index runs (one at a time)."""
+    sig_ingest_event = Signal(object)
+    """Each ingest event (IngestStarted, FileStarted, FileProgress, FileFinished, IngestFinished), on the GUI thread."""
+    sig_error = Signal(str, str, str)
+    """(title, message, fix)."""
+
+    def __init__(self, workspace, parent: QObject | None = None):
+        super().__init__(parent)
+        self.workspace = workspace
+        self.tasks = Tasks(self.sig_error.emit)
+        self._cancel = None
+        self._busy = False
+        self.documents: list = []
+        self.failures: list[tuple[str, str]] = []
+        self.last_result = None
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    def ready_documents(self) -> list:
+        return [d for d in self.documents if d.status.value == "ready"]
+
+    # ---------------------------------------------------------------- reading
+    def refresh(self) -> asyncio.Task:
+        return self.tasks.spawn(self._refresh(), "Reading the library")
+
+    async def _refresh(self) -> None:
+        library = await self.workspace.library()
+        docs, failures = await asyncio.to_thread(lambda: (library.documents(), library.catalog.failures()))
+        self.documents, self.failures = list(docs), [tuple(f) for f in failures]
+        self.sig_documents.emit(self.documents, self.failures)
+
+    # ---------------------------------------------------------------- writing
+    def ingest(self, paths: Iterable[str | Path]) -> asyncio.Task | None:
+        paths = [str(p) for p in paths]
+        if not paths:
+            return None
+        return self._write(lambda library, on_event, cancel: library.ingest(paths, on_event=on_event, cancel=cancel),
+                           "Adding documents")
+
+    def reindex(self, doc_ids: list[str] | None = None) -> asyncio.Task | None:
+        return self._write(lambda library, on_event, cancel: library.reindex(doc_ids or None, on_event=on_event,
+                                                                             cancel=cancel), "Re-indexing")
+
+    def _write(self, work, title: str) -> asyncio.Task | None:
+        if self._busy:
+            self.sig_error.emit(title, "the library is busy with another ingest", "wait for it, or cancel it")
+            return None
+        from courtroom_desktop.core.library.library import CancelToken
+
+        self._cancel = CancelToken()
+        self._set_busy(True)
+        return self.tasks.spawn(self._run_write(work, self._cancel), title)
+
+    async def _run_write(self, work, cancel) -> None:
+        try:
+            library = await self.workspace.library()
+            loop = asyncio.get_running_loop()
+
+            def on_event(event) -> None:  # worker thread
+                call_soon_threadsafe(loop, self._deliver, event)
+
+            self.last_result = await asyncio.to_thread(work, library, on_event, cancel)
+        finally:
+            self._cancel = None
+            self._set_busy(False)
+            await self._refresh()
+
+    def _deliver(self, event) -> None:
+        self.sig_ingest_event.emit(event)
+        if getattr(event, "kind", "") == "file_finished":
+            self.refresh()
+
+    def cancel(self) -> None:
+        if self._cancel is not None:
+            self._cancel.cancel()
+
+    def remove(self, doc_ids: list[str], failure_paths: Iterable[str] = ()) -> asyncio.Task | None:
+        if self._busy:
+            self.sig_error.emit("Removing documents", "the library is busy with an ingest", "wait for it, or cancel it")
+            return None
+        failure_paths = list(failure_paths)
+        return self.tasks.spawn(self._remove(list(doc_ids), failure_paths), "Removing documents")
+
+    async def _remove(self, doc_ids: list[str], failure_paths: list[str]) -> None:
+        library = await self.workspace.library()
+
+        def work() -> None:
+            for doc_id in doc_ids:
+                library.remove(doc_id)
+            for path in failure_paths:
+                library.catalog.clear_failure(path)
+
+        self._set_busy(True)
+        try:
+            await asyncio.to_thread(work)
+        finally:
+            self._set_busy(False)
+            await self._refresh()
+
+    async def shutdown(self, grace_s: float = 30.0) -> None:
+        """Cancel an ingest and wait for its thread to notice (it checks between pages and batches), so the stores
+        are closed only once nothing writes to them."""
+        self.cancel()
+        try:
+            await asyncio.wait_for(self.tasks.wait(), grace_s)
+        except TimeoutError:
+            await self.tasks.cancel_all()
+
+    def _set_busy(self, busy: bool) -> None:
+        if busy != self._busy:
+            self._busy = busy
+            self.sig_busy.emit(busy)

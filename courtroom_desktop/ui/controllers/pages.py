@@ -1,0 +1,106 @@
+"""Rendering PDF pages for the evidence inspector with PyMuPDF, in a worker thread. The highlight is not burnt
+into the image: the page view paints the passage's page-relative rectangles over it, so it survives zoom."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QImage
+
+from courtroom_desktop.ui.tasks import Tasks
+
+#: Pixels per PDF point at zoom 1 (a 72-point inch shown at 108 pixels, about a printed page on a laptop).
+BASE_SCALE = 1.5
+MAX_PIXELS = 40_000_000
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    path: str
+    page: int       # 0-based
+    pages: int
+    zoom: float
+    image: QImage
+
+
+class PageRenderer(QObject):
+    sig_rendered = Signal(int, object)
+    """(request id, RenderedPage)."""
+    sig_failed = Signal(int, str)
+    """(request id, why the page cannot be shown)."""
+    sig_error = Signal(str, str, str)
+    """(title, message, fix) for unexpected failures."""
+
+    def __init__(self, parent: QObject | None = None, cache: int = 4):
+        super().__init__(parent)
+        self.tasks = Tasks(self.sig_error.emit)
+        self._lock = threading.Lock()  # a PyMuPDF document is used by one thread at a time
+        self._docs: OrderedDict[str, object] = OrderedDict()
+        self._cache = cache
+        self._next = 0
+
+    def render(self, path: str, page: int, zoom: float = 1.0, device_ratio: float = 1.0) -> int:
+        self._next += 1
+        request = self._next
+        self.tasks.spawn(self._render(request, path, page, zoom, device_ratio), "Rendering the page")
+        return request
+
+    async def _render(self, request: int, path: str, page: int, zoom: float, device_ratio: float) -> None:
+        try:
+            result = await asyncio.to_thread(self._render_blocking, path, page, zoom, device_ratio)
+        except _Unavailable as exc:
+            self.sig_failed.emit(request, str(exc))
+            return
+        self.sig_rendered.emit(request, result)
+
+    def _document(self, path: str):
+        import pymupdf
+
+        doc = self._docs.get(path)
+        if doc is None:
+            if not Path(path).is_file():
+                raise _Unavailable(f"the PDF is no longer at {path}")
+            try:
+                doc = pymupdf.open(path)
+            except Exception as exc:  # noqa: BLE001 - PyMuPDF raises its own types
+                raise _Unavailable(f"cannot open {path} ({exc})") from None
+            self._docs[path] = doc
+            while len(self._docs) > self._cache:
+                _, old = self._docs.popitem(last=False)
+                old.close()
+        self._docs.move_to_end(path)
+        return doc
+
+    def _render_blocking(self, path: str, page: int, zoom: float, device_ratio: float) -> RenderedPage:
+        import pymupdf
+
+        with self._lock:
+            doc = self._document(path)
+            pages = doc.page_count
+            if pages == 0:
+                raise _Unavailable(f"{path} has no pages")
+            page = max(0, min(page, pages - 1))
+            pdf_page = doc[page]
+            scale = BASE_SCALE * zoom * device_ratio
+            area = pdf_page.rect.width * pdf_page.rect.height * scale * scale
+            if area > MAX_PIXELS:
+                scale *= (MAX_PIXELS / area) ** 0.5
+            pix = pdf_page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
+            image = QImage(pix.samples, pix.width, pix.height, pix.stride, QImage.Format.Format_RGB888).copy()
+        image.setDevicePixelRatio(device_ratio)
+        return RenderedPage(path=path, page=page, pages=pages, zoom=zoom, image=image)
+
+    def close(self) -> None:
+        with self._lock:
+            for doc in self._docs.values():
+                doc.close()
+            self._docs.clear()
+
+
+class _Unavailable(Exception):
+    pass

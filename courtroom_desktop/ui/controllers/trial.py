@@ -1,0 +1,162 @@
+"""The courtroom feature: start a trial, stream its events to the window, stop it, resume it, open a past one.
+
+The engine's event stream is consumed by one asyncio task; cancelling that task stops the trial (the store marks it
+"stopped") and ``court.run`` on a stopped or paused trial resumes it from its last persisted turn."""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtCore import QObject, Signal
+
+from courtroom_desktop.ui.tasks import Tasks
+
+IDLE, STARTING, RUNNING, STOPPED, PAUSED, FINISHED = "idle", "starting", "running", "stopped", "paused", "finished"
+
+
+class TrialController(QObject):
+    sig_opened = Signal(str, object, list)
+    """(trial_id, TrialSpec, stored events): a trial is shown; the events rebuild what happened so far."""
+    sig_event = Signal(object)
+    """One live event of the trial being run (token deltas included)."""
+    sig_state = Signal(str)
+    """idle, starting, running, stopped, paused (an error the trial can resume from) or finished."""
+    sig_error = Signal(str, str, str)
+    """(title, message, fix)."""
+
+    def __init__(self, workspace, parent: QObject | None = None):
+        super().__init__(parent)
+        self.workspace = workspace
+        self.tasks = Tasks(self.sig_error.emit)
+        self.trial_id: str | None = None
+        self.spec = None
+        self.state = IDLE
+        self._prior_state = IDLE
+        self._run_task: asyncio.Task | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.state in (STARTING, RUNNING)
+
+    def _set_state(self, state: str) -> None:
+        self.state = state
+        self.sig_state.emit(state)
+
+    # ---------------------------------------------------------------- actions
+    def start(self, claim: str, case: str = "claim", documents: list[str] | None = None,
+              sections: list[str] | None = None, settings=None) -> asyncio.Task | None:
+        if self.running:
+            return None
+        self._prior_state = self.state
+        self._set_state(STARTING)
+        self._run_task = self.tasks.spawn(self._start(claim, case, documents or [], sections or [], settings),
+                                          "Starting the trial")
+        self._run_task.add_done_callback(self._after_start_failure)
+        return self._run_task
+
+    def _after_start_failure(self, task: asyncio.Task) -> None:
+        if self.state == STARTING:  # failed (or was stopped) before the engine ran: back to where it was
+            self._set_state(self._prior_state)
+
+    async def _start(self, claim: str, case: str, documents: list[str], sections: list[str], settings) -> None:
+        from courtroom_desktop.core.court import CaseType, TrialSpec
+        from courtroom_desktop.core.errors import TrialError
+
+        claim = " ".join(claim.split())
+        if not claim:
+            raise TrialError("the claim is empty: say what should be put on trial")
+        library = await self.workspace.library()
+        if not await asyncio.to_thread(library.ready_ids):
+            raise TrialError("the library is empty: add PDFs first (or the sample library)")
+        settings = settings or self.workspace.config.debate
+        if settings.min_rounds > settings.max_rounds:
+            settings = settings.model_copy(update={"min_rounds": settings.max_rounds})
+        court, scope = await self.workspace.court(documents, sections, settings)
+        spec = TrialSpec(claim=claim, case=CaseType(case), documents=tuple(sorted(scope.doc_ids or ())),
+                         sections=tuple(scope.sections), models=self.workspace.workspace.model_labels())
+        store = self.workspace.workspace.trials
+
+        def create():
+            trial_id = court.start(spec)
+            return trial_id, store.spec(trial_id)  # as stored: with the debate settings
+
+        trial_id, spec = await asyncio.to_thread(create)
+        self.trial_id, self.spec = trial_id, spec
+        self.sig_opened.emit(trial_id, spec, [])
+        await self._drive(court, trial_id)
+
+    def stop(self) -> None:
+        if self._run_task is not None and not self._run_task.done():
+            self._run_task.cancel()
+
+    def resume(self, trial_id: str | None = None) -> asyncio.Task | None:
+        trial_id = trial_id or self.trial_id
+        if self.running or not trial_id:
+            return None
+        self._prior_state = self.state
+        self._set_state(STARTING)
+        self._run_task = self.tasks.spawn(self._resume(trial_id), "Resuming the trial")
+        self._run_task.add_done_callback(self._after_start_failure)
+        return self._run_task
+
+    async def _resume(self, trial_id: str) -> None:
+        from courtroom_desktop.core.config import DebateSettings
+
+        store = await self.workspace.trials()
+        spec, events = await asyncio.to_thread(lambda: (store.spec(trial_id), store.events(trial_id)))
+        if trial_id != self.trial_id:
+            self.trial_id, self.spec = trial_id, spec
+            self.sig_opened.emit(trial_id, spec, events)
+        settings = DebateSettings.model_validate(spec.settings) if spec.settings else self.workspace.config.debate
+        court, _ = await self.workspace.court(list(spec.documents), list(spec.sections), settings)
+        await self._drive(court, trial_id)
+
+    async def _drive(self, court, trial_id: str) -> None:
+        self._set_state(RUNNING)
+        outcome = STOPPED
+        try:
+            async for event in court.run(trial_id):
+                self.sig_event.emit(event)
+                if event.kind == "verdict":
+                    outcome = FINISHED
+                elif event.kind == "error":
+                    outcome = PAUSED
+        except asyncio.CancelledError:
+            outcome = STOPPED
+            raise
+        except Exception:
+            outcome = PAUSED
+            raise
+        finally:
+            self._set_state(outcome)
+
+    def open(self, trial_id: str) -> asyncio.Task | None:
+        """Show a stored trial (no model runs)."""
+        if self.running:
+            self.sig_error.emit("Opening a trial", "a trial is running", "stop it first (it can be resumed later)")
+            return None
+        return self.tasks.spawn(self._open(trial_id), "Opening the trial")
+
+    async def _open(self, trial_id: str) -> None:
+        store = await self.workspace.trials()
+
+        def read():
+            status = next((t.status for t in store.list() if t.id == trial_id), "")
+            return store.spec(trial_id), store.events(trial_id), status
+
+        spec, events, status = await asyncio.to_thread(read)
+        self.trial_id, self.spec = trial_id, spec
+        self.sig_opened.emit(trial_id, spec, events)
+        has_verdict = any(e.kind == "verdict" for e in events)
+        self._set_state(FINISHED if has_verdict else (PAUSED if status == "paused" else STOPPED))
+
+    def clear(self) -> None:
+        """A new, empty courtroom."""
+        if self.running:
+            return
+        self.trial_id, self.spec = None, None
+        self._set_state(IDLE)
+
+    async def shutdown(self) -> None:
+        self.stop()
+        await self.tasks.cancel_all()

@@ -1,0 +1,168 @@
+"""The workspace the window works on: opening it off the GUI thread, preloading the models in the background,
+applying new settings live, and switching the data folder."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from courtroom_desktop.core.config import ROLES, AppConfig, save_config
+from courtroom_desktop.ui.tasks import Tasks
+
+log = logging.getLogger(__name__)
+
+
+class WorkspaceController(QObject):
+    sig_status = Signal(str)
+    """A short line for the status bar: what is loading in the background."""
+    sig_library_ready = Signal()
+    """The library is open (its stores and catalog): panels may list it."""
+    sig_models_ready = Signal()
+    """The embedding model (and the embedded chat model, when a role uses it) are loaded."""
+    sig_config_applied = Signal(object)
+    """New settings (an AppConfig) are saved and in use."""
+    sig_workspace_changed = Signal()
+    """The data folder changed: every panel reloads."""
+    sig_error = Signal(str, str, str)
+    """(title, message, fix) for the notice bar."""
+
+    def __init__(self, config_dir: Path, data_dir: Path, config: AppConfig | None = None, workspace=None,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        from courtroom_desktop.core.workspace import Workspace
+
+        self.config_dir = Path(config_dir)
+        self.workspace = workspace or Workspace(config_dir, data_dir, config)
+        self.tasks = Tasks(self.sig_error.emit)
+        self._open_lock = asyncio.Lock()
+        self._library_open = False
+        self.models_ready = False
+
+    # ---------------------------------------------------------------- access
+    @property
+    def config(self) -> AppConfig:
+        return self.workspace.config
+
+    @property
+    def data_dir(self) -> Path:
+        return self.workspace.data_dir
+
+    async def library(self):
+        """The library, opened once in a worker thread (opening imports the stores and reads the catalog)."""
+        async with self._open_lock:
+            if not self._library_open:
+                await asyncio.to_thread(lambda: self.workspace.library)
+                self._library_open = True
+                self.sig_library_ready.emit()
+        return self.workspace.library
+
+    async def trials(self):
+        return await asyncio.to_thread(lambda: self.workspace.trials)
+
+    async def court(self, documents: list[str] | None, sections: list[str] | None, settings):
+        """A Court over this workspace (built in a thread: the retriever and models import their libraries)."""
+        await self.library()
+        ws = self.workspace
+
+        def build():
+            scope = ws.scope(documents or None, sections or None)
+            return ws.court(scope, settings), scope
+
+        return await asyncio.to_thread(build)
+
+    def uses_embedded_model(self) -> bool:
+        return any(self.config.models.for_role(role).provider == "embedded" for role in ROLES)
+
+    # ---------------------------------------------------------------- background preload
+    def start(self) -> asyncio.Task | None:
+        """After the window shows: open the library, then load the embedding and chat models in the background."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # called before the loop runs: start once it does
+            from PySide6.QtCore import QTimer
+
+            QTimer.singleShot(0, self.start)
+            return None
+        return self.tasks.spawn(self._preload(), "Loading the library")
+
+    async def _preload(self) -> None:
+        self.sig_status.emit("Opening the library\u2026")
+        library = await self.library()
+        # Every heavy first use happens here, right after the window shows, not in the middle of an ingest or a
+        # trial: importing an extension module holds the GIL (lancedb's import alone stalled the loop 250 ms).
+        self.sig_status.emit("Loading the embedding model\u2026")
+        await asyncio.to_thread(lambda: library.embedder.dim)
+        await asyncio.to_thread(lambda: (library.vectors, self.workspace.retriever))
+        if self.uses_embedded_model():
+            self.sig_status.emit("Loading the embedded chat model\u2026")
+            await self._load_chat_models()
+        # what is loaded now stays: keep it out of the garbage collector's full passes (shorter pauses later)
+        gc.freeze()
+        self.models_ready = True
+        self.sig_status.emit("Ready")
+        self.sig_models_ready.emit()
+
+    async def _load_chat_models(self) -> None:
+        router = self.workspace.router
+        for role in ROLES:
+            model = router.for_role(role)
+            if getattr(model, "provider", "") == "embedded":
+                try:
+                    await model.load()
+                    # the tokenizer that sizes prompts is loaded on first use: do it here, not on the GUI thread
+                    await asyncio.to_thread(model.count_tokens, "warm up")
+                except Exception as exc:  # noqa: BLE001 - the trial will report it with its fix
+                    log.warning("preloading the %s model failed: %s", role, exc)
+                    return
+
+    # ---------------------------------------------------------------- settings
+    def apply_config(self, config: AppConfig) -> None:
+        """Save the settings and use them from the next trial on (models, retrieval, debate, chunking)."""
+        save_config(config, self.config_dir)
+        old_router = self.workspace.reconfigure(config)
+        if old_router is not None:
+            self.tasks.spawn(old_router.aclose(), "Closing the previous models")
+        self.models_ready = False
+        self.sig_config_applied.emit(config)
+        if self._library_open and self.uses_embedded_model():
+            self.tasks.spawn(self._reload_models(), "Loading the chat models")
+
+    async def _reload_models(self) -> None:
+        self.sig_status.emit("Loading the embedded chat model\u2026")
+        await self._load_chat_models()
+        self.models_ready = True
+        self.sig_status.emit("Ready")
+        self.sig_models_ready.emit()
+
+    def switch_data_dir(self, data_dir: Path) -> asyncio.Task:
+        return self.tasks.spawn(self._switch(Path(data_dir)), "Switching the data folder")
+
+    async def _switch(self, data_dir: Path) -> None:
+        from courtroom_desktop.core.workspace import Workspace
+
+        if data_dir.resolve() == self.data_dir.resolve():
+            return
+        old = self.workspace
+        async with self._open_lock:
+            self.workspace = Workspace(self.config_dir, data_dir, old.config)
+            self._library_open = False
+        await asyncio.to_thread(old.close)
+        self.sig_workspace_changed.emit()
+        await self._preload()
+
+    async def close(self) -> None:
+        await self.tasks.cancel_all()
+        try:
+            router = self.workspace._router  # closing only what was opened
+            if router is not None:
+                await router.aclose()
+        finally:
+            await asyncio.to_thread(self.workspace.close)
+            embedded = sys.modules.get("courtroom_desktop.core.llm.embedded")
+            if embedded is not None:
+                embedded.unload_all()  # free llama.cpp models now, not during interpreter shutdown

@@ -1,0 +1,1 @@
+"""Dialogs: settings, export, scope, keyboard shortcuts."""

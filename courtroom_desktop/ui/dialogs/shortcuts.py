@@ -1,0 +1,31 @@
+"""The list of keyboard shortcuts, read from the window's actions (so it never goes stale)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout
+
+
+class ShortcutsDialog(QDialog):
+    def __init__(self, actions, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.setObjectName("shortcutsDialog")
+        rows = [(a.text().replace("&", "").rstrip("\u2026."), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
+                for a in actions if not a.shortcut().isEmpty()]
+        self.table = QTableWidget(len(rows), 2)
+        self.table.setHorizontalHeaderLabels(["Action", "Shortcut"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        for row, (name, keys) in enumerate(rows):
+            self.table.setItem(row, 0, QTableWidgetItem(name))
+            self.table.setItem(row, 1, QTableWidgetItem(keys))
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addWidget(buttons)
+        self.resize(420, 460)
+        self.rows = rows

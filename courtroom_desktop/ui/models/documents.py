@@ -1,0 +1,162 @@
+"""The library's documents as a table: each ready document with its pages, sections and chunks; each file that
+failed with its reason; and, while an ingest runs, each file's live stage and progress."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from courtroom_desktop.ui.models import ROOT, ProgressRole, RecordRole
+from courtroom_desktop.ui.theme import accent
+
+COLUMNS = ("Document", "Status", "Pages", "Sections", "Chunks", "Reason")
+DOCUMENT, STATUS, PAGES, SECTIONS, CHUNKS, REASON = range(len(COLUMNS))
+
+
+@dataclass
+class DocRow:
+    path: str
+    doc: object | None = None      # a core Document, or None for a file that never made it in
+    status: str = ""
+    reason: str = ""
+    progress: int | None = None    # 0..100 while being ingested
+
+    @property
+    def doc_id(self) -> str:
+        return self.doc.id if self.doc is not None else ""
+
+    @property
+    def title(self) -> str:
+        if self.doc is not None and self.doc.title:
+            return self.doc.title
+        return Path(self.path).name
+
+
+def ingest_progress(event) -> tuple[str, int]:
+    stage = event.stage.value
+    if stage == "extract":
+        frac = event.pages_done / event.pages if event.pages else 0.0
+        return f"reading page {event.pages_done}/{event.pages}", round(30 * frac)
+    if stage == "chunk":
+        return f"{event.chunks} passages", 35
+    if stage == "embed":
+        frac = event.chunks_done / event.chunks if event.chunks else 0.0
+        return f"embedding {event.chunks_done}/{event.chunks}", 35 + round(60 * frac)
+    return "indexing", 97
+
+
+class DocumentsModel(QAbstractTableModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._rows: list[DocRow] = []
+        self._active: dict[str, tuple[str, int | None]] = {}  # path -> (status, progress) during an ingest
+
+    # ---------------------------------------------------------------- Qt
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
+            return None
+        row, column = self._rows[index.row()], index.column()
+        if role == RecordRole:
+            return row
+        if role == ProgressRole:
+            return row.progress if column == STATUS else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            doc = row.doc
+            if column == DOCUMENT:
+                return row.title
+            if column == STATUS:
+                return row.status
+            if column in (PAGES, SECTIONS, CHUNKS):
+                if doc is None:
+                    return ""
+                return str({PAGES: doc.pages, SECTIONS: doc.sections, CHUNKS: doc.chunks}[column])
+            if column == REASON:
+                return row.reason
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column == REASON and row.reason:
+                return row.reason
+            doc = row.doc
+            extra = ""
+            if doc is not None:
+                extra = "\n".join(x for x in (doc.authors, str(doc.year or ""), f"id {doc.id}") if x)
+            return f"{row.path}\n{extra}".strip()
+        if role == Qt.ItemDataRole.ForegroundRole and column in (STATUS, REASON):
+            if row.status == "failed":
+                return accent("error")
+            if row.status in ("cancelled",):
+                return accent("warning")
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (PAGES, SECTIONS, CHUNKS):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    # ---------------------------------------------------------------- records in
+    def set_documents(self, documents: list, failures: list[tuple[str, str]]) -> None:
+        rows = [DocRow(path=d.path, doc=d, status=d.status.value, reason=d.error) for d in documents]
+        known = {r.path for r in rows}
+        rows += [DocRow(path=p, status="failed", reason=reason) for p, reason in failures if p not in known]
+        for path, (status, progress) in self._active.items():
+            existing = next((r for r in rows if r.path == path), None)
+            if existing is None:
+                rows.append(DocRow(path=path, status=status, progress=progress))
+            else:
+                existing.status, existing.progress = status, progress
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def apply_ingest_event(self, event) -> None:
+        kind = getattr(event, "kind", "")
+        if kind in ("started", "finished"):
+            self._active.clear()
+            for row_number, row in enumerate(self._rows):
+                if row.progress is not None:
+                    row.progress = None
+                    self._changed(row_number)
+            return
+        path = event.path
+        if kind == "file_started":
+            self._set(path, "queued", 0)
+        elif kind == "file_progress":
+            self._set(path, *ingest_progress(event))
+        elif kind == "file_finished":
+            self._active.pop(path, None)
+            outcome = event.outcome.value
+            self._set(path, "ready" if outcome in ("added", "updated", "skipped") else outcome, None,
+                      reason=event.reason if outcome in ("failed", "cancelled") else "", track=False)
+
+    def _set(self, path: str, status: str, progress: int | None, reason: str | None = None, track: bool = True) -> None:
+        if track:
+            self._active[path] = (status, progress)
+        for row_number, row in enumerate(self._rows):
+            if row.path == path:
+                row.status, row.progress = status, progress
+                if reason is not None:
+                    row.reason = reason
+                self._changed(row_number)
+                return
+        self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows))
+        self._rows.append(DocRow(path=path, status=status, progress=progress, reason=reason or ""))
+        self.endInsertRows()
+
+    def _changed(self, row_number: int) -> None:
+        self.dataChanged.emit(self.index(row_number, 0), self.index(row_number, len(COLUMNS) - 1))
+
+    # ---------------------------------------------------------------- records out
+    def row(self, row_number: int) -> DocRow:
+        return self._rows[row_number]
+
+    def rows(self) -> list[DocRow]:
+        return list(self._rows)

@@ -1,0 +1,151 @@
+"""The trial's evidence pool as a table: each passage with the stance of the side that found it, its level in the
+evidence hierarchy, where it sits, when and by which query it was found, and who cited it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from courtroom_desktop.ui.models import ROOT, RecordRole
+from courtroom_desktop.ui.text import clock, pages_label, role_for, stance_short
+from courtroom_desktop.ui.theme import accent
+
+COLUMNS = ("ID", "Stance", "Level", "Document", "Page", "Found", "Query", "Cited by")
+ID, STANCE, LEVEL, DOCUMENT, PAGE, FOUND, QUERY, CITED = range(len(COLUMNS))
+
+
+class EvidenceModel(QAbstractTableModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.case = "claim"
+        self._entries: list = []                   # PoolEntry, in order of entry (E1, E2, ...)
+        self._cited: dict[str, list[str]] = {}     # evidence id -> ["Prosecution (round 1)", ..., "verdict"]
+
+    # ---------------------------------------------------------------- Qt
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
+        return 0 if parent.isValid() else len(self._entries)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < len(self._entries)):
+            return None
+        entry, column = self._entries[index.row()], index.column()
+        if role == RecordRole:
+            return entry
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(entry, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column == DOCUMENT:
+                chunk = entry.evidence.chunk
+                return f"{entry.evidence.doc_title}\n{chunk.section_path}\n{entry.evidence.doc_path}".strip()
+            if column == FOUND:
+                return f"{self._finder(entry)} found it in round {entry.round} at {clock(entry.at)} (novelty {entry.novelty:.2f})"
+            if column == QUERY:
+                return "\n".join(entry.evidence.queries or (entry.query,))
+            if column == ID and entry.injection:
+                return "This passage reads like instructions to a model: it is treated as a quotation only."
+            return self._display(entry, column) or None
+        if role == Qt.ItemDataRole.ForegroundRole and column == STANCE and entry.stance is not None:
+            return accent(entry.stance.value)
+        if role == Qt.ItemDataRole.ForegroundRole and column == ID and entry.injection:
+            return accent("warning")
+        return None
+
+    def _finder(self, entry) -> str:
+        if entry.found_by == "judge":
+            return "Judge"
+        return role_for(self.case, entry.stance) if entry.stance is not None else f"Counsel {entry.found_by}"
+
+    def _display(self, entry, column: int) -> str:
+        chunk = entry.evidence.chunk
+        if column == ID:
+            return entry.id + (" \u26a0" if entry.injection else "")
+        if column == STANCE:
+            return stance_short(self.case, entry.stance) if entry.stance is not None else ""
+        if column == LEVEL:
+            return entry.level
+        if column == DOCUMENT:
+            title = entry.evidence.doc_title or entry.evidence.doc_path.rsplit("/", 1)[-1]
+            return f"{title} \u2014 {chunk.section_title}" if chunk.section_title else title
+        if column == PAGE:
+            return pages_label(chunk)
+        if column == FOUND:
+            return f"round {entry.round}, {self._finder(entry)}, {clock(entry.at)}"
+        if column == QUERY:
+            return entry.query
+        if column == CITED:
+            return ", ".join(self._cited.get(entry.id, []))
+        return ""
+
+    # ---------------------------------------------------------------- records in
+    def reset(self, case="claim", pool=(), turns=(), verdict=None) -> None:
+        self.beginResetModel()
+        self.case = getattr(case, "value", case)
+        self._entries = list(pool)
+        self._cited = {}
+        for turn in turns:
+            self._note_turn(turn)
+        if verdict is not None:
+            self._note_verdict(verdict)
+        self.endResetModel()
+
+    def add(self, entry) -> None:
+        if any(e.id == entry.id for e in self._entries):
+            return
+        self.beginInsertRows(QModelIndex(), len(self._entries), len(self._entries))
+        self._entries.append(entry)
+        self.endInsertRows()
+
+    def note_turn(self, turn) -> None:
+        for evidence_id in self._note_turn(turn):
+            self._changed(evidence_id)
+
+    def note_verdict(self, verdict) -> None:
+        for evidence_id in self._note_verdict(verdict):
+            self._changed(evidence_id)
+
+    def _note_turn(self, turn) -> list[str]:
+        who = f"{turn.role} (round {turn.round})"
+        changed = []
+        for citation in turn.citations:
+            if citation.valid:
+                names = self._cited.setdefault(citation.evidence_id, [])
+                if who not in names:
+                    names.append(who)
+                    changed.append(citation.evidence_id)
+        return changed
+
+    def _note_verdict(self, verdict) -> list[str]:
+        changed = []
+        for finding in verdict.findings:
+            for evidence_id in finding.citations:
+                names = self._cited.setdefault(evidence_id, [])
+                if "verdict" not in names:
+                    names.append("verdict")
+                    changed.append(evidence_id)
+        return changed
+
+    def _changed(self, evidence_id: str) -> None:
+        row = self.row_of(evidence_id)
+        if row >= 0:
+            self.dataChanged.emit(self.index(row, CITED), self.index(row, CITED))
+
+    # ---------------------------------------------------------------- records out
+    def row_of(self, evidence_id: str) -> int:
+        return next((i for i, e in enumerate(self._entries) if e.id == evidence_id), -1)
+
+    def entry(self, evidence_id: str):
+        row = self.row_of(evidence_id)
+        return self._entries[row] if row >= 0 else None
+
+    def entries(self) -> list:
+        return list(self._entries)
+
+    def cited_by(self, evidence_id: str) -> list[str]:
+        return list(self._cited.get(evidence_id, []))

@@ -1,0 +1,225 @@
+"""The live transcript as a list model: one item per counsel turn (its text growing token by token), per judge
+ruling, per role switch, for the verdict, and for warnings and errors. Built from the engine's events, live or
+replayed from the trial store; the transcript view turns each item into a card."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+
+from courtroom_desktop.ui.models import ROOT, RecordRole
+
+
+@dataclass
+class TurnItem:
+    index: int
+    round: int
+    seat: str
+    stance: str
+    role: str
+    text: str = ""
+    attempt: int = 0
+    status: str = "searching the library\u2026"
+    evidence_added: list[str] = field(default_factory=list)
+    turn: object | None = None          # the core Turn once finished
+    interrupted: bool = False           # the trial stopped during this turn; it was redone after resuming
+    kind: str = "turn"
+
+    @property
+    def finished(self) -> bool:
+        return self.turn is not None
+
+
+@dataclass
+class RulingItem:
+    ruling: object                      # core Ruling
+    kind: str = "ruling"
+
+
+@dataclass
+class SwitchItem:
+    switch: object                      # core RolesSwitched
+    kind: str = "switch"
+
+
+@dataclass
+class VerdictItem:
+    verdict: object                     # core Verdict
+    kind: str = "verdict"
+
+
+@dataclass
+class NoticeItem:
+    level: str                          # info, warning, error
+    text: str
+    fix: str = ""
+    kind: str = "notice"
+
+
+Item = TurnItem | RulingItem | SwitchItem | VerdictItem | NoticeItem
+
+
+def summary(item: Item) -> str:
+    """One line per item (the view's accessible text; what tests read)."""
+    if isinstance(item, TurnItem):
+        return f"{item.role} (round {item.round}): {item.text}"
+    if isinstance(item, RulingItem):
+        r = item.ruling
+        return f"Judge (round {r.round}): {r.ruling.tendency.value} {r.ruling.confidence:.2f}"
+    if isinstance(item, SwitchItem):
+        return f"Sides switched after round {item.switch.round}"
+    if isinstance(item, VerdictItem):
+        return f"Verdict: {item.verdict.label.value} {item.verdict.confidence:.2f}"
+    return f"{item.level}: {item.text}"
+
+
+class TranscriptModel(QAbstractListModel):
+    sig_rulings_changed = Signal()
+    """A ruling or switch was added (the confidence chart redraws)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.case = "claim"
+        self.claim = ""
+        self.max_rounds = 0
+        self.threshold = 0.0
+        self.assignments: dict[str, str] = {"A": "against", "B": "for"}
+        self._items: list[Item] = []
+        self._turn_rows: dict[int, int] = {}   # turn index -> row
+
+    # ---------------------------------------------------------------- Qt
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
+        return 0 if parent.isValid() else len(self._items)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < len(self._items)):
+            return None
+        item = self._items[index.row()]
+        if role == RecordRole:
+            return item
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return summary(item)
+        return None
+
+    # ---------------------------------------------------------------- events in
+    def reset(self, spec=None, events=()) -> None:
+        """Show a trial from scratch: its spec and the events stored so far (none for a new trial)."""
+        self.beginResetModel()
+        self._items, self._turn_rows = [], {}
+        self.assignments = {"A": "against", "B": "for"}
+        if spec is not None:
+            self.case = spec.case.value
+            self.claim = spec.claim
+            self.max_rounds = int(spec.settings.get("max_rounds", 0) or 0)
+            self.threshold = float(spec.settings.get("confidence_threshold", 0) or 0)
+        else:
+            self.case, self.claim, self.max_rounds, self.threshold = "claim", "", 0, 0.0
+        for event in events:
+            self._apply(event, live=False)
+        self.endResetModel()
+        self.sig_rulings_changed.emit()
+
+    def apply(self, event) -> None:
+        self._apply(event, live=True)
+
+    def _apply(self, event, live: bool) -> None:
+        kind = event.kind
+        if kind == "trial_started":
+            self.assignments = {k: getattr(v, "value", v) for k, v in event.assignments.items()}
+        elif kind == "trial_resumed":
+            for row, item in enumerate(self._items):
+                if isinstance(item, TurnItem) and not item.finished and not item.interrupted:
+                    item.interrupted = True
+                    item.status = "interrupted: redone after resuming"
+                    self._changed(row, live)
+            text = f"Trial resumed at round {event.from_round}"
+            if event.discarded:
+                text += f"; {event.discarded} is redone"
+            self._append(NoticeItem("info", text), live)
+        elif kind == "turn_started":
+            item = TurnItem(index=event.index, round=event.round, seat=event.seat.value, stance=event.stance.value,
+                            role=event.role)
+            self._append(item, live)
+            self._turn_rows[event.index] = len(self._items) - 1
+        elif kind == "token":
+            row = self._turn_rows.get(event.index)
+            if row is not None:
+                item = self._items[row]
+                if event.attempt != item.attempt:
+                    item.attempt, item.text = event.attempt, ""
+                item.text += event.text
+                item.status = "arguing\u2026" if event.attempt == 0 else "arguing again (the first answer was rejected)\u2026"
+                self._changed(row, live)
+        elif kind == "evidence_added":
+            row = self._open_turn_row()
+            if row is not None:
+                item = self._items[row]
+                item.evidence_added.append(event.entry.id)
+                n = len(item.evidence_added)
+                item.status = f"{n} new passage{'s' if n > 1 else ''} found; preparing the argument\u2026"
+                self._changed(row, live)
+        elif kind == "turn_finished":
+            turn = event.turn
+            row = self._turn_rows.get(turn.index)
+            if row is None or self._items[row].interrupted:
+                self._append(TurnItem(index=turn.index, round=turn.round, seat=turn.seat.value,
+                                      stance=turn.stance.value, role=turn.role), live)
+                row = len(self._items) - 1
+                self._turn_rows[turn.index] = row
+            item = self._items[row]
+            item.turn, item.text, item.status = turn, turn.text, ""
+            item.evidence_added = list(turn.evidence_added)
+            self._changed(row, live)
+        elif kind == "ruling":
+            self._append(RulingItem(event.ruling), live)
+            if live:
+                self.sig_rulings_changed.emit()
+        elif kind == "switch":
+            self.assignments = {k: getattr(v, "value", v) for k, v in event.assignments.items()}
+            self._append(SwitchItem(event), live)
+            if live:
+                self.sig_rulings_changed.emit()
+        elif kind == "verdict":
+            self._append(VerdictItem(event.verdict), live)
+        elif kind == "warning":
+            self._append(NoticeItem("warning", event.message), live)
+        elif kind == "error":
+            fix = event.fix + ("; then press Resume" if event.resumable else "") if event.fix else (
+                "press Resume to continue" if event.resumable else "")
+            self._append(NoticeItem("error", event.message, fix), live)
+
+    def _open_turn_row(self) -> int | None:
+        for row in range(len(self._items) - 1, -1, -1):
+            item = self._items[row]
+            if isinstance(item, TurnItem):
+                return None if item.finished or item.interrupted else row
+        return None
+
+    def _append(self, item: Item, live: bool) -> None:
+        if live:
+            self.beginInsertRows(QModelIndex(), len(self._items), len(self._items))
+        self._items.append(item)
+        if live:
+            self.endInsertRows()
+
+    def _changed(self, row: int, live: bool) -> None:
+        if live:
+            index = self.index(row, 0)
+            self.dataChanged.emit(index, index, [RecordRole, Qt.ItemDataRole.DisplayRole])
+
+    # ---------------------------------------------------------------- records out
+    def item(self, row: int) -> Item:
+        return self._items[row]
+
+    def items(self) -> list[Item]:
+        return list(self._items)
+
+    def rulings(self) -> list:
+        return [i.ruling for i in self._items if isinstance(i, RulingItem)]
+
+    def switch_rounds(self) -> list[int]:
+        return [i.switch.round for i in self._items if isinstance(i, SwitchItem)]
+
+    def verdict(self):
+        return next((i.verdict for i in self._items if isinstance(i, VerdictItem)), None)

@@ -1,0 +1,128 @@
+"""Wording shared by the window's models and cards: stances, citations as links, the verdict as Markdown.
+Pure functions (no widgets), so they are tested without a display."""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+
+CITATION = re.compile(r"\[\s*(E\d+(?:\s*[,;]\s*E\d+)*)\s*\]")
+CITE_SCHEME = "cite"
+
+VERDICT_WORDS = {
+    "supported": "Supported",
+    "refuted": "Refuted",
+    "mixed": "Mixed",
+    "insufficient evidence": "Insufficient evidence",
+}
+TENDENCY_WORDS = {"support": "leans towards support", "refute": "leans towards refuting", "unclear": "is undecided"}
+
+
+def _value(x) -> str:
+    return getattr(x, "value", x) or ""
+
+
+def stance_words(case, stance) -> str:
+    """'argues the claim is false' etc., for the case type."""
+    case, stance = _value(case), _value(stance)
+    if case == "decision":
+        return "argues for doing it" if stance == "for" else "argues against doing it"
+    return "argues the claim is true" if stance == "for" else "argues the claim is false"
+
+
+def stance_short(case, stance) -> str:
+    case, stance = _value(case), _value(stance)
+    if not stance:
+        return ""
+    if case == "decision":
+        return "for" if stance == "for" else "against"
+    return "supports" if stance == "for" else "refutes"
+
+
+def role_for(case, stance) -> str:
+    case, stance = _value(case), _value(stance)
+    if case == "decision":
+        return "Counsel for" if stance == "for" else "Counsel against"
+    return "Defense" if stance == "for" else "Prosecution"
+
+
+def cite_href(evidence_id: str) -> str:
+    return f"{CITE_SCHEME}:{evidence_id}"
+
+
+def evidence_of_href(href: str) -> str | None:
+    scheme, _, rest = href.partition(":")
+    return rest if scheme == CITE_SCHEME and re.fullmatch(r"E\d+", rest) else None
+
+
+def citations_html(text: str) -> str:
+    """Plain text -> HTML with every [E3] (or [E1, E2]) turned into links that open the evidence."""
+    out: list[str] = []
+    position = 0
+    for match in CITATION.finditer(text):
+        out.append(html.escape(text[position:match.start()]))
+        ids = re.findall(r"E\d+", match.group(1))
+        out.append("[" + ", ".join(f'<a href="{cite_href(i)}">{i}</a>' for i in ids) + "]")
+        position = match.end()
+    out.append(html.escape(text[position:]))
+    return "".join(out).replace("\n", "<br>")
+
+
+def _md(text: str) -> str:
+    """Escape Markdown's special characters in model-written text (it is data, not markup)."""
+    return re.sub(r"([\\`*_{}\[\]()#+!|<>])", r"\\\1", " ".join(str(text).split()))
+
+
+def _md_cites(ids) -> str:
+    return " ".join(f"[\\[{i}\\]]({cite_href(i)})" for i in ids)
+
+
+def verdict_markdown(verdict, case="claim", claim: str = "") -> str:
+    """The final verdict card, as Markdown (rendered by Qt's Markdown support)."""
+    label = VERDICT_WORDS.get(_value(verdict.label), str(_value(verdict.label)).capitalize())
+    lines = [f"## Verdict: {label}", ""]
+    if claim:
+        lines += [f"*{'Decision' if _value(case) == 'decision' else 'Claim'}:* {_md(claim)}", ""]
+    lines += [f"**Confidence {verdict.confidence:.0%}** \u00b7 {verdict.rounds} round{'s' if verdict.rounds != 1 else ''}"
+              f" \u00b7 {verdict.switches} switch{'es' if verdict.switches != 1 else ''}", ""]
+    if verdict.summary:
+        lines += [_md(verdict.summary), ""]
+    if verdict.findings:
+        lines += ["### Findings", ""]
+        for number, finding in enumerate(verdict.findings, 1):
+            cites = f" {_md_cites(finding.citations)}" if finding.citations else ""
+            lines.append(f"{number}. {_md(finding.text)}{cites}")
+        lines.append("")
+    for title, items in (("Conditions", verdict.conditions), ("Risks", verdict.risks),
+                         ("Open questions", verdict.open_questions)):
+        if items:
+            lines += [f"### {title}", ""] + [f"- {_md(item)}" for item in items] + [""]
+    if verdict.evidence:
+        lines += ["### Evidence weighed", ""]
+        for weighed in verdict.evidence:
+            lines.append(f"- {_md_cites([weighed.id])} {_md(weighed.level)}, weight {weighed.weight:.2f}"
+                         + (f", cited by {_md(', '.join(weighed.cited_by))}" if weighed.cited_by else ""))
+        lines.append("")
+    if verdict.stopped_because:
+        lines += [f"*Stopped because:* {_md(verdict.stopped_because)}", ""]
+    if verdict.quality_flags:
+        lines += ["### Quality flags", ""] + [f"- {_md(flag)}" for flag in verdict.quality_flags] + [""]
+    return "\n".join(lines).strip() + "\n"
+
+
+def pages_label(chunk) -> str:
+    start, end = chunk.page_start + 1, chunk.page_end + 1
+    return f"p. {start}" if start == end else f"pp. {start}\u2013{end}"
+
+
+def clock(timestamp: float | None) -> str:
+    if not timestamp:
+        return ""
+    return time.strftime("%H:%M:%S", time.localtime(timestamp))
+
+
+def date_time(timestamp: float | None) -> str:
+    if not timestamp:
+        return ""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))

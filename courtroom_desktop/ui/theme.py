@@ -1,0 +1,97 @@
+"""Colours that follow the palette: the window uses the system's light or dark palette, and every accent here has a
+light and a dark variant chosen by the palette's window lightness, so nothing is hard-coded to a light theme.
+
+Appearance: 'system' leaves the platform's palette alone (it follows the desktop's light or dark mode);
+'light' and 'dark' set a Fusion palette, for desktops whose theme Qt cannot read."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+
+APPEARANCES = ("system", "light", "dark")
+
+# (light palette, dark palette)
+_ACCENTS = {
+    "against": ("#b03a2e", "#ff8a80"),   # the side arguing the claim is false (or the decision wrong)
+    "for": ("#1f5f8b", "#8ab4f8"),       # the side arguing the claim is true (or the decision right)
+    "judge": ("#7a5200", "#ffd166"),
+    "support": ("#1e7b45", "#7ddc9a"),
+    "refute": ("#b03a2e", "#ff8a80"),
+    "unclear": ("#6b6b6b", "#b0b0b0"),
+    "switch": ("#8a4d00", "#ffb74d"),
+    "warning": ("#8a4d00", "#ffb74d"),
+    "error": ("#a4262c", "#ff8a80"),
+    "ok": ("#1e7b45", "#7ddc9a"),
+}
+
+
+def is_dark(palette: QPalette | None = None) -> bool:
+    palette = palette or QGuiApplication.palette()
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def accent(name: str, palette: QPalette | None = None) -> QColor:
+    light, dark = _ACCENTS.get(name, _ACCENTS["unclear"])
+    return QColor(dark if is_dark(palette) else light)
+
+
+def tint(name: str, palette: QPalette | None = None, alpha: int = 28) -> QColor:
+    """A faint wash of an accent over the base colour (banners, badges), readable in either palette."""
+    palette = palette or QGuiApplication.palette()
+    base = palette.color(QPalette.ColorRole.Base)
+    color = accent(name, palette)
+    mix = alpha / 255
+    return QColor(round(base.red() * (1 - mix) + color.red() * mix), round(base.green() * (1 - mix) + color.green() * mix),
+                  round(base.blue() * (1 - mix) + color.blue() * mix))
+
+
+def role_color(palette: QPalette, name: str) -> str:
+    """A palette role by name ('base', 'mid', 'text', ...) as #rrggbb, for style sheets."""
+    role = {"base": QPalette.ColorRole.Base, "alternate": QPalette.ColorRole.AlternateBase,
+            "window": QPalette.ColorRole.Window, "mid": QPalette.ColorRole.Mid, "text": QPalette.ColorRole.Text,
+            "dim": QPalette.ColorRole.PlaceholderText, "highlight": QPalette.ColorRole.Highlight,
+            "button": QPalette.ColorRole.Button, "link": QPalette.ColorRole.Link}[name]
+    return palette.color(role).name()
+
+
+def _fusion_palette(dark: bool) -> QPalette:
+    p = QPalette()
+    if dark:
+        colors = {
+            QPalette.ColorRole.Window: "#2b2d30", QPalette.ColorRole.WindowText: "#e6e6e6",
+            QPalette.ColorRole.Base: "#1f2023", QPalette.ColorRole.AlternateBase: "#2a2c2f",
+            QPalette.ColorRole.Text: "#e6e6e6", QPalette.ColorRole.Button: "#34363a",
+            QPalette.ColorRole.ButtonText: "#e6e6e6", QPalette.ColorRole.Highlight: "#3d7bd9",
+            QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#34363a",
+            QPalette.ColorRole.ToolTipText: "#e6e6e6", QPalette.ColorRole.PlaceholderText: "#9a9a9a",
+            QPalette.ColorRole.Link: "#8ab4f8", QPalette.ColorRole.LinkVisited: "#c58af9",
+            QPalette.ColorRole.Mid: "#4a4c50", QPalette.ColorRole.Dark: "#18191b",
+            QPalette.ColorRole.Light: "#45474b", QPalette.ColorRole.Midlight: "#3a3c40",
+            QPalette.ColorRole.Shadow: "#000000", QPalette.ColorRole.BrightText: "#ff8a80",
+        }
+        for role, value in colors.items():
+            p.setColor(role, QColor(value))
+        for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
+            p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7a7a"))
+        return p
+    from PySide6.QtWidgets import QApplication, QStyleFactory
+
+    style = QStyleFactory.create("Fusion") or QApplication.style()
+    return style.standardPalette()
+
+
+def apply_appearance(app, appearance: str) -> None:
+    """'system': the platform's palette (and its light/dark mode); 'light'/'dark': a Fusion palette."""
+    if appearance not in APPEARANCES:
+        appearance = "system"
+    hints = app.styleHints()
+    if appearance == "system":
+        if hasattr(hints, "unsetColorScheme"):
+            hints.unsetColorScheme()
+        app.setPalette(QPalette())
+        return
+    if hasattr(hints, "setColorScheme"):
+        hints.setColorScheme(Qt.ColorScheme.Dark if appearance == "dark" else Qt.ColorScheme.Light)
+    app.setStyle("Fusion")
+    app.setPalette(_fusion_palette(appearance == "dark"))

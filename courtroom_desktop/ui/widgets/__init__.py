@@ -1,0 +1,1 @@
+"""Widgets: they show models and call controllers; none awaits core code."""

@@ -1,0 +1,269 @@
+"""The courtroom: the claim (or decision), its case type and document scope, Start / Stop / Resume, the live
+transcript and the chart of the judge's confidence per round."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from courtroom_desktop.ui.controllers.trial import FINISHED, IDLE, PAUSED, RUNNING, STARTING, STOPPED
+from courtroom_desktop.ui.models.transcript import TranscriptModel
+from courtroom_desktop.ui.text import role_for
+from courtroom_desktop.ui.theme import accent, tint
+from courtroom_desktop.ui.widgets.chart import ConfidenceChart
+from courtroom_desktop.ui.widgets.transcript import TranscriptView
+
+CASES = (("claim", "Claim: is it true?"), ("decision", "Decision: should I do it?"))
+STATE_WORDS = {IDLE: "", STARTING: "Preparing the court\u2026", RUNNING: "In session", STOPPED: "Stopped: Resume continues",
+               PAUSED: "Paused by an error: fix it, then Resume", FINISHED: "Verdict reached"}
+
+
+class CourtroomPanel(QWidget):
+    sig_citation = Signal(str)
+    """An evidence id whose citation was activated in the transcript."""
+    sig_scope_requested = Signal()
+    """The user wants to choose the documents in scope."""
+    sig_try_samples = Signal()
+    """The first-run button: add the sample library and start a trial on a suggested claim."""
+
+    def __init__(self, controller, transcript: TranscriptModel, lookup=lambda _id: None, parent=None):
+        super().__init__(parent)
+        self.controller = controller
+        self.transcript = transcript
+        self.scope_documents: list[str] = []     # doc ids; empty: the whole library
+        self.scope_titles: list[str] = []
+        self.scope_sections: list[str] = []
+        self.status_detail = ""
+        self.title_of = lambda doc_id: f"document {doc_id[:8]}"
+
+        self.claim = QComboBox()
+        self.claim.setObjectName("claimInput")
+        self.claim.setEditable(True)
+        self.claim.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.claim.lineEdit().setPlaceholderText("A claim to verify, or a decision to weigh\u2026")
+        self.claim.lineEdit().setClearButtonEnabled(True)
+        self.claim.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.claim.setMinimumContentsLength(20)
+        self.claim.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.claim.setToolTip("Type a claim, or pick a suggested one")
+        self.claim.editTextChanged.connect(self._update_buttons)
+        self.claim.lineEdit().returnPressed.connect(self.start)
+        self.case = QComboBox()
+        self.case.setObjectName("caseInput")
+        for value, label in CASES:
+            self.case.addItem(label, value)
+        self.scope_button = QPushButton("Scope: all documents")
+        self.scope_button.setObjectName("scopeButton")
+        self.scope_button.setToolTip("Choose the documents (and sections) the evidence may come from")
+        self.scope_button.clicked.connect(self.sig_scope_requested)
+        self.start_button = QPushButton("Start")
+        self.start_button.setObjectName("startButton")
+        self.start_button.setToolTip("Start the trial (Ctrl+Return)")
+        self.start_button.clicked.connect(self.start)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setObjectName("stopButton")
+        self.stop_button.setToolTip("Stop the trial; it can be resumed later (Ctrl+.)")
+        self.stop_button.clicked.connect(controller.stop)
+        self.resume_button = QPushButton("Resume")
+        self.resume_button.setObjectName("resumeButton")
+        self.resume_button.setToolTip("Continue a stopped or paused trial from its last complete turn (Ctrl+Shift+R)")
+        self.resume_button.clicked.connect(self.resume)
+        self.new_button = QPushButton("New")
+        self.new_button.setToolTip("Clear the courtroom for a new trial (Ctrl+N)")
+        self.new_button.clicked.connect(self.new_trial)
+
+        self.welcome = QFrame()
+        self.welcome.setObjectName("welcome")
+        welcome = QHBoxLayout(self.welcome)
+        welcome.setContentsMargins(10, 6, 10, 6)
+        self.welcome_text = QLabel("<b>New here?</b> Try the sample library: six short medical articles are added and "
+                                   "a suggested claim goes on trial, with the bundled model (no setup).")
+        self.welcome_text.setWordWrap(True)
+        self.try_button = QPushButton("Try the sample library")
+        self.try_button.setObjectName("tryButton")
+        self.try_button.clicked.connect(self.sig_try_samples)
+        welcome.addWidget(self.welcome_text, 1)
+        welcome.addWidget(self.try_button)
+        self.welcome.setVisible(False)
+
+        self.status = QLabel("")
+        self.status.setObjectName("trialStatus")
+        self.status.setTextFormat(Qt.TextFormat.RichText)
+        self.status.setWordWrap(True)
+
+        self.view = TranscriptView(transcript, lookup)
+        self.view.sig_citation.connect(self.sig_citation)
+        self.chart = ConfidenceChart()
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setObjectName("courtroomSplitter")
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(self.chart)
+        self.splitter.setStretchFactor(0, 4)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setCollapsible(0, False)
+
+        claim_row = QHBoxLayout()
+        claim_row.addWidget(QLabel("On trial:"))
+        claim_row.addWidget(self.claim, 1)
+        action_row = QHBoxLayout()
+        action_row.addWidget(self.case)
+        action_row.addWidget(self.scope_button)
+        action_row.addStretch(1)
+        for button in (self.start_button, self.stop_button, self.resume_button, self.new_button):
+            action_row.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(claim_row)
+        layout.addLayout(action_row)
+        layout.addWidget(self.welcome)
+        layout.addWidget(self.status)
+        layout.addWidget(self.splitter, 1)
+
+        controller.sig_state.connect(self._on_state)
+        controller.sig_opened.connect(self._on_opened)
+        controller.sig_event.connect(self._on_event)
+        transcript.sig_rulings_changed.connect(self._update_chart)
+        transcript.modelReset.connect(self._update_chart)
+        self._restyle()
+        self._update_buttons()
+
+    # ---------------------------------------------------------------- intake
+    def claim_text(self) -> str:
+        return self.claim.currentText().strip()
+
+    def set_claim(self, text: str) -> None:
+        self.claim.setEditText(text)
+
+    def set_suggestions(self, claims: list[str]) -> None:
+        current = self.claim.currentText()
+        self.claim.blockSignals(True)
+        self.claim.clear()
+        self.claim.addItems(claims)
+        self.claim.blockSignals(False)
+        self.claim.setEditText(current)
+
+    def case_value(self) -> str:
+        return self.case.currentData()
+
+    def set_scope(self, documents: list[str], titles: list[str], sections: list[str]) -> None:
+        self.scope_documents, self.scope_titles, self.scope_sections = list(documents), list(titles), list(sections)
+        if not documents:
+            text = "Scope: all documents"
+        elif len(documents) == 1:
+            text = f"Scope: {titles[0] if titles else '1 document'}"
+        else:
+            text = f"Scope: {len(documents)} documents"
+        if sections:
+            text += f", {len(sections)} section filter{'s' if len(sections) > 1 else ''}"
+        self.scope_button.setText(text if len(text) < 48 else text[:46] + "\u2026")
+        self.scope_button.setToolTip("\n".join(titles + sections) or "Evidence may come from every document")
+
+    def set_first_run(self, show: bool) -> None:
+        self.welcome.setVisible(show)
+
+    # ---------------------------------------------------------------- actions
+    def start(self) -> None:
+        if self.start_button.isEnabled():
+            self.controller.start(self.claim_text(), self.case_value(), self.scope_documents, self.scope_sections)
+
+    def resume(self) -> None:
+        if self.resume_button.isEnabled():
+            self.controller.resume()
+
+    def stop(self) -> None:
+        self.controller.stop()
+
+    def new_trial(self) -> None:
+        if self.controller.running:
+            return
+        self.controller.clear()
+        self.transcript.reset()
+        self.claim.setEditText("")
+        self.claim.setFocus()
+
+    # ---------------------------------------------------------------- trial state
+    def _on_opened(self, trial_id: str, spec, events: list) -> None:
+        self.set_claim(spec.claim)
+        index = self.case.findData(spec.case.value)
+        if index >= 0:
+            self.case.setCurrentIndex(index)
+        self.scope_documents = list(spec.documents)
+        self.set_scope(list(spec.documents), [self.title_of(d) for d in spec.documents], list(spec.sections))
+        self.status_detail = f"Trial {trial_id}"
+        self._show_status()
+
+    def _on_state(self, state: str) -> None:
+        if state in (STOPPED, PAUSED, FINISHED, IDLE):
+            self.status_detail = ""
+        self._show_status()
+        self._update_buttons()
+
+    def _on_event(self, event) -> None:
+        kind = event.kind
+        if kind == "turn_started":
+            limit = f" of up to {self.transcript.max_rounds}" if self.transcript.max_rounds else ""
+            self.status_detail = f"Round {event.round}{limit} \u00b7 {event.role} is searching and arguing"
+        elif kind == "ruling":
+            self.status_detail = f"Round {event.ruling.round} ruled \u00b7 confidence {event.ruling.ruling.confidence:.0%}"
+        elif kind == "switch":
+            self.status_detail = f"The sides switched after round {event.round}"
+        elif kind == "verdict":
+            self.status_detail = ""
+        else:
+            return
+        self._show_status()
+
+    def _show_status(self) -> None:
+        state = self.controller.state
+        words = STATE_WORDS.get(state, state)
+        parts = [f"<b>{html.escape(words)}</b>"] if words else []
+        if self.status_detail:
+            parts.append(html.escape(self.status_detail))
+        if self.controller.trial_id:
+            sides = []
+            for seat, stance in sorted(self.transcript.assignments.items()):
+                color = accent(stance, self.palette()).name()
+                sides.append(f'Counsel {seat}: <span style="color:{color}">'
+                             f"{html.escape(role_for(self.transcript.case, stance))}</span>")
+            parts.append(" \u00b7 ".join(sides))
+        self.status.setText(" \u2014 ".join(parts))
+
+    def _update_buttons(self, *args) -> None:
+        state = self.controller.state
+        running = state in (STARTING, RUNNING)
+        self.start_button.setEnabled(not running and bool(self.claim_text()))
+        self.stop_button.setEnabled(running)
+        self.resume_button.setEnabled(not running and state in (STOPPED, PAUSED) and bool(self.controller.trial_id))
+        self.new_button.setEnabled(not running)
+        for widget in (self.claim, self.case, self.scope_button, self.try_button):
+            widget.setEnabled(not running)
+
+    def _update_chart(self) -> None:
+        self.chart.set_data(self.transcript.rulings(), self.transcript.switch_rounds(), self.transcript.threshold,
+                            self.transcript.max_rounds)
+
+    def _restyle(self) -> None:
+        palette = self.palette()
+        self.welcome.setStyleSheet(f"QFrame#welcome {{ background: {tint('for', palette, 30).name()}; "
+                                   f"border: 1px solid {accent('for', palette).name()}; border-radius: 6px; }}"
+                                   " QFrame#welcome QLabel { background: transparent; }")
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        from PySide6.QtCore import QEvent
+
+        if event.type() == QEvent.Type.ApplicationPaletteChange:
+            self._restyle()
+            self._show_status()
+        super().changeEvent(event)

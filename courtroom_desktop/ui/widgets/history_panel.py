@@ -1,0 +1,123 @@
+"""The trial history: every stored trial with its status and verdict; open, resume, export, delete."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from courtroom_desktop.ui.models.trials import TrialsModel
+
+
+class HistoryPanel(QWidget):
+    sig_open = Signal(str)
+    """Show this trial in the courtroom."""
+    sig_resume = Signal(str)
+    """Show and resume this trial."""
+    sig_export = Signal(str)
+    """Export this trial's report."""
+    sig_delete = Signal(list)
+    """Delete these trials (after confirmation)."""
+
+    def __init__(self, model: TrialsModel, controller, parent=None):
+        super().__init__(parent)
+        self.model = model
+        self.controller = controller
+        self.table = QTableView()
+        self.table.setObjectName("trialsTable")
+        self.table.setModel(model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for column, width in enumerate((220, 62, 70, 90, 76, 120)):
+            self.table.setColumnWidth(column, width)
+        self.table.doubleClicked.connect(lambda index: self.sig_open.emit(model.trial(index.row()).id))
+        self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+
+        self.open_button = QPushButton("Open")
+        self.open_button.setToolTip("Show the trial's transcript and evidence (Enter)")
+        self.open_button.clicked.connect(lambda: self._emit(self.sig_open))
+        self.resume_button = QPushButton("Resume")
+        self.resume_button.setToolTip("Continue a stopped or paused trial")
+        self.resume_button.clicked.connect(lambda: self._emit(self.sig_resume))
+        self.export_button = QPushButton("Export\u2026")
+        self.export_button.setToolTip("Write the verdict report (Ctrl+E)")
+        self.export_button.clicked.connect(lambda: self._emit(self.sig_export))
+        self.delete_button = QPushButton("Delete")
+        self.delete_button.setToolTip("Delete the selected trials")
+        self.delete_button.clicked.connect(self._delete)
+        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button.setToolTip("Read the trial store again (F5)")
+        self.refresh_button.clicked.connect(controller.refresh)
+        buttons = QHBoxLayout()
+        for button in (self.open_button, self.resume_button, self.export_button, self.delete_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.refresh_button)
+        self.empty = QLabel("No trials yet: the trials you run are kept here, to reopen, resume or export.")
+        self.empty.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.empty)
+        self._selected_ids: list[str] = []
+        controller.sig_trials.connect(model.set_trials)
+        model.modelAboutToBeReset.connect(self._remember_selection)
+        model.modelReset.connect(self._restore_selection)
+        self._update_buttons()
+
+    def selected(self) -> list:
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
+        return [self.model.trial(r) for r in rows]
+
+    def select(self, trial_id: str) -> None:
+        row = self.model.row_of(trial_id)
+        if row >= 0:
+            self.table.selectRow(row)
+
+    def _remember_selection(self) -> None:
+        self._selected_ids = [t.id for t in self.selected()]
+
+    def _restore_selection(self) -> None:
+        """A refresh keeps what was selected."""
+        selection = self.table.selectionModel()
+        for trial_id in self._selected_ids:
+            row = self.model.row_of(trial_id)
+            if row >= 0:
+                selection.select(self.model.index(row, 0), QItemSelectionModel.SelectionFlag.Select
+                                 | QItemSelectionModel.SelectionFlag.Rows)
+        self._update_buttons()
+
+    def _emit(self, signal) -> None:
+        chosen = self.selected()
+        if chosen:
+            signal.emit(chosen[0].id)
+
+    def _delete(self) -> None:
+        chosen = self.selected()
+        if chosen:
+            self.sig_delete.emit([t.id for t in chosen])
+
+    def _update_buttons(self, *args) -> None:
+        chosen = self.selected()
+        one = len(chosen) == 1
+        self.open_button.setEnabled(one)
+        self.export_button.setEnabled(one)
+        self.resume_button.setEnabled(one and chosen[0].status in ("stopped", "paused", "running"))
+        self.delete_button.setEnabled(bool(chosen))
+        self.empty.setVisible(self.model.rowCount() == 0)

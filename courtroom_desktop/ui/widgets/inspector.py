@@ -1,0 +1,378 @@
+"""The evidence inspector: the trial's evidence pool, and the selected passage's page rendered with the passage
+highlighted (page-relative rectangles painted over the rendered page, so the highlight survives zoom), with zoom,
+previous and next page, and "open in the system viewer"."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSettings, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QColor, QDesktopServices, QImage, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from courtroom_desktop.ui.controllers.pages import BASE_SCALE, PageRenderer, RenderedPage
+from courtroom_desktop.ui.models import RecordRole
+from courtroom_desktop.ui.models.evidence import EvidenceModel
+from courtroom_desktop.ui.text import clock, pages_label, role_for, stance_words
+from courtroom_desktop.ui.theme import accent
+
+ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.4, 4.0, 1.25
+PLACEHOLDER = "The cited page appears here, the passage highlighted."
+
+
+class PageView(QWidget):
+    """A rendered page with the passage's rectangles drawn on it."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.image: QImage | None = None
+        self.rects: list[tuple[float, float, float, float]] = []
+        self.display_size = QSize(0, 0)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.setAccessibleName("Page with the passage highlighted")
+
+    def show_page(self, image: QImage | None, rects, size: QSize) -> None:
+        self.image, self.rects, self.display_size = image, list(rects), size
+        self.setFixedSize(size)
+        self.update()
+
+    def set_display_size(self, size: QSize) -> None:
+        """Zoom at once with the old image scaled, until the sharper render arrives."""
+        self.display_size = size
+        self.setFixedSize(size)
+        self.update()
+
+    def highlight_bounds(self) -> QRectF | None:
+        if not self.rects:
+            return None
+        w, h = self.display_size.width(), self.display_size.height()
+        x0 = min(r[0] for r in self.rects) * w
+        y0 = min(r[1] for r in self.rects) * h
+        x1 = max(r[2] for r in self.rects) * w
+        y1 = max(r[3] for r in self.rects) * h
+        return QRectF(x0, y0, x1 - x0, y1 - y0)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        painter = QPainter(self)
+        target = QRectF(0, 0, self.display_size.width(), self.display_size.height())
+        painter.fillRect(target, QColor("white"))
+        if self.image is not None:
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.drawImage(target, self.image)
+        if self.rects:
+            fill = QColor(255, 214, 0, 90)
+            edge = QColor(230, 140, 0, 220)
+            painter.setPen(QPen(edge, 1.2))
+            painter.setBrush(fill)
+            w, h = target.width(), target.height()
+            for x0, y0, x1, y1 in self.rects:
+                painter.drawRect(QRectF(QPointF(x0 * w - 1, y0 * h - 1), QPointF(x1 * w + 1, y1 * h + 1)))
+        painter.end()
+
+
+class EvidenceInspector(QWidget):
+    sig_message = Signal(str)
+    """A short line for the status bar."""
+
+    def __init__(self, model: EvidenceModel, renderer: PageRenderer, locate: Callable[[object], str] | None = None,
+                 settings: QSettings | None = None, parent=None):
+        super().__init__(parent)
+        self.model = model
+        self.renderer = renderer
+        self.locate = locate or (lambda entry: entry.evidence.doc_path)
+        self.settings = settings
+        self.entry = None
+        self.path = ""
+        self.page = 0
+        self.pages = 0
+        self.zoom = float(settings.value("inspector/zoom", 1.0, type=float)) if settings is not None else 1.0
+        self.fit = bool(settings.value("inspector/fit", True, type=bool)) if settings is not None else True
+        self._request = 0
+        self._page_points = QSize(0, 0)  # the page's size in PDF points, once known
+
+        self.table = QTableView()
+        self.table.setObjectName("evidenceTable")
+        self.table.setModel(model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for column, width in enumerate((40, 62, 96, 170, 48, 150, 150)):
+            self.table.setColumnWidth(column, width)
+        self.table.selectionModel().currentRowChanged.connect(self._on_current)
+        model.rowsInserted.connect(self._on_rows_inserted)
+        model.modelReset.connect(self._on_reset)
+
+        self.info = QLabel("Select a passage (or click a citation such as [E3]) to see it on its page.")
+        self.info.setWordWrap(True)
+        self.info.setTextFormat(Qt.TextFormat.RichText)
+        self.passage = QTextBrowser()
+        self.passage.setObjectName("passageText")
+        self.passage.setOpenLinks(False)
+        self.passage.setMaximumHeight(110)
+
+        self.prev_button = self._tool("\u25c0", "Previous page (PgUp)", self.previous_page)
+        self.next_button = self._tool("\u25b6", "Next page (PgDown)", self.next_page)
+        self.page_label = QLabel("")
+        self.zoom_out_button = self._tool("\u2212", "Zoom out (Ctrl+-)", self.zoom_out)
+        self.zoom_label = QLabel(f"{self.zoom:.0%}")
+        self.zoom_in_button = self._tool("+", "Zoom in (Ctrl+=)", self.zoom_in)
+        self.fit_button = self._tool("Fit", "Fit the page width", self.fit_width)
+        self.highlight_button = self._tool("Passage", "Go to the passage's page", self.go_to_passage)
+        self.open_button = self._tool("Open in viewer", "Open the PDF in the system's viewer", self.open_external)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.prev_button, self.page_label, self.next_button):
+            bar.addWidget(widget)
+        bar.addSpacing(12)
+        for widget in (self.zoom_out_button, self.zoom_label, self.zoom_in_button, self.fit_button):
+            bar.addWidget(widget)
+        bar.addStretch(1)
+        bar.addWidget(self.highlight_button)
+        bar.addWidget(self.open_button)
+
+        self.page_view = PageView()
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("pageScroll")
+        self.scroll.setWidget(self.page_view)
+        self.scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.scroll.setBackgroundRole(QPalette.ColorRole.Dark)
+        self.unavailable = QLabel(PLACEHOLDER)
+        self.unavailable.setObjectName("pagePlaceholder")
+        self.unavailable.setWordWrap(True)
+        self.unavailable.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.unavailable.setEnabled(False)
+        self.page_stack = QStackedWidget()
+        self.page_stack.addWidget(self.unavailable)
+        self.page_stack.addWidget(self.scroll)
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(150)
+        self._fit_timer.timeout.connect(self._refit)
+
+        detail = QWidget()
+        column = QVBoxLayout(detail)
+        column.setContentsMargins(0, 4, 0, 0)
+        column.addWidget(self.info)
+        column.addWidget(self.passage)
+        column.addLayout(bar)
+        column.addWidget(self.page_stack, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setObjectName("inspectorSplitter")
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(detail)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        renderer.sig_rendered.connect(self._on_rendered)
+        renderer.sig_failed.connect(self._on_failed)
+        self._update_controls()
+
+    def _tool(self, text: str, tip: str, slot) -> QToolButton:
+        button = QToolButton()
+        button.setText(text)
+        button.setToolTip(tip)
+        button.clicked.connect(slot)
+        return button
+
+    # ---------------------------------------------------------------- selection
+    def show_evidence(self, evidence_id: str) -> bool:
+        row = self.model.row_of(evidence_id)
+        if row < 0:
+            self.sig_message.emit(f"{evidence_id} is not in this trial's evidence pool")
+            return False
+        self.table.selectRow(row)
+        self.table.scrollTo(self.model.index(row, 0))
+        if self.entry is None or self.entry.id != evidence_id:
+            self._show(self.model.entry(evidence_id))
+        return True
+
+    def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
+        if current.isValid():
+            self._show(self.model.data(current, RecordRole))
+
+    def _on_rows_inserted(self, parent, first: int, last: int) -> None:
+        self.table.resizeRowsToContents()
+
+    def _on_reset(self) -> None:
+        self.entry, self.path, self.pages = None, "", 0
+        self.info.setText("Select a passage (or click a citation such as [E3]) to see it on its page.")
+        self.passage.clear()
+        self.page_view.show_page(None, [], QSize(0, 0))
+        self.unavailable.setText(PLACEHOLDER)
+        self.page_stack.setCurrentWidget(self.unavailable)
+        self._update_controls()
+
+    def _show(self, entry) -> None:
+        if entry is None:
+            return
+        self.entry = entry
+        evidence, chunk = entry.evidence, entry.evidence.chunk
+        case = self.model.case
+        stance = entry.stance.value if entry.stance is not None else ""
+        color = accent(stance or "unclear", self.palette()).name()
+        finder = "the Judge" if entry.found_by == "judge" else role_for(case, stance)
+        cited = ", ".join(self.model.cited_by(entry.id)) or "not cited yet"
+        self.info.setText(
+            f"<b>{entry.id}</b> &middot; {html.escape(evidence.doc_title or evidence.doc_path)}"
+            f" &middot; {html.escape(chunk.section_path or 'no section')} &middot; {pages_label(chunk)}<br>"
+            f'<span style="color:{color}">found by {html.escape(finder)}'
+            f"{' (' + html.escape(stance_words(case, stance)) + ')' if stance else ''}</span>"
+            f" in round {entry.round} at {clock(entry.at)} by the query <i>{html.escape(entry.query)}</i><br>"
+            f"level: {html.escape(entry.level)} &middot; cited by: {html.escape(cited)}"
+            + (" &middot; <b>reads like instructions to a model: treated as a quotation only</b>" if entry.injection else ""))
+        self.passage.setPlainText(chunk.text)
+        self.path = self.locate(entry) or evidence.doc_path
+        self.page = chunk.highlights[0].page if chunk.highlights else chunk.page_start
+        self._render()
+
+    # ---------------------------------------------------------------- pages
+    def _rects(self) -> list:
+        if self.entry is None:
+            return []
+        return [r for h in self.entry.evidence.chunk.highlights if h.page == self.page for r in h.rects]
+
+    def _fit_zoom(self) -> float | None:
+        if self._page_points.width() <= 0:
+            return None
+        available = max(100, self.page_stack.width() - self.scroll.verticalScrollBar().sizeHint().width() - 6)
+        return max(ZOOM_MIN, min(ZOOM_MAX, available / (self._page_points.width() * BASE_SCALE)))
+
+    def _render(self) -> None:
+        if not self.path:
+            return
+        if self.fit:
+            zoom = self._fit_zoom()
+            if zoom is not None:
+                self.zoom = zoom
+        ratio = self.devicePixelRatioF() if self.isVisible() else 1.0
+        self._request = self.renderer.render(self.path, self.page, self.zoom, ratio)
+        self._update_controls()
+
+    def _on_rendered(self, request: int, rendered: RenderedPage) -> None:
+        if request != self._request:
+            return  # a newer page or zoom was asked for meanwhile
+        self.page_stack.setCurrentWidget(self.scroll)
+        self.page, self.pages = rendered.page, rendered.pages
+        ratio = rendered.image.devicePixelRatio() or 1.0
+        size = QSize(round(rendered.image.width() / ratio), round(rendered.image.height() / ratio))
+        scale = BASE_SCALE * rendered.zoom
+        known = self._page_points.width() > 0
+        self._page_points = QSize(round(size.width() / scale), round(size.height() / scale))
+        if self.fit and not known:  # the first page seen: now its width is known, fit it
+            fitted = self._fit_zoom()
+            if fitted is not None and abs(fitted - rendered.zoom) > 0.02:
+                self._render()
+        self.page_view.show_page(rendered.image, self._rects(), size)
+        bounds = self.page_view.highlight_bounds()
+        if bounds is not None:
+            self.scroll.ensureVisible(int(bounds.center().x()), int(bounds.top()), 40, min(200, int(bounds.height()) + 40))
+        self._update_controls()
+
+    def _on_failed(self, request: int, reason: str) -> None:
+        if request != self._request:
+            return
+        self.unavailable.setText(f"The page cannot be shown: {html.escape(reason)}. The passage text above is what "
+                                 "the trial kept.")
+        self.page_stack.setCurrentWidget(self.unavailable)
+        self.pages = 0
+        self._update_controls()
+
+    def previous_page(self) -> None:
+        if self.entry is not None and self.page > 0:
+            self.page -= 1
+            self._render()
+
+    def next_page(self) -> None:
+        if self.entry is not None and self.page < self.pages - 1:
+            self.page += 1
+            self._render()
+
+    def go_to_passage(self) -> None:
+        if self.entry is not None:
+            chunk = self.entry.evidence.chunk
+            self.page = chunk.highlights[0].page if chunk.highlights else chunk.page_start
+            self._render()
+
+    def _set_fit(self, fit: bool) -> None:
+        self.fit = fit
+        if self.settings is not None:
+            self.settings.setValue("inspector/fit", fit)
+
+    def _refit(self) -> None:
+        if self.fit and self.page_view.image is not None:
+            zoom = self._fit_zoom()
+            if zoom is not None and abs(zoom - self.zoom) > 0.02:
+                self._render()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self.fit:
+            self._fit_timer.start()
+
+    def set_zoom(self, zoom: float, fit: bool = False) -> None:
+        self._set_fit(fit)
+        zoom = max(ZOOM_MIN, min(ZOOM_MAX, zoom))
+        if abs(zoom - self.zoom) < 1e-3:
+            return
+        old = self.zoom
+        self.zoom = zoom
+        if self.settings is not None:
+            self.settings.setValue("inspector/zoom", zoom)
+        if self.page_view.image is not None:
+            size = self.page_view.display_size
+            self.page_view.set_display_size(QSize(round(size.width() * zoom / old), round(size.height() * zoom / old)))
+        self._render()
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.zoom * ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.zoom / ZOOM_STEP)
+
+    def fit_width(self) -> None:
+        """Fit the page to the panel's width, now and whenever the panel is resized (until zoomed by hand)."""
+        zoom = self._fit_zoom()
+        if zoom is None:
+            self._set_fit(True)
+            return
+        self.set_zoom(zoom, fit=True)
+
+    def open_external(self) -> bool:
+        if not self.path:
+            return False
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(self.path))
+
+    def _update_controls(self) -> None:
+        has = self.entry is not None and bool(self.path)
+        self.prev_button.setEnabled(has and self.page > 0)
+        self.next_button.setEnabled(has and self.page < self.pages - 1)
+        self.page_label.setText(f"page {self.page + 1} / {self.pages}" if has and self.pages else "")
+        self.zoom_label.setText(f"{self.zoom:.0%}" + (" (fit)" if self.fit else ""))
+        for button in (self.zoom_in_button, self.zoom_out_button, self.fit_button, self.highlight_button,
+                       self.open_button):
+            button.setEnabled(has)

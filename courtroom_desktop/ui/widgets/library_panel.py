@@ -1,0 +1,233 @@
+"""The library panel: drop files and folders, add, remove, re-index; per document its status, pages, sections and
+any error with its reason; progress bars with cancel while ingesting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionProgressBar,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from courtroom_desktop.ui.models import ProgressRole
+from courtroom_desktop.ui.models.documents import COLUMNS, DocumentsModel, ingest_progress
+
+
+class ProgressDelegate(QStyledItemDelegate):
+    """The status cell shows a progress bar while its file is being ingested."""
+
+    def paint(self, painter, option, index) -> None:
+        progress = index.data(ProgressRole)
+        if progress is None:
+            super().paint(painter, option, index)
+            return
+        bar = QStyleOptionProgressBar()
+        bar.rect = QRect(option.rect.adjusted(2, 3, -2, -3))
+        bar.minimum, bar.maximum, bar.progress = 0, 100, int(progress)
+        bar.text = str(index.data() or "")
+        bar.textVisible = True
+        bar.state = option.state | QStyle.StateFlag.State_Horizontal
+        style = option.widget.style() if option.widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter, option.widget)
+
+
+class LibraryPanel(QWidget):
+    sig_add_files = Signal()
+    """The user wants to pick files to add."""
+    sig_add_folder = Signal()
+    """The user wants to pick a folder to add."""
+    sig_add_samples = Signal()
+    """The user wants the sample library."""
+    sig_paths_dropped = Signal(list)
+    """Files or folders dropped on the panel (list[str])."""
+
+    def __init__(self, model: DocumentsModel, controller, parent=None):
+        super().__init__(parent)
+        self.model = model
+        self.controller = controller
+        self.setAcceptDrops(True)
+
+        self.table = QTableView()
+        self.table.setObjectName("documentsTable")
+        self.table.setModel(model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setItemDelegateForColumn(COLUMNS.index("Status"), ProgressDelegate(self.table))
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the title takes what is left
+        for column, width in ((1, 96), (2, 46), (3, 62), (4, 56), (5, 140)):
+            self.table.setColumnWidth(column, width)
+        self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+
+        self.empty = QLabel("Your library is empty. Drop PDFs or folders here, use Add, or try the sample library "
+                            "(six short articles and a suggested claim).")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.samples_button = QPushButton("Add the sample library")
+        self.samples_button.setObjectName("samplesButton")
+        self.samples_button.clicked.connect(self.sig_add_samples)
+
+        self.add_button = QPushButton("Add files\u2026")
+        self.add_button.setToolTip("Add PDF files (Ctrl+O)")
+        self.add_button.clicked.connect(self.sig_add_files)
+        self.folder_button = QPushButton("Add folder\u2026")
+        self.folder_button.setToolTip("Add every PDF under a folder (Ctrl+Shift+O)")
+        self.folder_button.clicked.connect(self.sig_add_folder)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.setToolTip("Remove the selected documents from the library (Delete)")
+        self.remove_button.clicked.connect(self.remove_selected)
+        self.reindex_button = QPushButton("Re-index")
+        self.reindex_button.setToolTip("Extract and embed the selected documents again (all when none is selected)")
+        self.reindex_button.clicked.connect(self.reindex_selected)
+        buttons = QHBoxLayout()
+        for button in (self.add_button, self.folder_button, self.remove_button, self.reindex_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+
+        self.progress_label = QLabel("")
+        self.progress_label.setWordWrap(False)
+        self.file_bar = QProgressBar()
+        self.file_bar.setObjectName("fileProgress")
+        self.file_bar.setRange(0, 100)
+        self.total_bar = QProgressBar()
+        self.total_bar.setObjectName("totalProgress")
+        self.total_bar.setFormat("%v of %m files")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop adding documents (what is done stays)")
+        self.cancel_button.clicked.connect(controller.cancel)
+        self.progress_box = QWidget()
+        progress = QVBoxLayout(self.progress_box)
+        progress.setContentsMargins(0, 0, 0, 0)
+        progress.addWidget(self.progress_label)
+        row = QHBoxLayout()
+        bars = QVBoxLayout()
+        bars.addWidget(self.file_bar)
+        bars.addWidget(self.total_bar)
+        row.addLayout(bars, 1)
+        row.addWidget(self.cancel_button)
+        progress.addLayout(row)
+        self.progress_box.setVisible(False)
+
+        self.summary = QLabel("")
+        self.last_run = QLabel("")
+        self.last_run.setObjectName("lastRun")
+        self.last_run.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.samples_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addWidget(self.progress_box)
+        layout.addWidget(self.last_run)
+        layout.addWidget(self.summary)
+
+        controller.sig_busy.connect(self._on_busy)
+        controller.sig_ingest_event.connect(self._on_event)
+        model.modelReset.connect(self._on_rows)
+        model.rowsInserted.connect(self._on_rows)
+        self._files_done = 0
+        self._on_rows()
+        self._update_buttons()
+
+    # ---------------------------------------------------------------- drag and drop
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.sig_paths_dropped.emit(paths)
+
+    # ---------------------------------------------------------------- actions
+    def selected_rows(self) -> list:
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
+        return [self.model.row(r) for r in rows]
+
+    def remove_selected(self) -> None:
+        rows = self.selected_rows()
+        if rows:
+            self.controller.remove([r.doc_id for r in rows if r.doc_id], [r.path for r in rows if not r.doc_id])
+
+    def reindex_selected(self) -> None:
+        ids = [r.doc_id for r in self.selected_rows() if r.doc_id]
+        self.controller.reindex(ids or None)
+
+    # ---------------------------------------------------------------- progress
+    def _on_busy(self, busy: bool) -> None:
+        self.progress_box.setVisible(busy)
+        if busy:
+            self.progress_label.setText("Starting\u2026")
+            self.file_bar.setValue(0)
+            self.total_bar.setRange(0, 1)
+            self.total_bar.setValue(0)
+        self._update_buttons()
+
+    def _on_event(self, event) -> None:
+        kind = event.kind
+        self.model.apply_ingest_event(event)
+        if kind == "started":
+            self._files_done = 0
+            self.total_bar.setRange(0, max(event.files, 1))
+            self.total_bar.setValue(0)
+        elif kind == "file_started":
+            self.progress_label.setText(f"{Path(event.path).name}: starting")
+            self.file_bar.setValue(0)
+        elif kind == "file_progress":
+            status, value = ingest_progress(event)
+            self.progress_label.setText(f"{Path(event.path).name}: {status}")
+            self.file_bar.setValue(value)
+        elif kind == "file_finished":
+            self._files_done += 1
+            self.total_bar.setValue(self._files_done)
+            self.file_bar.setValue(100)
+        elif kind == "finished":
+            parts = [f"{event.added} added", f"{event.updated} updated", f"{event.skipped} unchanged",
+                     f"{event.failed} failed"]
+            self.last_run.setText(("Cancelled: " if event.cancelled else "Done: ") + ", ".join(parts)
+                                 + f" ({event.pages} pages in {event.seconds:.1f} s)")
+
+    def _on_rows(self, *args) -> None:
+        empty = self.model.rowCount() == 0
+        self.empty.setVisible(empty)
+        self.samples_button.setVisible(empty)
+        ready = sum(1 for r in self.model.rows() if r.status == "ready")
+        failed = sum(1 for r in self.model.rows() if r.status == "failed")
+        if not empty and not self.controller.busy:
+            pages = sum(r.doc.pages for r in self.model.rows() if r.doc is not None)
+            self.summary.setText(f"{ready} document{'s' if ready != 1 else ''} ready, {pages} pages"
+                                 + (f", {failed} failed" if failed else ""))
+        self._update_buttons()
+
+    def _update_buttons(self, *args) -> None:
+        busy = self.controller.busy
+        has_selection = bool(self.table.selectionModel().selectedRows())
+        self.remove_button.setEnabled(has_selection and not busy)
+        self.reindex_button.setEnabled(not busy and self.model.rowCount() > 0)
+        self.samples_button.setEnabled(not busy)

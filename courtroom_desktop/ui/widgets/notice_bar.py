@@ -1,0 +1,48 @@
+"""A bar at the top of the window for errors a person can act on (never a modal box that blocks the loop)."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton
+
+from courtroom_desktop.ui.theme import accent, tint
+
+
+class NoticeBar(QFrame):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("noticeBar")
+        self.text = QLabel("")
+        self.text.setWordWrap(True)
+        self.close_button = QToolButton()
+        self.close_button.setText("\u2715")
+        self.close_button.setToolTip("Dismiss")
+        self.close_button.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 6, 6)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.close_button)
+        self.messages: list[tuple[str, str, str]] = []
+        self.hide()
+        self._restyle()
+
+    def show_error(self, title: str, message: str, fix: str = "") -> None:
+        self.messages.append((title, message, fix))
+        text = f"<b>{html.escape(title)}:</b> {html.escape(message)}"
+        if fix:
+            text += f"<br><b>Fix:</b> {html.escape(fix)}"
+        self.text.setText(text)
+        self.show()
+
+    def _restyle(self) -> None:
+        palette = self.palette()
+        self.setStyleSheet(f"QFrame#noticeBar {{ background: {tint('error', palette, 36).name()}; border: 1px solid "
+                           f"{accent('error', palette).name()}; border-radius: 4px; }}"
+                           " QFrame#noticeBar QLabel { background: transparent; }")
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.ApplicationPaletteChange:
+            self._restyle()
+        super().changeEvent(event)

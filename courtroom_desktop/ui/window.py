@@ -1,0 +1,562 @@
+"""The main window: the library and trial history on the left, the courtroom in the middle, the evidence inspector on
+the right. It builds the controllers, models and widgets, wires their signals, and owns actions, shortcuts and the
+remembered layout. It never awaits core code itself."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from courtroom_desktop import APP_NAME, __version__
+from courtroom_desktop.ui import theme
+from courtroom_desktop.ui.controllers.export import ExportController
+from courtroom_desktop.ui.controllers.history import HistoryController
+from courtroom_desktop.ui.controllers.library import LibraryController
+from courtroom_desktop.ui.controllers.pages import PageRenderer
+from courtroom_desktop.ui.controllers.settings import SettingsController
+from courtroom_desktop.ui.controllers.trial import FINISHED, PAUSED, RUNNING, STARTING, STOPPED, TrialController
+from courtroom_desktop.ui.controllers.workspace import WorkspaceController
+from courtroom_desktop.ui.models.documents import DocumentsModel
+from courtroom_desktop.ui.models.evidence import EvidenceModel
+from courtroom_desktop.ui.models.transcript import TranscriptModel
+from courtroom_desktop.ui.models.trials import TrialsModel
+from courtroom_desktop.ui.samples import sample_files, suggested_claims
+from courtroom_desktop.ui.widgets.courtroom_panel import CourtroomPanel
+from courtroom_desktop.ui.widgets.history_panel import HistoryPanel
+from courtroom_desktop.ui.widgets.inspector import EvidenceInspector
+from courtroom_desktop.ui.widgets.library_panel import LibraryPanel
+from courtroom_desktop.ui.widgets.notice_bar import NoticeBar
+
+log = logging.getLogger(__name__)
+
+
+class MainWindow(QMainWindow):
+    sig_shown = Signal()
+    """The window was painted for the first time (start-up timing)."""
+
+    def __init__(self, workspace: WorkspaceController, settings: QSettings | None = None, parent=None):
+        super().__init__(parent)
+        self.workspace = workspace
+        self.settings = settings or QSettings()
+        self.setWindowTitle(f"{APP_NAME} {__version__}")
+        self.setObjectName("mainWindow")
+        self.setAcceptDrops(True)
+        self._start_after_ingest = False
+        self._shown = False
+        self.dialogs: dict[str, QWidget] = {}
+
+        # controllers
+        self.library = LibraryController(workspace, self)
+        self.trial = TrialController(workspace, self)
+        self.history = HistoryController(workspace, self)
+        self.exporter = ExportController(workspace, self)
+        self.settings_controller = SettingsController(workspace.data_dir, self)
+        self.pages = PageRenderer(self)
+
+        # models
+        self.documents_model = DocumentsModel(self)
+        self.evidence_model = EvidenceModel(self)
+        self.transcript_model = TranscriptModel(self)
+        self.trials_model = TrialsModel(self)
+
+        # widgets
+        self.notice = NoticeBar()
+        self.library_panel = LibraryPanel(self.documents_model, self.library)
+        self.history_panel = HistoryPanel(self.trials_model, self.history)
+        self.left_tabs = QTabWidget()
+        self.left_tabs.setObjectName("leftTabs")
+        self.left_tabs.addTab(self.library_panel, "Library")
+        self.left_tabs.addTab(self.history_panel, "Trial history")
+        self.courtroom = CourtroomPanel(self.trial, self.transcript_model, self.evidence_model.entry)
+        self.courtroom.title_of = self._title_of
+        self.inspector = EvidenceInspector(self.evidence_model, self.pages, self._locate, self.settings)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(self.left_tabs)
+        self.splitter.addWidget(self.courtroom)
+        self.splitter.addWidget(self.inspector)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 4)
+        self.splitter.setStretchFactor(2, 3)
+        self.splitter.setCollapsible(1, False)
+        self.splitter.setSizes([380, 640, 520])
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(4, 4, 4, 4)
+        column.addWidget(self.notice)
+        column.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+        self.status_label = QLabel("")
+        self.statusBar().addPermanentWidget(self.status_label)
+
+        self._build_actions()
+        self._wire()
+        self.resize(1480, 900)
+        self.reset_layout()
+        self.restore_layout()
+
+    # ---------------------------------------------------------------- actions, menus, shortcuts
+    def _action(self, text: str, slot, shortcut=None, tip: str = "", name: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setToolTip(tip or text.replace("&", "").rstrip("\u2026"))
+        action.setStatusTip(tip)
+        action.setObjectName(name or text)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        a = self._action
+        self.act_add_files = a("&Add files\u2026", self.add_files, QKeySequence.StandardKey.Open, "Add PDF files to the library",
+                               "addFiles")
+        self.act_add_folder = a("Add &folder\u2026", self.add_folder, "Ctrl+Shift+O", "Add every PDF under a folder",
+                                "addFolder")
+        self.act_samples = a("Add the &sample library", self.add_samples, None, "Six short articles to try the app on",
+                             "addSamples")
+        self.act_start = a("&Start trial", self.courtroom.start, "Ctrl+Return", "Put the claim on trial", "start")
+        self.act_stop = a("S&top trial", self.courtroom.stop, "Ctrl+.", "Stop the trial (it can be resumed)", "stop")
+        self.act_resume = a("&Resume trial", self.courtroom.resume, "Ctrl+Shift+R",
+                            "Continue the stopped or paused trial", "resume")
+        self.act_new = a("&New trial", self.courtroom.new_trial, QKeySequence.StandardKey.New, "Clear the courtroom", "new")
+        self.act_export = a("&Export report\u2026", self.export_current, "Ctrl+E", "Write the verdict report", "export")
+        self.act_settings = a("Se&ttings\u2026", self.open_settings, "Ctrl+,", "Models, retrieval, debate, data folder",
+                              "settings")
+        self.act_quit = a("&Quit", self.close, QKeySequence.StandardKey.Quit, "Close the window", "quit")
+        self.act_library = a("Show &library", lambda: self._show_left(0), "Ctrl+1", "The library panel", "showLibrary")
+        self.act_history = a("Show trial &history", lambda: self._show_left(1), "Ctrl+2", "Past trials", "showHistory")
+        self.act_claim = a("Edit the &claim", self._focus_claim, "Ctrl+L", "Put the cursor in the claim", "focusClaim")
+        self.act_evidence = a("Show the &evidence", self._focus_evidence, "Ctrl+3", "The evidence pool", "showEvidence")
+        self.act_zoom_in = a("Zoom &in", self.inspector.zoom_in, QKeySequence.StandardKey.ZoomIn, "Zoom the page in", "zoomIn")
+        self.act_zoom_out = a("Zoom &out", self.inspector.zoom_out, QKeySequence.StandardKey.ZoomOut, "Zoom the page out",
+                              "zoomOut")
+        self.act_prev_page = a("&Previous page", self.inspector.previous_page, "PgUp", "Previous page of the document",
+                               "previousPage")
+        self.act_next_page = a("Ne&xt page", self.inspector.next_page, "PgDown", "Next page of the document", "nextPage")
+        self.act_zoom_in.setShortcuts([QKeySequence(QKeySequence.StandardKey.ZoomIn), QKeySequence("Ctrl+=")])
+        for action in (self.act_prev_page, self.act_next_page):  # PgUp/PgDown still scroll the transcript and tables
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.removeAction(action)
+            self.inspector.addAction(action)
+        self.act_open_pdf = a("Open in the system &viewer", self.inspector.open_external, "Ctrl+Shift+V",
+                              "Open the passage's PDF in the system's viewer", "openPdf")
+        self.act_refresh = a("&Refresh", self.refresh_all, QKeySequence.StandardKey.Refresh, "Read the library and trials again",
+                             "refresh")
+        self.act_remove = a("&Remove documents", self.library_panel.remove_selected, QKeySequence.StandardKey.Delete,
+                            "Remove the selected documents", "removeDocuments")
+        self.act_remove.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.library_panel.table.addAction(self.act_remove)
+        self.removeAction(self.act_remove)
+        self.act_shortcuts = a("&Keyboard shortcuts", self.show_shortcuts, "F1", "Every shortcut", "shortcuts")
+        self.act_about = a("&About", self.show_about, None, f"About {APP_NAME}", "about")
+        self.act_reset_layout = a("Reset the &layout", self.reset_layout, None, "Panels back to their first sizes",
+                                  "resetLayout")
+
+        menu = self.menuBar()
+        file_menu = menu.addMenu("&File")
+        for action in (self.act_add_files, self.act_add_folder, self.act_samples, None, self.act_export, None,
+                       self.act_settings, None, self.act_quit):
+            file_menu.addSeparator() if action is None else file_menu.addAction(action)
+        trial_menu = menu.addMenu("&Trial")
+        for action in (self.act_start, self.act_stop, self.act_resume, self.act_new, None, self.act_claim):
+            trial_menu.addSeparator() if action is None else trial_menu.addAction(action)
+        view_menu = menu.addMenu("&View")
+        for action in (self.act_library, self.act_history, self.act_evidence, None, self.act_zoom_in, self.act_zoom_out,
+                       self.act_prev_page, self.act_next_page, self.act_open_pdf, None, self.act_refresh,
+                       self.act_reset_layout):
+            view_menu.addSeparator() if action is None else view_menu.addAction(action)
+        appearance = view_menu.addMenu("&Appearance")
+        self.appearance_group = QActionGroup(self)
+        current = str(self.settings.value("appearance", "system", type=str))
+        for value, label in (("system", "Follow the &system"), ("light", "&Light"), ("dark", "&Dark")):
+            action = QAction(label, self, checkable=True)
+            action.setObjectName(f"appearance_{value}")
+            action.setChecked(value == current)
+            action.triggered.connect(lambda _=False, v=value: self.set_appearance(v))
+            self.appearance_group.addAction(action)
+            appearance.addAction(action)
+        help_menu = menu.addMenu("&Help")
+        help_menu.addAction(self.act_shortcuts)
+        help_menu.addAction(self.act_about)
+
+        toolbar = QToolBar("Main")
+        toolbar.setObjectName("mainToolbar")
+        toolbar.setMovable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for action in (self.act_add_files, self.act_add_folder, None, self.act_start, self.act_stop, self.act_resume,
+                       None, self.act_export, self.act_settings):
+            toolbar.addSeparator() if action is None else toolbar.addAction(action)
+        self.addToolBar(toolbar)
+
+    def shortcut_actions(self) -> list[QAction]:
+        return [self.act_add_files, self.act_add_folder, self.act_start, self.act_stop, self.act_resume, self.act_new,
+                self.act_export, self.act_settings, self.act_claim, self.act_library, self.act_history,
+                self.act_evidence, self.act_zoom_in, self.act_zoom_out, self.act_prev_page, self.act_next_page,
+                self.act_open_pdf, self.act_remove, self.act_refresh, self.act_shortcuts, self.act_quit]
+
+    # ---------------------------------------------------------------- wiring
+    def _wire(self) -> None:
+        ws = self.workspace
+        for controller in (ws, self.library, self.trial, self.history, self.exporter, self.pages):
+            controller.sig_error.connect(self.notice.show_error)
+        ws.sig_status.connect(self.statusBar().showMessage)
+        ws.sig_status.connect(self.status_label.setText)
+        ws.sig_library_ready.connect(self.refresh_all)
+        ws.sig_workspace_changed.connect(self._on_workspace_changed)
+
+        self.library.sig_documents.connect(self._on_documents)
+        self.library.sig_busy.connect(self._on_library_busy)
+        self.library_panel.sig_add_files.connect(self.add_files)
+        self.library_panel.sig_add_folder.connect(self.add_folder)
+        self.library_panel.sig_add_samples.connect(self.add_samples)
+        self.library_panel.sig_paths_dropped.connect(self.library.ingest)
+
+        self.trial.sig_opened.connect(self._on_trial_opened)
+        self.trial.sig_event.connect(self._on_trial_event)
+        self.trial.sig_state.connect(self._on_trial_state)
+        self.courtroom.sig_citation.connect(self.show_evidence)
+        self.courtroom.sig_scope_requested.connect(self.choose_scope)
+        self.courtroom.sig_try_samples.connect(self.try_samples)
+        self.courtroom.claim.editTextChanged.connect(self._update_actions)
+
+        self.history_panel.sig_open.connect(self.trial.open)
+        self.history_panel.sig_resume.connect(self.trial.resume)
+        self.history_panel.sig_export.connect(self.export_trial)
+        self.history_panel.sig_delete.connect(self.delete_trials)
+        self.inspector.sig_message.connect(lambda text: self.statusBar().showMessage(text, 5000))
+        self._update_actions()
+
+    def start_background(self) -> None:
+        """Once the window shows: open the library and load the models off the GUI thread."""
+        self.workspace.start()
+
+    def refresh_all(self) -> None:
+        self.library.refresh()
+        self.history.refresh()
+
+    # ---------------------------------------------------------------- library
+    def _title_of(self, doc_id: str) -> str:
+        doc = next((d for d in self.library.documents if d.id == doc_id), None)
+        return (doc.title or Path(doc.path).name) if doc is not None else f"document {doc_id[:8]}"
+
+    def _locate(self, entry) -> str:
+        """Where the passage's PDF is now: the library's current path for the document, else where it was."""
+        doc_id = entry.evidence.chunk.doc_id
+        doc = next((d for d in self.library.documents if d.id == doc_id), None)
+        return doc.path if doc is not None else entry.evidence.doc_path
+
+    def _on_documents(self, documents: list, failures: list) -> None:
+        self.documents_model.set_documents(documents, failures)
+        ready = [d for d in documents if d.status.value == "ready"]
+        samples = {p.name for p in sample_files()}
+        has_samples = any(Path(d.path).name in samples for d in ready)
+        claims = [c.claim for c in suggested_claims()]
+        self.courtroom.set_suggestions(claims if has_samples or not ready else [])
+        first_run = not ready and not self.library.busy
+        self.courtroom.set_first_run(first_run)
+        if first_run and not self.courtroom.claim_text() and claims and self.trial.trial_id is None:
+            self.courtroom.set_claim(claims[0])
+        self.status_label.setText(f"{len(ready)} document{'s' if len(ready) != 1 else ''} in the library")
+
+    def _on_library_busy(self, busy: bool) -> None:
+        if busy:
+            self.courtroom.set_first_run(False)
+        elif self._start_after_ingest:
+            self._start_after_ingest = False
+            result = self.library.last_result
+            if result is not None and not result.cancelled:
+                QTimer.singleShot(0, self.courtroom.start)
+        self._update_actions()
+
+    def add_files(self) -> None:
+        start = str(self.settings.value("paths/last_add", str(Path.home()), type=str))
+        files, _ = QFileDialog.getOpenFileNames(self, "Add PDF files", start, "PDF files (*.pdf);;All files (*)")
+        if files:
+            self.settings.setValue("paths/last_add", str(Path(files[0]).parent))
+            self.library.ingest(files)
+
+    def add_folder(self) -> None:
+        start = str(self.settings.value("paths/last_add", str(Path.home()), type=str))
+        folder = QFileDialog.getExistingDirectory(self, "Add every PDF under a folder", start)
+        if folder:
+            self.settings.setValue("paths/last_add", folder)
+            self.library.ingest([folder])
+
+    def add_samples(self):
+        files = sample_files()
+        if not files:
+            self.notice.show_error("Sample library", "the sample PDFs are missing from resources/samples",
+                                   "reinstall the app, or run scripts/make_samples.py")
+            return None
+        return self.library.ingest(files)
+
+    def try_samples(self):
+        """First run: the sample library, a suggested claim, and the trial starts once the samples are in."""
+        claims = suggested_claims()
+        if claims:
+            self.courtroom.set_claim(claims[0].claim)
+        self._show_left(0)
+        self._start_after_ingest = True
+        task = self.add_samples()
+        if task is None:
+            self._start_after_ingest = False
+        return task
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.library_panel.dragEnterEvent(event)
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.library_panel.dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self._show_left(0)
+        self.library_panel.dropEvent(event)
+
+    # ---------------------------------------------------------------- trial
+    def _on_trial_opened(self, trial_id: str, spec, events: list) -> None:
+        self.transcript_model.reset(spec, events)
+        if events:
+            from courtroom_desktop.core.court.engine import TrialState
+
+            state = TrialState.from_events(trial_id, spec, events)
+            self.evidence_model.reset(spec.case, state.pool, state.turns, state.verdict)
+        else:
+            self.evidence_model.reset(spec.case)
+        self.history_panel.select(trial_id)
+        self.history.refresh()
+
+    def _on_trial_event(self, event) -> None:
+        self.transcript_model.apply(event)
+        kind = event.kind
+        if kind == "evidence_added":
+            self.evidence_model.add(event.entry)
+        elif kind == "turn_finished":
+            self.evidence_model.note_turn(event.turn)
+        elif kind == "verdict":
+            self.evidence_model.note_verdict(event.verdict)
+
+    def _on_trial_state(self, state: str) -> None:
+        if state in (FINISHED, STOPPED, PAUSED):
+            self.history.refresh()
+        if state == FINISHED:
+            self.statusBar().showMessage("Verdict reached: export the report with Ctrl+E", 8000)
+        self._update_actions()
+
+    def _update_actions(self, *args) -> None:
+        running = self.trial.state in (STARTING, RUNNING)
+        self.act_start.setEnabled(self.courtroom.start_button.isEnabled())
+        self.act_stop.setEnabled(running)
+        self.act_resume.setEnabled(self.courtroom.resume_button.isEnabled())
+        self.act_new.setEnabled(not running)
+        self.act_export.setEnabled(bool(self.trial.trial_id) and not running)
+
+    def show_evidence(self, evidence_id: str) -> None:
+        sizes = self.splitter.sizes()
+        if sizes[2] < 120:
+            self.splitter.setSizes([sizes[0], max(300, sizes[1] - 400), 400])
+        self.inspector.show_evidence(evidence_id)
+
+    def choose_scope(self):
+        from courtroom_desktop.ui.dialogs.scope import ScopeDialog
+
+        ready = self.library.ready_documents()
+        dialog = ScopeDialog(ready, self.courtroom.scope_documents, self.courtroom.scope_sections, self)
+        dialog.accepted.connect(lambda: self.courtroom.set_scope(*dialog.result_scope()))
+        self._open_dialog("scope", dialog)
+        return dialog
+
+    def delete_trials(self, trial_ids: list[str]):
+        text = (f"Delete {len(trial_ids)} trial{'s' if len(trial_ids) > 1 else ''} and every event they recorded? "
+                "Exported reports are not touched.")
+
+        def delete() -> None:
+            if self.trial.trial_id in trial_ids and not self.trial.running:
+                self.courtroom.new_trial()
+            self.history.delete([t for t in trial_ids if not (self.trial.running and t == self.trial.trial_id)])
+
+        return self.confirm("Delete trials", text, delete)
+
+    def confirm(self, title: str, text: str, on_yes) -> QMessageBox:
+        """A window-modal question that does not block the event loop (open(), not exec())."""
+        box = QMessageBox(QMessageBox.Icon.Question, title, text,
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setObjectName("confirmBox")
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.finished.connect(lambda _r: on_yes() if box.clickedButton() is box.button(QMessageBox.StandardButton.Yes)
+                             else None)
+        self._open_dialog("confirm", box)
+        return box
+
+    # ---------------------------------------------------------------- export
+    def export_current(self):
+        if self.trial.trial_id and not self.trial.running:
+            return self.export_trial(self.trial.trial_id)
+        self.statusBar().showMessage("Open or finish a trial first", 4000)
+        return None
+
+    def export_trial(self, trial_id: str):
+        from courtroom_desktop.ui.dialogs.export import ExportDialog
+
+        claim = next((t.claim for t in self.history.trials if t.id == trial_id), "")
+        dialog = ExportDialog(self.exporter, trial_id, claim, self.settings, self)
+        self._open_dialog("export", dialog)
+        return dialog
+
+    # ---------------------------------------------------------------- settings
+    def open_settings(self):
+        from courtroom_desktop.ui.dialogs.settings import SettingsDialog
+
+        dialog = SettingsDialog(self.workspace.config, self.workspace.data_dir, self.settings_controller, self)
+        dialog.sig_apply.connect(self.apply_settings)
+        self._open_dialog("settings", dialog)
+        return dialog
+
+    def apply_settings(self, config, data_dir: str, api_keys: dict) -> None:
+        try:
+            self.workspace.apply_config(config)
+        except Exception as exc:  # noqa: BLE001 - shown to the person, e.g. an unwritable config folder
+            self.notice.show_error("Saving the settings", str(exc), "check that the config folder is writable")
+            return
+        if api_keys:
+            self.settings_controller.tasks.spawn(self._store_keys(api_keys), "Storing the API key")
+        if self.trial.running:
+            self.statusBar().showMessage("Settings saved: the running trial keeps its models; the next one uses the "
+                                         "new settings", 8000)
+        else:
+            self.statusBar().showMessage("Settings saved and applied", 5000)
+        if data_dir and Path(data_dir).expanduser().resolve() != self.workspace.data_dir.resolve():
+            if self.trial.running or self.library.busy:
+                self.notice.show_error("Data folder", "cannot switch while a trial or an ingest runs",
+                                       "stop it, then apply the settings again")
+                return
+            self.settings.setValue("paths/data_dir", str(Path(data_dir).expanduser()))
+            self.workspace.switch_data_dir(Path(data_dir).expanduser())
+
+    async def _store_keys(self, keys: dict) -> None:
+        import asyncio
+
+        from courtroom_desktop.core.secrets import set_api_key
+
+        for base_url, key in keys.items():
+            await asyncio.to_thread(set_api_key, base_url, key, data_dir=self.workspace.data_dir)
+
+    def _on_workspace_changed(self) -> None:
+        self.trial.clear()
+        self.transcript_model.reset()
+        self.evidence_model.reset()
+        self.documents_model.set_documents([], [])
+        self.trials_model.set_trials([])
+        self.settings_controller.data_dir = self.workspace.data_dir
+
+    # ---------------------------------------------------------------- view
+    def _show_left(self, index: int) -> None:
+        self.left_tabs.setCurrentIndex(index)
+        if self.splitter.sizes()[0] < 80:
+            sizes = self.splitter.sizes()
+            self.splitter.setSizes([340, max(300, sizes[1] - 340), sizes[2]])
+
+    def _focus_claim(self) -> None:
+        self.courtroom.claim.setFocus()
+        self.courtroom.claim.lineEdit().selectAll()
+
+    def _focus_evidence(self) -> None:
+        self.inspector.table.setFocus()
+
+    def set_appearance(self, appearance: str) -> None:
+        self.settings.setValue("appearance", appearance)
+        theme.apply_appearance(QApplication.instance(), appearance)
+
+    def show_shortcuts(self):
+        from courtroom_desktop.ui.dialogs.shortcuts import ShortcutsDialog
+
+        dialog = ShortcutsDialog(self.shortcut_actions(), self)
+        self._open_dialog("shortcuts", dialog)
+        return dialog
+
+    def show_about(self):
+        box = QMessageBox(QMessageBox.Icon.Information, f"About {APP_NAME}",
+                          f"<b>{APP_NAME} {__version__}</b><br>Put a claim on trial against your own PDF library: a "
+                          "Prosecution, a Defense and a Judge, every citation highlighted in its source.<br><br>"
+                          f"Data folder: {self.workspace.data_dir}", QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("aboutBox")
+        self._open_dialog("about", box)
+        return box
+
+    def _open_dialog(self, name: str, dialog) -> None:
+        self.dialogs[name] = dialog
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.finished.connect(lambda _r, n=name, d=dialog: self.dialogs.pop(n, None) if self.dialogs.get(n) is d
+                                else None)
+        dialog.open()
+
+    # ---------------------------------------------------------------- layout
+    def restore_layout(self) -> None:
+        s = self.settings
+        geometry = s.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        state = s.value("window/state")
+        if state is not None:
+            self.restoreState(state)
+        for key, splitter in self._splitters().items():
+            value = s.value(f"splitters/{key}")
+            if value is not None:
+                splitter.restoreState(value)
+        self.left_tabs.setCurrentIndex(int(s.value("window/left_tab", 0, type=int)))
+
+    def save_layout(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        for key, splitter in self._splitters().items():
+            s.setValue(f"splitters/{key}", splitter.saveState())
+        s.setValue("window/left_tab", self.left_tabs.currentIndex())
+        s.sync()
+
+    def reset_layout(self) -> None:
+        self.splitter.setSizes([360, 660, 520])
+        self.courtroom.splitter.setSizes([640, 170])
+        self.inspector.splitter.setSizes([200, 640])
+
+    def _splitters(self) -> dict[str, QSplitter]:
+        return {"main": self.splitter, "courtroom": self.courtroom.splitter, "inspector": self.inspector.splitter}
+
+    # ---------------------------------------------------------------- lifecycle
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if not self._shown:
+            self._shown = True
+            QTimer.singleShot(0, self.sig_shown.emit)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        self.save_layout()
+        self.trial.stop()       # the trial is persisted: Resume continues it next time
+        self.library.cancel()   # what was ingested stays
+        for dialog in list(self.dialogs.values()):
+            dialog.close()
+        event.accept()
+
+    async def shutdown(self) -> None:
+        """After the window closed: let cancelled work finish, then close the stores."""
+        await self.trial.shutdown()
+        await self.library.shutdown()
+        for controller in (self.history, self.exporter, self.settings_controller, self.pages):
+            await controller.tasks.cancel_all()
+        self.pages.close()
+        await self.workspace.close()

@@ -1,0 +1,179 @@
+"""Window tests, offscreen: a qasync loop per test, a library embedded with a fast hashing embedder (copied from one
+ingested once per session), and scripted chat models, so every test but the real-model one takes seconds.
+
+Async scenarios run as ``run(loop, scenario())``: the qasync loop drives Qt and asyncio together, so clicks, timers,
+worker threads and the engine's tasks all make progress while the scenario awaits conditions with ``until``."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import re
+import shutil
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from courtroom_desktop.core.config import AppConfig, DebateSettings, LibrarySettings
+from courtroom_desktop.core.library import Embedder, Library
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "resources" / "samples"
+FAST_DEBATE = DebateSettings(min_rounds=2, max_rounds=3, confidence_threshold=0.8, max_switches=1)
+
+
+class HashEmbedder(Embedder):
+    """Bag-of-words hashed into 64 dimensions: deterministic, instant, and good enough for BM25 + vector fusion."""
+
+    def __init__(self):
+        super().__init__("hash-test-64", 64)
+
+    @property
+    def dim(self) -> int:
+        return 64
+
+    def encode(self, texts):
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"[a-z0-9]+", text.lower()):
+                out[row, zlib.crc32(word.encode()) % 64] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.where(norms == 0, 1, norms)
+
+
+def open_library(data_dir: Path, settings: LibrarySettings | None = None) -> Library:
+    return Library.open(data_dir / "library", settings or LibrarySettings(), HashEmbedder())
+
+
+@pytest.fixture(scope="session")
+def sample_library_template(tmp_path_factory) -> Path:
+    """A data folder whose library holds the six sample PDFs (hash-embedded), ingested once per session."""
+    data = tmp_path_factory.mktemp("sample-data")
+    library = open_library(data)
+    library.ingest(sorted(SAMPLES.glob("*.pdf")))
+    library.close()
+    return data
+
+
+def scripted_router(config: AppConfig, judge=None, counsel_delay: float = 0.0):
+    from courtroom_desktop.core.llm import ModelRouter, ScriptedChatModel
+    from tests.court.fakes import counsel, ruling, verdict
+
+    judge_replies = judge if judge is not None else [
+        ruling(0.55, questions=["Was the effect measured in a randomised trial?"]),
+        ruling(0.85, ready=True, reason="the randomised trial [E1] decides it"),
+        verdict(),
+    ]
+    return ModelRouter(config.models, overrides={
+        "prosecution": ScriptedChatModel([counsel] * 60, role="prosecution", token_delay_s=counsel_delay),
+        "defense": ScriptedChatModel([counsel] * 60, role="defense", token_delay_s=counsel_delay),
+        "judge": ScriptedChatModel(judge_replies, role="judge"),
+    })
+
+
+def make_workspace(tmp_path: Path, template: Path | None = None, config: AppConfig | None = None, judge=None,
+                   counsel_delay: float = 0.0):
+    """A Workspace over a copy of ``template`` (or an empty data folder), hash-embedded, with scripted models."""
+    from courtroom_desktop.core.workspace import Workspace
+
+    data = tmp_path / "data"
+    if template is not None:
+        shutil.copytree(template, data)
+    config = config or AppConfig(debate=FAST_DEBATE)
+    ws = Workspace(tmp_path / "config", data, config)
+    ws._library = open_library(data, config.library)  # tests pass collaborators in: the hashing embedder
+    ws._router = scripted_router(config, judge, counsel_delay)
+    return ws
+
+
+@pytest.fixture
+def qloop(qapp):
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    yield loop
+    try:
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    finally:
+        loop.close()
+        asyncio.set_event_loop(None)
+        del loop
+        # the loop's timer QObjects must be destroyed here, in the GUI thread, not whenever a worker thread
+        # happens to trigger a garbage collection
+        gc.collect()
+
+
+def run(loop, coro, timeout: float = 60.0):
+    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+
+async def until(predicate, timeout: float = 20.0, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g}s waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def opened(window, timeout: float = 30.0):
+    """Start the window's background work inside the running loop (as run_app does once the window shows) and wait
+    until the library is listed and the models are loaded."""
+    window.start_background()
+    await until(lambda: window.workspace.models_ready and not window.library.tasks.running, timeout,
+                "the workspace to open")
+    return window
+
+
+@pytest.fixture
+def ui_settings(tmp_path):
+    from PySide6.QtCore import QSettings
+
+    settings = QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat)
+    yield settings
+    settings.sync()
+
+
+@pytest.fixture
+def make_window(qloop, qtbot, ui_settings, tmp_path):
+    """make_window(workspace=None, template=..., **workspace_kwargs) -> a shown MainWindow (``await opened(window)``
+    in the scenario starts its background work); closed and shut down at the end of the test."""
+    from courtroom_desktop.ui.app import create_window
+
+    windows = []
+
+    def factory(workspace=None, settings=None, **kwargs):
+        ws = workspace or make_workspace(tmp_path, **kwargs)
+        window = create_window(ws.config_dir, ws.data_dir, settings or ui_settings, workspace=ws)
+        window.show()
+        windows.append(window)
+        return window
+
+    yield factory
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    from courtroom_desktop.ui import theme
+
+    for window in windows:  # closed and shut down here, not by qtbot: shutdown needs the window's controllers
+        window.close()
+        run(qloop, window.shutdown(), 60)
+        window.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    theme.apply_appearance(QApplication.instance(), "system")
+
+
+@pytest.fixture
+def sample_window(make_window, sample_library_template):
+    """A window over the sample library, its documents listed."""
+    return make_window(template=sample_library_template)
