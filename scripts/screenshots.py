@@ -77,7 +77,7 @@ def main(out: Path) -> None:
         async def scenario():
             window.show()
             window.start_background()
-            await until(lambda: window.workspace._library_open and not window.library.tasks.running, 120, "the library")
+            await until(lambda: window.workspace.library_open and not window.library.tasks.running, 120, "the library")
             await settle(1.0)
             save(window, out, "01-first-run.png")
 

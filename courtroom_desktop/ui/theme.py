@@ -6,7 +6,7 @@ Appearance: 'system' leaves the platform's palette alone (it follows the desktop
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 APPEARANCES = ("system", "light", "dark")
@@ -95,3 +95,29 @@ def apply_appearance(app, appearance: str) -> None:
         hints.setColorScheme(Qt.ColorScheme.Dark if appearance == "dark" else Qt.ColorScheme.Light)
     app.setStyle("Fusion")
     app.setPalette(_fusion_palette(appearance == "dark"))
+
+
+class PaletteWatcher(QObject):
+    """Tells widgets with palette-derived style sheets that the application's palette changed (the system switched
+    between light and dark, or View > Appearance did). Widgets themselves only see a PaletteChange, which their own
+    style sheets also cause."""
+
+    sig_changed = Signal()
+    """The application palette changed; restyle (emitted once the new palette has propagated)."""
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.ApplicationPaletteChange and watched is QGuiApplication.instance():
+            QTimer.singleShot(0, self.sig_changed.emit)
+        return False
+
+
+_watcher: PaletteWatcher | None = None
+
+
+def palette_watcher() -> PaletteWatcher:
+    global _watcher
+    if _watcher is None:
+        app = QGuiApplication.instance()
+        _watcher = PaletteWatcher(app)
+        app.installEventFilter(_watcher)
+    return _watcher

@@ -52,6 +52,8 @@ class MainWindow(QMainWindow):
     def __init__(self, workspace: WorkspaceController, settings: QSettings | None = None, parent=None):
         super().__init__(parent)
         self.workspace = workspace
+        # owned by the window in C++: a Python reference dropped in a worker thread must never destroy a QObject
+        workspace.setParent(self)
         self.settings = settings or QSettings()
         self.setWindowTitle(f"{APP_NAME} {__version__}")
         self.setObjectName("mainWindow")

@@ -22,6 +22,7 @@ from courtroom_desktop.core.library import Embedder, Library
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "resources" / "samples"
+_CLOSED_LOOPS: list = []
 FAST_DEBATE = DebateSettings(min_rounds=2, max_rounds=3, confidence_threshold=0.8, max_switches=1)
 
 
@@ -105,9 +106,10 @@ def qloop(qapp):
     finally:
         loop.close()
         asyncio.set_event_loop(None)
-        del loop
-        # the loop's timer QObjects must be destroyed here, in the GUI thread, not whenever a worker thread
-        # happens to trigger a garbage collection
+        # Closed loops are kept for the session: their QObjects (qasync's timer and signaller) must never be
+        # destroyed in a worker thread that happened to hold the last reference (Qt then fires a timer into freed
+        # memory); the application has one loop for its whole life, so only tests need this.
+        _CLOSED_LOOPS.append(loop)
         gc.collect()
 
 

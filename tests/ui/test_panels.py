@@ -288,10 +288,13 @@ def test_shortcuts_about_appearance_and_remembered_layout(make_window, qloop, qt
     assert "Courtroom Desktop" in about.text()
     about.button(QMessageBox.StandardButton.Ok).click()
 
-    # appearance: dark, then back to the system's palette
+    # appearance: dark (the notice bar, like the transcript's cards, takes the new colours), then the system's
+    window.notice.show_error("Test", "a message")
+    light_style = window.notice.styleSheet()
     window.findChild(type(window.act_start), "appearance_dark").trigger()
     assert qapp.palette().color(QPalette.ColorRole.Window).lightness() < 128
     assert window.settings.value("appearance") == "dark"
+    run(qloop, until(lambda: window.notice.styleSheet() != light_style, 5, "the restyle"))
     window.findChild(type(window.act_start), "appearance_system").trigger()
     assert window.settings.value("appearance") == "system"
 

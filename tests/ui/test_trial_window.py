@@ -84,6 +84,12 @@ def test_full_trial_from_the_window_then_export(sample_window, qloop, qtbot, tmp
     qtbot.mouseClick(inspector.open_button, Qt.MouseButton.LeftButton)
     assert opened and opened[-1].endswith(".pdf") and Path(opened[-1]).is_file()
 
+    # the cards follow the palette
+    before = turn_card.styleSheet()
+    window.set_appearance("dark")
+    run(qloop, until(lambda: turn_card.styleSheet() != before, 5, "the cards to restyle"))
+    window.set_appearance("system")
+
     # the trial is in the history
     run(qloop, until(lambda: window.trials_model.rowCount() == 1 and window.trials_model.trial(0).status == "finished",
                      10, "the history"))

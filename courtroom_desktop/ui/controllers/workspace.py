@@ -52,6 +52,10 @@ class WorkspaceController(QObject):
     def data_dir(self) -> Path:
         return self.workspace.data_dir
 
+    @property
+    def library_open(self) -> bool:
+        return self._library_open
+
     async def library(self):
         """The library, opened once in a worker thread (opening imports the stores and reads the catalog)."""
         async with self._open_lock:
@@ -101,8 +105,7 @@ class WorkspaceController(QObject):
         if self.uses_embedded_model():
             self.sig_status.emit("Loading the embedded chat model\u2026")
             await self._load_chat_models()
-        # what is loaded now stays: keep it out of the garbage collector's full passes (shorter pauses later)
-        gc.freeze()
+        _freeze_once()
         self.models_ready = True
         self.sig_status.emit("Ready")
         self.sig_models_ready.emit()
@@ -158,11 +161,21 @@ class WorkspaceController(QObject):
     async def close(self) -> None:
         await self.tasks.cancel_all()
         try:
-            router = self.workspace._router  # closing only what was opened
-            if router is not None:
-                await router.aclose()
+            await self.workspace.router.aclose()  # models that were never built cost nothing to close
         finally:
             await asyncio.to_thread(self.workspace.close)
             embedded = sys.modules.get("courtroom_desktop.core.llm.embedded")
             if embedded is not None:
                 embedded.unload_all()  # free llama.cpp models now, not during interpreter shutdown
+
+
+_frozen = False
+
+
+def _freeze_once() -> None:
+    """What the first preload loaded (torch, transformers, llama.cpp, the stores) stays for the process's life: keep
+    it out of the garbage collector's full passes, which then pause the event loop for less."""
+    global _frozen
+    if not _frozen:
+        _frozen = True
+        gc.freeze()

@@ -56,11 +56,12 @@ def _dspin(low: float, high: float, value: float, step: float = 0.05, decimals: 
 
 
 def _row(*widgets) -> QWidget:
+    """Widgets side by side; text fields and labels take the room, buttons keep their size."""
     box = QWidget()
     layout = QHBoxLayout(box)
     layout.setContentsMargins(0, 0, 0, 0)
     for widget in widgets:
-        layout.addWidget(widget, 1 if isinstance(widget, (QLineEdit, QComboBox)) else 0)
+        layout.addWidget(widget, 1 if isinstance(widget, (QLineEdit, QComboBox, QLabel)) else 0)
     return box
 
 
@@ -229,7 +230,7 @@ class SettingsDialog(QDialog):
         self.doctor_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.doctor_table.horizontalHeader().setStretchLastSection(True)
         self.doctor_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((190, 110, 60, 240)):
+        for column, width in enumerate((90, 110, 60, 300)):
             self.doctor_table.setColumnWidth(column, width)
         models_layout.addWidget(self.role_tabs)
         models_layout.addWidget(_row(self.test_button, self.test_status))

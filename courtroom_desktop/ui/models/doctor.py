@@ -36,7 +36,7 @@ class DoctorModel(QAbstractTableModel):
             return row
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             if column == ROLE:
-                return f"{row.role} ({row.provider}: {row.model})"
+                return row.role if role == Qt.ItemDataRole.DisplayRole else f"{row.role}: {row.provider}, {row.model}"
             return {CHECK: row.check, RESULT: RESULT_WORDS[row.ok], DETAIL: row.detail, FIX: row.fix}[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == RESULT:
             return accent({True: "ok", False: "error", None: "unclear"}[row.ok])

@@ -91,7 +91,10 @@ class DocumentsModel(QAbstractTableModel):
             doc = row.doc
             extra = ""
             if doc is not None:
-                extra = "\n".join(x for x in (doc.authors, str(doc.year or ""), f"id {doc.id}") if x)
+                extra = "\n".join(x for x in (doc.authors, str(doc.year or ""), f"{doc.chunks} passages", f"id {doc.id}",
+                                             row.reason) if x)
+            elif row.reason:
+                extra = row.reason
             return f"{row.path}\n{extra}".strip()
         if role == Qt.ItemDataRole.ForegroundRole and column in (STATUS, REASON):
             if row.status == "failed":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import (
 from courtroom_desktop.ui.controllers.trial import FINISHED, IDLE, PAUSED, RUNNING, STARTING, STOPPED
 from courtroom_desktop.ui.models.transcript import TranscriptModel
 from courtroom_desktop.ui.text import role_for
-from courtroom_desktop.ui.theme import accent, tint
+from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 from courtroom_desktop.ui.widgets.chart import ConfidenceChart
 from courtroom_desktop.ui.widgets.transcript import TranscriptView
 
@@ -136,6 +137,7 @@ class CourtroomPanel(QWidget):
         controller.sig_event.connect(self._on_event)
         transcript.sig_rulings_changed.connect(self._update_chart)
         transcript.modelReset.connect(self._update_chart)
+        palette_watcher().sig_changed.connect(self._on_palette)
         self._restyle()
         self._update_buttons()
 
@@ -234,7 +236,7 @@ class CourtroomPanel(QWidget):
         if self.controller.trial_id:
             sides = []
             for seat, stance in sorted(self.transcript.assignments.items()):
-                color = accent(stance, self.palette()).name()
+                color = accent(stance, QGuiApplication.palette()).name()
                 sides.append(f'Counsel {seat}: <span style="color:{color}">'
                              f"{html.escape(role_for(self.transcript.case, stance))}</span>")
             parts.append(" \u00b7 ".join(sides))
@@ -255,15 +257,12 @@ class CourtroomPanel(QWidget):
                             self.transcript.max_rounds)
 
     def _restyle(self) -> None:
-        palette = self.palette()
+        palette = QGuiApplication.palette()
         self.welcome.setStyleSheet(f"QFrame#welcome {{ background: {tint('for', palette, 30).name()}; "
                                    f"border: 1px solid {accent('for', palette).name()}; border-radius: 6px; }}"
                                    " QFrame#welcome QLabel { background: transparent; }")
 
-    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        from PySide6.QtCore import QEvent
-
-        if event.type() == QEvent.Type.ApplicationPaletteChange:
-            self._restyle()
-            self._show_status()
-        super().changeEvent(event)
+    def _on_palette(self) -> None:
+        self._restyle()
+        self._show_status()
+        self.chart.update()

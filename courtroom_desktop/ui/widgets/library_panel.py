@@ -72,10 +72,11 @@ class LibraryPanel(QWidget):
         self.table.setItemDelegateForColumn(COLUMNS.index("Status"), ProgressDelegate(self.table))
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the title takes what is left
-        for column, width in ((1, 96), (2, 46), (3, 62), (4, 56), (5, 140)):
-            self.table.setColumnWidth(column, width)
+        header.setStretchLastSection(True)  # the reason, for the files that failed
+        self.table.setColumnWidth(0, 190)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setColumnHidden(COLUMNS.index("Chunks"), True)  # in the row's tooltip
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
 
         self.empty = QLabel("Your library is empty. Drop PDFs or folders here, use Add, or try the sample library "

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton
 
-from courtroom_desktop.ui.theme import accent, tint
+from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 
 
 class NoticeBar(QFrame):
@@ -26,6 +26,7 @@ class NoticeBar(QFrame):
         layout.addWidget(self.close_button)
         self.messages: list[tuple[str, str, str]] = []
         self.hide()
+        palette_watcher().sig_changed.connect(self._restyle)
         self._restyle()
 
     def show_error(self, title: str, message: str, fix: str = "") -> None:
@@ -37,12 +38,8 @@ class NoticeBar(QFrame):
         self.show()
 
     def _restyle(self) -> None:
-        palette = self.palette()
+        palette = QGuiApplication.palette()
         self.setStyleSheet(f"QFrame#noticeBar {{ background: {tint('error', palette, 36).name()}; border: 1px solid "
                            f"{accent('error', palette).name()}; border-radius: 4px; }}"
                            " QFrame#noticeBar QLabel { background: transparent; }")
 
-    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.ApplicationPaletteChange:
-            self._restyle()
-        super().changeEvent(event)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -33,7 +33,7 @@ from courtroom_desktop.ui.text import (
     stance_words,
     verdict_markdown,
 )
-from courtroom_desktop.ui.theme import accent, role_color, tint
+from courtroom_desktop.ui.theme import accent, palette_watcher, role_color, tint
 
 FLUSH_MS = 60
 
@@ -82,8 +82,22 @@ class Card(QFrame):
         for label in labels:
             label.linkActivated.connect(self._link)
 
+    def _links(self) -> None:
+        """Links take the current palette's link colour (a label keeps the palette it was polished with)."""
+        link = QGuiApplication.palette().color(QPalette.ColorRole.Link)
+        for label in self.findChildren(QLabel):
+            palette = label.palette()
+            if palette.color(QPalette.ColorRole.Link) == link:
+                continue
+            palette.setColor(QPalette.ColorRole.Link, link)
+            label.setPalette(palette)
+            text = label.text()  # laid out again: a link's colour is fixed when its text is set
+            label.clear()
+            label.setText(text)
+
     def restyle(self) -> None:
-        palette = self.palette()
+        self._links()
+        palette = QGuiApplication.palette()
         color = accent(self.accent_name, palette).name()
         self.setStyleSheet(
             f"QFrame#card {{ background: {role_color(palette, 'base')}; border: 1px solid {role_color(palette, 'mid')};"
@@ -116,11 +130,12 @@ class TurnCard(Card):
         self.update_from(item)
 
     def update_from(self, item: TurnItem) -> None:
-        color = accent(item.stance, self.palette()).name()
+        palette = QGuiApplication.palette()
+        color, dim = accent(item.stance, palette).name(), role_color(palette, "dim")
         role = item.role or role_for(self.case, item.stance)
         self.header.setText(
             f'<b style="color:{color}">{html.escape(role)}</b> &middot; {html.escape(stance_words(self.case, item.stance))}'
-            f' &middot; <span style="color:{role_color(self.palette(), "dim")}">Counsel {item.seat} &middot; round {item.round}</span>')
+            f' &middot; <span style="color:{dim}">Counsel {item.seat} &middot; round {item.round}</span>')
         self.body.setText(citations_html(item.text) if item.text else "")
         self.body.setVisible(bool(item.text))
         self.status.setText(item.status)
@@ -141,7 +156,7 @@ class TurnCard(Card):
             if turn.regenerated:
                 parts.append("regenerated once")
             if turn.flags:
-                parts.append(f'<span style="color:{accent("warning", self.palette()).name()}">'
+                parts.append(f'<span style="color:{accent("warning", QGuiApplication.palette()).name()}">'
                              + html.escape("; ".join(turn.flags)) + "</span>")
             self.meta.setText(" &nbsp;|&nbsp; ".join(parts))
         elif item.evidence_added:
@@ -196,7 +211,7 @@ class RulingCard(Card):
     def update_from(self, item: RulingItem) -> None:
         record = item.ruling
         ruling = record.ruling
-        palette = self.palette()
+        palette = QGuiApplication.palette()
         judge = accent("judge", palette).name()
         tendency = ruling.tendency.value
         self.header.setText(f'<b style="color:{judge}">Judge</b> &middot; ruling after round {record.round}')
@@ -215,7 +230,7 @@ class RulingCard(Card):
             parts.append("<b>Open questions:</b><ul style='margin:0'>"
                          + "".join(f"<li>{citations_html(q)}</li>" for q in ruling.open_questions) + "</ul>")
         if ruling.ready_for_verdict and not record.overruled:
-            parts.append(f"<i>Ready for a verdict: {html.escape(ruling.ready_reason)}</i>")
+            parts.append(f"<i>Ready for a verdict: {citations_html(ruling.ready_reason)}</i>")
         if record.overruled:
             parts.append(f'<i style="color:{accent("warning", palette).name()}">"Ready" overruled: '
                          + html.escape("; ".join(record.overruled)) + "</i>")
@@ -235,14 +250,15 @@ class SwitchBanner(Card):
         self.update_from(item)
 
     def restyle(self) -> None:
-        palette = self.palette()
+        self._links()
+        palette = QGuiApplication.palette()
         color = accent("switch", palette).name()
         self.setStyleSheet(f"QFrame#card {{ background: {tint('switch', palette, 40).name()}; border: 1px dashed {color};"
                            f" border-radius: 6px; }} QFrame#card QLabel {{ background: transparent; }}")
 
     def update_from(self, item: SwitchItem) -> None:
         switch = item.switch
-        color = accent("switch", self.palette()).name()
+        color = accent("switch", QGuiApplication.palette()).name()
         sides = "; ".join(f"Counsel {seat} now {stance_words(self.case, stance)} as the "
                           f"{role_for(self.case, stance)}" for seat, stance in sorted(switch.assignments.items()))
         self.text.setText(f'<b style="color:{color}">\u21c4 The sides switched after round {switch.round}</b><br>'
@@ -267,7 +283,8 @@ class VerdictCard(Card):
         self.update_from(item)
 
     def restyle(self) -> None:
-        palette = self.palette()
+        self._links()
+        palette = QGuiApplication.palette()
         self.setStyleSheet(
             f"QFrame#card {{ background: {tint('judge', palette, 22).name()}; border: 2px solid "
             f"{accent('judge', palette).name()}; border-radius: 8px; }} QFrame#card QLabel {{ background: transparent; }}")
@@ -288,7 +305,7 @@ class NoticeCard(Card):
         self.update_from(item)
 
     def restyle(self) -> None:
-        palette = self.palette()
+        palette = QGuiApplication.palette()
         self.setStyleSheet(f"QFrame#card {{ background: {tint(self.accent_name, palette, 30).name()}; border: none;"
                            f" border-radius: 4px; }} QFrame#card QLabel {{ background: transparent; }}")
 
@@ -344,6 +361,7 @@ class TranscriptView(QScrollArea):
         model.rowsInserted.connect(self._on_inserted)
         model.dataChanged.connect(self._on_changed)
         model.modelReset.connect(self._rebuild)
+        palette_watcher().sig_changed.connect(self.restyle)
         self._rebuild()
 
     # ---------------------------------------------------------------- model -> cards
@@ -413,9 +431,8 @@ class TranscriptView(QScrollArea):
             self.ensureWidgetVisible(self.cards[row], 0, 20)
 
     # ---------------------------------------------------------------- palette
-    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.ApplicationPaletteChange:
-            for row, card in enumerate(self.cards):
-                card.restyle()
-                card.update_from(self.model.data(self.model.index(row, 0), RecordRole))
-        super().changeEvent(event)
+    def restyle(self) -> None:
+        """The palette changed (light <-> dark): every card takes the new colours."""
+        for row, card in enumerate(self.cards):
+            card.restyle()
+            card.update_from(self.model.data(self.model.index(row, 0), RecordRole))
