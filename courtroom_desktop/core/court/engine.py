@@ -335,10 +335,12 @@ class Court:
         fresh = [ev for ev in found if ev.chunk.id not in known]
         vectors = await self._embed([ev.chunk.text for ev in fresh])
         added = []
+        pool_matrix = None
         for position, evidence in enumerate(fresh):
             novelty = 1.0
             if vectors is not None and self._vectors:
-                pool_matrix = np.stack(list(self._vectors.values()))
+                if pool_matrix is None or len(pool_matrix) != len(self._vectors):
+                    pool_matrix = np.stack(list(self._vectors.values()))  # rebuilt only when a passage entered
                 novelty = float(1.0 - np.max(pool_matrix @ vectors[position]))
             elif vectors is None:
                 texts = [e.evidence.chunk.text for e in state.pool]

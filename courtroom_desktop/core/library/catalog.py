@@ -139,9 +139,19 @@ class Catalog:
             )
             self._db.execute("COMMIT")
 
-    def drop_cache(self, model: str | None = None) -> None:
+    def forget_vectors(self, keys: list[str]) -> None:
         with self._lock:
-            if model is None:
-                self._db.execute("DELETE FROM embeddings")
-            else:
-                self._db.execute("DELETE FROM embeddings WHERE model != ?", (model,))
+            self._db.executemany("DELETE FROM embeddings WHERE key = ?", [(k,) for k in keys])
+
+    def ready_ids(self) -> frozenset[str]:
+        """Ids of ready documents. Every search asks, so: ids only (building each Document record cost tens of ms on
+        thousands of documents), and reused while the catalog is unchanged: data_version moves when another
+        connection commits, total_changes when this one writes."""
+        with self._lock:
+            version = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
+            cached = getattr(self, "_ready_cache", None)
+            if cached is None or cached[0] != version:
+                rows = self._db.execute("SELECT id FROM documents WHERE status = ?", (DocStatus.ready.value,)).fetchall()
+                cached = (version, frozenset(row[0] for row in rows))
+                self._ready_cache = cached
+            return cached[1]

@@ -209,18 +209,7 @@ class Library:
         return self.catalog.documents(status)
 
     def ready_ids(self) -> set[str]:
-        # Every search asks, so: ids only (building each Document record cost tens of ms on thousands of documents),
-        # and reused while the catalog is unchanged: data_version moves when another connection commits,
-        # total_changes when this one writes.
-        with self.catalog._lock:
-            db = self.catalog._db
-            version = (db.execute("PRAGMA data_version").fetchone()[0], db.total_changes)
-            cached = getattr(self, "_ready_cache", None)
-            if cached is None or cached[0] != version:
-                rows = db.execute("SELECT id FROM documents WHERE status = ?", (DocStatus.ready.value,)).fetchall()
-                cached = (version, frozenset(row[0] for row in rows))
-                self._ready_cache = cached
-            return set(cached[1])
+        return set(self.catalog.ready_ids())
 
     def find(self, ref: str) -> Document:
         """A document by id, id prefix, or path."""
@@ -537,12 +526,8 @@ class Library:
         texts = [embedding_text(doc.title, c) for c in self.doc_chunks(doc_id)]
         self._purge(doc_id)
         self.catalog.delete(doc_id)
-        self._drop_cached([text_key(t) for t in texts])
+        self.catalog.forget_vectors([text_key(t) for t in texts])
         return doc
-
-    def _drop_cached(self, keys: list[str]) -> None:
-        with self.catalog._lock:
-            self.catalog._db.executemany("DELETE FROM embeddings WHERE key = ?", [(k,) for k in keys])
 
     def reindex(self, doc_ids: list[str] | None = None, on_event: EventSink | None = None,
                 cancel: CancelToken | None = None) -> IngestFinished:
