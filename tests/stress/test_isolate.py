@@ -13,7 +13,7 @@ import pytest
 
 from courtroom_desktop.core.errors import Cancelled, IngestError
 from courtroom_desktop.core.library.extract import extract
-from courtroom_desktop.core.library.isolate import ExtractWorker
+from courtroom_desktop.core.library.isolate import LINES_PER_MESSAGE, ExtractWorker
 from courtroom_desktop.core.models import FileFinished, FileOutcome
 from stress.common import HashEmbedder, library_settings, write_baseline
 from stress.fuzzpdf import FUZZ_WORDS, k_enormous_page, k_nested_outlines, k_odd_text
@@ -43,6 +43,24 @@ def test_same_document_as_in_thread_with_progress(worker, sample_pdfs):
     assert worker.started == 1
     worker.extract(sample_pdfs[1])
     assert worker.started == 1  # one child, reused
+
+
+def test_a_long_document_arrives_whole_in_pieces(worker, sample_pdfs, tmp_path):
+    """The child sends a document's lines in several messages (one big message held the GIL ~100 ms while it was
+    unpickled, freezing the window): every line must arrive, in order, with its character boxes."""
+    import pymupdf
+
+    merged = pymupdf.open()
+    for pdf in sample_pdfs:
+        with pymupdf.open(pdf) as part:
+            merged.insert_pdf(part)
+    path = tmp_path / "merged.pdf"
+    merged.save(path)
+    local = extract(path)
+    assert len(local.lines) > 2 * LINES_PER_MESSAGE
+    isolated = worker.extract(path)
+    assert isolated.lines == local.lines
+    assert list(isolated.col_of) == list(local.col_of) and isolated.paragraph_breaks == local.paragraph_breaks
 
 
 def test_a_page_that_never_finishes_is_cut_off_and_the_next_file_still_reads(worker, bomb, sample_pdfs):

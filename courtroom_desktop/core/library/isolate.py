@@ -16,6 +16,7 @@ The extracted document comes back pickled over a pipe (a few MB for a 3000-page 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import os
@@ -41,6 +42,8 @@ ALARM_GRACE_S = 10
 #: argv[1] that makes a frozen app (PyInstaller) run as the extraction child; see courtroom_desktop.__main__.
 WORKER_FLAG = "--courtroom-extract-worker"
 _HEADER = struct.Struct("<Q")
+#: Lines of an extracted document per message from the child (each message is unpickled in one go, holding the GIL).
+LINES_PER_MESSAGE = 256
 
 
 def _write(stream, message) -> None:
@@ -59,6 +62,16 @@ def _read(stream):
     if len(data) < size:
         return None
     return pickle.loads(data)  # noqa: S301 - our own child process, over a private pipe
+
+
+def _send_doc(out, doc) -> None:
+    """The document in pieces: its lines (the bulk: a box per character) LINES_PER_MESSAGE at a time, then the rest.
+    The parent's reader thread unpickles each message holding Python's global lock; one 300-page document in one
+    message held it for about 100 ms, long enough to freeze the window's event loop."""
+    lines = doc.lines
+    for start in range(0, len(lines), LINES_PER_MESSAGE):
+        _write(out, ("lines", lines[start:start + LINES_PER_MESSAGE]))
+    _write(out, ("done", dataclasses.replace(doc, lines=[])))
 
 
 def serve() -> None:  # pragma: no cover - runs in the child process
@@ -94,7 +107,7 @@ def serve() -> None:  # pragma: no cover - runs in the child process
             signal.alarm(max(1, math.ceil(deadline_s) + ALARM_GRACE_S))
         try:
             doc = extract(Path(path), on_page=lambda done, total: _write(out, ("page", done, total)))
-            _write(out, ("done", doc))
+            _send_doc(out, doc)
         except ChildIngestError as exc:
             _write(out, ("error", exc.reason))
         except MemoryError:
@@ -190,6 +203,7 @@ class ExtractWorker:
                     if attempt:
                         raise IngestError(str(path), "the text extractor could not be started") from None
             inbox = self._inbox
+            lines: list = []
             while True:
                 if cancelled():
                     self.killed += 1
@@ -209,8 +223,10 @@ class ExtractWorker:
                 if kind == "page":
                     if on_page is not None:
                         on_page(message[1], message[2])
+                elif kind == "lines":
+                    lines.extend(message[1])
                 elif kind == "done":
-                    return message[1]
+                    return dataclasses.replace(message[1], lines=lines)
                 else:
                     raise IngestError(str(path), message[1])
 
