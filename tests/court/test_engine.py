@@ -341,3 +341,27 @@ def test_argument_schema_names_citations_before_the_text():
     assert list(schema["properties"]) == ["citations", "argument"]
     assert schema["required"] == ["citations", "argument"]
     assert schema["properties"]["citations"]["items"]["enum"] == ["E1", "E2"]
+
+
+@pytest.mark.asyncio
+async def test_in_process_models_load_in_a_thread_before_the_first_turn(store):
+    """An embedded model's weights and tokenizer load before any turn, off the event loop: loaded on first use they
+    stalled the window's loop (~100 ms for the tokenizer alone)."""
+    import threading
+
+    c = court(store, [ruling(0.5), ruling(0.9, ready=True, reason="the randomised trial [E1] decides it"), verdict()],
+              settings=DebateSettings(min_rounds=1, max_rounds=2))
+    prosecution, _, judge = c.test_models
+    loads: list[tuple[str, bool, int]] = []
+    loop_thread = threading.get_ident()
+    for model in (prosecution, judge):
+        async def load(model=model):
+            await asyncio.to_thread(lambda: loads.append((model.role, threading.get_ident() != loop_thread,
+                                                          len(model.calls))))
+        model.load = load
+    trial_id = c.start(TrialSpec(claim=CLAIM))
+    events = await collect(c, trial_id)
+    assert events[-1].kind == "verdict"
+    # each loaded before it was ever called
+    assert {role for role, _, _ in loads} == {"prosecution", "judge"}
+    assert all(off_loop and calls == 0 for _, off_loop, calls in loads)

@@ -206,6 +206,7 @@ class Court:
 
     # ---------------------------------------------------------------- the flow
     async def _drive(self, state: TrialState, emit, queue) -> None:
+        await self._load_models()
         await self._index_pool(state.pool)
         while state.verdict is None:
             round_turns = [t for t in state.turns if t.round == state.round]
@@ -232,6 +233,14 @@ class Court:
 
     def _model(self, role: str):
         return self.models(role)
+
+    async def _load_models(self) -> None:
+        """Models that load into this process (embedded llama.cpp) load in a thread before the first turn, so neither
+        the weights nor the tokenizer that sizes prompts load on the event loop mid-trial."""
+        for role in (*SEAT_MODEL.values(), "judge"):
+            load = getattr(self._model(role), "load", None)
+            if load is not None:
+                await load()
 
     async def _counsel_turn(self, state: TrialState, seat: Seat, emit, queue) -> Turn:
         spec, settings = state.spec, self.settings

@@ -304,8 +304,9 @@ class EmbeddedChatModel(ChatModel):
         return shared
 
     async def load(self) -> None:
-        """Load the model now (in a worker thread), e.g. while the window shows the intake form."""
-        await asyncio.to_thread(self._shared)
+        """Load the model and the tokenizer that sizes prompts now, in a worker thread (e.g. while the window shows
+        the intake form): loaded on first use instead, they would stall the event loop (the tokenizer alone ~100 ms)."""
+        await asyncio.to_thread(lambda: (self._shared(), vocab_llama(self.path)))
 
     @property
     def loaded(self) -> bool:

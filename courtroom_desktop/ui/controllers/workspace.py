@@ -116,9 +116,7 @@ class WorkspaceController(QObject):
             model = router.for_role(role)
             if getattr(model, "provider", "") == "embedded":
                 try:
-                    await model.load()
-                    # the tokenizer that sizes prompts is loaded on first use: do it here, not on the GUI thread
-                    await asyncio.to_thread(model.count_tokens, "warm up")
+                    await model.load()  # the model and its tokenizer, in a thread
                 except Exception as exc:  # noqa: BLE001 - the trial will report it with its fix
                     log.warning("preloading the %s model failed: %s", role, exc)
                     return
