@@ -45,8 +45,16 @@ def reserve_a_core_for_the_window() -> int:
     return threads
 
 
+#: How long a worker thread running Python may keep the global interpreter lock while the GUI thread waits for it.
+#: Every Qt callback into Python (a timer, a signal, the asyncio loop's own step) has to take the lock; at Python's
+#: default of 5 ms one turn of the event loop can queue behind busy workers several times. `bench/gil_switch.py`
+#: compares the intervals under load (figures in docs/ui.md).
+GIL_SWITCH_INTERVAL_S = 0.001
+
+
 def make_application(argv: list[str] | None = None) -> QApplication:
     reserve_a_core_for_the_window()
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setOrganizationName(APP_ID)
     app.setApplicationName(APP_ID)

@@ -1,0 +1,115 @@
+"""How much does Python's GIL switch interval delay the window's event loop when worker threads are busy?
+
+    python bench/gil_switch.py [--seconds 8] [--intervals 0.005 0.002 0.001 0.0005] [--repeats 2]
+
+For each interval, a fresh process opens a Qt window on the qasync loop (offscreen), starts the kind of load an
+ingest or a trial puts on the other threads (two threads running Python bytecode, one calling numpy that releases the
+lock between calls), and records how late 10 ms sleeps on the loop wake up. Python's default interval (5 ms) is the
+baseline measured in the same run; the app sets ``courtroom_desktop.ui.app.GIL_SWITCH_INTERVAL_S``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHILD = r"""
+import asyncio, json, os, sys, threading, time
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+import numpy as np
+import qasync
+from PySide6.QtWidgets import QApplication, QLabel
+
+interval, seconds = float(sys.argv[1]), float(sys.argv[2])
+sys.setswitchinterval(interval)
+app = QApplication([])
+loop = qasync.QEventLoop(app)
+asyncio.set_event_loop(loop)
+label = QLabel("load")
+label.show()
+stop = threading.Event()
+
+
+def python_work():
+    x = 0
+    while not stop.is_set():
+        for i in range(10000):
+            x += i * i
+
+
+def numpy_work():
+    a = np.random.default_rng(0).random((300, 300))
+    while not stop.is_set():
+        a @ a
+
+
+lags = []
+
+
+async def main():
+    threads = [threading.Thread(target=python_work), threading.Thread(target=python_work),
+               threading.Thread(target=numpy_work)]
+    for t in threads:
+        t.start()
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        began = time.perf_counter()
+        await asyncio.sleep(0.01)
+        lags.append((time.perf_counter() - began - 0.01) * 1000)
+    stop.set()
+    for t in threads:
+        t.join()
+
+
+with loop:
+    loop.run_until_complete(main())
+lags.sort()
+print(json.dumps({"ticks": len(lags), "worst_ms": lags[-1], "p99_ms": lags[int(0.99 * (len(lags) - 1))],
+                  "median_ms": lags[len(lags) // 2]}))
+"""
+
+
+def run(interval: float, seconds: float) -> dict:
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    done = subprocess.run([sys.executable, "-c", CHILD, str(interval), str(seconds)], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=seconds + 120)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr[-2000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=8.0, help="seconds of load per run")
+    parser.add_argument("--intervals", type=float, nargs="+", default=[0.005, 0.002, 0.001, 0.0005],
+                        help="switch intervals to try (the first is the baseline)")
+    parser.add_argument("--repeats", type=int, default=2, help="runs per interval (interleaved)")
+    args = parser.parse_args()
+
+    results: dict[float, list[dict]] = {i: [] for i in args.intervals}
+    for _ in range(args.repeats):
+        for interval in args.intervals:
+            results[interval].append(run(interval, args.seconds))
+    base = args.intervals[0]
+    base_median = sorted(r["median_ms"] for r in results[base])[len(results[base]) // 2]
+    print(f"event-loop lag with 3 busy worker threads, {args.repeats} x {args.seconds:.0f} s per interval "
+          f"(10 ms ticks; worst and median over the runs)")
+    print("  interval    ticks   worst ms   p99 ms   median ms   median vs baseline")
+    for interval, runs in results.items():
+        worst = max(r["worst_ms"] for r in runs)
+        p99 = max(r["p99_ms"] for r in runs)
+        median = sorted(r["median_ms"] for r in runs)[len(runs) // 2]
+        ticks = sum(r["ticks"] for r in runs)
+        print(f"  {interval * 1000:5.1f} ms {ticks:8d} {worst:10.1f} {p99:8.1f} {median:11.2f} "
+              f"{median / base_median if base_median else float('nan'):17.2f}x"
+              f"{'   (baseline: Python default)' if interval == base else ''}")
+
+
+if __name__ == "__main__":
+    main()
