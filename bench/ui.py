@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
 import json
 import os
 import statistics
@@ -34,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 TICK_S = 0.010
+TRACE_AFTER_S = 0.030
 
 
 def launch_times(runs: int) -> list[dict]:
@@ -100,10 +102,12 @@ class Control:
 class LagMonitor:
     """Sleeps TICK_S at a time; each wake-up later than asked is lag, booked to the current phase."""
 
-    def __init__(self):
+    def __init__(self, trace_file=None):
         self.phase = "start"
         self.samples: dict[str, list[float]] = {}
         self._task = None
+        self._trace = trace_file  # where every thread's stack goes when a tick is more than TRACE_AFTER_S late
+        self.stalls: list[tuple[str, float]] = []
 
     def start(self) -> None:
         self._task = asyncio.ensure_future(self._run())
@@ -111,8 +115,17 @@ class LagMonitor:
     async def _run(self) -> None:
         while True:
             began = time.perf_counter()
+            if self._trace is not None:
+                faulthandler.dump_traceback_later(TICK_S + TRACE_AFTER_S, file=self._trace)
             await asyncio.sleep(TICK_S)
-            self.samples.setdefault(self.phase, []).append(max(0.0, time.perf_counter() - began - TICK_S) * 1000)
+            lag = max(0.0, time.perf_counter() - began - TICK_S) * 1000
+            if self._trace is not None:
+                faulthandler.cancel_dump_traceback_later()
+                if lag > TRACE_AFTER_S * 1000:
+                    self.stalls.append((self.phase, round(lag, 1)))
+                    self._trace.write(f"=== stall {len(self.stalls)}: {lag:.1f} ms in phase {self.phase}\n")
+                    self._trace.flush()
+            self.samples.setdefault(self.phase, []).append(lag)
 
     def stop(self) -> None:
         if self._task is not None:
@@ -135,7 +148,7 @@ async def until(predicate, timeout: float, what: str):
         await asyncio.sleep(0.05)
 
 
-def lag_run(pages: int, rounds: int) -> dict:
+def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
     import qasync
     from ingest import generated_pdf
     from PySide6.QtCore import QSettings
@@ -149,7 +162,8 @@ def lag_run(pages: int, rounds: int) -> dict:
     app.setQuitOnLastWindowClosed(False)  # the scenario closes the window, then awaits its shutdown
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    monitor = LagMonitor()
+    trace_file = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - open for the whole run
+    monitor = LagMonitor(trace_file)
     control = Control()
     result: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -213,6 +227,9 @@ def lag_run(pages: int, rounds: int) -> dict:
     result["trial"] = monitor.summary(["trial"])
     result["ingest_and_trial"] = monitor.summary(["ingest", "trial"])
     result["control"] = control.finish()
+    if trace_file is not None:
+        trace_file.close()
+        result["stalls"] = monitor.stalls
     return result
 
 
@@ -223,6 +240,9 @@ def main() -> None:
     parser.add_argument("--launches", type=int, default=3, help="window launches to time")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--skip-lag", action="store_true", help="only time the launch")
+    parser.add_argument("--trace-stalls", metavar="FILE", help="write every thread's stack into FILE whenever the loop is "
+                        f"more than {TRACE_AFTER_S * 1000:.0f} ms late, to find what blocks it (faulthandler reads the "
+                        "other threads' frames without the GIL: for diagnosis only, it can crash the run)")
     args = parser.parse_args()
 
     launches = launch_times(args.launches)
@@ -233,7 +253,7 @@ def main() -> None:
           f"{', '.join(f'{s:.2f}' for s in shown)}; target <= 2 s); heavy modules imported by then: "
           f"{figures['heavy_modules_at_show'] or 'none'}")
     if not args.skip_lag:
-        lag = lag_run(args.pages, args.rounds)
+        lag = lag_run(args.pages, args.rounds, args.trace_stalls)
         figures.update(lag)
         print(f"first run: a trial running {lag['first_trial_running_s']} s after the window showed (\"Try the sample "
               f"library\" clicked at once), its first argument at {lag['first_argument_s']} s")
