@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
-from courtroom_desktop.ui.models import ROOT, RecordRole
+from courtroom_desktop.ui.models import RecordTableModel
 from courtroom_desktop.ui.theme import accent
 
 COLUMNS = ("Role", "Check", "Result", "Detail", "Fix")
@@ -12,28 +12,10 @@ ROLE, CHECK, RESULT, DETAIL, FIX = range(len(COLUMNS))
 RESULT_WORDS = {True: "ok", False: "FAILED", None: "skipped"}
 
 
-class DoctorModel(QAbstractTableModel):
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self._rows: list = []
+class DoctorModel(RecordTableModel):
+    COLUMNS = COLUMNS
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
-            return None
-        row, column = self._rows[index.row()], index.column()
-        if role == RecordRole:
-            return row
+    def cell(self, row, column: int, role: int):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             if column == ROLE:
                 return row.role if role == Qt.ItemDataRole.DisplayRole else f"{row.role}: {row.provider}, {row.model}"
@@ -43,9 +25,7 @@ class DoctorModel(QAbstractTableModel):
         return None
 
     def set_rows(self, rows: list) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
+        self._replace_rows(rows)
 
     def failed(self) -> bool:
         return any(r.ok is False for r in self._rows)

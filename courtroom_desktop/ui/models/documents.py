@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
-from courtroom_desktop.ui.models import ROOT, ProgressRole, RecordRole
+from courtroom_desktop.ui.models import ProgressRole, RecordTableModel
 from courtroom_desktop.ui.theme import accent
 
 COLUMNS = ("Document", "Status", "Pages", "Sections", "Chunks", "Reason")
@@ -47,30 +47,15 @@ def ingest_progress(event) -> tuple[str, int]:
     return "indexing", 97
 
 
-class DocumentsModel(QAbstractTableModel):
+class DocumentsModel(RecordTableModel):
+    COLUMNS = COLUMNS
+
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._rows: list[DocRow] = []
         self._active: dict[str, tuple[str, int | None]] = {}  # path -> (status, progress) during an ingest
 
     # ---------------------------------------------------------------- Qt
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
-            return None
-        row, column = self._rows[index.row()], index.column()
-        if role == RecordRole:
-            return row
+    def cell(self, row: DocRow, column: int, role: int):
         if role == ProgressRole:
             return row.progress if column == STATUS else None
         if role == Qt.ItemDataRole.DisplayRole:
@@ -116,9 +101,7 @@ class DocumentsModel(QAbstractTableModel):
                 rows.append(DocRow(path=path, status=status, progress=progress))
             else:
                 existing.status, existing.progress = status, progress
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
+        self._replace_rows(rows)
 
     def apply_ingest_event(self, event) -> None:
         kind = getattr(event, "kind", "")
@@ -150,9 +133,7 @@ class DocumentsModel(QAbstractTableModel):
                     row.reason = reason
                 self._changed(row_number)
                 return
-        self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows))
-        self._rows.append(DocRow(path=path, status=status, progress=progress, reason=reason or ""))
-        self.endInsertRows()
+        self._append_row(DocRow(path=path, status=status, progress=progress, reason=reason or ""))
 
     def _changed(self, row_number: int) -> None:
         self.dataChanged.emit(self.index(row_number, 0), self.index(row_number, len(COLUMNS) - 1))

@@ -3,9 +3,9 @@ evidence hierarchy, where it sits, when and by which query it was found, and who
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
-from courtroom_desktop.ui.models import ROOT, RecordRole
+from courtroom_desktop.ui.models import RecordTableModel
 from courtroom_desktop.ui.text import clock, pages_label, role_for, stance_short
 from courtroom_desktop.ui.theme import accent
 
@@ -13,31 +13,17 @@ COLUMNS = ("ID", "Stance", "Level", "Document", "Page", "Found", "Query", "Cited
 ID, STANCE, LEVEL, DOCUMENT, PAGE, FOUND, QUERY, CITED = range(len(COLUMNS))
 
 
-class EvidenceModel(QAbstractTableModel):
+class EvidenceModel(RecordTableModel):
+    """PoolEntry rows in order of entry (E1, E2, ...)."""
+
+    COLUMNS = COLUMNS
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self.case = "claim"
-        self._entries: list = []                   # PoolEntry, in order of entry (E1, E2, ...)
         self._cited: dict[str, list[str]] = {}     # evidence id -> ["Prosecution (round 1)", ..., "verdict"]
 
-    # ---------------------------------------------------------------- Qt
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
-        return 0 if parent.isValid() else len(self._entries)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not (0 <= index.row() < len(self._entries)):
-            return None
-        entry, column = self._entries[index.row()], index.column()
-        if role == RecordRole:
-            return entry
+    def cell(self, entry, column: int, role: int):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(entry, column)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -87,7 +73,7 @@ class EvidenceModel(QAbstractTableModel):
     def reset(self, case="claim", pool=(), turns=(), verdict=None) -> None:
         self.beginResetModel()
         self.case = getattr(case, "value", case)
-        self._entries = list(pool)
+        self._rows = list(pool)
         self._cited = {}
         for turn in turns:
             self._note_turn(turn)
@@ -96,11 +82,9 @@ class EvidenceModel(QAbstractTableModel):
         self.endResetModel()
 
     def add(self, entry) -> None:
-        if any(e.id == entry.id for e in self._entries):
+        if any(e.id == entry.id for e in self._rows):
             return
-        self.beginInsertRows(QModelIndex(), len(self._entries), len(self._entries))
-        self._entries.append(entry)
-        self.endInsertRows()
+        self._append_row(entry)
 
     def note_turn(self, turn) -> None:
         for evidence_id in self._note_turn(turn):
@@ -138,14 +122,14 @@ class EvidenceModel(QAbstractTableModel):
 
     # ---------------------------------------------------------------- records out
     def row_of(self, evidence_id: str) -> int:
-        return next((i for i, e in enumerate(self._entries) if e.id == evidence_id), -1)
+        return next((i for i, e in enumerate(self._rows) if e.id == evidence_id), -1)
 
     def entry(self, evidence_id: str):
         row = self.row_of(evidence_id)
-        return self._entries[row] if row >= 0 else None
+        return self._rows[row] if row >= 0 else None
 
     def entries(self) -> list:
-        return list(self._entries)
+        return list(self._rows)
 
     def cited_by(self, evidence_id: str) -> list[str]:
         return list(self._cited.get(evidence_id, []))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
-from courtroom_desktop.ui.models import ROOT, RecordRole
+from courtroom_desktop.ui.models import RecordTableModel
 from courtroom_desktop.ui.text import VERDICT_WORDS, date_time
 from courtroom_desktop.ui.theme import accent
 
@@ -12,28 +12,12 @@ COLUMNS = ("Claim or decision", "Case", "Status", "Verdict", "Confidence", "Star
 CLAIM, CASE, STATUS, VERDICT, CONFIDENCE, STARTED, EVENTS = range(len(COLUMNS))
 
 
-class TrialsModel(QAbstractTableModel):
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self._trials: list = []  # TrialSummary, newest first
+class TrialsModel(RecordTableModel):
+    """TrialSummary rows, newest first."""
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
-        return 0 if parent.isValid() else len(self._trials)
+    COLUMNS = COLUMNS
 
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not (0 <= index.row() < len(self._trials)):
-            return None
-        trial, column = self._trials[index.row()], index.column()
-        if role == RecordRole:
-            return trial
+    def cell(self, trial, column: int, role: int):
         if role == Qt.ItemDataRole.DisplayRole:
             if column == CLAIM:
                 return trial.claim
@@ -56,12 +40,10 @@ class TrialsModel(QAbstractTableModel):
         return None
 
     def set_trials(self, trials: list) -> None:
-        self.beginResetModel()
-        self._trials = sorted(trials, key=lambda t: t.created_at, reverse=True)
-        self.endResetModel()
+        self._replace_rows(sorted(trials, key=lambda t: t.created_at, reverse=True))
 
     def trial(self, row: int):
-        return self._trials[row]
+        return self._rows[row]
 
     def row_of(self, trial_id: str) -> int:
-        return next((i for i, t in enumerate(self._trials) if t.id == trial_id), -1)
+        return next((i for i, t in enumerate(self._rows) if t.id == trial_id), -1)
