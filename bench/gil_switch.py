@@ -1,11 +1,17 @@
-"""How much does Python's GIL switch interval delay the window's event loop when worker threads are busy?
+"""How much does Python's GIL switch interval delay the window's event loop when worker threads are busy? And what
+does an application-wide event filter written in Python cost the GUI thread meanwhile?
 
-    python bench/gil_switch.py [--seconds 8] [--intervals 0.005 0.002 0.001 0.0005] [--repeats 2]
+    python bench/gil_switch.py [--seconds 8] [--intervals 0.005 0.002 0.001 0.0005] [--repeats 2] [--updates 300]
 
 For each interval, a fresh process opens a Qt window on the qasync loop (offscreen), starts the kind of load an
 ingest or a trial puts on the other threads (two threads running Python bytecode, one calling numpy that releases the
 lock between calls), and records how late 10 ms sleeps on the loop wake up. Python's default interval (5 ms) is the
 baseline measured in the same run; the app sets ``courtroom_desktop.ui.app.GIL_SWITCH_INTERVAL_S``.
+
+Then, at the app's interval, with one thread running Python: --updates updates of cards like the transcript's (rich
+text labels in a scroll area, laid out and painted each time), timed on the GUI thread, with no event filter
+(baseline) and with a do-nothing Python event filter installed on the application, which Qt calls for every event of
+every object, each call taking the GIL.
 """
 
 from __future__ import annotations
@@ -13,11 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 CHILD = r"""
 import asyncio, json, os, sys, threading, time
@@ -75,6 +83,73 @@ print(json.dumps({"ticks": len(lags), "worst_ms": lags[-1], "p99_ms": lags[int(0
 """
 
 
+FILTER_CHILD = r"""
+import json, os, sys, threading, time
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+with_filter, updates, interval = sys.argv[1] == "1", int(sys.argv[2]), float(sys.argv[3])
+sys.setswitchinterval(interval)
+app = QApplication([])
+
+
+class Filter(QObject):
+    def eventFilter(self, watched, event):
+        return False
+
+
+if with_filter:
+    keep = Filter(app)
+    app.installEventFilter(keep)
+area, column = QScrollArea(), QWidget()
+layout = QVBoxLayout(column)
+labels = []
+for i in range(30):
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setText(f"<b>Counsel {i}</b> " + "the randomised trial <a href='cite:E1'>[E1]</a> shows it " * 12)
+    layout.addWidget(label)
+    labels.append(label)
+area.setWidget(column)
+area.setWidgetResizable(True)
+area.resize(700, 900)
+area.show()
+app.processEvents()
+stop = threading.Event()
+
+
+def python_work():
+    x = 0
+    while not stop.is_set():
+        for i in range(1000):
+            x += i
+
+
+worker = threading.Thread(target=python_work)
+worker.start()
+times = []
+for n in range(updates):
+    began = time.perf_counter()
+    labels[n % 30].setText(f"<b>Counsel {n}</b> " + "a longer argument citing <a href='cite:E2'>[E2]</a> " * (8 + n % 9))
+    app.processEvents()
+    times.append((time.perf_counter() - began) * 1000)
+stop.set()
+worker.join()
+times.sort()
+print(json.dumps({"total_ms": sum(times), "worst_ms": times[-1], "median_ms": times[len(times) // 2]}))
+"""
+
+
+def run_filter(with_filter: bool, updates: int, interval: float) -> dict:
+    done = subprocess.run([sys.executable, "-c", FILTER_CHILD, "1" if with_filter else "0", str(updates), str(interval)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600,
+                          env=dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen")))
+    if done.returncode != 0:
+        raise SystemExit(done.stderr[-2000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def run(interval: float, seconds: float) -> dict:
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
     done = subprocess.run([sys.executable, "-c", CHILD, str(interval), str(seconds)], capture_output=True, text=True,
@@ -90,6 +165,7 @@ def main() -> None:
     parser.add_argument("--intervals", type=float, nargs="+", default=[0.005, 0.002, 0.001, 0.0005],
                         help="switch intervals to try (the first is the baseline)")
     parser.add_argument("--repeats", type=int, default=2, help="runs per interval (interleaved)")
+    parser.add_argument("--updates", type=int, default=300, help="card updates per event-filter run (0: skip)")
     args = parser.parse_args()
 
     results: dict[float, list[dict]] = {i: [] for i in args.intervals}
@@ -109,6 +185,21 @@ def main() -> None:
         print(f"  {interval * 1000:5.1f} ms {ticks:8d} {worst:10.1f} {p99:8.1f} {median:11.2f} "
               f"{median / base_median if base_median else float('nan'):17.2f}x"
               f"{'   (baseline: Python default)' if interval == base else ''}")
+    if args.updates:
+        from courtroom_desktop.ui.app import GIL_SWITCH_INTERVAL_S
+
+        runs = {False: [], True: []}
+        for _ in range(args.repeats):
+            for with_filter in (False, True):
+                runs[with_filter].append(run_filter(with_filter, args.updates, GIL_SWITCH_INTERVAL_S))
+        base_total = statistics.median(r["total_ms"] for r in runs[False])
+        print(f"{args.updates} card updates on the GUI thread, one busy worker thread, {GIL_SWITCH_INTERVAL_S * 1000:.0f} ms "
+              f"switch interval (median of {args.repeats} runs)")
+        print("  application event filter   total ms   median ms   worst ms   total vs baseline")
+        for with_filter, label in ((False, "none (baseline)"), (True, "a Python one")):
+            total = statistics.median(r["total_ms"] for r in runs[with_filter])
+            print(f"  {label:<26} {total:9.0f} {statistics.median(r['median_ms'] for r in runs[with_filter]):11.2f}"
+                  f" {max(r['worst_ms'] for r in runs[with_filter]):10.1f} {total / base_total:18.2f}x")
 
 
 if __name__ == "__main__":
