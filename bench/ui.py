@@ -8,7 +8,7 @@
 2. Event-loop lag: the real window over a fresh data folder, driven as a user would: it opens, "Try the sample
    library" is clicked at once (the time until a trial runs is the first-run figure; that trial is then stopped) while
    the models preload (phase "preload"), then it ingests a generated --pages-page PDF plus the sample library through the library
-   panel (phase "ingest"), then runs a trial with the bundled SmolLM2 on a suggested claim, two rounds at most
+   panel (phase "ingest"), then runs a trial with the bundled SmolLM2 on a suggested claim, exactly --rounds rounds
    (phase "trial"). A coroutine sleeps 10 ms at a time on the qasync loop and records how late it wakes up.
    Target: worst lag during ingest and trial at most 50 ms.
 """
@@ -168,7 +168,7 @@ def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
     result: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        save_config(AppConfig(debate=DebateSettings(min_rounds=1, max_rounds=rounds)), tmp / "config")
+        save_config(AppConfig(debate=DebateSettings(min_rounds=rounds, max_rounds=rounds)), tmp / "config")
         settings = QSettings(str(tmp / "ui.ini"), QSettings.Format.IniFormat)
         window = create_window(tmp / "config", tmp / "data", settings)
 
@@ -236,7 +236,7 @@ def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pages", type=int, default=300, help="pages of the generated PDF to ingest")
-    parser.add_argument("--rounds", type=int, default=2, help="round limit of the trial")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of the trial (the verdict comes after exactly this many)")
     parser.add_argument("--launches", type=int, default=3, help="window launches to time")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--skip-lag", action="store_true", help="only time the launch")
