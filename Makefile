@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup run test lint bench samples stress clean
+.PHONY: setup run test lint bench samples stress clean installer smoke-installer
 
 setup:
 	./scripts/setup.sh
@@ -13,12 +13,12 @@ run: setup
 	$(VENV)/bin/courtroom
 
 test: setup
-	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress
+	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 lint: setup
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress
+	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer
 
 bench: setup
 	$(PY) bench/ingest.py
@@ -33,3 +33,10 @@ stress: setup
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
+
+# The desktop bundle (PyInstaller one-folder, launcher, icon, tar.gz) and its offline smoke test: docs/installer.md.
+installer: setup
+	$(PY) -m pip install -e '.[installer]' && $(PY) installer/build.py
+
+smoke-installer:
+	$(PY) installer/smoke.py

@@ -1,0 +1,122 @@
+"""The installer's helpers, without PyInstaller and without building: name and version read from the package, the
+.desktop launcher's text, and install.sh installing (and removing) launcher and icon into a prefix."""
+
+from __future__ import annotations
+
+import configparser
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import courtroom_desktop
+
+ROOT = Path(__file__).resolve().parents[1]
+INSTALLER = ROOT / "installer"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"courtroom_installer_{name}", INSTALLER / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+meta_mod = _load("bundle_meta")
+
+
+def _desktop(text: str) -> dict[str, str]:
+    parser = configparser.ConfigParser(interpolation=None, strict=True)
+    parser.optionxform = str  # keys are case-sensitive
+    parser.read_string(text)
+    assert parser.sections() == ["Desktop Entry"]
+    return dict(parser["Desktop Entry"])
+
+
+def test_meta_is_read_from_the_package_source():
+    meta = meta_mod.read_meta(ROOT)
+    assert meta.version == courtroom_desktop.__version__
+    assert meta.name == courtroom_desktop.APP_NAME
+    assert meta.app_id == courtroom_desktop.APP_ID
+    assert meta_mod.bundle_name(meta, "linux-x86_64") == f"{meta.app_id}-{meta.version}-linux-x86_64"
+    assert meta.bundle_identifier.endswith(meta.app_id)
+
+
+def test_meta_reading_names_what_is_missing(tmp_path):
+    (tmp_path / "courtroom_desktop").mkdir()
+    (tmp_path / "courtroom_desktop" / "__init__.py").write_text('APP_NAME = "X"\n__version__ = compute()\n')
+    with pytest.raises(ValueError, match="__version__, APP_ID"):
+        meta_mod.read_meta(tmp_path)
+
+
+@pytest.mark.parametrize(("system", "machine", "tag"), [
+    ("linux", "x86_64", "linux-x86_64"), ("linux", "aarch64", "linux-arm64"),
+    ("win32", "AMD64", "windows-x86_64"), ("darwin", "arm64", "macos-arm64"),
+])
+def test_platform_tag(system, machine, tag):
+    assert meta_mod.platform_tag(system, machine) == tag
+
+
+def test_desktop_entry_has_valid_exec_and_icon():
+    meta = meta_mod.read_meta(ROOT)
+    entry = _desktop(meta_mod.desktop_entry(meta))
+    assert entry["Type"] == "Application" and entry["Name"] == meta.name
+    assert entry["Exec"] == "courtroom" and entry["Icon"] == meta.app_id and entry["Terminal"] == "false"
+    assert entry["Categories"].endswith(";")
+
+    spaced = _desktop(meta_mod.desktop_entry(meta, "/opt/My Apps/cour$t/courtroom", "/opt/My Apps/icon.png"))
+    assert spaced["Exec"] == '"/opt/My Apps/cour\\$t/courtroom"'   # quoted, $ escaped (Desktop Entry spec)
+    assert spaced["TryExec"] == "/opt/My Apps/cour$t/courtroom"
+    assert spaced["Icon"] == "/opt/My Apps/icon.png"                # Icon is a plain string: never quoted
+    with pytest.raises(ValueError):
+        meta_mod.desktop_entry(meta, "/a\nExec=evil")
+
+
+def test_spec_and_inno_script_take_name_and_version_from_the_package():
+    spec = (INSTALLER / "courtroom.spec").read_text(encoding="utf-8")
+    compile(spec, "courtroom.spec", "exec")
+    assert "read_meta(ROOT)" in spec and courtroom_desktop.__version__ not in spec
+    iss = (INSTALLER / "windows" / "courtroom.iss").read_text(encoding="utf-8")
+    assert "AppVersion={#AppVersion}" in iss and courtroom_desktop.__version__ not in iss
+
+
+@pytest.mark.skipif(sys.platform != "linux" or not shutil.which("sh"), reason="install.sh is for Linux")
+def test_install_sh_installs_launcher_and_icon_into_a_prefix(tmp_path):
+    pytest.importorskip("PySide6.QtSvg")
+    build = _load("build")
+    meta = meta_mod.read_meta(ROOT)
+    bundle = tmp_path / "my bundle"
+    bundle.mkdir()
+    exe = bundle / "courtroom"
+    exe.write_text("#!/bin/sh\necho hi\n")
+    exe.chmod(0o755)
+    build.finish_linux(bundle, meta, tmp_path / "icons")
+    assert (bundle / "share" / "icons" / f"{meta.app_id}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    prefix = tmp_path / "prefix"
+    env = dict(os.environ, HOME=str(tmp_path / "home"), PATH="/usr/bin:/bin")
+    done = subprocess.run([str(bundle / "install.sh"), "--prefix", str(prefix)], env=env, capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    installed = _desktop((prefix / "share" / "applications" / f"{meta.app_id}.desktop").read_text())
+    assert installed["Exec"] == f'"{exe}"' and installed["TryExec"] == str(exe)
+    assert installed["Icon"] == meta.app_id
+    assert (prefix / "share/icons/hicolor/256x256/apps" / f"{meta.app_id}.png").is_file()
+    assert (prefix / "share/icons/hicolor/scalable/apps" / f"{meta.app_id}.svg").is_file()
+    assert (prefix / "bin" / "courtroom").resolve() == exe
+    validator = shutil.which("desktop-file-validate")  # desktop-file-utils, where installed
+    for desktop in (bundle / f"{meta.app_id}.desktop", prefix / "share" / "applications" / f"{meta.app_id}.desktop"):
+        if validator:
+            checked = subprocess.run([validator, str(desktop)], capture_output=True, text=True, timeout=30)
+            assert checked.returncode == 0 and "error" not in checked.stdout + checked.stderr, checked.stdout
+
+    done = subprocess.run([str(bundle / "install.sh"), "--prefix", str(prefix), "--uninstall"], env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert not (prefix / "share" / "applications" / f"{meta.app_id}.desktop").exists()
+    assert not (prefix / "bin" / "courtroom").exists()
