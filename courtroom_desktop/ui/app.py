@@ -60,6 +60,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationName(APP_ID)
     app.setApplicationDisplayName(APP_NAME)
     app.setApplicationVersion(__version__)
+    app.setDesktopFileName(APP_ID)  # the installed launcher, courtroom-desktop.desktop: docks match the window to it
     if ICON.is_file():
         from PySide6.QtGui import QIcon
 

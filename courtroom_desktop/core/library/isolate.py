@@ -81,8 +81,11 @@ def serve() -> None:  # pragma: no cover - runs in the child process
     from courtroom_desktop.core.library.extract import extract
 
     out = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)
-    source = sys.stdin.buffer
+    try:
+        os.dup2(2, 1)
+    except OSError:  # no stderr (a windowed executable on Windows): the chatter goes nowhere
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    source = sys.stdin.buffer if sys.stdin is not None else os.fdopen(0, "rb")  # None in a windowed executable
     parent = os.getppid()
     try:
         import pymupdf
