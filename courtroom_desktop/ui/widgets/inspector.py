@@ -111,7 +111,12 @@ class EvidenceInspector(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
+        # one line per row at a fixed height: measuring rows to their contents asked the model for every cell of every
+        # row (each a call into Python) whenever a passage was added mid-trial
+        rows = self.table.verticalHeader()
+        rows.setVisible(False)
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
@@ -120,7 +125,6 @@ class EvidenceInspector(QWidget):
         for column, width in enumerate((40, 62, 96, 170, 48, 150, 150)):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
-        model.rowsInserted.connect(self._on_rows_inserted)
         model.modelReset.connect(self._on_reset)
 
         self.info = QLabel("Select a passage (or click a citation such as [E3]) to see it on its page.")
@@ -214,9 +218,6 @@ class EvidenceInspector(QWidget):
     def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
         if current.isValid():
             self._show(self.model.data(current, RecordRole))
-
-    def _on_rows_inserted(self, parent, first: int, last: int) -> None:
-        self.table.resizeRowsToContents()
 
     def _on_reset(self) -> None:
         self.entry, self.path, self.pages = None, "", 0

@@ -74,8 +74,8 @@ class LibraryPanel(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)  # the reason, for the files that failed
         self.table.setColumnWidth(0, 190)
-        for column in (1, 2, 3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # status, pages, sections: sized to their contents when the list changes (size_columns), not on every
+        # progress event of an ingest (ResizeToContents asked the model for every row's cells each time)
         self.table.setColumnHidden(COLUMNS.index("Chunks"), True)  # in the row's tooltip
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
 
@@ -215,6 +215,7 @@ class LibraryPanel(QWidget):
                                  + f" ({event.pages} pages in {event.seconds:.1f} s)")
 
     def _on_rows(self, *args) -> None:
+        self.size_columns()
         empty = self.model.rowCount() == 0
         self.empty.setVisible(empty)
         self.samples_button.setVisible(empty)
@@ -225,6 +226,12 @@ class LibraryPanel(QWidget):
             self.summary.setText(f"{ready} document{'s' if ready != 1 else ''} ready, {pages} pages"
                                  + (f", {failed} failed" if failed else ""))
         self._update_buttons()
+
+    def size_columns(self) -> None:
+        """Status, pages and sections fit their contents (the status keeps room for "embedding 120/480")."""
+        for column in (1, 2, 3):
+            self.table.resizeColumnToContents(column)
+        self.table.setColumnWidth(1, max(self.table.columnWidth(1), self.fontMetrics().horizontalAdvance("embedding 000/000") + 16))
 
     def _update_buttons(self, *args) -> None:
         busy = self.controller.busy
