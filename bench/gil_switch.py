@@ -1,14 +1,14 @@
 """How much does Python's GIL switch interval delay the window's event loop when worker threads are busy? And what
 does an application-wide event filter written in Python cost the GUI thread meanwhile?
 
-    python bench/gil_switch.py [--seconds 8] [--intervals 0.005 0.002 0.001 0.0005] [--repeats 2] [--updates 300]
+    python bench/gil_switch.py [--seconds 8] [--intervals 0.005 0.001 0.0005 0.0002] [--repeats 2] [--updates 300]
 
 For each interval, a fresh process opens a Qt window on the qasync loop (offscreen), starts the kind of load an
 ingest or a trial puts on the other threads (two threads running Python bytecode, one calling numpy that releases the
 lock between calls), and records how late 10 ms sleeps on the loop wake up. Python's default interval (5 ms) is the
 baseline measured in the same run; the app sets ``courtroom_desktop.ui.app.GIL_SWITCH_INTERVAL_S``.
 
-Then, at the app's interval, with one thread running Python: --updates updates of cards like the transcript's (rich
+Then, at the app's interval, with one thread running Python: (and each smaller one) --updates updates of cards like the transcript's (rich
 text labels in a scroll area, laid out and painted each time), timed on the GUI thread, with no event filter
 (baseline) and with a do-nothing Python event filter installed on the application, which Qt calls for every event of
 every object, each call taking the GIL.
@@ -44,11 +44,15 @@ label.show()
 stop = threading.Event()
 
 
+done = [0]
+
+
 def python_work():
     x = 0
     while not stop.is_set():
         for i in range(10000):
             x += i * i
+        done[0] += 1
 
 
 def numpy_work():
@@ -79,7 +83,7 @@ with loop:
     loop.run_until_complete(main())
 lags.sort()
 print(json.dumps({"ticks": len(lags), "worst_ms": lags[-1], "p99_ms": lags[int(0.99 * (len(lags) - 1))],
-                  "median_ms": lags[len(lags) // 2]}))
+                  "median_ms": lags[len(lags) // 2], "work_per_s": done[0] / seconds}))
 """
 
 
@@ -162,7 +166,7 @@ def run(interval: float, seconds: float) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds of load per run")
-    parser.add_argument("--intervals", type=float, nargs="+", default=[0.005, 0.002, 0.001, 0.0005],
+    parser.add_argument("--intervals", type=float, nargs="+", default=[0.005, 0.001, 0.0005, 0.0002],
                         help="switch intervals to try (the first is the baseline)")
     parser.add_argument("--repeats", type=int, default=2, help="runs per interval (interleaved)")
     parser.add_argument("--updates", type=int, default=300, help="card updates per event-filter run (0: skip)")
@@ -176,7 +180,8 @@ def main() -> None:
     base_median = sorted(r["median_ms"] for r in results[base])[len(results[base]) // 2]
     print(f"event-loop lag with 3 busy worker threads, {args.repeats} x {args.seconds:.0f} s per interval "
           f"(10 ms ticks; worst and median over the runs)")
-    print("  interval    ticks   worst ms   p99 ms   median ms   median vs baseline")
+    base_work = statistics.median(r["work_per_s"] for r in results[base])
+    print("  interval    ticks   worst ms   p99 ms   median ms   median vs baseline   workers' Python work vs baseline")
     for interval, runs in results.items():
         worst = max(r["worst_ms"] for r in runs)
         p99 = max(r["p99_ms"] for r in runs)
@@ -184,23 +189,27 @@ def main() -> None:
         ticks = sum(r["ticks"] for r in runs)
         print(f"  {interval * 1000:5.1f} ms {ticks:8d} {worst:10.1f} {p99:8.1f} {median:11.2f} "
               f"{median / base_median if base_median else float('nan'):17.2f}x"
+              f"{statistics.median(r['work_per_s'] for r in runs) / base_work:27.2f}x"
               f"{'   (baseline: Python default)' if interval == base else ''}")
     if args.updates:
         from courtroom_desktop.ui.app import GIL_SWITCH_INTERVAL_S
 
-        runs = {False: [], True: []}
+        cases = [(interval, False) for interval in args.intervals] + [(GIL_SWITCH_INTERVAL_S, True)]
+        runs: dict[tuple[float, bool], list[dict]] = {case: [] for case in cases}
         for _ in range(args.repeats):
-            for with_filter in (False, True):
-                runs[with_filter].append(run_filter(with_filter, args.updates, GIL_SWITCH_INTERVAL_S))
-        base_total = statistics.median(r["total_ms"] for r in runs[False])
-        print(f"{args.updates} card updates on the GUI thread, one busy worker thread, {GIL_SWITCH_INTERVAL_S * 1000:.0f} ms "
-              f"switch interval (median of {args.repeats} runs)")
-        print("  application event filter   total ms   median ms   worst ms   total vs baseline")
-        for with_filter, label in ((False, "none (baseline)"), (True, "a Python one")):
-            total = statistics.median(r["total_ms"] for r in runs[with_filter])
-            print(f"  {label:<26} {total:9.0f} {statistics.median(r['median_ms'] for r in runs[with_filter]):11.2f}"
-                  f" {max(r['worst_ms'] for r in runs[with_filter]):10.1f} {total / base_total:18.2f}x")
-
+            for case in cases:
+                runs[case].append(run_filter(case[1], args.updates, case[0]))
+        base_total = statistics.median(r["total_ms"] for r in runs[(base, False)])
+        print(f"{args.updates} card updates on the GUI thread (set the text, lay out, paint), one busy worker thread "
+              f"(median of {args.repeats} runs; the app uses {GIL_SWITCH_INTERVAL_S * 1000:g} ms)")
+        print("  interval   application event filter   total ms   median ms   worst ms   total vs baseline")
+        for interval, with_filter in cases:
+            got = runs[(interval, with_filter)]
+            total = statistics.median(r["total_ms"] for r in got)
+            label = "a do-nothing Python one" if with_filter else "none"
+            print(f"  {interval * 1000:5.1f} ms   {label:<24} {total:9.0f} {statistics.median(r['median_ms'] for r in got):11.2f}"
+                  f" {max(r['worst_ms'] for r in got):10.1f} {total / base_total:18.2f}x"
+                  f"{'   (baseline)' if (interval, with_filter) == (base, False) else ''}")
 
 if __name__ == "__main__":
     main()

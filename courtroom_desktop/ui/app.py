@@ -49,7 +49,7 @@ def reserve_a_core_for_the_window() -> int:
 #: Every Qt callback into Python (a timer, a signal, the asyncio loop's own step) has to take the lock; at Python's
 #: default of 5 ms one turn of the event loop can queue behind busy workers several times. `bench/gil_switch.py`
 #: compares the intervals under load (figures in docs/ui.md).
-GIL_SWITCH_INTERVAL_S = 0.001
+GIL_SWITCH_INTERVAL_S = 0.0002
 
 
 def make_application(argv: list[str] | None = None) -> QApplication:
