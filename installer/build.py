@@ -30,7 +30,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bundle_meta import ROOT, bundle_name, desktop_entry, read_meta  # noqa: E402
+from bundle_meta import ROOT, bundle_name, desktop_entry, read_meta, tree_size  # noqa: E402
 from icons import SVG, render_icons  # noqa: E402
 
 INSTALL_SH = r"""#!/bin/sh
@@ -97,16 +97,6 @@ Licences: {name} is AGPL-3.0-or-later. It bundles PySide6/Qt (LGPL-3.0; the Qt l
 under _internal/PySide6 and may be replaced), PyMuPDF (AGPL-3.0), llama.cpp (MIT), PyTorch (BSD) and the packages
 listed with their licences in _internal/*.dist-info.
 """
-
-
-def tree_size(path: Path) -> tuple[int, int]:
-    """(bytes, files) under ``path``; links counted as links, not followed."""
-    total = count = 0
-    for dirpath, _dirs, files in os.walk(path):
-        for name in files:
-            total += os.lstat(os.path.join(dirpath, name)).st_size
-            count += 1
-    return total, count
 
 
 def mb(n: int) -> float:

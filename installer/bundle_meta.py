@@ -7,6 +7,7 @@ Used by courtroom.spec, build.py, smoke.py and tests/test_installer.py.
 from __future__ import annotations
 
 import ast
+import os
 import platform
 import sys
 from dataclasses import dataclass
@@ -91,3 +92,13 @@ def desktop_entry(meta: AppMeta, exec_path: str = EXECUTABLE, icon: str | None =
         f"X-AppVersion={meta.version}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def tree_size(path: Path) -> tuple[int, int]:
+    """(bytes, files) under ``path``; links counted as links, not followed."""
+    total = count = 0
+    for dirpath, _dirs, files in os.walk(path):
+        for name in files:
+            total += os.lstat(os.path.join(dirpath, name)).st_size
+            count += 1
+    return total, count

@@ -31,7 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bundle_meta import CLI_EXECUTABLE, EXECUTABLE, ROOT, bundle_name, read_meta  # noqa: E402
+from bundle_meta import CLI_EXECUTABLE, EXECUTABLE, ROOT, bundle_name, read_meta, tree_size  # noqa: E402
 
 CLOSED_PORT_PROXY = "http://127.0.0.1:9"  # the discard port: nothing listens, so a network attempt fails at once
 REPORT_FILES = ("report.md", "report.html", "report.pdf", "report.json")
@@ -48,15 +48,6 @@ def find_executable(bundle: Path) -> Path:
         if path.is_file() and os.access(path, os.X_OK):
             return path
     raise SmokeFailure(f"no {EXECUTABLE} executable in {bundle} (build it first: python installer/build.py)")
-
-
-def tree_size(path: Path) -> tuple[int, int]:
-    total = count = 0
-    for dirpath, _dirs, files in os.walk(path):
-        for name in files:
-            total += os.lstat(os.path.join(dirpath, name)).st_size
-            count += 1
-    return total, count
 
 
 def offline_env(tmp: Path) -> dict[str, str]:
