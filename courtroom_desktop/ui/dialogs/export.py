@@ -18,10 +18,11 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QProgressBar,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
+
+from courtroom_desktop.ui.widgets import push_button
 
 FORMATS = (("md", "Markdown"), ("html", "HTML (self-contained)"), ("pdf", "PDF"), ("json", "JSON (data)"))
 
@@ -54,8 +55,7 @@ class ExportDialog(QDialog):
         self.folder = QLineEdit(str(base / f"report-{trial_id}"))
         self.folder.setObjectName("exportFolder")
         self.folder.textChanged.connect(self._update)
-        browse = QPushButton("Browse\u2026")
-        browse.clicked.connect(self._browse)
+        browse = push_button("Browse\u2026", slot=self._browse)
         folder_row = QHBoxLayout()
         folder_row.addWidget(self.folder, 1)
         folder_row.addWidget(browse)

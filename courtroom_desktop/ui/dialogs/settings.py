@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPushButton,
     QSpinBox,
     QTableView,
     QTabWidget,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
 from courtroom_desktop.ui.models.doctor import DoctorModel
+from courtroom_desktop.ui.widgets import push_button
 
 PROVIDERS = (("embedded", "Embedded (llama.cpp, no server)"), ("ollama", "Ollama"),
              ("openai", "OpenAI-compatible server"))
@@ -94,10 +94,8 @@ class RoleEditor(QWidget):
         self.model.setEditable(True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.set_model_names([], spec.model)
-        self.list_button = QPushButton("List models")
-        self.list_button.setObjectName(f"listModels_{role}")
-        self.list_button.setToolTip("Ask the server which models it has")
-        self.list_button.clicked.connect(lambda: self.sig_list_requested.emit(self.role))
+        self.list_button = push_button("List models", "Ask the server which models it has",
+                                       lambda: self.sig_list_requested.emit(self.role), name=f"listModels_{role}")
         self.api_key = QLineEdit()
         self.api_key.setObjectName(f"apiKey_{role}")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -215,11 +213,9 @@ class SettingsDialog(QDialog):
             self.role_tabs.addTab(editor, role.capitalize())
         for editor in self.editors.values():
             editor.sig_list_requested.connect(self.list_models)
-        self.test_button = QPushButton("Test")
-        self.test_button.setObjectName("testButton")
-        self.test_button.setToolTip("Run the doctor's checks on these settings: server, model, context, a call, a "
-                                    "structured call (a typed API key is stored first)")
-        self.test_button.clicked.connect(self.test)
+        self.test_button = push_button("Test", "Run the doctor's checks on these settings: server, model, context, a "
+                                       "call, a structured call (a typed API key is stored first)", self.test,
+                                       name="testButton")
         self.test_status = QLabel("")
         self.test_status.setWordWrap(True)
         self.doctor_model = DoctorModel(self)
@@ -299,8 +295,7 @@ class SettingsDialog(QDialog):
         form = QFormLayout(library)
         self.data_dir = QLineEdit(str(data_dir))
         self.data_dir.setObjectName("dataDir")
-        browse = QPushButton("Browse\u2026")
-        browse.clicked.connect(self._browse_data)
+        browse = push_button("Browse\u2026", slot=self._browse_data)
         self.chunk_tokens = _spin(32, 2000, lib.chunk_tokens, 10)
         self.overlap = _spin(0, 500, lib.overlap_tokens, 5)
         self.embed_batch = _spin(1, 1024, lib.embed_batch, 8)

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QSizePolicy,
     QSplitter,
     QVBoxLayout,
@@ -23,6 +22,7 @@ from courtroom_desktop.ui.controllers.trial import FINISHED, IDLE, PAUSED, RUNNI
 from courtroom_desktop.ui.models.transcript import TranscriptModel
 from courtroom_desktop.ui.text import role_for
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
+from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.widgets.chart import ConfidenceChart
 from courtroom_desktop.ui.widgets.transcript import TranscriptView
 
@@ -65,25 +65,14 @@ class CourtroomPanel(QWidget):
         self.case.setObjectName("caseInput")
         for value, label in CASES:
             self.case.addItem(label, value)
-        self.scope_button = QPushButton("Scope: all documents")
-        self.scope_button.setObjectName("scopeButton")
-        self.scope_button.setToolTip("Choose the documents (and sections) the evidence may come from")
-        self.scope_button.clicked.connect(self.sig_scope_requested)
-        self.start_button = QPushButton("Start")
-        self.start_button.setObjectName("startButton")
-        self.start_button.setToolTip("Start the trial (Ctrl+Return)")
-        self.start_button.clicked.connect(self.start)
-        self.stop_button = QPushButton("Stop")
-        self.stop_button.setObjectName("stopButton")
-        self.stop_button.setToolTip("Stop the trial; it can be resumed later (Ctrl+.)")
-        self.stop_button.clicked.connect(controller.stop)
-        self.resume_button = QPushButton("Resume")
-        self.resume_button.setObjectName("resumeButton")
-        self.resume_button.setToolTip("Continue a stopped or paused trial from its last complete turn (Ctrl+Shift+R)")
-        self.resume_button.clicked.connect(self.resume)
-        self.new_button = QPushButton("New")
-        self.new_button.setToolTip("Clear the courtroom for a new trial (Ctrl+N)")
-        self.new_button.clicked.connect(self.new_trial)
+        self.scope_button = push_button("Scope: all documents", "Choose the documents (and sections) the evidence may come "
+                                        "from", self.sig_scope_requested, name="scopeButton")
+        self.start_button = push_button("Start", "Start the trial (Ctrl+Return)", self.start, name="startButton")
+        self.stop_button = push_button("Stop", "Stop the trial; it can be resumed later (Ctrl+.)", controller.stop,
+                                       name="stopButton")
+        self.resume_button = push_button("Resume", "Continue a stopped or paused trial from its last complete turn "
+                                         "(Ctrl+Shift+R)", self.resume, name="resumeButton")
+        self.new_button = push_button("New", "Clear the courtroom for a new trial (Ctrl+N)", self.new_trial)
 
         self.welcome = QFrame()
         self.welcome.setObjectName("welcome")
@@ -92,9 +81,7 @@ class CourtroomPanel(QWidget):
         self.welcome_text = QLabel("<b>New here?</b> Try the sample library: six short medical articles are added and "
                                    "a suggested claim goes on trial, with the bundled model (no setup).")
         self.welcome_text.setWordWrap(True)
-        self.try_button = QPushButton("Try the sample library")
-        self.try_button.setObjectName("tryButton")
-        self.try_button.clicked.connect(self.sig_try_samples)
+        self.try_button = push_button("Try the sample library", slot=self.sig_try_samples, name="tryButton")
         welcome.addWidget(self.welcome_text, 1)
         welcome.addWidget(self.try_button)
         self.welcome.setVisible(False)

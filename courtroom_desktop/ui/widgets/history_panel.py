@@ -8,13 +8,13 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from courtroom_desktop.ui.models.trials import TrialsModel
+from courtroom_desktop.ui.widgets import push_button
 
 
 class HistoryPanel(QWidget):
@@ -48,21 +48,11 @@ class HistoryPanel(QWidget):
         self.table.doubleClicked.connect(lambda index: self.sig_open.emit(model.trial(index.row()).id))
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
 
-        self.open_button = QPushButton("Open")
-        self.open_button.setToolTip("Show the trial's transcript and evidence (Enter)")
-        self.open_button.clicked.connect(lambda: self._emit(self.sig_open))
-        self.resume_button = QPushButton("Resume")
-        self.resume_button.setToolTip("Continue a stopped or paused trial")
-        self.resume_button.clicked.connect(lambda: self._emit(self.sig_resume))
-        self.export_button = QPushButton("Export\u2026")
-        self.export_button.setToolTip("Write the verdict report (Ctrl+E)")
-        self.export_button.clicked.connect(lambda: self._emit(self.sig_export))
-        self.delete_button = QPushButton("Delete")
-        self.delete_button.setToolTip("Delete the selected trials")
-        self.delete_button.clicked.connect(self._delete)
-        self.refresh_button = QPushButton("Refresh")
-        self.refresh_button.setToolTip("Read the trial store again (F5)")
-        self.refresh_button.clicked.connect(controller.refresh)
+        self.open_button = push_button("Open", "Show the trial's transcript and evidence (Enter)", lambda: self._emit(self.sig_open))
+        self.resume_button = push_button("Resume", "Continue a stopped or paused trial", lambda: self._emit(self.sig_resume))
+        self.export_button = push_button("Export\u2026", "Write the verdict report (Ctrl+E)", lambda: self._emit(self.sig_export))
+        self.delete_button = push_button("Delete", "Delete the selected trials", self._delete)
+        self.refresh_button = push_button("Refresh", "Read the trial store again (F5)", controller.refresh)
         buttons = QHBoxLayout()
         for button in (self.open_button, self.resume_button, self.export_button, self.delete_button):
             buttons.addWidget(button)

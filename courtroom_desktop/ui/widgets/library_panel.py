@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QProgressBar,
-    QPushButton,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionProgressBar,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from courtroom_desktop.ui.models import ProgressRole
 from courtroom_desktop.ui.models.documents import COLUMNS, DocumentsModel, ingest_progress
+from courtroom_desktop.ui.widgets import push_button
 
 
 class ProgressDelegate(QStyledItemDelegate):
@@ -83,22 +83,13 @@ class LibraryPanel(QWidget):
                             "(six short articles and a suggested claim).")
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.samples_button = QPushButton("Add the sample library")
-        self.samples_button.setObjectName("samplesButton")
-        self.samples_button.clicked.connect(self.sig_add_samples)
+        self.samples_button = push_button("Add the sample library", slot=self.sig_add_samples, name="samplesButton")
 
-        self.add_button = QPushButton("Add files\u2026")
-        self.add_button.setToolTip("Add PDF files (Ctrl+O)")
-        self.add_button.clicked.connect(self.sig_add_files)
-        self.folder_button = QPushButton("Add folder\u2026")
-        self.folder_button.setToolTip("Add every PDF under a folder (Ctrl+Shift+O)")
-        self.folder_button.clicked.connect(self.sig_add_folder)
-        self.remove_button = QPushButton("Remove")
-        self.remove_button.setToolTip("Remove the selected documents from the library (Delete)")
-        self.remove_button.clicked.connect(self.remove_selected)
-        self.reindex_button = QPushButton("Re-index")
-        self.reindex_button.setToolTip("Extract and embed the selected documents again (all when none is selected)")
-        self.reindex_button.clicked.connect(self.reindex_selected)
+        self.add_button = push_button("Add files\u2026", "Add PDF files (Ctrl+O)", self.sig_add_files)
+        self.folder_button = push_button("Add folder\u2026", "Add every PDF under a folder (Ctrl+Shift+O)", self.sig_add_folder)
+        self.remove_button = push_button("Remove", "Remove the selected documents from the library (Delete)", self.remove_selected)
+        self.reindex_button = push_button("Re-index", "Extract and embed the selected documents again (all when none is "
+                                          "selected)", self.reindex_selected)
         buttons = QHBoxLayout()
         for button in (self.add_button, self.folder_button, self.remove_button, self.reindex_button):
             buttons.addWidget(button)
@@ -112,9 +103,7 @@ class LibraryPanel(QWidget):
         self.total_bar = QProgressBar()
         self.total_bar.setObjectName("totalProgress")
         self.total_bar.setFormat("%v of %m files")
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop adding documents (what is done stays)")
-        self.cancel_button.clicked.connect(controller.cancel)
+        self.cancel_button = push_button("Cancel", "Stop adding documents (what is done stays)", controller.cancel)
         self.progress_box = QWidget()
         progress = QVBoxLayout(self.progress_box)
         progress.setContentsMargins(0, 0, 0, 0)
