@@ -141,11 +141,9 @@ class LagMonitor:
 
 
 async def until(predicate, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise SystemExit(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
+    from courtroom_desktop.ui.tasks import wait_until
+
+    return await wait_until(predicate, timeout, what, poll_s=0.05)
 
 
 def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:

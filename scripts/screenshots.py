@@ -15,7 +15,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,11 +23,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 async def until(predicate, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise SystemExit(f"timed out waiting for {what}")
-        await asyncio.sleep(0.1)
+    from courtroom_desktop.ui.tasks import wait_until
+
+    return await wait_until(predicate, timeout, what, poll_s=0.1)
 
 
 async def settle(seconds: float = 0.4) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -81,3 +82,14 @@ def call_soon_threadsafe(loop: asyncio.AbstractEventLoop, callback: Callable[...
         loop.call_soon_threadsafe(callback, *args)
     except RuntimeError:
         pass
+
+
+async def wait_until(predicate: Callable[[], Any], timeout: float, what: str, poll_s: float = 0.05) -> Any:
+    """Poll ``predicate`` on the event loop until it returns something true (returned), or raise TimeoutError naming
+    ``what`` after ``timeout`` seconds: for tests, benchmarks and scripts that drive the window."""
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout:g} s waiting for {what}")
+        await asyncio.sleep(poll_s)
+    return value

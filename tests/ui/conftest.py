@@ -10,7 +10,6 @@ import asyncio
 import gc
 import re
 import shutil
-import time
 import zlib
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pytest
 
 from courtroom_desktop.core.config import AppConfig, DebateSettings, LibrarySettings
 from courtroom_desktop.core.library import Embedder, Library
+from courtroom_desktop.ui.tasks import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "resources" / "samples"
@@ -118,14 +118,7 @@ def run(loop, coro, timeout: float = 60.0):
 
 
 async def until(predicate, timeout: float = 20.0, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g}s waiting for {what}")
-        await asyncio.sleep(0.02)
+    return await wait_until(predicate, timeout, what, poll_s=0.02)
 
 
 async def opened(window, timeout: float = 30.0):
