@@ -99,8 +99,22 @@ class Control:
         return json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
 
 
+def thread_schedstat() -> tuple[float, float] | None:
+    """The calling thread's time on a CPU and waiting in a run queue for one, in ms (Linux), else None."""
+    try:
+        with open("/proc/thread-self/schedstat", encoding="ascii") as fh:
+            on_cpu, waiting, _ = fh.read().split()
+    except (OSError, ValueError):
+        return None
+    return int(on_cpu) / 1e6, int(waiting) / 1e6
+
+
 class LagMonitor:
-    """Sleeps TICK_S at a time; each wake-up later than asked is lag, booked to the current phase."""
+    """Sleeps TICK_S at a time; each wake-up later than asked is lag, booked to the current phase.
+
+    For every tick more than TRACE_AFTER_S late it also books where the GUI thread's time went meanwhile (Linux's
+    schedstat): on a CPU (work on the loop), waiting in the run queue for a CPU (other threads or processes had the
+    cores), or neither (waiting for the interpreter lock, or for I/O)."""
 
     def __init__(self, trace_file=None):
         self.phase = "start"
@@ -108,17 +122,24 @@ class LagMonitor:
         self._task = None
         self._trace = trace_file  # where every thread's stack goes when a tick is more than TRACE_AFTER_S late
         self.stalls: list[tuple[str, float]] = []
+        self.late: list[dict] = []  # ticks more than TRACE_AFTER_S late: phase, lag and the GUI thread's time split
 
     def start(self) -> None:
         self._task = asyncio.ensure_future(self._run())
 
     async def _run(self) -> None:
         while True:
-            began = time.perf_counter()
+            began, stat = time.perf_counter(), thread_schedstat()
             if self._trace is not None:
                 faulthandler.dump_traceback_later(TICK_S + TRACE_AFTER_S, file=self._trace)
             await asyncio.sleep(TICK_S)
             lag = max(0.0, time.perf_counter() - began - TICK_S) * 1000
+            if lag > TRACE_AFTER_S * 1000 and stat is not None:
+                now = thread_schedstat()
+                on_cpu, waiting = now[0] - stat[0], now[1] - stat[1]
+                self.late.append({"phase": self.phase, "lag_ms": round(lag, 1), "on_cpu_ms": round(on_cpu, 1),
+                                  "runqueue_ms": round(waiting, 1),
+                                  "off_cpu_ms": round(max(0.0, lag + TICK_S * 1000 - on_cpu - waiting), 1)})
             if self._trace is not None:
                 faulthandler.cancel_dump_traceback_later()
                 if lag > TRACE_AFTER_S * 1000:
@@ -225,6 +246,7 @@ def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
     result["trial"] = monitor.summary(["trial"])
     result["ingest_and_trial"] = monitor.summary(["ingest", "trial"])
     result["control"] = control.finish()
+    result["late_ticks"] = monitor.late
     if trace_file is not None:
         trace_file.close()
         result["stalls"] = monitor.stalls
@@ -268,6 +290,13 @@ def main() -> None:
             if s:
                 print(f"  control: an idle process, {phase:<14} {s['samples']:7d} {s['worst_ms']:7.1f} {s['p99_ms']:6.1f}"
                       f" {'':8} {s['over_50ms']:6d}")
+        late = [x for x in lag["late_ticks"] if x["phase"] in ("ingest", "trial")]
+        if late:
+            print(f"ticks more than {TRACE_AFTER_S * 1000:.0f} ms late during ingest and trial, and where the GUI "
+                  "thread's time went (ms): on a CPU / waiting for a CPU / neither (interpreter lock, I/O)")
+            for x in late:
+                print(f"  {x['phase']:<7} {x['lag_ms']:6.1f} late: {x['on_cpu_ms']:6.1f} / {x['runqueue_ms']:6.1f} /"
+                      f" {x['off_cpu_ms']:6.1f}")
         worst = lag["ingest_and_trial"].get("worst_ms", 0)
         print(f"worst lag during ingest and trial: {worst} ms (target <= 50 ms): {'OK' if worst <= 50 else 'OVER'}")
     if args.json:
