@@ -51,11 +51,11 @@ def screen(out: Path, name: str) -> None:
 
 def main(out: Path) -> None:
     import qasync
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QSettings, QUrl
 
     from courtroom_desktop.core.config import AppConfig, DebateSettings, save_config
     from courtroom_desktop.ui.app import create_window, make_application
-    from courtroom_desktop.ui.widgets.transcript import TurnCard
+    from courtroom_desktop.ui.text import cite_href
 
     out.mkdir(parents=True, exist_ok=True)
     app = make_application()
@@ -83,11 +83,12 @@ def main(out: Path) -> None:
             await until(lambda: window.trial.state == "running", 600, "the trial to start")
             await until(lambda: any(i.kind == "turn" and i.finished for i in window.transcript_model.items())
                         and window.evidence_model.rowCount() > 0, 600, "the first turn")
-            card = next(c for c in court.view.cards if isinstance(c, TurnCard))
-            chips = [card.chips.itemAt(i).widget() for i in range(card.chips.count())]
-            chip = next((w for w in chips if w is not None), None)
-            if chip is not None:
-                chip.click()
+            court.view.flush()
+            items = window.transcript_model.items()
+            row = next(r for r, i in enumerate(items) if i.kind == "turn" and i.finished)
+            chips = court.view.card_chips(row)
+            if chips:
+                court.view.anchorClicked.emit(QUrl(cite_href(chips[0][0])))
             else:
                 inspector.show_evidence(window.evidence_model.entries()[0].id)
             await until(lambda: inspector.page_view.image is not None, 60, "the page")

@@ -24,6 +24,7 @@ _ACCENTS = {
     "warning": ("#8a4d00", "#ffb74d"),
     "error": ("#a4262c", "#ff8a80"),
     "ok": ("#1e7b45", "#7ddc9a"),
+    "cite": ("#1a5fb4", "#8ab4f8"),      # citation chips
 }
 
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QUrl
 
 from courtroom_desktop.core.config import AppConfig, DebateSettings, save_config
 from courtroom_desktop.ui.models.transcript import RulingItem, TurnItem, VerdictItem
-from courtroom_desktop.ui.widgets.transcript import TurnCard
 
 from .conftest import opened, run, until
 
@@ -58,8 +57,7 @@ def test_first_run_with_the_real_models_through_to_export(qloop, qtbot, tmp_path
         # a cited passage opens on its page, highlighted
         cited = [c.evidence_id for t in turns for c in t.turn.citations if c.valid]
         evidence_id = cited[0] if cited else window.evidence_model.entries()[0].id
-        card = next(c for c in court.view.cards if isinstance(c, TurnCard))
-        card.sig_citation.emit(evidence_id)
+        court.view.anchorClicked.emit(QUrl(f"cite:{evidence_id}"))
         run(qloop, until(lambda: window.inspector.page_view.image is not None, 30, "the page"))
         assert window.inspector.entry.id == evidence_id and window.inspector.page_view.rects
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from courtroom_desktop.ui.models.transcript import RulingItem, TurnItem, VerdictItem
-from courtroom_desktop.ui.widgets.transcript import RulingCard, TurnCard, VerdictCard
 
 from .conftest import opened, run, until
 
@@ -42,23 +41,28 @@ def test_full_trial_from_the_window_then_export(sample_window, qloop, qtbot, tmp
     items = window.transcript_model.items()
     assert sum(isinstance(i, TurnItem) for i in items) == 4 and sum(isinstance(i, RulingItem) for i in items) == 2
     assert isinstance(items[-1], VerdictItem)
-    cards = court.view.cards
-    assert len(cards) == len(items)
-    turn_card = next(c for c in cards if isinstance(c, TurnCard))
-    assert "Prosecution" in turn_card.header.text() and "argues the claim is false" in turn_card.header.text()
-    assert 'href="cite:E' in turn_card.body.text()
-    assert any(isinstance(c, RulingCard) for c in cards)
-    verdict_card = cards[-1]
-    assert isinstance(verdict_card, VerdictCard) and verdict_card.markdown.startswith("## Verdict: Supported")
+    view = court.view
+    assert view.card_count() == len(items)
+    turn_row = next(row for row, item in enumerate(items) if isinstance(item, TurnItem))
+    header = view.card_text(turn_row).splitlines()[0]
+    assert "Prosecution" in header and "argues the claim is false" in header
+    assert 'href="cite:E' in view.card_html(turn_row)
+    ruling_row = next(row for row, item in enumerate(items) if isinstance(item, RulingItem))
+    assert "Judge" in view.card_text(ruling_row) and "confidence" in view.card_text(ruling_row)
+    assert view.card_text(len(items) - 1).startswith("Verdict: Supported")
     assert [p.round for p in court.chart.points] == [1, 2] and court.chart.threshold == 0.8
     assert window.evidence_model.rowCount() >= 1
     assert "Verdict reached" in court.status.text()
 
-    # a citation chip opens the passage on its page, highlighted
-    chips = [turn_card.chips.itemAt(i).widget() for i in range(turn_card.chips.count())]
-    chip = next(w for w in chips if w is not None)
-    evidence_id = chip.text().split()[0]
-    qtbot.mouseClick(chip, Qt.MouseButton.LeftButton)
+    # a citation chip opens the passage on its page, highlighted; its tooltip names the document and page
+    turn = items[turn_row].turn
+    evidence_id = next(c.evidence_id for c in turn.citations if c.valid)
+    chips = dict(view.card_chips(turn_row))
+    assert set(chips) == {c.evidence_id for c in turn.citations}
+    entry = window.evidence_model.entries()[window.evidence_model.row_of(evidence_id)]
+    assert chips[evidence_id].startswith(f"{entry.evidence.doc_title}, p. ")
+    point = view.link_point(turn_row, f"cite:{evidence_id}", chip=True)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
     inspector = window.inspector
 
     async def rendered():
@@ -85,9 +89,14 @@ def test_full_trial_from_the_window_then_export(sample_window, qloop, qtbot, tmp
     assert opened and opened[-1].endswith(".pdf") and Path(opened[-1]).is_file()
 
     # the cards follow the palette
-    before = turn_card.styleSheet()
+    def card_colors():
+        cell = view.tables[turn_row].cellAt(0, 0).format().toTableCellFormat()
+        return cell.background().color().name(), cell.leftBorderBrush().color().name(), view.card_html(turn_row)
+
+    before = card_colors()
     window.set_appearance("dark")
-    run(qloop, until(lambda: turn_card.styleSheet() != before, 5, "the cards to restyle"))
+    run(qloop, until(lambda: all(a != b for a, b in zip(card_colors(), before)), 5, "the cards to restyle"))
+    assert view.card_count() == len(items)
     window.set_appearance("system")
 
     # the trial is in the history

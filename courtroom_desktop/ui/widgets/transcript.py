@@ -1,6 +1,12 @@
 """The live transcript: one card per counsel turn (speaker, stance, streaming text, citation chips), the judge's
 ruling cards, banners where the sides switched, notices, and the verdict card rendered from Markdown.
 
+All cards live in one QTextBrowser: each card is a one-cell table of its document, filled from HTML built here, and
+every [E3] or citation chip is a ``cite:E3`` link. Qt lays the document out and paints it without calling back into
+Python, so a card that grows or appears costs the window no Python calls (and so no waits for the interpreter lock
+while the embedded model and the retrieval threads hold it): a column of widgets per card (labels, buttons) did,
+many per widget, and stalled the event loop by 50 to 70 ms at turn boundaries.
+
 The view follows a TranscriptModel: rows inserted become cards, changed rows are redrawn at most every
 ``FLUSH_MS`` (tokens arrive faster than anyone reads), and the view keeps to the bottom while the user is there."""
 
@@ -8,26 +14,30 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QGuiApplication, QPalette
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QScrollArea,
-    QSizePolicy,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
+from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QGuiApplication,
+    QPalette,
+    QTextCursor,
+    QTextDocumentFragment,
+    QTextFrameFormat,
+    QTextLength,
+    QTextTable,
+    QTextTableCellFormat,
+    QTextTableFormat,
 )
+from PySide6.QtWidgets import QFrame, QTextBrowser
 
 from courtroom_desktop.ui.models import RecordRole
 from courtroom_desktop.ui.models.transcript import NoticeItem, RulingItem, SwitchItem, TurnItem, VerdictItem
 from courtroom_desktop.ui.text import (
     TENDENCY_WORDS,
     citations_html,
+    cite_href,
     evidence_of_href,
     role_for,
     stance_words,
@@ -36,296 +46,172 @@ from courtroom_desktop.ui.text import (
 from courtroom_desktop.ui.theme import accent, palette_watcher, role_color, tint
 
 FLUSH_MS = 60
+PLACEHOLDER = ("Put a claim on trial: the Prosecution and the Defense argue from your library, the Judge rules after "
+               "every round, and the verdict appears here.")
 
 
-def _label(text: str = "", rich: bool = True, selectable: bool = True) -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
-    flags = Qt.TextInteractionFlag.LinksAccessibleByMouse | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
-    if selectable:
-        flags |= Qt.TextInteractionFlag.TextSelectableByMouse
-    label.setTextInteractionFlags(flags)
-    label.setOpenExternalLinks(False)
-    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-    return label
+# -------------------------------------------------------------------- cards as HTML (pure: no widgets)
+@dataclass(frozen=True)
+class CardStyle:
+    """How a card's table is drawn: its background, its border and the stripe on its left."""
+
+    background: str
+    border: str
+    stripe: str
+    stripe_width: int = 4
+    border_width: int = 1
+    padding: int = 8
 
 
-def _small(label: QLabel) -> QLabel:
-    font = QFont(label.font())
-    font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
-    label.setFont(font)
-    return label
+def _dim(text: str, palette: QPalette) -> str:
+    return f'<span style="color:{role_color(palette, "dim")}">{text}</span>'
 
 
-class Card(QFrame):
-    sig_citation = Signal(str)
-    """An evidence id (E3) whose chip or link was activated."""
+def _small(text: str) -> str:
+    return f'<p style="font-size:small; margin:0">{text}</p>'
 
-    accent_name = "unclear"
 
-    def __init__(self, case: str, lookup: Callable[[str], object | None], parent=None):
-        super().__init__(parent)
-        self.case = case
-        self.lookup = lookup
-        self.setObjectName("card")
-        self.layout_ = QVBoxLayout(self)
-        self.layout_.setContentsMargins(12, 8, 12, 10)
-        self.layout_.setSpacing(4)
+def chip_html(evidence_id: str, valid: bool, tip: str, palette: QPalette) -> str:
+    """A citation chip: the evidence id as a framed link with the passage as its tooltip; struck if rejected."""
+    name = "cite" if valid else "error"
+    label = evidence_id if valid else f"{evidence_id} \u2717"
+    return (f'<a href="{cite_href(evidence_id)}" title="{html.escape(tip, quote=True)}" style="text-decoration:none;'
+            f' font-weight:600; color:{accent(name, palette).name()}; background-color:{tint(name, palette, 48).name()}">'
+            f"&nbsp;{html.escape(label)}&nbsp;</a>")
 
-    def _link(self, href: str) -> None:
-        evidence_id = evidence_of_href(href)
-        if evidence_id:
-            self.sig_citation.emit(evidence_id)
 
-    def connect_links(self, *labels: QLabel) -> None:
-        for label in labels:
-            label.linkActivated.connect(self._link)
+def chip_tip(evidence_id: str, valid: bool, problem: str, lookup: Callable[[str], object | None]) -> str:
+    entry = lookup(evidence_id)
+    tip = ""
+    if entry is not None:
+        chunk = entry.evidence.chunk
+        tip = f"{entry.evidence.doc_title}, p. {chunk.page_start + 1}\n{chunk.text[:240]}"
+    if not valid:
+        tip = f"Rejected citation: {problem}\n{tip}".strip()
+    return tip or evidence_id
 
-    def _links(self) -> None:
-        """Links take the current palette's link colour (a label keeps the palette it was polished with)."""
-        link = QGuiApplication.palette().color(QPalette.ColorRole.Link)
-        for label in self.findChildren(QLabel):
-            palette = label.palette()
-            if palette.color(QPalette.ColorRole.Link) == link:
+
+def turn_html(item: TurnItem, case: str, lookup: Callable[[str], object | None], palette: QPalette) -> str:
+    color = accent(item.stance, palette).name()
+    role = item.role or role_for(case, item.stance)
+    parts = [f'<p style="margin:0"><b style="color:{color}">{html.escape(role)}</b> &middot; '
+             f"{html.escape(stance_words(case, item.stance))} &middot; "
+             + _dim(f"Counsel {html.escape(item.seat)} &middot; round {item.round}", palette) + "</p>"]
+    if item.status:
+        parts.append(_small(_dim(html.escape(item.status), palette)))
+    if item.text:
+        parts.append(f'<p style="margin-top:4px; margin-bottom:0">{citations_html(item.text)}</p>')
+    turn = item.turn
+    if turn is not None and turn.citations:
+        seen: set[str] = set()
+        chips = []
+        for citation in turn.citations:
+            if citation.evidence_id in seen:
                 continue
-            palette.setColor(QPalette.ColorRole.Link, link)
-            label.setPalette(palette)
-            text = label.text()  # laid out again: a link's colour is fixed when its text is set
-            label.clear()
-            label.setText(text)
-
-    def restyle(self) -> None:
-        self._links()
-        palette = QGuiApplication.palette()
-        color = accent(self.accent_name, palette).name()
-        self.setStyleSheet(
-            f"QFrame#card {{ background: {role_color(palette, 'base')}; border: 1px solid {role_color(palette, 'mid')};"
-            f" border-left: 4px solid {color}; border-radius: 6px; }}"
-            f" QFrame#card QLabel {{ background: transparent; border: none; }}")
-
-    def update_from(self, item) -> None:
-        raise NotImplementedError
-
-
-class TurnCard(Card):
-    def __init__(self, item: TurnItem, case: str, lookup, parent=None):
-        super().__init__(case, lookup, parent)
-        self.accent_name = item.stance
-        self.header = _label()
-        self.body = _label()
-        self.body.setObjectName("turnText")
-        self.status = _small(_label(rich=False, selectable=False))
-        self.meta = _small(_label())
-        self.chips = QHBoxLayout()
-        self.chips.setSpacing(4)
-        self.chips.setContentsMargins(0, 0, 0, 0)
-        self._chip_ids: tuple = ()
-        for widget in (self.header, self.status, self.body):
-            self.layout_.addWidget(widget)
-        self.layout_.addLayout(self.chips)
-        self.layout_.addWidget(self.meta)
-        self.connect_links(self.body, self.meta)
-        self.restyle()
-        self.update_from(item)
-
-    def update_from(self, item: TurnItem) -> None:
-        palette = QGuiApplication.palette()
-        color, dim = accent(item.stance, palette).name(), role_color(palette, "dim")
-        role = item.role or role_for(self.case, item.stance)
-        self.header.setText(
-            f'<b style="color:{color}">{html.escape(role)}</b> &middot; {html.escape(stance_words(self.case, item.stance))}'
-            f' &middot; <span style="color:{dim}">Counsel {item.seat} &middot; round {item.round}</span>')
-        self.body.setText(citations_html(item.text) if item.text else "")
-        self.body.setVisible(bool(item.text))
-        self.status.setText(item.status)
-        self.status.setVisible(bool(item.status))
-        turn = item.turn
-        citations = tuple((c.evidence_id, c.valid, c.problem) for c in turn.citations) if turn is not None else ()
-        if citations != self._chip_ids:
-            self._set_chips(citations)
-        self.meta.setVisible(turn is not None or bool(item.evidence_added))
-        if turn is not None:
-            parts = []
-            if turn.queries:
-                parts.append("searched: " + " &middot; ".join(f"<i>{html.escape(q)}</i>" for q in turn.queries[:4]))
-            if turn.evidence_added:
-                ids = ", ".join(f'<a href="cite:{i}">{i}</a>' for i in turn.evidence_added)
-                parts.append(f"new evidence {ids}")
-            parts.append(f"{turn.usage.tokens_out} tokens, {turn.usage.seconds:.1f} s")
-            if turn.regenerated:
-                parts.append("regenerated once")
-            if turn.flags:
-                parts.append(f'<span style="color:{accent("warning", QGuiApplication.palette()).name()}">'
-                             + html.escape("; ".join(turn.flags)) + "</span>")
-            self.meta.setText(" &nbsp;|&nbsp; ".join(parts))
-        elif item.evidence_added:
-            self.meta.setText("new evidence " + ", ".join(f'<a href="cite:{i}">{i}</a>' for i in item.evidence_added))
-
-    def _set_chips(self, citations: tuple) -> None:
-        self._chip_ids = citations
-        while self.chips.count():
-            widget = self.chips.takeAt(0).widget()
-            if widget is not None:
-                widget.deleteLater()
-        seen = set()
-        for evidence_id, valid, problem in citations:
-            if evidence_id in seen:
-                continue
-            seen.add(evidence_id)
-            chip = QToolButton()
-            chip.setObjectName("citationChip")
-            chip.setText(evidence_id if valid else f"{evidence_id} \u2717")
-            chip.setAutoRaise(False)
-            chip.setCursor(Qt.CursorShape.PointingHandCursor)
-            entry = self.lookup(evidence_id)
-            tip = ""
-            if entry is not None:
-                chunk = entry.evidence.chunk
-                tip = f"{entry.evidence.doc_title}, p. {chunk.page_start + 1}\n{chunk.text[:240]}"
-            if not valid:
-                tip = f"Rejected citation: {problem}\n{tip}".strip()
-            chip.setToolTip(tip or evidence_id)
-            chip.clicked.connect(lambda _=False, e=evidence_id: self.sig_citation.emit(e))
-            self.chips.addWidget(chip)
-        self.chips.addStretch(1)
+            seen.add(citation.evidence_id)
+            tip = chip_tip(citation.evidence_id, citation.valid, citation.problem, lookup)
+            chips.append(chip_html(citation.evidence_id, citation.valid, tip, palette))
+        parts.append('<p style="margin-top:6px; margin-bottom:0">' + " ".join(chips) + "</p>")
+    meta = []
+    if turn is not None:
+        if turn.queries:
+            meta.append("searched: " + " &middot; ".join(f"<i>{html.escape(q)}</i>" for q in turn.queries[:4]))
+        if turn.evidence_added:
+            meta.append("new evidence " + ", ".join(f'<a href="{cite_href(i)}">{i}</a>' for i in turn.evidence_added))
+        meta.append(f"{turn.usage.tokens_out} tokens, {turn.usage.seconds:.1f} s")
+        if turn.regenerated:
+            meta.append("regenerated once")
+        if turn.flags:
+            meta.append(f'<span style="color:{accent("warning", palette).name()}">'
+                        + html.escape("; ".join(turn.flags)) + "</span>")
+    elif item.evidence_added:
+        meta.append("new evidence " + ", ".join(f'<a href="{cite_href(i)}">{i}</a>' for i in item.evidence_added))
+    if meta:
+        parts.append(_small(" &nbsp;|&nbsp; ".join(meta)).replace('margin:0"', 'margin-top:4px; margin-bottom:0"', 1))
+    return "".join(parts)
 
 
-class RulingCard(Card):
-    accent_name = "judge"
-
-    def __init__(self, item: RulingItem, case: str, lookup, parent=None):
-        super().__init__(case, lookup, parent)
-        self.header = _label()
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 100)
-        self.bar.setTextVisible(True)
-        self.bar.setMaximumHeight(18)
-        self.body = _label()
-        for widget in (self.header, self.bar, self.body):
-            self.layout_.addWidget(widget)
-        self.connect_links(self.body)
-        self.restyle()
-        self.update_from(item)
-
-    def update_from(self, item: RulingItem) -> None:
-        record = item.ruling
-        ruling = record.ruling
-        palette = QGuiApplication.palette()
-        judge = accent("judge", palette).name()
-        tendency = ruling.tendency.value
-        self.header.setText(f'<b style="color:{judge}">Judge</b> &middot; ruling after round {record.round}')
-        self.bar.setValue(round(ruling.confidence * 100))
-        self.bar.setFormat(f"confidence %p% \u00b7 {TENDENCY_WORDS.get(tendency, tendency)}")
-        self.bar.setStyleSheet(f"QProgressBar::chunk {{ background: {accent(tendency, palette).name()}; }}"
-                               f" QProgressBar {{ text-align: center; }}")
-        parts = []
-        if ruling.key_controversy:
-            parts.append(f"<b>Key controversy:</b> {citations_html(ruling.key_controversy)}")
-        if ruling.summary:
-            parts.append(citations_html(ruling.summary))
-        if ruling.evidence_assessment:
-            parts.append(f"<b>Evidence:</b> {citations_html(ruling.evidence_assessment)}")
-        if ruling.open_questions:
-            parts.append("<b>Open questions:</b><ul style='margin:0'>"
-                         + "".join(f"<li>{citations_html(q)}</li>" for q in ruling.open_questions) + "</ul>")
-        if ruling.ready_for_verdict and not record.overruled:
-            parts.append(f"<i>Ready for a verdict: {citations_html(ruling.ready_reason)}</i>")
-        if record.overruled:
-            parts.append(f'<i style="color:{accent("warning", palette).name()}">"Ready" overruled: '
-                         + html.escape("; ".join(record.overruled)) + "</i>")
-        if ruling.switch_request:
-            parts.append("<i>The judge asked the sides to switch.</i>")
-        self.body.setText("<br>".join(parts))
+def _bar(confidence: float, tendency: str, palette: QPalette) -> str:
+    """The ruling's confidence as a bar: a two-cell table whose first cell is as wide as the confidence."""
+    percent = max(0, min(100, round(confidence * 100)))
+    filled, empty = accent(tendency, palette).name(), role_color(palette, "mid")
+    cells = []
+    if percent:
+        cells.append(f'<td width="{percent}%" style="background-color:{filled}">&nbsp;</td>')
+    if percent < 100:
+        cells.append(f'<td width="{100 - percent}%" style="background-color:{empty}">&nbsp;</td>')
+    return ('<table width="100%" cellspacing="0" cellpadding="0" style="margin-top:4px; margin-bottom:2px;'
+            ' font-size:4px"><tr>' + "".join(cells) + "</tr></table>")
 
 
-class SwitchBanner(Card):
-    accent_name = "switch"
+def ruling_html(item: RulingItem, palette: QPalette) -> str:
+    record = item.ruling
+    ruling = record.ruling
+    judge = accent("judge", palette).name()
+    tendency = ruling.tendency.value
+    parts = [f'<p style="margin:0"><b style="color:{judge}">Judge</b> &middot; ruling after round {record.round}'
+             f" &middot; confidence <b>{ruling.confidence:.0%}</b> &middot; "
+             f'<span style="color:{accent(tendency, palette).name()}">'
+             f"{html.escape(TENDENCY_WORDS.get(tendency, tendency))}</span></p>",
+             _bar(ruling.confidence, tendency, palette)]
+    body = []
+    if ruling.key_controversy:
+        body.append(f"<b>Key controversy:</b> {citations_html(ruling.key_controversy)}")
+    if ruling.summary:
+        body.append(citations_html(ruling.summary))
+    if ruling.evidence_assessment:
+        body.append(f"<b>Evidence:</b> {citations_html(ruling.evidence_assessment)}")
+    parts += [f'<p style="margin-top:4px; margin-bottom:0">{text}</p>' for text in body]
+    if ruling.open_questions:
+        parts.append('<p style="margin-top:4px; margin-bottom:0"><b>Open questions:</b></p><ul style="margin:0">'
+                     + "".join(f"<li>{citations_html(q)}</li>" for q in ruling.open_questions) + "</ul>")
+    if ruling.ready_for_verdict and not record.overruled:
+        parts.append(f'<p style="margin-top:4px; margin-bottom:0"><i>Ready for a verdict: '
+                     f"{citations_html(ruling.ready_reason)}</i></p>")
+    if record.overruled:
+        parts.append(f'<p style="margin-top:4px; margin-bottom:0"><i style="color:{accent("warning", palette).name()}">'
+                     '"Ready" overruled: ' + html.escape("; ".join(record.overruled)) + "</i></p>")
+    if ruling.switch_request:
+        parts.append('<p style="margin-top:4px; margin-bottom:0"><i>The judge asked the sides to switch.</i></p>')
+    return "".join(parts)
 
-    def __init__(self, item: SwitchItem, case: str, lookup, parent=None):
-        super().__init__(case, lookup, parent)
-        self.text = _label()
-        self.layout_.addWidget(self.text)
-        self.restyle()
-        self.update_from(item)
 
-    def restyle(self) -> None:
-        self._links()
-        palette = QGuiApplication.palette()
+def switch_html(item: SwitchItem, case: str, palette: QPalette) -> str:
+    switch = item.switch
+    color = accent("switch", palette).name()
+    sides = "; ".join(f"Counsel {seat} now {stance_words(case, stance)} as the {role_for(case, stance)}"
+                      for seat, stance in sorted(switch.assignments.items()))
+    return (f'<p style="margin:0"><b style="color:{color}">\u21c4 The sides switched after round {switch.round}</b>'
+            f"<br>{html.escape(sides)}.<br><i>Why: {html.escape('; '.join(switch.reasons))}</i></p>")
+
+
+def notice_html(item: NoticeItem) -> str:
+    mark = {"error": "\u26d4", "warning": "\u26a0"}.get(item.level, "\u2139")
+    text = f"{mark} {html.escape(item.text)}"
+    if item.fix:
+        text += f"<br><b>Fix:</b> {html.escape(item.fix)}"
+    return _small(text)
+
+
+def card_style(item, palette: QPalette) -> CardStyle:
+    base, mid = role_color(palette, "base"), role_color(palette, "mid")
+    if isinstance(item, TurnItem):
+        return CardStyle(base, mid, accent(item.stance, palette).name())
+    if isinstance(item, RulingItem):
+        return CardStyle(base, mid, accent("judge", palette).name())
+    if isinstance(item, SwitchItem):
         color = accent("switch", palette).name()
-        self.setStyleSheet(f"QFrame#card {{ background: {tint('switch', palette, 40).name()}; border: 1px dashed {color};"
-                           f" border-radius: 6px; }} QFrame#card QLabel {{ background: transparent; }}")
-
-    def update_from(self, item: SwitchItem) -> None:
-        switch = item.switch
-        color = accent("switch", QGuiApplication.palette()).name()
-        sides = "; ".join(f"Counsel {seat} now {stance_words(self.case, stance)} as the "
-                          f"{role_for(self.case, stance)}" for seat, stance in sorted(switch.assignments.items()))
-        self.text.setText(f'<b style="color:{color}">\u21c4 The sides switched after round {switch.round}</b><br>'
-                          f"{html.escape(sides)}.<br><i>Why: {html.escape('; '.join(switch.reasons))}</i>")
+        return CardStyle(tint("switch", palette, 40).name(), color, color, stripe_width=1)
+    if isinstance(item, VerdictItem):
+        color = accent("judge", palette).name()
+        return CardStyle(tint("judge", palette, 22).name(), color, color, stripe_width=2, border_width=2, padding=10)
+    name = {"error": "error", "warning": "warning"}.get(item.level, "unclear")
+    background = tint(name, palette, 30).name()
+    return CardStyle(background, background, accent(name, palette).name(), stripe_width=2, padding=5)
 
 
-class VerdictCard(Card):
-    accent_name = "judge"
-
-    def __init__(self, item: VerdictItem, case: str, lookup, claim: str = "", parent=None):
-        super().__init__(case, lookup, parent)
-        self.claim = claim
-        self.text = QLabel()
-        self.text.setObjectName("verdictText")
-        self.text.setWordWrap(True)
-        self.text.setTextFormat(Qt.TextFormat.MarkdownText)
-        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
-        self.text.setOpenExternalLinks(False)
-        self.layout_.addWidget(self.text)
-        self.connect_links(self.text)
-        self.restyle()
-        self.update_from(item)
-
-    def restyle(self) -> None:
-        self._links()
-        palette = QGuiApplication.palette()
-        self.setStyleSheet(
-            f"QFrame#card {{ background: {tint('judge', palette, 22).name()}; border: 2px solid "
-            f"{accent('judge', palette).name()}; border-radius: 8px; }} QFrame#card QLabel {{ background: transparent; }}")
-
-    def update_from(self, item: VerdictItem) -> None:
-        self.markdown = verdict_markdown(item.verdict, self.case, self.claim)
-        self.text.setText(self.markdown)
-
-
-class NoticeCard(Card):
-    def __init__(self, item: NoticeItem, case: str, lookup, parent=None):
-        super().__init__(case, lookup, parent)
-        self.accent_name = {"error": "error", "warning": "warning"}.get(item.level, "unclear")
-        self.text = _small(_label())
-        self.layout_.setContentsMargins(10, 4, 10, 4)
-        self.layout_.addWidget(self.text)
-        self.restyle()
-        self.update_from(item)
-
-    def restyle(self) -> None:
-        palette = QGuiApplication.palette()
-        self.setStyleSheet(f"QFrame#card {{ background: {tint(self.accent_name, palette, 30).name()}; border: none;"
-                           f" border-radius: 4px; }} QFrame#card QLabel {{ background: transparent; }}")
-
-    def update_from(self, item: NoticeItem) -> None:
-        mark = {"error": "\u26d4", "warning": "\u26a0"}.get(item.level, "\u2139")
-        text = f"{mark} {html.escape(item.text)}"
-        if item.fix:
-            text += f"<br><b>Fix:</b> {html.escape(item.fix)}"
-        self.text.setText(text)
-
-
-class _Column(QWidget):
-    """The cards' column. Its minimum height is left to height-for-width: a word-wrapped label's minimum size is
-    computed as if it were very narrow, which made the scroll area add a screen of blank space under the cards."""
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        return QSize(super().minimumSizeHint().width(), 0)
-
-
-class TranscriptView(QScrollArea):
+# -------------------------------------------------------------------- the view
+class TranscriptView(QTextBrowser):
     sig_citation = Signal(str)
     """An evidence id (E3) the user wants to see."""
 
@@ -333,23 +219,18 @@ class TranscriptView(QScrollArea):
         super().__init__(parent)
         self.model = model
         self.lookup = lookup
-        self.setWidgetResizable(True)
+        self.setObjectName("transcript")
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.container = _Column()
-        self.container.setObjectName("transcript")
-        self.column = QVBoxLayout(self.container)
-        self.column.setContentsMargins(6, 6, 6, 6)
-        self.column.setSpacing(8)
-        self.placeholder = QLabel("Put a claim on trial: the Prosecution and the Defense argue from your library, "
-                                  "the Judge rules after every round, and the verdict appears here.")
-        self.placeholder.setWordWrap(True)
-        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.placeholder.setEnabled(False)
-        self.column.addWidget(self.placeholder)
-        self.column.addStretch(1)
-        self.setWidget(self.container)
-        self.cards: list[Card] = []
+        self.setPlaceholderText(PLACEHOLDER)
+        self.document().setDocumentMargin(6)
+        self.document().setUndoRedoEnabled(False)
+        self.anchorClicked.connect(self._on_anchor)
+        self.tables: list[QTextTable] = []
+        """One table per model row: the cards."""
+        self._html: list[str] = []          # what each card shows now (an unchanged card is not touched)
         self._dirty: set[int] = set()
         self._follow = True
         self._flush_timer = QTimer(self)
@@ -361,45 +242,139 @@ class TranscriptView(QScrollArea):
         model.rowsInserted.connect(self._on_inserted)
         model.dataChanged.connect(self._on_changed)
         model.modelReset.connect(self._rebuild)
-        palette_watcher().sig_changed.connect(self.restyle)
+        palette_watcher().sig_changed.connect(self._rebuild)
         self._rebuild()
 
+    # ---------------------------------------------------------------- reading the cards (tests, screenshots)
+    def card_count(self) -> int:
+        return len(self.tables)
+
+    def card_cursor(self, row: int) -> QTextCursor:
+        """A cursor selecting the whole of card ``row``'s text."""
+        cell = self.tables[row].cellAt(0, 0)
+        cursor = cell.firstCursorPosition()
+        cursor.setPosition(cell.lastCursorPosition().position(), QTextCursor.MoveMode.KeepAnchor)
+        return cursor
+
+    def card_text(self, row: int) -> str:
+        return self.card_cursor(row).selection().toPlainText()
+
+    def card_html(self, row: int) -> str:
+        """The HTML the card was built from."""
+        return self._html[row]
+
+    def card_links(self, row: int) -> list[str]:
+        """The hrefs of card ``row``'s links, in order."""
+        return [href for href, _, _ in self._anchors(row)]
+
+    def card_chips(self, row: int) -> list[tuple[str, str]]:
+        """Card ``row``'s citation chips: (evidence id, tooltip) each."""
+        return [(evidence_of_href(href) or href, tip) for href, _, tip in self._anchors(row) if tip]
+
+    def link_point(self, row: int, href: str, chip: bool = False) -> QPoint:
+        """Where on the viewport to click to follow ``href`` in card ``row`` (its first such link, or its chip);
+        the card is scrolled into view first."""
+        position = next(position for link, position, tip in self._anchors(row)
+                        if link == href and (bool(tip) or not chip))
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(position + 1)
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+        return self.cursorRect(cursor).center()
+
+    def _anchors(self, row: int) -> list[tuple[str, int, str]]:
+        """(href, position, tooltip) of each link in card ``row``."""
+        cell = self.tables[row].cellAt(0, 0)
+        start, end = cell.firstPosition(), cell.lastPosition()
+        out: list[tuple[str, int, str]] = []
+        block = self.document().findBlock(start)
+        while block.isValid() and block.position() <= end:
+            iterator = block.begin()
+            while not iterator.atEnd():
+                fragment = iterator.fragment()
+                char_format = fragment.charFormat()
+                href = char_format.anchorHref() if fragment.isValid() else ""
+                if href:
+                    out.append((href, fragment.position(), char_format.toolTip()))
+                iterator += 1
+            block = block.next()
+        return out
+
     # ---------------------------------------------------------------- model -> cards
-    def _make(self, item) -> Card:
+    def _html_of(self, item) -> str:
+        palette = QGuiApplication.palette()
         case = self.model.case
         if isinstance(item, TurnItem):
-            card = TurnCard(item, case, self.lookup)
-        elif isinstance(item, RulingItem):
-            card = RulingCard(item, case, self.lookup)
-        elif isinstance(item, SwitchItem):
-            card = SwitchBanner(item, case, self.lookup)
-        elif isinstance(item, VerdictItem):
-            card = VerdictCard(item, case, self.lookup, claim=self.model.claim)
-        else:
-            card = NoticeCard(item, case, self.lookup)
-        card.sig_citation.connect(self.sig_citation)
-        return card
+            return turn_html(item, case, self.lookup, palette)
+        if isinstance(item, RulingItem):
+            return ruling_html(item, palette)
+        if isinstance(item, SwitchItem):
+            return switch_html(item, case, palette)
+        if isinstance(item, VerdictItem):
+            return "md:" + verdict_markdown(item.verdict, case, self.model.claim)
+        return notice_html(item)
+
+    def _item(self, row: int):
+        return self.model.data(self.model.index(row, 0), RecordRole)
 
     def _rebuild(self) -> None:
-        for card in self.cards:
-            self.column.removeWidget(card)
-            card.deleteLater()
-        self.cards = []
+        self._flush_timer.stop()
         self._dirty.clear()
+        self.tables, self._html = [], []
+        self.document().clear()
+        palette = QGuiApplication.palette()
+        self.document().setDefaultStyleSheet(
+            f"a {{ color: {role_color(palette, 'link')}; }}")
         for row in range(self.model.rowCount()):
-            self._insert(row)
-        self.placeholder.setVisible(not self.cards)
+            self._append(row)
         self._follow = True
 
-    def _insert(self, row: int) -> None:
-        card = self._make(self.model.data(self.model.index(row, 0), RecordRole))
-        self.cards.insert(row, card)
-        self.column.insertWidget(row + 1, card)  # after the placeholder
+    def _append(self, row: int) -> None:
+        item = self._item(row)
+        style = card_style(item, QGuiApplication.palette())
+        table_format = QTextTableFormat()
+        table_format.setBorderCollapse(True)
+        table_format.setBorder(style.border_width)
+        table_format.setBorderBrush(QBrush(QColor(style.border)))
+        table_format.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+        table_format.setCellSpacing(0)
+        table_format.setCellPadding(style.padding)
+        table_format.setWidth(QTextLength(QTextLength.Type.PercentageLength, 100))
+        table_format.setTopMargin(0 if row == 0 else 4)
+        table_format.setBottomMargin(4)
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        table = cursor.insertTable(1, 1, table_format)
+        cell_format = QTextTableCellFormat()
+        cell_format.setBackground(QBrush(QColor(style.background)))
+        cell_format.setLeftBorder(style.stripe_width + style.border_width)
+        cell_format.setLeftBorderBrush(QBrush(QColor(style.stripe)))
+        cell_format.setLeftBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+        table.cellAt(0, 0).setFormat(cell_format)
+        self.tables.append(table)
+        self._html.append("")
+        self._fill(row, item)
+
+    def _fill(self, row: int, item) -> None:
+        text = self._html_of(item)
+        if text == self._html[row]:
+            return
+        self._html[row] = text
+        cursor = self.card_cursor(row)
+        cursor.beginEditBlock()
+        cursor.removeSelectedText()
+        if text.startswith("md:"):
+            cursor.insertFragment(QTextDocumentFragment.fromMarkdown(text[3:]))
+        else:
+            cursor.insertHtml(text)
+        cursor.endEditBlock()
 
     def _on_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        if first != len(self.tables):        # the model only appends; anything else is drawn again
+            self._rebuild()
+            return
         for row in range(first, last + 1):
-            self._insert(row)
-        self.placeholder.setVisible(False)
+            self._append(row)
 
     def _on_changed(self, top: QModelIndex, bottom: QModelIndex, roles=()) -> None:
         self._dirty.update(range(top.row(), bottom.row() + 1))
@@ -408,14 +383,19 @@ class TranscriptView(QScrollArea):
 
     def _flush(self) -> None:
         for row in sorted(self._dirty):
-            if row < len(self.cards):
-                self.cards[row].update_from(self.model.data(self.model.index(row, 0), RecordRole))
+            if row < len(self.tables):
+                self._fill(row, self._item(row))
         self._dirty.clear()
 
     def flush(self) -> None:
         """Apply pending updates now (tests, screenshots)."""
         self._flush_timer.stop()
         self._flush()
+
+    def _on_anchor(self, url: QUrl) -> None:
+        evidence_id = evidence_of_href(url.toString())
+        if evidence_id:
+            self.sig_citation.emit(evidence_id)
 
     # ---------------------------------------------------------------- following the bottom
     def _on_scrolled(self, value: int) -> None:
@@ -427,12 +407,6 @@ class TranscriptView(QScrollArea):
             self.verticalScrollBar().setValue(maximum)
 
     def scroll_to_card(self, row: int) -> None:
-        if 0 <= row < len(self.cards):
-            self.ensureWidgetVisible(self.cards[row], 0, 20)
-
-    # ---------------------------------------------------------------- palette
-    def restyle(self) -> None:
-        """The palette changed (light <-> dark): every card takes the new colours."""
-        for row, card in enumerate(self.cards):
-            card.restyle()
-            card.update_from(self.model.data(self.model.index(row, 0), RecordRole))
+        if 0 <= row < len(self.tables):
+            rect = self.document().documentLayout().frameBoundingRect(self.tables[row])
+            self.verticalScrollBar().setValue(max(0, int(rect.top()) - 20))
