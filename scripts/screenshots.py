@@ -50,18 +50,17 @@ def screen(out: Path, name: str) -> None:
 
 
 def main(out: Path) -> None:
-    import qasync
     from PySide6.QtCore import QSettings, QUrl
 
     from courtroom_desktop.core.config import AppConfig, DebateSettings, save_config
     from courtroom_desktop.ui.app import create_window, make_application
+    from courtroom_desktop.ui.tasks import make_event_loop
     from courtroom_desktop.ui.text import cite_href
 
     out.mkdir(parents=True, exist_ok=True)
     app = make_application()
     app.setQuitOnLastWindowClosed(False)  # the scenario closes the window, then awaits its shutdown
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
+    loop = make_event_loop(app)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         save_config(AppConfig(debate=DebateSettings(min_rounds=1, max_rounds=2)), tmp / "config")

@@ -109,13 +109,12 @@ def run_app(config_dir: Path, data_dir: Path, argv: list[str] | None = None) -> 
     import asyncio
     import json
 
-    import qasync
+    from courtroom_desktop.ui.tasks import make_event_loop
 
     app = make_application(argv)
     settings = QSettings()
     window = create_window(config_dir, _remembered_data_dir(data_dir, settings), settings)
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
+    loop = make_event_loop(app)
     closed = asyncio.Event()
     app.aboutToQuit.connect(closed.set)
     smoke = os.environ.get("COURTROOM_UI_SMOKE") == "1"

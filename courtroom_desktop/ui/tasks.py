@@ -9,11 +9,66 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
+import threading
 import time
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 log = logging.getLogger(__name__)
+
+#: How much lower than the window's thread the worker threads run (a nice increment, Linux: 0 to 19; 0 leaves them
+#: equal). Model calls, embedding, retrieval and ingest all run in workers; on a machine whose cores they keep busy,
+#: the scheduler then gives the GUI thread a core as soon as it wakes instead of sharing one with them. Nothing is
+#: slower while the window is idle: priority only decides who waits when both want a core (other programs that keep
+#: the cores busy at normal priority do slow a trial down more). `bench/worker_priority.py` measures it.
+#: ``COURTROOM_WORKER_NICE`` overrides it.
+WORKER_NICE = 10
+WORKERS = 10  # threads for blocking calls (qasync's own default executor had ten as well)
+
+
+def worker_nice() -> int:
+    value = os.environ.get("COURTROOM_WORKER_NICE", "").strip()
+    return max(0, min(19, int(value))) if value.isdigit() else WORKER_NICE
+
+
+def lower_thread_priority(nice: int | None = None) -> bool:
+    """Lower the calling thread's CPU priority by ``nice``; returns whether it changed.
+
+    Linux: the thread's own nice value, which threads and processes it starts afterwards inherit (llama.cpp's and
+    torch's OpenMP pools, the PDF extraction child). Windows: THREAD_PRIORITY_BELOW_NORMAL for this thread only.
+    Elsewhere (macOS has no per-thread nice) nothing changes."""
+    nice = worker_nice() if nice is None else nice
+    if nice <= 0:
+        return False
+    if sys.platform.startswith("linux"):
+        tid = threading.get_native_id()
+        try:
+            os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + nice))
+        except OSError as exc:
+            log.info("worker priority unchanged: %s", exc)
+            return False
+        return True
+    if sys.platform == "win32":
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+        return bool(kernel32.SetThreadPriority(kernel32.GetCurrentThread(), -1))  # THREAD_PRIORITY_BELOW_NORMAL
+    return False
+
+
+def make_event_loop(app):
+    """The window's qasync event loop, set as the current loop, whose blocking calls (``asyncio.to_thread``,
+    ``run_in_executor(None, ...)``) run in worker threads below the window's priority."""
+    import qasync
+
+    loop = qasync.QEventLoop(app)
+    loop.set_default_executor(ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="courtroom-worker",
+                                                 initializer=lower_thread_priority))
+    asyncio.set_event_loop(loop)
+    return loop
 
 ErrorSink = Callable[[str, str, str], None]
 

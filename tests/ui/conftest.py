@@ -92,10 +92,9 @@ def make_workspace(tmp_path: Path, template: Path | None = None, config: AppConf
 
 @pytest.fixture
 def qloop(qapp):
-    import qasync
+    from courtroom_desktop.ui.tasks import make_event_loop
 
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
+    loop = make_event_loop(qapp)
     yield loop
     try:
         pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
