@@ -11,19 +11,24 @@
    panel (phase "ingest"), then runs a trial with the bundled SmolLM2 on a suggested claim, exactly --rounds rounds
    (phase "trial"). A coroutine sleeps 10 ms at a time on the qasync loop and records how late it wakes up.
    Target: worst lag during ingest and trial at most 50 ms.
+   Every tick more than 30 ms late is then explained: the GUI thread's time on a CPU, waiting for one, and neither
+   (Linux schedstat), and which loop callbacks (a task's step by its coroutine) and garbage collections ran in it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import faulthandler
+import gc
 import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -109,6 +114,68 @@ def thread_schedstat() -> tuple[float, float] | None:
     return int(on_cpu) / 1e6, int(waiting) / 1e6
 
 
+class LoopLog:
+    """What ran on the GUI thread: every asyncio callback of at least 2 ms (a task's step is named by its coroutine)
+    and every garbage collection, kept for the last few seconds, so a late tick can be explained."""
+
+    MIN_S = 0.002
+
+    def __init__(self):
+        self.calls: collections.deque = collections.deque(maxlen=500)  # (began, ended, name)
+        self._thread = threading.get_ident()
+        self._gc_began = 0.0
+        original = self._original = asyncio.events.Handle._run
+        log = self
+
+        def timed(handle):
+            began = time.perf_counter()
+            try:
+                return original(handle)
+            finally:
+                ended = time.perf_counter()
+                if ended - began >= log.MIN_S:
+                    log.calls.append((began, ended, log.name(handle)))
+
+        asyncio.events.Handle._run = timed
+        gc.callbacks.append(self._gc)
+
+    @staticmethod
+    def name(handle) -> str:
+        callback = getattr(handle, "_callback", None)
+        task = getattr(callback, "__self__", None)
+        if isinstance(task, asyncio.Task):
+            name = getattr(task.get_coro(), "__qualname__", task.get_name())
+            stack = task.get_stack()  # where the step stopped: the innermost await it now waits in
+            if stack:
+                name += f" (now at {Path(stack[-1].f_code.co_filename).name}:{stack[-1].f_lineno})"
+            return f"task {name}"
+        return getattr(callback, "__qualname__", repr(callback))[:60]
+
+    def _gc(self, phase: str, info: dict) -> None:
+        if threading.get_ident() != self._thread:
+            return
+        if phase == "start":
+            self._gc_began = time.perf_counter()
+        elif self._gc_began:
+            ended = time.perf_counter()
+            if ended - self._gc_began >= self.MIN_S:
+                self.calls.append((self._gc_began, ended, f"gc generation {info.get('generation')}"))
+
+    def mark(self, what: str) -> None:
+        """Something that happened on the loop (a trial event), listed with the callbacks of a late tick."""
+        now = time.perf_counter()
+        self.calls.append((now, now, what))
+
+    def during(self, began: float, ended: float) -> list[tuple[str, float]]:
+        return [(name, round((min(e, ended) - max(b, began)) * 1000, 1)) for b, e, name in self.calls
+                if e >= began and b <= ended]
+
+    def close(self) -> None:
+        asyncio.events.Handle._run = self._original
+        if self._gc in gc.callbacks:
+            gc.callbacks.remove(self._gc)
+
+
 class LagMonitor:
     """Sleeps TICK_S at a time; each wake-up later than asked is lag, booked to the current phase.
 
@@ -116,7 +183,8 @@ class LagMonitor:
     schedstat): on a CPU (work on the loop), waiting in the run queue for a CPU (other threads or processes had the
     cores), or neither (waiting for the interpreter lock, or for I/O)."""
 
-    def __init__(self, trace_file=None):
+    def __init__(self, trace_file=None, loop_log: LoopLog | None = None):
+        self.loop_log = loop_log
         self.phase = "start"
         self.samples: dict[str, list[float]] = {}
         self._task = None
@@ -139,7 +207,8 @@ class LagMonitor:
                 on_cpu, waiting = now[0] - stat[0], now[1] - stat[1]
                 self.late.append({"phase": self.phase, "lag_ms": round(lag, 1), "on_cpu_ms": round(on_cpu, 1),
                                   "runqueue_ms": round(waiting, 1),
-                                  "off_cpu_ms": round(max(0.0, lag + TICK_S * 1000 - on_cpu - waiting), 1)})
+                                  "off_cpu_ms": round(max(0.0, lag + TICK_S * 1000 - on_cpu - waiting), 1),
+                                  "ran": self.loop_log.during(began, time.perf_counter()) if self.loop_log else []})
             if self._trace is not None:
                 faulthandler.cancel_dump_traceback_later()
                 if lag > TRACE_AFTER_S * 1000:
@@ -181,7 +250,8 @@ def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
     app.setQuitOnLastWindowClosed(False)  # the scenario closes the window, then awaits its shutdown
     loop = make_event_loop(app)
     trace_file = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - open for the whole run
-    monitor = LagMonitor(trace_file)
+    loop_log = LoopLog()
+    monitor = LagMonitor(trace_file, loop_log)
     control = Control()
     result: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -189,6 +259,7 @@ def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
         save_config(AppConfig(debate=DebateSettings(min_rounds=rounds, max_rounds=rounds)), tmp / "config")
         settings = QSettings(str(tmp / "ui.ini"), QSettings.Format.IniFormat)
         window = create_window(tmp / "config", tmp / "data", settings)
+        window.trial.sig_event.connect(lambda event: event.kind == "token" or loop_log.mark(f"event {event.kind}"))
 
         async def scenario():
             monitor.start()
@@ -245,6 +316,7 @@ def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
     result["trial"] = monitor.summary(["trial"])
     result["ingest_and_trial"] = monitor.summary(["ingest", "trial"])
     result["control"] = control.finish()
+    loop_log.close()
     result["late_ticks"] = monitor.late
     if trace_file is not None:
         trace_file.close()
@@ -294,8 +366,10 @@ def main() -> None:
             print(f"ticks more than {TRACE_AFTER_S * 1000:.0f} ms late during ingest and trial, and where the GUI "
                   "thread's time went (ms): on a CPU / waiting for a CPU / neither (interpreter lock, I/O)")
             for x in late:
+                ran = ", ".join(f"{name} {ms:g}" if ms else name for name, ms in x["ran"])
+                ran = ran or "no callback of 2 ms or more"
                 print(f"  {x['phase']:<7} {x['lag_ms']:6.1f} late: {x['on_cpu_ms']:6.1f} / {x['runqueue_ms']:6.1f} /"
-                      f" {x['off_cpu_ms']:6.1f}")
+                      f" {x['off_cpu_ms']:6.1f}; loop callbacks (ms): {ran}")
         worst = lag["ingest_and_trial"].get("worst_ms", 0)
         print(f"worst lag during ingest and trial: {worst} ms (target <= 50 ms): {'OK' if worst <= 50 else 'OVER'}")
     if args.json:

@@ -282,8 +282,9 @@ class Court:
         budget = model.context_window - model.default_max_tokens - 64
         error, problems, text, regenerated = "", [], "", False
         for attempt in (0, 1):
-            messages = prompts.argument_messages(spec.case, stance, switched, spec.claim, state.pool, state.turns,
-                                                 state.rulings, round_number, model.count_tokens, budget, error)
+            messages = await asyncio.to_thread(  # sizing the prompt tokenizes it several times: not on the loop
+                prompts.argument_messages, spec.case, stance, switched, spec.claim, state.pool, state.turns,
+                state.rulings, round_number, model.count_tokens, budget, error)
             if self._json_arguments(model):
                 draft, usage = await model.structured(messages, prompts.argument_schema([e.id for e in state.pool]),
                                                       max_tokens=model.default_max_tokens)
@@ -374,8 +375,8 @@ class Court:
     async def _rule(self, state: TrialState, emit) -> Ruling:
         judge = self._model("judge")
         budget = judge.context_window - RULING_TOKENS - 64
-        messages = prompts.ruling_messages(state.spec.case, state.spec.claim, state.pool, state.turns,
-                                           state.rulings, state.round, judge.count_tokens, budget)
+        messages = await asyncio.to_thread(prompts.ruling_messages, state.spec.case, state.spec.claim, state.pool,
+                                           state.turns, state.rulings, state.round, judge.count_tokens, budget)
         ruling, usage = await judge.structured(messages, JudgeRuling, max_tokens=RULING_TOKENS)
         overruled = []
         if ruling.ready_for_verdict:
@@ -443,8 +444,8 @@ class Court:
     async def _verdict(self, state: TrialState, stop: str, emit) -> Verdict:
         judge = self._model("judge")
         budget = judge.context_window - VERDICT_TOKENS - 64
-        messages = prompts.verdict_messages(state.spec.case, state.spec.claim, state.pool, state.turns,
-                                            state.rulings, judge.count_tokens, budget)
+        messages = await asyncio.to_thread(prompts.verdict_messages, state.spec.case, state.spec.claim, state.pool,
+                                           state.turns, state.rulings, judge.count_tokens, budget)
         draft, usage = await judge.structured(messages, VerdictDraft, max_tokens=VERDICT_TOKENS)
         pool = {e.id: e for e in state.pool}
         findings = []
