@@ -46,6 +46,7 @@ from courtroom_desktop.ui.text import (
 from courtroom_desktop.ui.theme import accent, palette_watcher, role_color, tint
 
 FLUSH_MS = 60
+MARKDOWN = "\x00markdown\x00"  # marks a card's content as Markdown (no HTML card starts with a NUL)
 PLACEHOLDER = ("Put a claim on trial: the Prosecution and the Defense argue from your library, the Judge rules after "
                "every round, and the verdict appears here.")
 
@@ -67,8 +68,8 @@ def _dim(text: str, palette: QPalette) -> str:
     return f'<span style="color:{role_color(palette, "dim")}">{text}</span>'
 
 
-def _small(text: str) -> str:
-    return f'<p style="font-size:small; margin:0">{text}</p>'
+def _small(text: str, top: int = 0) -> str:
+    return f'<p style="font-size:small; margin-top:{top}px; margin-bottom:0">{text}</p>'
 
 
 def chip_html(evidence_id: str, valid: bool, tip: str, palette: QPalette) -> str:
@@ -127,7 +128,7 @@ def turn_html(item: TurnItem, case: str, lookup: Callable[[str], object | None],
     elif item.evidence_added:
         meta.append("new evidence " + ", ".join(f'<a href="{cite_href(i)}">{i}</a>' for i in item.evidence_added))
     if meta:
-        parts.append(_small(" &nbsp;|&nbsp; ".join(meta)).replace('margin:0"', 'margin-top:4px; margin-bottom:0"', 1))
+        parts.append(_small(" &nbsp;|&nbsp; ".join(meta), top=4))
     return "".join(parts)
 
 
@@ -260,7 +261,7 @@ class TranscriptView(QTextBrowser):
         return self.card_cursor(row).selection().toPlainText()
 
     def card_html(self, row: int) -> str:
-        """The HTML the card was built from."""
+        """The HTML (or, for the verdict, MARKDOWN and the Markdown) the card was built from."""
         return self._html[row]
 
     def card_links(self, row: int) -> list[str]:
@@ -302,6 +303,7 @@ class TranscriptView(QTextBrowser):
 
     # ---------------------------------------------------------------- model -> cards
     def _html_of(self, item) -> str:
+        """The card's content: HTML, or Markdown after MARKDOWN (the verdict)."""
         palette = QGuiApplication.palette()
         case = self.model.case
         if isinstance(item, TurnItem):
@@ -311,7 +313,7 @@ class TranscriptView(QTextBrowser):
         if isinstance(item, SwitchItem):
             return switch_html(item, case, palette)
         if isinstance(item, VerdictItem):
-            return "md:" + verdict_markdown(item.verdict, case, self.model.claim)
+            return MARKDOWN + verdict_markdown(item.verdict, case, self.model.claim)
         return notice_html(item)
 
     def _item(self, row: int):
@@ -363,8 +365,8 @@ class TranscriptView(QTextBrowser):
         cursor = self.card_cursor(row)
         cursor.beginEditBlock()
         cursor.removeSelectedText()
-        if text.startswith("md:"):
-            cursor.insertFragment(QTextDocumentFragment.fromMarkdown(text[3:]))
+        if text.startswith(MARKDOWN):
+            cursor.insertFragment(QTextDocumentFragment.fromMarkdown(text[len(MARKDOWN):]))
         else:
             cursor.insertHtml(text)
         cursor.endEditBlock()
