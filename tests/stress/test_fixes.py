@@ -97,3 +97,33 @@ def test_a_key_quoted_by_a_server_is_masked_in_the_error():
                          cls=ModelUnavailable)
     _redact_key(error, key)
     assert key not in str(error) and key not in error.raw and key not in getattr(error, "reason", "")
+
+
+def test_files_a_killed_commit_left_in_the_text_index_do_not_block_the_next_commit(tmp_path):
+    """Found by the kill -9 runner: a process killed inside a tantivy commit had already created (and registered) the
+    delete file named after the next opstamp; recovery's first commit then failed with FileAlreadyExists."""
+    import json
+
+    from courtroom_desktop.core.library.stores import TextIndex
+    from courtroom_desktop.core.models import Chunk
+
+    def chunks(doc_id: str) -> list[Chunk]:
+        return [Chunk(id=f"{doc_id}-{i:04d}", doc_id=doc_id, ordinal=i, section_path="", page_start=0, page_end=0,
+                      char_start=0, char_end=9, text=f"vitamin d trial {i}") for i in range(3)]
+
+    index = TextIndex(tmp_path)
+    index.replace_doc("doc-a", chunks("doc-a"), "A")
+    index.replace_doc("doc-b", chunks("doc-b"), "B")
+    del index
+    meta = json.loads((tmp_path / "meta.json").read_text())
+    orphans = [f"{segment['segment_id'].replace('-', '')}.{opstamp}.del" for segment in meta["segments"]
+               for opstamp in range(meta["opstamp"], meta["opstamp"] + 10)]
+    for name in orphans:
+        (tmp_path / name).write_bytes(b"")
+    managed = tmp_path / ".managed.json"
+    managed.write_text(json.dumps(json.loads(managed.read_text()) + orphans))
+
+    reopened = TextIndex(tmp_path)
+    reopened.delete_doc("doc-a")
+    assert not any((tmp_path / name).exists() for name in orphans)
+    assert reopened.index.searcher().num_docs == 3, "doc-a's chunks are gone, doc-b's remain"

@@ -268,14 +268,21 @@ class TextIndex:
         except Exception as exc:
             raise LibraryError(f"{folder}: cannot open the tantivy index ({exc}); run `courtroom library reindex`") from exc
         self._lock = threading.Lock()
+        self._collected = False
 
     def writer(self):
         try:
-            return self.index.writer(heap_size=64_000_000, num_threads=1)
+            writer = self.index.writer(heap_size=64_000_000, num_threads=1)
         except Exception as exc:
             raise LibraryError(
                 f"{self.folder}: the text index is locked by another process ({exc}); wait for the other ingest to end"
             ) from exc
+        if not self._collected:
+            # A process killed mid-commit leaves files no commit refers to, e.g. a delete file named after the next
+            # opstamp: the next commit would fail with FileAlreadyExists. Tantivy removes them once asked.
+            writer.garbage_collect_files()
+            self._collected = True
+        return writer
 
     def replace_doc(self, doc_id: str, chunks: list[Chunk], title: str) -> None:
         import tantivy
