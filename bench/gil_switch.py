@@ -17,15 +17,14 @@ every object, each call taking the GIL.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from child import run_child  # noqa: E402 - bench/ is the script's own folder
 
 CHILD = r"""
 import asyncio, json, os, sys, threading, time
@@ -146,21 +145,11 @@ print(json.dumps({"total_ms": sum(times), "worst_ms": times[-1], "median_ms": ti
 
 
 def run_filter(with_filter: bool, updates: int, interval: float) -> dict:
-    done = subprocess.run([sys.executable, "-c", FILTER_CHILD, "1" if with_filter else "0", str(updates), str(interval)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600,
-                          env=dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen")))
-    if done.returncode != 0:
-        raise SystemExit(done.stderr[-2000:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_child(FILTER_CHILD, "1" if with_filter else "0", updates, interval, timeout=600)
 
 
 def run(interval: float, seconds: float) -> dict:
-    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
-    done = subprocess.run([sys.executable, "-c", CHILD, str(interval), str(seconds)], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=seconds + 120)
-    if done.returncode != 0:
-        raise SystemExit(done.stderr[-2000:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_child(CHILD, interval, seconds, timeout=seconds + 120)
 
 
 def main() -> None:

@@ -15,22 +15,22 @@ Linux only (elsewhere the priority does not change).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from child import run_child  # noqa: E402 - bench/ is the script's own folder
+
 CHILD = r"""
 import asyncio, json, os, sys, threading, time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QApplication, QTextBrowser
+from PySide6.QtWidgets import QTextBrowser
 from courtroom_desktop.ui.app import make_application
 from courtroom_desktop.ui.tasks import lower_thread_priority, make_event_loop
 
@@ -89,13 +89,9 @@ print(json.dumps({"ticks": len(lags), "worst_ms": lags[-1], "p99_ms": lags[int(0
 
 
 def run(nice: int, seconds: float) -> dict:
-    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"), OPENBLAS_NUM_THREADS="1",
-               OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    done = subprocess.run([sys.executable, "-c", CHILD, str(nice), str(seconds)], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=seconds + 120)
-    if done.returncode != 0:
-        raise SystemExit(done.stderr[-2000:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    # one BLAS thread per worker: the workers are the load, one per core
+    return run_child(CHILD, nice, seconds, timeout=seconds + 120, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+                     MKL_NUM_THREADS="1")
 
 
 def main() -> None:
