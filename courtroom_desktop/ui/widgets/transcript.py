@@ -73,7 +73,7 @@ def _small(text: str, top: int = 0) -> str:
 
 
 def chip_html(evidence_id: str, valid: bool, tip: str, palette: QPalette) -> str:
-    """A citation chip: the evidence id as a framed link with the passage as its tooltip; struck if rejected."""
+    """A citation chip: the evidence id as a shaded link with the passage as its tooltip; marked \u2717 if rejected."""
     name = "cite" if valid else "error"
     label = evidence_id if valid else f"{evidence_id} \u2717"
     return (f'<a href="{cite_href(evidence_id)}" title="{html.escape(tip, quote=True)}" style="text-decoration:none;'
@@ -407,8 +407,3 @@ class TranscriptView(QTextBrowser):
     def _on_range(self, minimum: int, maximum: int) -> None:
         if self._follow:
             self.verticalScrollBar().setValue(maximum)
-
-    def scroll_to_card(self, row: int) -> None:
-        if 0 <= row < len(self.tables):
-            rect = self.document().documentLayout().frameBoundingRect(self.tables[row])
-            self.verticalScrollBar().setValue(max(0, int(rect.top()) - 20))
