@@ -59,7 +59,7 @@ def test_full_trial_from_the_window_then_export(sample_window, qloop, qtbot, tmp
     evidence_id = next(c.evidence_id for c in turn.citations if c.valid)
     chips = dict(view.card_chips(turn_row))
     assert set(chips) == {c.evidence_id for c in turn.citations}
-    entry = window.evidence_model.entries()[window.evidence_model.row_of(evidence_id)]
+    entry = window.evidence_model.entry(evidence_id)
     assert chips[evidence_id].startswith(f"{entry.evidence.doc_title}, p. ")
     point = view.link_point(turn_row, f"cite:{evidence_id}", chip=True)
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
