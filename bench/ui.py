@@ -202,7 +202,8 @@ class LagMonitor:
                 faulthandler.dump_traceback_later(TICK_S + TRACE_AFTER_S, file=self._trace)
             await asyncio.sleep(TICK_S)
             lag = max(0.0, time.perf_counter() - began - TICK_S) * 1000
-            if lag > TRACE_AFTER_S * 1000 and stat is not None:
+            late = lag > TRACE_AFTER_S * 1000
+            if late and stat is not None:
                 now = thread_schedstat()
                 on_cpu, waiting = now[0] - stat[0], now[1] - stat[1]
                 self.late.append({"phase": self.phase, "lag_ms": round(lag, 1), "on_cpu_ms": round(on_cpu, 1),
@@ -211,7 +212,7 @@ class LagMonitor:
                                   "ran": self.loop_log.during(began, time.perf_counter()) if self.loop_log else []})
             if self._trace is not None:
                 faulthandler.cancel_dump_traceback_later()
-                if lag > TRACE_AFTER_S * 1000:
+                if late:
                     self.stalls.append((self.phase, round(lag, 1)))
                     self._trace.write(f"=== stall {len(self.stalls)}: {lag:.1f} ms in phase {self.phase}\n")
                     self._trace.flush()
