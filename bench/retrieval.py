@@ -35,7 +35,7 @@ import numpy as np  # noqa: E402
 
 from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings  # noqa: E402
 from courtroom_desktop.core.library import Library  # noqa: E402
-from courtroom_desktop.core.models import Chunk, DocStatus, Document  # noqa: E402
+from courtroom_desktop.core.records import Chunk, DocStatus, Document  # noqa: E402
 from courtroom_desktop.core.retrieval import Retriever  # noqa: E402
 
 SCIFACT = ROOT.parent / "shared" / "data" / "scifact"

@@ -22,9 +22,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from courtroom_desktop.core.config import AppConfig  # noqa: E402
+from courtroom_desktop.core.config import AppConfig, with_model_overrides  # noqa: E402
 from courtroom_desktop.core.court import TrialSpec  # noqa: E402
-from courtroom_desktop.core.workspace import Workspace, with_model_overrides  # noqa: E402
+from courtroom_desktop.core.workspace import Workspace  # noqa: E402
 
 
 class Timed:

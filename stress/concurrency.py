@@ -181,10 +181,8 @@ def remove_cited_document(root: Path, section: Section) -> None:
         else:
             if any(e.evidence.chunk.doc_id == removed["doc_id"] for e in after_removal):
                 problems.append("a search returned the removed document")
-            from courtroom_desktop.cli.export import export_trial
-
             out = root / "report-c"
-            export_trial(workspace, trial_id, ["md", "json"], out, echo=False)
+            workspace.export_trial(trial_id, ["md", "json"], out)
             report = json.loads((out / "report.json").read_text(encoding="utf-8"))
             kept = [p for p in report["pool"] if p["id"] == removed["evidence_id"]]
             text = kept[0]["evidence"]["chunk"]["text"] if kept else ""

@@ -19,11 +19,11 @@ from pathlib import Path
 
 from courtroom_desktop.core.config import DebateSettings, ModelSpec
 from courtroom_desktop.core.court import Court, TrialSpec, TrialStore
-from courtroom_desktop.core.court.engine import TrialState
+from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelUnavailable
 from courtroom_desktop.core.llm import ScriptedChatModel
 from courtroom_desktop.core.llm.ollama import OllamaChatModel
-from courtroom_desktop.core.models import Chunk, Evidence, Highlight
+from courtroom_desktop.core.records import Chunk, Evidence, Highlight
 from stress.common import CLAIM, Section, actor, complete_rounds, contiguous, lost_turns, stage_of, turns_of
 from stress.faultserver import FAULTS, STAGES, FaultOllama, faulty_answer
 from tests.llm.fake_ollama import MODEL

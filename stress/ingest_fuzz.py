@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-from courtroom_desktop.core.models import FileFinished, FileOutcome
+from courtroom_desktop.core.records import FileFinished, FileOutcome
 from courtroom_desktop.core.retrieval import Retriever
 from stress.common import Section, open_library, retrieval_settings, snapshot, write_baseline
 from stress.fuzzpdf import FuzzFile, generate

@@ -93,9 +93,9 @@ def check_delimiters(section: Section) -> None:
     for index, text in enumerate(INJECTIONS):
         ev = evidence(0).model_copy(update={"doc_title": HOSTILE_TITLE})
         ev = ev.model_copy(update={"chunk": ev.chunk.model_copy(update={"text": f"Blood pressure notes. {text}"})})
-        entry = PoolEntry(id="E1", evidence=ev, round=1, found_by=Seat.a, stance=Stance.against, query="q")
-        other = PoolEntry(id="E2", evidence=evidence(1), round=1, found_by=Seat.b, stance=Stance.for_, query="q")
-        echo = Turn(round=1, index=0, seat=Seat.a, stance=Stance.against, role="Prosecution",
+        entry = PoolEntry(id="E1", evidence=ev, round=1, found_by=Seat.starts_against, stance=Stance.against, query="q")
+        other = PoolEntry(id="E2", evidence=evidence(1), round=1, found_by=Seat.starts_for, stance=Stance.for_, query="q")
+        echo = Turn(round=1, index=0, seat=Seat.starts_against, stance=Stance.against, role="Prosecution",
                     text=f"The passage says: {text} [E1]")
         builds = {
             "argument": prompts.argument_messages(prompts.CaseType.claim, Stance.for_, False, CLAIM, [entry, other],

@@ -29,7 +29,7 @@ import uuid
 from pathlib import Path
 
 from courtroom_desktop.core.court import Court, TrialSpec, TrialStore
-from courtroom_desktop.core.court.engine import TrialState
+from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
 from courtroom_desktop.core.llm import ScriptedChatModel
 from stress.common import (

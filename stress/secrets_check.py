@@ -98,7 +98,6 @@ def run(work: Path | None = None, log=print) -> Section:
     import keyring
     from keyring.backends import fail
 
-    from courtroom_desktop.cli.export import export_trial
     from courtroom_desktop.core.llm.doctor import run_doctor
 
     section = Section("secrets")
@@ -145,7 +144,7 @@ def run(work: Path | None = None, log=print) -> Section:
                     try:
                         workspace.library.ingest(write_baseline(root / "docs"))
                         trial_id, events = asyncio.run(_trial(workspace))
-                        export_trial(workspace, trial_id, ["md", "html", "pdf", "json"], report_dir, echo=False)
+                        workspace.export_trial(trial_id, ["md", "html", "pdf", "json"], report_dir)
                         rows = asyncio.run(run_doctor(config, roles=["judge"], data_dir=data_dir))
                         # 3. a server that quotes the key in its 401 answer
                         workspace.reconfigure(AppConfig(models=ModelSettings(default=spec_for(server.url),

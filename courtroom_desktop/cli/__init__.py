@@ -34,10 +34,11 @@ class Context:
             self._config = load_config(self.config_dir)
         return self._config
 
-    def open_library(self):
-        from courtroom_desktop.core.library import Library
+    def workspace(self, models: list[str] | None = None):
+        """The data folder's Workspace with these settings (and ``--model`` overrides); the caller closes it."""
+        from courtroom_desktop.core.workspace import Workspace
 
-        return Library.open(self.data_dir / "library", self.config.library)
+        return Workspace(self.config_dir, self.data_dir, self.config).with_models(models or [])
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -71,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(args._run(args, ctx) or 0)
     except CourtroomError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        if exc.fix:
+            print(f"fix: {exc.fix}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -16,8 +16,9 @@ def add_verdicts_action(actions) -> argparse.ArgumentParser:
     parser.add_argument("--corpus", required=True, help="corpus.jsonl of a BEIR folder (or the folder)")
     parser.add_argument("--sample", type=int, default=12, help="claims to draw, balanced over labels (0: all)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-rounds", type=int, default=2)
-    parser.add_argument("--min-rounds", type=int, default=1)
+    parser.add_argument("--max-rounds", type=int, default=2, help="round limit of each trial (default: 2)")
+    parser.add_argument("--min-rounds", type=int, default=None,
+                        help="rounds before a verdict may be given (default: 1, or --max-rounds if lower)")
     parser.add_argument("--methods", default="court,single,majority", help="comma-separated: court, single, majority")
     parser.add_argument("--model", action="append", default=[], metavar="ROLE=PROVIDER:MODEL",
                         help="e.g. all=ollama:llama3.1:8b (the baselines use the judge's model)")
@@ -31,13 +32,13 @@ def run_verdicts_action(args, ctx) -> int:
     import asyncio
     import sys
 
+    from courtroom_desktop.core.config import with_model_overrides
     from courtroom_desktop.core.court import Court, TrialStore
     from courtroom_desktop.core.errors import ConfigError
     from courtroom_desktop.core.eval.library import build_beir_library
     from courtroom_desktop.core.eval.verdicts import evaluate_verdicts, format_report, load_claims
     from courtroom_desktop.core.llm import ModelRouter
     from courtroom_desktop.core.retrieval import Retriever
-    from courtroom_desktop.core.workspace import with_model_overrides
 
     corpus = Path(args.corpus)
     folder = corpus if corpus.is_dir() else corpus.parent
@@ -50,8 +51,7 @@ def run_verdicts_action(args, ctx) -> int:
     library, seconds = build_beir_library(folder, cache / "library", config.library)
     print(f"library ready ({len(library.ready_ids())} documents, built in {seconds:.0f} s)", file=sys.stderr)
     claims = load_claims(Path(args.claims), args.sample or None, args.seed)
-    settings = config.debate.model_copy(update={"max_rounds": args.max_rounds,
-                                                "min_rounds": min(args.min_rounds, args.max_rounds)})
+    settings = config.debate.model_copy(update={"min_rounds": 1}).with_rounds(args.min_rounds, args.max_rounds)
     retriever = Retriever(library, config.retrieval)
     router = ModelRouter(config.models)
     store = TrialStore(cache / "trials.sqlite")

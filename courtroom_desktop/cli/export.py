@@ -27,54 +27,21 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args, ctx) -> int:
-    from courtroom_desktop.core.workspace import Workspace
-
-    workspace = Workspace(ctx.config_dir, ctx.data_dir)
+    workspace = ctx.workspace()
     try:
         trial_id = workspace.trials.find(args.trial)
         out = Path(args.out) if args.out else Path(f"report-{trial_id}")
-        export_trial(workspace, trial_id, args.formats or list(FORMATS), out, audience=args.audience)
+        print_export(workspace.export_trial(trial_id, args.formats or list(FORMATS), out, audience=args.audience))
         return 0
     finally:
         workspace.close()
 
 
-def export_trial(workspace, trial_id: str, formats, out_dir, audience: str = "general", echo: bool = True) -> list[Path]:
-    """Export a stored trial of ``workspace`` into ``out_dir``; returns (and with ``echo`` prints) the written paths."""
-    from courtroom_desktop.core.reports import TrialRecord, export
+def print_export(result) -> None:
+    """The written paths on stdout, one a line; notes on stderr."""
+    import sys
 
-    trial_id = workspace.trials.find(trial_id)
-    record = TrialRecord.from_store(workspace.trials, trial_id)
-    catalog = None
-
-    def locate(doc_id: str) -> str | None:
-        """Where the library has the document now (it may have been moved and added again)."""
-        nonlocal catalog
-        library = getattr(workspace, "_library", None)
-        if library is not None:
-            doc = library.catalog.get(doc_id)
-            return doc.path if doc else None
-        path = Path(workspace.data_dir) / "library" / "catalog.sqlite"
-        if not path.is_file():
-            return None
-        if catalog is None:
-            from courtroom_desktop.core.library.catalog import Catalog
-
-            catalog = Catalog(path)
-        doc = catalog.get(doc_id)
-        return doc.path if doc else None
-
-    try:
-        notes: list[str] = []
-        paths = export(record, formats, Path(out_dir), audience=audience, locate=locate, notes=notes)
-    finally:
-        if catalog is not None:
-            catalog.close()
-    if echo:
-        import sys
-
-        for path in paths:
-            print(path)
-        for note in notes:
-            print(f"note: {note}", file=sys.stderr)
-    return paths
+    for path in result.paths:
+        print(path)
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)

@@ -20,9 +20,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args, ctx) -> int:
-    library = ctx.open_library()
-    finished = run_ingest(lambda emit, cancel: library.ingest(args.paths, on_event=emit, cancel=cancel,
-                                                                force=args.force), quiet=args.quiet)
+    workspace = ctx.workspace()
+    try:
+        finished = run_ingest(lambda emit, cancel: workspace.ingest(args.paths, on_event=emit, cancel=cancel,
+                                                                    force=args.force), quiet=args.quiet)
+    finally:
+        workspace.close()
     return 1 if finished.failed or finished.cancelled else 0
 
 
@@ -32,7 +35,7 @@ def run_ingest(job, quiet: bool = False):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from courtroom_desktop.core.library import CancelToken
-    from courtroom_desktop.core.models import FileFinished, FileOutcome, FileProgress, FileStarted, IngestStarted
+    from courtroom_desktop.core.records import FileFinished, FileOutcome, FileProgress, FileStarted, IngestStarted
 
     console = Console(stderr=True)
     cancel = CancelToken()

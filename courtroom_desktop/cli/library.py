@@ -25,11 +25,18 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args, ctx) -> int:
+    workspace = ctx.workspace()
+    try:
+        return _run(args, workspace.library)
+    finally:
+        workspace.close()
+
+
+def _run(args, library) -> int:
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
-    library = ctx.open_library()
     if args.action == "list":
         docs = library.documents()
         if args.json:

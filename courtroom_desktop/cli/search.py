@@ -32,17 +32,16 @@ def excerpt(text: str, width: int = 300) -> str:
 
 def run(args, ctx) -> int:
     from courtroom_desktop.core.errors import ConfigError
-    from courtroom_desktop.core.retrieval import Retriever, Scope
 
     if args.k is not None and args.k < 1:
         raise ConfigError("--k must be at least 1")
-    library = ctx.open_library()
-    settings = ctx.config.retrieval
-    if args.reranker is not None:
-        settings = settings.model_copy(update={"reranker": args.reranker})
-    doc_ids = [library.find(ref).id for ref in args.documents] if args.documents else None
-    scope = Scope.in_sections(args.section or (), doc_ids)
-    evidence = Retriever(library, settings).search(args.queries, k=args.k, scope=scope)
+    workspace = ctx.workspace()
+    try:
+        evidence = workspace.search(args.queries, k=args.k, documents=args.documents, sections=args.section,
+                                    reranker=args.reranker)
+        empty = not evidence and not workspace.library.ready_ids()
+    finally:
+        workspace.close()
     if args.json:
         print(json.dumps([{
             "rank": rank, "score": e.score, "document": e.doc_title, "doc_id": e.chunk.doc_id, "path": e.doc_path,
@@ -57,8 +56,8 @@ def run(args, ctx) -> int:
 
     console = Console()
     if not evidence:
-        console.print("No passages found." + ("" if library.ready_ids() else
-                                              " The library is empty: add PDFs with `courtroom ingest PATH`."))
+        console.print("No passages found." + (" The library is empty: add PDFs with `courtroom ingest PATH`."
+                                              if empty else ""))
         return 0
     for rank, e in enumerate(evidence, 1):
         pages = e.chunk.page_start + 1

@@ -27,33 +27,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args, ctx) -> int:
-    import asyncio
-
-    from courtroom_desktop.core.court import CaseType, TrialSpec
-    from courtroom_desktop.core.workspace import Workspace, with_model_overrides
-
-    config = with_model_overrides(ctx.config, args.model)
-    updates = {k: v for k, v in (("max_rounds", args.max_rounds), ("min_rounds", args.min_rounds)) if v}
-    settings = config.debate.model_copy(update=updates)
-    if settings.min_rounds > settings.max_rounds:
-        settings = settings.model_copy(update={"min_rounds": settings.max_rounds})
-    workspace = Workspace(ctx.config_dir, ctx.data_dir, config)
+    workspace = ctx.workspace(args.model)
     try:
-        if not workspace.library.ready_ids():
-            print("error: the library is empty: add PDFs first with `courtroom ingest PATH`")
-            return 2
-        scope = workspace.scope(args.documents, args.sections)
-        court = workspace.court(scope, settings)
-        spec = TrialSpec(claim=args.claim, case=CaseType(args.case),
-                         documents=tuple(sorted(scope.doc_ids or ())), sections=tuple(scope.sections),
-                         models=workspace.model_labels())
-        trial_id = court.start(spec)
-        return drive(workspace, court, trial_id, args.report, not args.no_stream, asyncio)
+        settings = workspace.config.debate.with_rounds(args.min_rounds, args.max_rounds)
+        run = workspace.start_trial(args.claim, args.case, args.documents, args.sections, settings)
+        return drive(workspace, run, args.report, stream=not args.no_stream)
     finally:
         workspace.close()
 
 
-def drive(workspace, court, trial_id: str, report: str | None, stream: bool, asyncio) -> int:
+def drive(workspace, run, report: str | None, stream: bool) -> int:
+    """Print a trial's events as they come; write the report at the verdict. Ctrl+C stops it (resumable)."""
+    import asyncio
+
     from courtroom_desktop.cli.render import TranscriptPrinter
 
     printer = TranscriptPrinter(show_tokens=stream)
@@ -61,19 +47,19 @@ def drive(workspace, court, trial_id: str, report: str | None, stream: bool, asy
 
     async def main():
         nonlocal last
-        async for event in court.run(trial_id):
+        async for event in run.events():
             printer(event)
             last = event
 
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
-        print(f"\nstopped; `courtroom trials resume {trial_id}` continues the trial")
+        print(f"\nstopped; `courtroom trials resume {run.trial_id}` continues the trial")
         return 130
     if last is None or last.kind != "verdict":
         return 1
     if report:
-        from courtroom_desktop.cli.export import export_trial
+        from courtroom_desktop.cli.export import print_export
 
-        export_trial(workspace, trial_id, ["md", "html", "pdf", "json"], report)
+        print_export(workspace.export_trial(run.trial_id, ["md", "html", "pdf", "json"], report))
     return 0

@@ -25,16 +25,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args, ctx) -> int:
-    import asyncio
-
     from rich.console import Console
     from rich.table import Table
 
-    from courtroom_desktop.core.workspace import Workspace, with_model_overrides
-
     console = Console(highlight=False)
-    config = with_model_overrides(ctx.config, getattr(args, "model", []) or [])
-    workspace = Workspace(ctx.config_dir, ctx.data_dir, config)
+    workspace = ctx.workspace(getattr(args, "model", None))
     store = workspace.trials
     try:
         if args.action == "list":
@@ -58,13 +53,7 @@ def run(args, ctx) -> int:
             console.print(f"deleted {trial_id}")
             return 0
         from courtroom_desktop.cli.trial import drive
-        from courtroom_desktop.core.court.records import TrialSpec
-        from courtroom_desktop.core.retrieval import Scope
 
-        spec: TrialSpec = store.spec(trial_id)
-        settings = config.debate.model_validate(spec.settings) if spec.settings else config.debate
-        scope = Scope(doc_ids=frozenset(spec.documents) if spec.documents else None, sections=tuple(spec.sections))
-        court = workspace.court(scope, settings)
-        return drive(workspace, court, trial_id, args.report, True, asyncio)
+        return drive(workspace, workspace.resume_trial(trial_id), args.report, stream=True)
     finally:
         workspace.close()

@@ -17,7 +17,7 @@ from typing import Literal
 
 import platformdirs
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from courtroom_desktop import APP_ID
 from courtroom_desktop.core.errors import ConfigError
@@ -25,6 +25,20 @@ from courtroom_desktop.core.errors import ConfigError
 SCHEMA_VERSION = 1
 CONFIG_FILE = "config.toml"
 ROLES = ("prosecution", "defense", "judge")
+
+
+def shown(label: str, unit: str = "", step: float | None = None, decimals: int | None = None) -> dict:
+    """How the settings dialog shows a field (its ``json_schema_extra``): a label, a unit, a spin step, decimals.
+    Ranges come from the field's own bounds and the tooltip from its description, so a new setting in the dialog is
+    one line of its field table."""
+    hint: dict = {"label": label}
+    if unit:
+        hint["unit"] = unit
+    if step is not None:
+        hint["step"] = step
+    if decimals is not None:
+        hint["decimals"] = decimals
+    return hint
 
 
 class _Section(BaseModel):
@@ -36,28 +50,43 @@ class LibrarySettings(_Section):
         "all-MiniLM-L6-v2",
         description="sentence-transformers model: 'all-MiniLM-L6-v2' (bundled) or a local model folder.",
     )
-    chunk_tokens: int = Field(200, ge=32, le=2000, description="Token budget of one chunk.")
-    overlap_tokens: int = Field(30, ge=0, le=500, description="Tokens repeated from the end of the previous chunk.")
+    chunk_tokens: int = Field(200, ge=32, le=2000, description="Token budget of one chunk (passage).",
+                              json_schema_extra=shown("Passage size", "tokens", 10))
+    overlap_tokens: int = Field(30, ge=0, le=500, description="Tokens repeated from the end of the previous chunk.",
+                                json_schema_extra=shown("Overlap", "tokens", 5))
     min_section_tokens: int = Field(40, ge=0, description="Sections shorter than this merge with a neighbour.")
-    embed_batch: int = Field(32, ge=1, le=1024, description="Passages per embedding batch.")
+    embed_batch: int = Field(32, ge=1, le=1024, description="Passages per embedding batch.",
+                             json_schema_extra=shown("Embedding batch", "passages", 8))
     file_timeout_s: float = Field(300.0, gt=0, description="Give up on one file after this many seconds.")
     isolate_extraction: bool = Field(
         True, description="Read PDFs in a child process that is killed at file_timeout_s, so one pathological file "
         "can never hang or crash the app (starting the child costs about a second, once per open library).")
 
+    @model_validator(mode="after")
+    def _overlap_below_size(self):
+        if self.overlap_tokens >= self.chunk_tokens:
+            raise ValueError(f"library.overlap_tokens ({self.overlap_tokens}) must be smaller than library.chunk_tokens "
+                             f"({self.chunk_tokens}): lower the overlap or raise the passage size")
+        return self
+
 
 class RetrievalSettings(_Section):
-    k: int = Field(8, ge=1, le=200, description="Passages returned per search.")
-    candidates: int = Field(100, ge=10, le=2000, description="Candidates each method contributes per query before fusion.")
+    k: int = Field(8, ge=1, le=200, description="Passages returned per search.",
+                   json_schema_extra=shown("Passages per search"))
+    candidates: int = Field(100, ge=10, le=2000, description="Candidates each method contributes per query before fusion.",
+                            json_schema_extra=shown("Candidates per method", step=10))
     # Defaults tuned on SciFact's 809 training claims (bench/tune_retrieval.py; docs/retrieval.md), never on its test set.
     fusion: Literal["rrf", "convex"] = Field(
         "convex", description="'convex': weighted sum of normalised scores (score_normalisation); 'rrf': weighted "
-        "reciprocal rank fusion.")
+        "reciprocal rank fusion.", json_schema_extra={**shown("Fusion"), "choices": {
+            "rrf": "Weighted reciprocal rank fusion", "convex": "Weighted sum of normalised scores"}})
     score_normalisation: Literal["max", "minmax"] = Field(
         "max", description="Convex fusion: 'max' divides each list's scores by its best (0 as the floor); "
         "'minmax' scales each list to [0, 1] between its worst and best hit.")
-    bm25_weight: float = Field(0.5, ge=0, description="Weight of the BM25 lists in fusion.")
-    vector_weight: float = Field(0.5, ge=0, description="Weight of the vector lists in fusion.")
+    bm25_weight: float = Field(0.5, ge=0, le=10, description="Weight of the BM25 lists in fusion.",
+                               json_schema_extra=shown("BM25 weight", step=0.1, decimals=2))
+    vector_weight: float = Field(0.5, ge=0, le=10, description="Weight of the vector lists in fusion.",
+                                 json_schema_extra=shown("Vector weight", step=0.1, decimals=2))
     rrf_k: float = Field(5.0, gt=0, description="The k of reciprocal rank fusion: 1 / (k + rank) (used when fusion = 'rrf').")
     text_boost: float = Field(1.0, ge=0, description="BM25 boost of the passage text.")
     section_boost: float = Field(0.25, ge=0, description="BM25 boost of the section path.")
@@ -65,10 +94,12 @@ class RetrievalSettings(_Section):
     bm25_stopwords: bool = Field(True, description="Drop English function words from BM25 queries.")
     compound_phrases: bool = Field(False, description="Search hyphenated compounds (IL-6) as phrases.")
     max_query_terms: int = Field(48, ge=1, le=1024, description="Longer queries keep their first this many words for BM25.")
-    reranker: str = Field("none", description="'none', 'mmr', or a path to a cross-encoder model folder.")
+    reranker: str = Field("none", description="'none', 'mmr', or a path to a cross-encoder model folder.",
+                          json_schema_extra={**shown("Reranker"), "suggestions": ["none", "mmr"]})
     rerank_depth: int = Field(30, ge=1, le=1000, description="Fused candidates the reranker (and dedup) look at.")
     mmr_lambda: float = Field(0.7, ge=0, le=1, description="MMR trade-off between relevance (1) and diversity (0).")
-    dedup_similarity: float = Field(0.95, ge=0, le=1, description="Passages more similar than this collapse to one.")
+    dedup_similarity: float = Field(0.95, ge=0, le=1, description="Passages more similar than this collapse to one.",
+                                    json_schema_extra=shown("Near-duplicate similarity", step=0.01, decimals=2))
     ann_min_rows: int = Field(20_000, ge=0, description="Chunks from which the vector search uses an ANN index.")
     ann_index: Literal["IVF_HNSW_SQ", "IVF_PQ"] = Field("IVF_HNSW_SQ", description="The LanceDB ANN index type.")
     ann_partitions: int = Field(0, ge=0, description="IVF partitions of the ANN index (0: chosen from the table size).")
@@ -78,6 +109,12 @@ class RetrievalSettings(_Section):
         "background", description="Build the ANN index in the background once the table reaches ann_min_rows.")
     query_threads: int = Field(1, ge=0, le=64, description="torch threads for embedding queries (0: torch's default); "
                                "one is fastest for short queries and robust when the cores are busy.")
+
+    @model_validator(mode="after")
+    def _some_weight(self):
+        if self.bm25_weight <= 0 and self.vector_weight <= 0:
+            raise ValueError("retrieval.bm25_weight and retrieval.vector_weight are both 0: give at least one a weight")
+        return self
 
 
 ProviderName = Literal["embedded", "ollama", "openai"]
@@ -89,12 +126,17 @@ class ModelSpec(_Section):
     )
     model: str = Field("", description="Model name on the server, or a GGUF path for embedded; empty: the bundled SmolLM2-135M.")
     base_url: str = Field("", description="Server URL; empty: http://localhost:11434 for Ollama, required for openai.")
-    num_ctx: int = Field(4096, ge=512, description="Context window in tokens (Ollama's own default, 2048, truncates silently).")
-    max_tokens: int = Field(384, ge=1, description="Most tokens one answer may have.")
-    temperature: float = Field(0.2, ge=0, le=2)
+    num_ctx: int = Field(4096, ge=512, le=262_144,
+                         description="Context window in tokens (Ollama's own default, 2048, truncates silently).",
+                         json_schema_extra=shown("Context", "tokens", 512))
+    max_tokens: int = Field(384, ge=1, le=32_768, description="Most tokens one answer may have.",
+                            json_schema_extra=shown("Longest answer", "tokens", 64))
+    temperature: float = Field(0.2, ge=0, le=2, description="Sampling temperature: 0 is the most deterministic.",
+                               json_schema_extra=shown("Temperature", step=0.1, decimals=2))
     keep_alive: str = Field("10m", description="Ollama: how long the model stays loaded.")
     connect_timeout_s: float = Field(5.0, gt=0)
-    read_timeout_s: float = Field(120.0, gt=0, description="Longest wait for the next bytes of an answer.")
+    read_timeout_s: float = Field(120.0, gt=0, le=3600, description="Longest wait for the next bytes of an answer.",
+                                  json_schema_extra=shown("Read timeout", "s", 10, 0))
     retries: int = Field(2, ge=0, le=10, description="Retries on transient errors (connection reset, 5xx), with backoff.")
 
 
@@ -111,22 +153,57 @@ class ModelSettings(_Section):
 
 
 class DebateSettings(_Section):
-    min_rounds: int = Field(2, ge=1)
-    max_rounds: int = Field(4, ge=1)
-    confidence_threshold: float = Field(0.8, ge=0, le=1)
+    min_rounds: int = Field(2, ge=1, le=20, description="Rounds before a verdict may be given.",
+                            json_schema_extra=shown("Minimum rounds"))
+    max_rounds: int = Field(4, ge=1, le=20, description="The round limit: the verdict comes after this round at the latest.",
+                            json_schema_extra=shown("Round limit"))
+    confidence_threshold: float = Field(0.8, ge=0, le=1, description="The verdict comes once the judge's confidence "
+                                        "reaches this (after the minimum rounds).",
+                                        json_schema_extra=shown("Verdict at confidence", step=0.05, decimals=2))
     stall_delta: float = Field(0.05, ge=0, le=1, description="Confidence moving less than this over stall_rounds is a stall.")
-    stall_rounds: int = Field(2, ge=1)
-    novelty_min: float = Field(0.2, ge=0, le=1, description="A passage enters the pool only if 1 - max cosine to it is at least this.")
+    stall_rounds: int = Field(2, ge=1, le=10, description="Rounds over which a stall is judged (flat confidence, "
+                              "little new evidence).", json_schema_extra=shown("Stall after", "rounds"))
+    novelty_min: float = Field(0.2, ge=0, le=1, description="A passage enters the pool only if 1 - max cosine to it is "
+                               "at least this.", json_schema_extra=shown("Novelty of new evidence", step=0.05, decimals=2))
     min_new_evidence: int = Field(1, ge=0, description="Fewer new passages than this over stall_rounds is a stall.")
     controversy_repeat_similarity: float = Field(0.9, ge=0, le=1)
-    max_switches: int = Field(1, ge=0)
-    queries_per_turn: int = Field(3, ge=1, le=3)
+    max_switches: int = Field(1, ge=0, le=10, description="How many times counsel may swap sides in one trial.",
+                              json_schema_extra=shown("Role switches at most"))
+    queries_per_turn: int = Field(3, ge=1, le=3, description="Search queries a counsel's model may add per turn.",
+                                  json_schema_extra=shown("Model queries per turn"))
     argument_format: Literal["auto", "text", "json"] = Field(
         "auto", description="text: free streaming text with inline [E#] citations; json: an argument plus a list of "
-        "citations constrained to the pool's ids (for small models); auto: json for the embedded model, else text.")
+        "citations constrained to the pool's ids (for small models); auto: json for the embedded model, else text.",
+        json_schema_extra={**shown("Argument format"), "choices": {
+            "auto": "auto: JSON for the embedded model, else text", "text": "streaming text",
+            "json": "JSON with constrained citations"}})
     evidence_hierarchy: list[str] = Field(
-        default_factory=lambda: ["systematic review", "randomised trial", "cohort", "case report", "expert opinion", "other"]
-    )
+        default_factory=lambda: ["systematic review", "randomised trial", "cohort", "case report", "expert opinion", "other"],
+        min_length=1, description="Evidence levels, strongest first (in the dialog: separated by ;).",
+        json_schema_extra=shown("Evidence hierarchy"))
+
+
+    @model_validator(mode="after")
+    def _rounds_in_order(self):
+        if self.min_rounds > self.max_rounds:
+            raise ValueError(f"debate.min_rounds ({self.min_rounds}) exceeds debate.max_rounds ({self.max_rounds}): "
+                             "lower the minimum or raise the round limit")
+        return self
+
+    def with_rounds(self, min_rounds: int | None = None, max_rounds: int | None = None) -> DebateSettings:
+        """These settings with new round bounds, as a person means them: a bound given explicitly wins, and the other,
+        when not given, follows it (``--max-rounds 1`` also lowers the minimum to 1). Both given and contradicting:
+        a ValidationError naming both."""
+        values = self.model_dump()
+        if min_rounds is not None:
+            values["min_rounds"] = min_rounds
+        if max_rounds is not None:
+            values["max_rounds"] = max_rounds
+        if min_rounds is None and max_rounds is not None:
+            values["min_rounds"] = min(values["min_rounds"], max_rounds)
+        if max_rounds is None and min_rounds is not None:
+            values["max_rounds"] = max(values["max_rounds"], min_rounds)
+        return DebateSettings.model_validate(values)
 
 
 class AppConfig(_Section):
@@ -189,3 +266,28 @@ def save_config(config: AppConfig, folder: Path) -> Path:
     tmp.write_text(tomli_w.dumps(config.model_dump(mode="json", exclude_none=True)), encoding="utf-8")
     os.replace(tmp, path)  # atomic: a crash never leaves half a config
     return path
+
+
+def parse_model_override(text: str) -> tuple[list[str], str, str]:
+    """'judge=ollama:llama3.1:8b' -> (['judge'], 'ollama', 'llama3.1:8b'); 'all=...' names every role."""
+    role, sep, target = text.partition("=")
+    provider, _, model = target.partition(":")
+    if not sep or provider not in ("embedded", "ollama", "openai"):
+        raise ConfigError(f"--model {text!r}: write ROLE=PROVIDER:MODEL, e.g. judge=ollama:llama3.1 "
+                          "(ROLE: prosecution, defense, judge or all; PROVIDER: embedded, ollama or openai)")
+    roles = list(ROLES) if role == "all" else [role]
+    if any(r not in ROLES for r in roles):
+        raise ConfigError(f"--model {text!r}: unknown role {role!r}; use prosecution, defense, judge or all")
+    return roles, provider, model
+
+
+def with_model_overrides(config: AppConfig, overrides: list[str]) -> AppConfig:
+    """``config`` with ``--model ROLE=PROVIDER:MODEL`` overrides (each role keeps its other model settings)."""
+    models = config.models.model_copy(deep=True)
+    for text in overrides:
+        roles, provider, model = parse_model_override(text)
+        for role in roles:
+            base = models.for_role(role)
+            spec = ModelSpec.model_validate({**base.model_dump(), "provider": provider, "model": model})
+            setattr(models, role, spec)
+    return config.model_copy(update={"models": models})

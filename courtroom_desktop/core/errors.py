@@ -19,7 +19,16 @@ from __future__ import annotations
 
 
 class CourtroomError(Exception):
-    """Base of every error the core raises on purpose; its message is meant for a person."""
+    """Base of every error the core raises on purpose; its message is meant for a person.
+
+    reason: what went wrong, without the where that the message may add (a file, a role); the message by default.
+    fix:    what a person can do about it ("" when there is nothing obvious); the window and the doctor show it.
+    """
+
+    def __init__(self, message: str = "", *, reason: str = "", fix: str = ""):
+        super().__init__(message)
+        self.reason = reason or message
+        self.fix = fix
 
 
 class ConfigError(CourtroomError):
@@ -27,10 +36,9 @@ class ConfigError(CourtroomError):
 
 
 class IngestError(CourtroomError):
-    def __init__(self, path: str, reason: str):
-        super().__init__(f"{path}: {reason}")
+    def __init__(self, path: str, reason: str, *, fix: str = ""):
+        super().__init__(f"{path}: {reason}", reason=reason, fix=fix)
         self.path = path
-        self.reason = reason
 
 
 class LibraryError(CourtroomError):
@@ -42,14 +50,27 @@ class RetrievalError(CourtroomError):
 
 
 class ModelError(CourtroomError):
-    def __init__(self, message: str, *, role: str = "", provider: str = "", model: str = "",
-                 raw: str = ""):
+    """role, provider, model: where it happened (prefixed to the message); raw: what the model answered last;
+    first_raw: its first answer when a retry failed too; usage: what the failed calls cost (a records.Usage)."""
+
+    def __init__(self, message: str, *, role: str = "", provider: str = "", model: str = "", raw: str = "",
+                 fix: str = "", first_raw: str = "", usage=None):
         where = "/".join(p for p in (role, provider, model) if p)
-        super().__init__(f"[{where}] {message}" if where else message)
+        super().__init__(f"[{where}] {message}" if where else message, reason=message, fix=fix)
         self.role = role
         self.provider = provider
         self.model = model
         self.raw = raw
+        self.first_raw = first_raw
+        self.usage = usage
+
+    def for_role(self, role: str, provider: str, model: str) -> ModelError:
+        """The same error, naming the role (and the provider and model where it did not): for errors raised below
+        the role's level (model loading, file lookup)."""
+        if self.role:
+            return self
+        return type(self)(self.reason, role=role, provider=self.provider or provider, model=self.model or model,
+                          raw=self.raw, fix=self.fix, first_raw=self.first_raw, usage=self.usage)
 
 
 class ModelUnavailable(ModelError):

@@ -1,36 +1,41 @@
-"""A workspace: the settings, library, trial store, retriever and models of one data folder, opened lazily.
-The command line and the window both work through it."""
+"""A workspace: the settings, library, trial store, retriever and models of one data folder, opened lazily, and the
+use cases the command line and the window both call (and nothing else writes out again):
+
+    ingest(paths, on_event, cancel)              files and folders into the library
+    search(queries, k, documents, sections)      ranked passages
+    start_trial(claim, case, ...) -> TrialRun    a new trial, ready to run
+    resume_trial(ref, models) -> TrialRun        a stopped or paused trial, from its last complete turn
+    export_trial(ref, formats, out_dir)          the report files
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from courtroom_desktop.core.config import ROLES, AppConfig, ModelSpec, load_config
-from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.config import ROLES, AppConfig, DebateSettings, load_config, with_model_overrides
+from courtroom_desktop.core.errors import TrialError
+
+EMPTY_LIBRARY = "the library is empty: add documents first (`courtroom ingest PATH`, or the sample library in the window)"
 
 
-def parse_model_override(text: str) -> tuple[list[str], str, str]:
-    """'judge=ollama:llama3.1:8b' -> (['judge'], 'ollama', 'llama3.1:8b'); 'all=...' names every role."""
-    role, sep, target = text.partition("=")
-    provider, _, model = target.partition(":")
-    if not sep or provider not in ("embedded", "ollama", "openai"):
-        raise ConfigError(f"--model {text!r}: write ROLE=PROVIDER:MODEL, e.g. judge=ollama:llama3.1 "
-                          "(ROLE: prosecution, defense, judge or all; PROVIDER: embedded, ollama or openai)")
-    roles = list(ROLES) if role == "all" else [role]
-    if any(r not in ROLES for r in roles):
-        raise ConfigError(f"--model {text!r}: unknown role {role!r}; use prosecution, defense, judge or all")
-    return roles, provider, model
+@dataclass
+class TrialRun:
+    """A trial ready to run: its id, its spec as stored (with the debate settings) and the court that drives it."""
+
+    trial_id: str
+    spec: object  # court.records.TrialSpec
+    court: object  # court.Court
+
+    def events(self):
+        """The trial's event stream (``async for``): persisted as it happens, resumable if it stops."""
+        return self.court.run(self.trial_id)
 
 
-def with_model_overrides(config: AppConfig, overrides: list[str]) -> AppConfig:
-    models = config.models.model_copy(deep=True)
-    for text in overrides:
-        roles, provider, model = parse_model_override(text)
-        for role in roles:
-            base = models.for_role(role)
-            spec = ModelSpec.model_validate({**base.model_dump(), "provider": provider, "model": model})
-            setattr(models, role, spec)
-    return config.model_copy(update={"models": models})
+@dataclass
+class Export:
+    paths: list[Path]
+    notes: list[str]  # what could not be done as asked (a source PDF moved, a page not highlighted)
 
 
 class Workspace:
@@ -39,10 +44,12 @@ class Workspace:
         self.data_dir = Path(data_dir)
         self.config = config or load_config(self.config_dir)
         self._library = None
+        self._catalog = None  # the catalog alone, for lookups when the library is not open
         self._store = None
         self._retriever = None
         self._router = None
 
+    # ---------------------------------------------------------------- parts, opened on first use
     @property
     def library(self):
         if self._library is None:
@@ -50,6 +57,10 @@ class Workspace:
 
             self._library = Library.open(self.data_dir / "library", self.config.library)
         return self._library
+
+    @property
+    def library_open(self) -> bool:
+        return self._library is not None
 
     @property
     def trials(self):
@@ -76,16 +87,101 @@ class Workspace:
         return self._router
 
     def scope(self, documents: list[str] | None = None, sections: list[str] | None = None):
+        """Documents (ids, id prefixes or paths) and section prefixes -> a retrieval Scope; none: everything."""
         from courtroom_desktop.core.retrieval import Scope
 
         doc_ids = [self.library.find(ref).id for ref in documents or []]
-        return Scope(doc_ids=frozenset(doc_ids) if doc_ids else None, sections=tuple(sections or ()))
+        return Scope.in_sections(sections or (), doc_ids or None)
 
-    def court(self, scope=None, settings=None):
+    def court(self, scope=None, settings: DebateSettings | None = None):
         from courtroom_desktop.core.court import Court
 
         return Court(self.router.for_role, self.retriever, self.trials, settings or self.config.debate,
                      embed=self.library.embedder.encode, scope=scope, k=min(self.config.retrieval.k, 6))
+
+    def model_labels(self) -> dict[str, str]:
+        labels = {}
+        for role in ROLES:
+            spec = self.config.models.for_role(role)
+            labels[role] = f"{spec.provider}:{spec.model or 'bundled SmolLM2-135M'}"
+        return labels
+
+    def locate_document(self, doc_id: str) -> str | None:
+        """Where the library has a document now (it may have been moved and added again); None if it is gone. Reads
+        the catalog only: exporting an old trial does not open the vector and text stores."""
+        if self._library is not None:
+            catalog = self._library.catalog
+        else:
+            path = self.data_dir / "library" / "catalog.sqlite"
+            if not path.is_file():
+                return None
+            if self._catalog is None:
+                from courtroom_desktop.core.library.catalog import Catalog
+
+                self._catalog = Catalog(path)
+            catalog = self._catalog
+        doc = catalog.get(doc_id)
+        return doc.path if doc else None
+
+    # ---------------------------------------------------------------- use cases
+    def ingest(self, paths, on_event=None, cancel=None, force: bool = False):
+        """Files and folders into the library (see ``Library.ingest``); returns the IngestFinished summary."""
+        return self.library.ingest(paths, on_event=on_event, cancel=cancel, force=force)
+
+    def search(self, queries, k: int | None = None, documents: list[str] | None = None,
+               sections: list[str] | None = None, reranker: str | None = None):
+        """The best passages for the queries together, as the courtroom finds them; ``reranker`` overrides the
+        setting for this search."""
+        retriever = self.retriever
+        if reranker is not None:
+            from courtroom_desktop.core.retrieval import Retriever
+
+            retriever = Retriever(self.library, self.config.retrieval.model_copy(update={"reranker": reranker}))
+        return retriever.search(queries, k=k, scope=self.scope(documents, sections))
+
+    def start_trial(self, claim: str, case: str = "claim", documents: list[str] | None = None,
+                    sections: list[str] | None = None, settings: DebateSettings | None = None) -> TrialRun:
+        """Create a trial of ``claim`` over the library (or the named documents and sections) with ``settings``
+        (default: the config's debate settings)."""
+        from courtroom_desktop.core.court import CaseType, TrialSpec
+
+        claim = " ".join(claim.split())
+        if not claim:
+            raise TrialError("the claim is empty: say what should be put on trial")
+        if not self.library.ready_ids():
+            raise TrialError(EMPTY_LIBRARY)
+        scope = self.scope(documents, sections)
+        court = self.court(scope, settings or self.config.debate)
+        trial_id = court.start(TrialSpec(claim=claim, case=CaseType(case), documents=tuple(sorted(scope.doc_ids or ())),
+                                         sections=tuple(scope.sections), models=self.model_labels()))
+        return TrialRun(trial_id, self.trials.spec(trial_id), court)
+
+    def resume_trial(self, ref: str) -> TrialRun:
+        """A stopped or paused trial (id or unique prefix), with the debate settings and scope it started with and
+        this workspace's models."""
+        trial_id = self.trials.find(ref)
+        spec = self.trials.spec(trial_id)
+        settings = DebateSettings.model_validate(spec.settings) if spec.settings else self.config.debate
+        court = self.court(self.scope(list(spec.documents), list(spec.sections)), settings)
+        return TrialRun(trial_id, spec, court)
+
+    def export_trial(self, ref: str, formats, out_dir, audience: str = "general") -> Export:
+        """A stored trial's report into ``out_dir``: the formats asked for and the highlighted source pages."""
+        from courtroom_desktop.core.reports import TrialRecord, export
+
+        trial_id = self.trials.find(ref)
+        record = TrialRecord.from_store(self.trials, trial_id)
+        notes: list[str] = []
+        paths = export(record, formats, Path(out_dir), audience=audience, locate=self.locate_document, notes=notes)
+        return Export(paths, notes)
+
+    # ---------------------------------------------------------------- life cycle
+    def with_models(self, overrides: list[str]) -> Workspace:
+        """This workspace with ``--model ROLE=PROVIDER:MODEL`` overrides applied (when there are any)."""
+        if overrides:
+            self.config = with_model_overrides(self.config, overrides)
+            self._router = None
+        return self
 
     def reconfigure(self, config: AppConfig):
         """Use ``config`` from now on without reopening the library: models and the retriever are rebuilt on next
@@ -97,15 +193,7 @@ class Workspace:
             self._library.settings = config.library
         return old_router
 
-    def model_labels(self) -> dict[str, str]:
-        labels = {}
-        for role in ROLES:
-            spec = self.config.models.for_role(role)
-            labels[role] = f"{spec.provider}:{spec.model or 'bundled SmolLM2-135M'}"
-        return labels
-
     def close(self) -> None:
-        if self._library is not None:
-            self._library.close()
-        if self._store is not None:
-            self._store.close()
+        for part in (self._library, self._catalog, self._store):
+            if part is not None:
+                part.close()

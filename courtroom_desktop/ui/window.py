@@ -31,10 +31,10 @@ from courtroom_desktop.ui.controllers.pages import PageRenderer
 from courtroom_desktop.ui.controllers.settings import SettingsController
 from courtroom_desktop.ui.controllers.trial import FINISHED, PAUSED, RUNNING, STARTING, STOPPED, TrialController
 from courtroom_desktop.ui.controllers.workspace import WorkspaceController
-from courtroom_desktop.ui.models.documents import DocumentsModel
-from courtroom_desktop.ui.models.evidence import EvidenceModel
-from courtroom_desktop.ui.models.transcript import TranscriptModel
-from courtroom_desktop.ui.models.trials import TrialsModel
+from courtroom_desktop.ui.qt_models.documents import DocumentsModel
+from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
+from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
+from courtroom_desktop.ui.qt_models.trials import TrialsModel
 from courtroom_desktop.ui.samples import sample_files, suggested_claims
 from courtroom_desktop.ui.widgets.courtroom_panel import CourtroomPanel
 from courtroom_desktop.ui.widgets.history_panel import HistoryPanel
@@ -334,7 +334,7 @@ class MainWindow(QMainWindow):
     def _on_trial_opened(self, trial_id: str, spec, events: list) -> None:
         self.transcript_model.reset(spec, events)
         if events:
-            from courtroom_desktop.core.court.engine import TrialState
+            from courtroom_desktop.core.court.state import TrialState
 
             state = TrialState.from_events(trial_id, spec, events)
             self.evidence_model.reset(spec.case, state.pool, state.turns, state.verdict)

@@ -8,7 +8,7 @@ import re
 
 from courtroom_desktop.core.court.checks import content_words
 from courtroom_desktop.core.llm import ScriptedChatModel
-from courtroom_desktop.core.models import Chunk, Evidence, Highlight
+from courtroom_desktop.core.records import Chunk, Evidence, Highlight
 
 PASSAGES = [
     ("Vitamin D trial", "In a randomised trial of 2,000 pregnant women, vitamin D supplements raised birth weight by 60 g."),

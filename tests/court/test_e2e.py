@@ -7,7 +7,7 @@ import pytest
 
 from courtroom_desktop.core.config import AppConfig
 from courtroom_desktop.core.court import TrialSpec
-from courtroom_desktop.core.court.engine import TrialState
+from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.workspace import Workspace
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from courtroom_desktop.core.config import DebateSettings
 from courtroom_desktop.core.court import CaseType, Court, TrialSpec, TrialStore
-from courtroom_desktop.core.court.engine import TrialState
 from courtroom_desktop.core.court.records import Stance
+from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelUnavailable
 
 from .fakes import FakeRetriever, counsel, models, ruling, scripted, verdict

@@ -15,7 +15,7 @@ import pytest
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.library import CancelToken, Embedder, Library
-from courtroom_desktop.core.models import DocStatus, FileFinished, FileOutcome, FileProgress
+from courtroom_desktop.core.records import DocStatus, FileFinished, FileOutcome, FileProgress
 
 from .docs import make_corrupt, make_empty, make_encrypted, make_not_pdf, make_scanned, make_structured
 
@@ -27,7 +27,7 @@ class CountingEmbedder(Embedder):
 
     def __init__(self, inner: Embedder):
         super().__init__(inner.name, inner.batch)
-        self._model = inner._load()
+        self._model = inner._model  # the same model, loaded once
         self.encoded = 0
 
     def encode(self, texts):

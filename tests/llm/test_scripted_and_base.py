@@ -36,8 +36,8 @@ def test_usage_tokens_per_second_and_sum():
     assert (total.tokens_in, total.tokens_out, total.seconds) == (15, 30, 3.0)
     assert total.first_token_s == 0.5  # the first attempt's latency
     assert Usage().tokens_per_s == 0.0
-    with pytest.raises(AttributeError):
-        a.tokens_in = 3  # frozen
+    with pytest.raises(ValueError, match="frozen"):
+        a.tokens_in = 3
 
 
 # ---------------------------------------------------------------- complete()

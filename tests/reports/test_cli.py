@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from courtroom_desktop.cli import main
-from courtroom_desktop.cli.export import export_trial
+from courtroom_desktop.cli.export import print_export
 from courtroom_desktop.core.workspace import Workspace
 
 
@@ -34,7 +34,9 @@ def test_unknown_trial_is_an_error(trial, tmp_path, capsys):
 def test_export_trial_as_the_trial_command_calls_it(trial, tmp_path, capsys):
     workspace = Workspace(tmp_path / "config", trial.data_dir)
     try:
-        paths = export_trial(workspace, trial.trial_id, ["md", "html", "pdf", "json"], str(tmp_path / "report"))
+        result = workspace.export_trial(trial.trial_id, ["md", "html", "pdf", "json"], str(tmp_path / "report"))
+        print_export(result)
+        paths = result.paths
     finally:
         workspace.close()
     assert [p.name for p in paths[:4]] == ["report.md", "report.html", "report.pdf", "report.json"]

@@ -11,7 +11,7 @@ from courtroom_desktop.core.court.records import Citation, PoolEntry, Seat, Stan
 from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.extract import extract
 from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
-from courtroom_desktop.core.models import Evidence
+from courtroom_desktop.core.records import Evidence
 from courtroom_desktop.core.reports import TrialRecord, export, read_json
 
 from ..library.docs import make_structured
@@ -134,8 +134,8 @@ def test_a_second_export_replaces_stale_copies(record, tmp_path):
 
 def _one_passage(chunk, path, quotes) -> TrialRecord:
     entry = PoolEntry(id="E1", evidence=Evidence(chunk=chunk, doc_title="T", doc_path=str(path)), round=1,
-                      found_by=Seat.a, query="q")
-    turn = Turn(round=1, index=0, seat=Seat.a, stance=Stance.against, role="Prosecution", text="see [E1]",
+                      found_by=Seat.starts_against, query="q")
+    turn = Turn(round=1, index=0, seat=Seat.starts_against, stance=Stance.against, role="Prosecution", text="see [E1]",
                 citations=tuple(Citation(evidence_id="E1", quote=q) for q in quotes))
     return TrialRecord(trial_id="t", generated_at="now", spec=TrialSpec(claim="c"), pool=(entry,), turns=(turn,))
 

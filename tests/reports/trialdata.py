@@ -15,7 +15,7 @@ from courtroom_desktop.core.court import Court, TrialSpec, TrialStore
 from courtroom_desktop.core.library import Library
 from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
 from courtroom_desktop.core.llm import ScriptedChatModel
-from courtroom_desktop.core.models import Chunk, Evidence
+from courtroom_desktop.core.records import Chunk, Evidence
 
 from ..library.docs import make_structured, paragraph
 

@@ -14,7 +14,7 @@ import pytest
 from courtroom_desktop.core.errors import Cancelled, IngestError
 from courtroom_desktop.core.library.extract import extract
 from courtroom_desktop.core.library.isolate import LINES_PER_MESSAGE, ExtractWorker
-from courtroom_desktop.core.models import FileFinished, FileOutcome
+from courtroom_desktop.core.records import FileFinished, FileOutcome
 from stress.common import HashEmbedder, library_settings, write_baseline
 from stress.fuzzpdf import FUZZ_WORDS, k_enormous_page, k_nested_outlines, k_odd_text
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from courtroom_desktop.core.config import DebateSettings
 from courtroom_desktop.core.court import Court, TrialSpec, TrialStore
-from courtroom_desktop.core.models import DocStatus, Document
+from courtroom_desktop.core.records import DocStatus, Document
 from tests.court.fakes import FakeRetriever, counsel, models, ruling, scripted, verdict
 
 CLAIM = "Vitamin D supplements in pregnancy raise birth weight."

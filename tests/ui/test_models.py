@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from courtroom_desktop.core.models import FileFinished, FileOutcome, FileProgress, FileStarted, IngestStage, IngestStarted
-from courtroom_desktop.ui.models import ProgressRole, RecordRole
-from courtroom_desktop.ui.models.doctor import DoctorModel
-from courtroom_desktop.ui.models.documents import DocumentsModel
-from courtroom_desktop.ui.models.evidence import CITED, FOUND, STANCE, EvidenceModel
-from courtroom_desktop.ui.models.transcript import RulingItem, SwitchItem, TranscriptModel, TurnItem, VerdictItem
-from courtroom_desktop.ui.models.trials import TrialsModel
+from courtroom_desktop.core.records import FileFinished, FileOutcome, FileProgress, FileStarted, IngestStage, IngestStarted
+from courtroom_desktop.ui.qt_models import ProgressRole, RecordRole
+from courtroom_desktop.ui.qt_models.doctor import DoctorModel
+from courtroom_desktop.ui.qt_models.documents import DocumentsModel
+from courtroom_desktop.ui.qt_models.evidence import CITED, FOUND, STANCE, EvidenceModel
+from courtroom_desktop.ui.qt_models.transcript import RulingItem, SwitchItem, TranscriptModel, TurnItem, VerdictItem
+from courtroom_desktop.ui.qt_models.trials import TrialsModel
 
 from .records import CLAIM, documents, scripted_trial
 
@@ -87,7 +87,7 @@ def test_transcript_model_streams_tokens_and_marks_interrupted_turns(qtmodeltest
     from courtroom_desktop.core.court.records import Seat, Stance, TokenDelta, TrialResumed, TurnStarted
 
     model = TranscriptModel()
-    model.apply(TurnStarted(round=1, index=0, seat=Seat.a, stance=Stance.against, role="Prosecution"))
+    model.apply(TurnStarted(round=1, index=0, seat=Seat.starts_against, stance=Stance.against, role="Prosecution"))
     model.apply(TokenDelta(index=0, text="The trial"))
     model.apply(TokenDelta(index=0, text=" failed [E1]."))
     assert model.item(0).text == "The trial failed [E1]." and not model.item(0).finished
@@ -120,7 +120,7 @@ def test_evidence_model_shows_stance_finder_and_who_cited(qtmodeltester, tmp_pat
     assert model.data(model.index(0, STANCE), Qt.ItemDataRole.ForegroundRole) is not None
     assert model.data(model.index(0, 0), RecordRole) is first
     # rebuilt at once from a trial state, it shows the same
-    from courtroom_desktop.core.court.engine import TrialState
+    from courtroom_desktop.core.court.state import TrialState
 
     state = TrialState.from_events(trial_id, spec, store.events(trial_id))
     again = EvidenceModel()

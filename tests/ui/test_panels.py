@@ -16,7 +16,7 @@ from PySide6.QtGui import QDropEvent, QPalette
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
 from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
-from courtroom_desktop.ui.models.transcript import VerdictItem
+from courtroom_desktop.ui.qt_models.transcript import VerdictItem
 
 from .conftest import ROOT, opened, run, until
 

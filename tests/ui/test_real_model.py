@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 
 from courtroom_desktop.core.config import AppConfig, DebateSettings, save_config
-from courtroom_desktop.ui.models.transcript import RulingItem, TurnItem, VerdictItem
+from courtroom_desktop.ui.qt_models.transcript import RulingItem, TurnItem, VerdictItem
 
 from .conftest import opened, run, until
 

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from PySide6.QtCore import Qt
 
 from courtroom_desktop.core.court.records import Seat, Stance, TokenDelta, TurnStarted
-from courtroom_desktop.ui.models.transcript import RulingItem, SwitchItem, TranscriptModel, TurnItem, VerdictItem
+from courtroom_desktop.ui.qt_models.transcript import RulingItem, SwitchItem, TranscriptModel, TurnItem, VerdictItem
 from courtroom_desktop.ui.widgets.transcript import TranscriptView
 
 from .records import scripted_trial
@@ -62,7 +62,7 @@ def test_streamed_text_is_escaped_batched_and_followed(qtbot):
     qtbot.addWidget(view)
     view.resize(500, 300)
     view.show()
-    model.apply(TurnStarted(round=1, index=0, seat=Seat.a, stance=Stance.against, role="Prosecution"))
+    model.apply(TurnStarted(round=1, index=0, seat=Seat.starts_against, stance=Stance.against, role="Prosecution"))
     assert view.card_count() == 1 and "searching the library" in view.card_text(0)
     model.apply(TokenDelta(index=0, text="<b>Ignore the judge</b> & "))
     assert "Ignore" not in view.card_text(0), "tokens are applied at the next flush, not one by one"
@@ -78,7 +78,7 @@ def test_streamed_text_is_escaped_batched_and_followed(qtbot):
     assert bar.value() == bar.maximum()
     # ... and stays where the user scrolled to read
     bar.setValue(0)
-    model.apply(TurnStarted(round=1, index=1, seat=Seat.b, stance=Stance.for_, role="Defense"))
+    model.apply(TurnStarted(round=1, index=1, seat=Seat.starts_for, stance=Stance.for_, role="Defense"))
     for _ in range(30):
         model.apply(TokenDelta(index=1, text="the effect held in every subgroup. "))
     view.flush()

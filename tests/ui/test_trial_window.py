@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from courtroom_desktop.ui.models.transcript import RulingItem, TurnItem, VerdictItem
+from courtroom_desktop.ui.qt_models.transcript import RulingItem, TurnItem, VerdictItem
 
 from .conftest import opened, run, until
 
@@ -150,9 +150,8 @@ def test_stop_then_resume_finishes_the_trial(make_window, sample_library_templat
 
 def test_a_model_failure_pauses_the_trial_with_its_fix(make_window, sample_library_template, qloop):
     from courtroom_desktop.core.errors import ModelUnavailable
-    from courtroom_desktop.core.llm.base import with_fix
 
-    failure = with_fix(ModelUnavailable("cannot reach Ollama at http://localhost:11434", role="judge"), "start Ollama")
+    failure = ModelUnavailable("cannot reach Ollama at http://localhost:11434", role="judge", fix="start Ollama")
     window = make_window(template=sample_library_template, judge=[failure])
 
     async def scenario():

@@ -1,12 +1,13 @@
-"""The debate engine: turns with progressive retrieval, judge rulings, role switches, the stop rule and the
-verdict, as one typed async stream of events that is persisted as it happens and can be resumed.
+"""The debate engine: the flow of a trial. Turns with progressive retrieval, judge rulings, role switches, the stop
+rule and the verdict, as one typed async stream of events that is persisted as it happens and can be resumed.
 
-    Court(models, retriever, store, settings).run(spec)      -> async iterator of events (a new trial)
-    Court(...).resume(trial_id)                               -> the same, from the last complete turn
+    court = Court(models, retriever, store, settings)
+    trial_id = court.start(spec)                 # the trial's record, with the debate settings
+    async for event in court.run(trial_id): ...  # a new trial, or a stopped one from its last complete turn
 
-The state of a trial is a pure function of its stored events (``TrialState.from_events``); the next step is a
-pure function of the state. So a trial killed at any point resumes where it stopped, and nothing is redone but the
-step that was in flight.
+The state of a trial is a pure function of its stored events (``state.TrialState.from_events``); the next step is a
+pure function of the state and the rules (``rules``). So a trial killed at any point resumes where it stopped, and
+nothing is redone but the step that was in flight.
 """
 
 from __future__ import annotations
@@ -14,18 +15,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
 
 import numpy as np
 
 from courtroom_desktop.core.config import DebateSettings
-from courtroom_desktop.core.court import prompts
+from courtroom_desktop.core.court import prompts, rules
 from courtroom_desktop.core.court.checks import (
     check_citations,
     cited_ids,
     clean_queries,
-    content_words,
     evidence_level,
     key_terms,
     looks_like_instructions,
@@ -34,7 +33,6 @@ from courtroom_desktop.core.court.checks import (
     trim_repetition,
 )
 from courtroom_desktop.core.court.records import (
-    CaseType,
     ErrorEvent,
     EvidenceAdded,
     Finding,
@@ -49,85 +47,25 @@ from courtroom_desktop.core.court.records import (
     TrialResumed,
     TrialSpec,
     TrialStarted,
+    TrialWarning,
     Turn,
     TurnFinished,
     TurnStarted,
-    Usage,
     Verdict,
     VerdictDraft,
     VerdictLabel,
     VerdictReached,
-    Warning_,
-    WeighedEvidence,
     role_name,
 )
+from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.court.store import TrialStore
 from courtroom_desktop.core.errors import Cancelled, CourtroomError, ModelError, ModelUnavailable, TrialError
+from courtroom_desktop.core.records import Usage
 
 log = logging.getLogger(__name__)
-SEAT_MODEL = {Seat.a: "prosecution", Seat.b: "defense"}
+SEAT_MODEL = {Seat.starts_against: "prosecution", Seat.starts_for: "defense"}
 QUERY_TOKENS, RULING_TOKENS, VERDICT_TOKENS = 96, 420, 640
 _END = object()
-
-
-@dataclass
-class TrialState:
-    trial_id: str
-    spec: TrialSpec
-    assignments: dict[Seat, Stance] = field(default_factory=lambda: {Seat.a: Stance.against, Seat.b: Stance.for_})
-    pool: list[PoolEntry] = field(default_factory=list)
-    turns: list[Turn] = field(default_factory=list)
-    rulings: list[Ruling] = field(default_factory=list)
-    switches: list[RolesSwitched] = field(default_factory=list)
-    verdict: Verdict | None = None
-    in_flight: str = ""
-
-    @classmethod
-    def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence) -> TrialState:
-        state = cls(trial_id, spec)
-        open_turn: TurnStarted | None = None
-        for event in events:
-            if isinstance(event, TrialStarted):
-                state.assignments = {Seat(k): Stance(v) for k, v in event.assignments.items()}
-            elif isinstance(event, TurnStarted):
-                open_turn = event
-            elif isinstance(event, EvidenceAdded):
-                if all(e.id != event.entry.id for e in state.pool):
-                    state.pool.append(event.entry)
-            elif isinstance(event, TurnFinished):
-                state.turns.append(event.turn)
-                open_turn = None
-            elif isinstance(event, RulingIssued):
-                state.rulings.append(event.ruling)
-            elif isinstance(event, RolesSwitched):
-                state.switches.append(event)
-                state.assignments = {Seat(k): Stance(v) for k, v in event.assignments.items()}
-            elif isinstance(event, VerdictReached):
-                state.verdict = event.verdict
-        if open_turn is not None:
-            state.in_flight = f"turn {open_turn.index + 1} ({open_turn.role}, round {open_turn.round})"
-        return state
-
-    @property
-    def round(self) -> int:
-        """The round in progress (1-based): one more than the rounds already ruled on."""
-        return len(self.rulings) + 1
-
-    def usage(self) -> Usage:
-        parts = [t.usage for t in self.turns] + [r.usage for r in self.rulings]
-        if self.verdict:
-            parts.append(self.verdict.usage)
-        return Usage(tokens_in=sum(p.tokens_in for p in parts), tokens_out=sum(p.tokens_out for p in parts),
-                     seconds=sum(p.seconds for p in parts))
-
-    def speaking_order(self) -> list[Seat]:
-        first = Stance.for_ if self.spec.case == CaseType.decision else Stance.against
-        return sorted(self.assignments, key=lambda seat: self.assignments[seat] != first)
-
-
-def _usage(*parts) -> Usage:
-    return Usage(tokens_in=sum(p.tokens_in for p in parts), tokens_out=sum(p.tokens_out for p in parts),
-                 seconds=sum(p.seconds for p in parts))
 
 
 class Court:
@@ -136,6 +74,7 @@ class Court:
     models:    role name ('prosecution', 'defense', 'judge') -> ChatModel (core.llm)
     retriever: has ``async asearch(queries, k, scope) -> list[Evidence]``
     embed:     texts -> normalised vectors (novelty filter, repeated-controversy check); None: word overlap
+    k:         passages retrieved per counsel turn
     """
 
     def __init__(self, models: Callable[[str], object], retriever, store: TrialStore,
@@ -186,10 +125,10 @@ class Court:
                 self.store.set_status(trial_id, "stopped")
                 raise
             except ModelError as exc:
-                emit(ErrorEvent(message=str(exc), fix=getattr(exc, "fix", "") or _fix_for(exc), resumable=True))
+                emit(ErrorEvent(message=str(exc), fix=exc.fix or _fix_for(exc), resumable=True))
                 self.store.set_status(trial_id, "paused")
             except CourtroomError as exc:
-                emit(ErrorEvent(message=str(exc), resumable=True))
+                emit(ErrorEvent(message=str(exc), fix=exc.fix, resumable=True))
                 self.store.set_status(trial_id, "paused")
             finally:
                 queue.put_nowait(_END)
@@ -212,24 +151,33 @@ class Court:
             round_turns = [t for t in state.turns if t.round == state.round]
             if not round_turns and state.rulings:
                 # between rounds (also where a resumed trial may stand): stop, or maybe switch sides
-                stop = self.stop_reason(state)
+                stop = rules.stop_reason(state, self.settings)
                 if stop:
                     state.verdict = await self._verdict(state, stop, emit)
                     break
-                ruled = state.rulings[-1].round
-                reasons = self.switch_reasons(state)
-                if reasons and not any(s.round == ruled for s in state.switches):
-                    assignments = {seat: (Stance.for_ if stance == Stance.against else Stance.against)
-                                   for seat, stance in state.assignments.items()}
-                    event = emit(RolesSwitched(round=ruled, reasons=tuple(reasons),
-                                               assignments={k.value: v for k, v in assignments.items()}))
-                    state.switches.append(event)
-                    state.assignments = assignments
+                await self._maybe_switch(state, emit)
             if len(round_turns) < 2:
                 seat = state.speaking_order()[len(round_turns)]
                 state.turns.append(await self._counsel_turn(state, seat, emit, queue))
                 continue
             state.rulings.append(await self._rule(state, emit))
+
+    async def _maybe_switch(self, state: TrialState, emit) -> None:
+        ruled = state.rulings[-1].round
+        if any(s.round == ruled for s in state.switches):
+            return
+        pair = rules.controversies(state)
+        similarity = None
+        if pair is not None and self.embed is not None:
+            vectors = await self._embed(list(pair))
+            similarity = float(vectors[0] @ vectors[1])
+        reasons = rules.switch_reasons(state, self.settings, similarity)
+        if reasons:
+            assignments = state.switched_assignments()
+            event = emit(RolesSwitched(round=ruled, reasons=tuple(reasons),
+                                       assignments={k.value: v for k, v in assignments.items()}))
+            state.switches.append(event)
+            state.assignments = assignments
 
     def _model(self, role: str):
         return self.models(role)
@@ -243,19 +191,35 @@ class Court:
                 await load()
 
     async def _counsel_turn(self, state: TrialState, seat: Seat, emit, queue) -> Turn:
-        spec, settings = state.spec, self.settings
         stance = state.assignments[seat]
-        role = role_name(spec.case, stance)
+        role = role_name(state.spec.case, stance)
         index, round_number = len(state.turns), state.round
         model = self._model(SEAT_MODEL[seat])
         emit(TurnStarted(round=round_number, index=index, seat=seat, stance=stance, role=role))
         began = time.perf_counter()
-        usages = []
-        opponent = next((t for t in reversed(state.turns) if t.seat != seat), None)
-        open_questions = state.rulings[-1].ruling.open_questions if state.rulings else []
+        opponent = state.opponent_of(seat)
+        queries, usages = await self._queries(state, model, stance, role, opponent, emit)
+        found = await self.retriever.asearch(queries, k=self.k, scope=self.scope)
+        added = await self._admit(state, found, seat, stance, round_number, emit)
+        text, citations, problems, regenerated, argued = await self._argue(state, model, seat, stance, role, index,
+                                                                             emit, queue)
+        total = sum(usages + argued, Usage())
+        turn = Turn(round=round_number, index=index, seat=seat, stance=stance, role=role, text=text,
+                    citations=tuple(citations), queries=tuple(queries), evidence_added=tuple(e.id for e in added),
+                    usage=Usage(tokens_in=total.tokens_in, tokens_out=total.tokens_out,
+                                seconds=time.perf_counter() - began),
+                    regenerated=regenerated)
+        flags = [f"rejected twice: {p}" for p in problems] + quality_flags(turn, opponent)
+        turn = turn.model_copy(update={"flags": tuple(flags)})
+        emit(TurnFinished(turn=turn))
+        return turn
 
-        # progressive retrieval: the claim, the opponent's key terms, the judge's open question, the model's queries
-        queries = [spec.claim]
+    async def _queries(self, state: TrialState, model, stance: Stance, role: str, opponent: Turn | None,
+                       emit) -> tuple[list[str], list[Usage]]:
+        """Progressive retrieval: the claim, the opponent's key terms, the judge's open question, the model's queries."""
+        spec, settings = state.spec, self.settings
+        open_questions = state.rulings[-1].ruling.open_questions if state.rulings else []
+        queries, usages = [spec.claim], []
         if opponent:
             queries.append(key_terms(opponent.text))
         if open_questions:
@@ -270,21 +234,22 @@ class Court:
             except ModelUnavailable:
                 raise
             except ModelError as exc:
-                emit(Warning_(round=round_number, message=f"{role}: search queries unusable, searching with the "
-                                                           f"claim and the debate's terms ({exc})"))
-        queries = clean_queries(queries, limit=settings.queries_per_turn + 2)
-        found = await self.retriever.asearch(queries, k=self.k, scope=self.scope)
-        added = await self._admit(state, found, seat, stance, round_number, emit)
+                emit(TrialWarning(round=state.round, message=f"{role}: search queries unusable, searching with the "
+                                                             f"claim and the debate's terms ({exc})"))
+        return clean_queries(queries, limit=settings.queries_per_turn + 2), usages
 
-        # the argument, validated; regenerated once with the problem named, then flagged
+    async def _argue(self, state: TrialState, model, seat: Seat, stance: Stance, role: str, index: int, emit, queue):
+        """The argument, validated; regenerated once with the problem named, then flagged. Returns (text, citations,
+        problems left, regenerated, usages)."""
+        spec = state.spec
         passages = {e.id: e.evidence.chunk.text for e in state.pool}
-        switched = any(True for _ in state.switches)
+        switched = bool(state.switches)
         budget = model.context_window - model.default_max_tokens - 64
-        error, problems, text, regenerated = "", [], "", False
+        error, problems, text, citations, regenerated, usages = "", [], "", [], False, []
         for attempt in (0, 1):
             messages = await asyncio.to_thread(  # sizing the prompt tokenizes it several times: not on the loop
                 prompts.argument_messages, spec.case, stance, switched, spec.claim, state.pool, state.turns,
-                state.rulings, round_number, model.count_tokens, budget, error)
+                state.rulings, state.round, model.count_tokens, budget, error)
             if self._json_arguments(model):
                 draft, usage = await model.structured(messages, prompts.argument_schema([e.id for e in state.pool]),
                                                       max_tokens=model.default_max_tokens)
@@ -308,21 +273,11 @@ class Court:
             error = "; ".join(problems)
             if attempt == 0:
                 regenerated = True
-                emit(Warning_(round=round_number, message=f"{role}'s argument was rejected ({error}); regenerating once"))
+                emit(TrialWarning(round=state.round, message=f"{role}'s argument was rejected ({error}); regenerating once"))
         if not text.strip():  # nothing to put in the transcript: a failure of the model, never an empty turn
             raise ModelError(f"{role}'s model gave an empty argument twice", role=SEAT_MODEL[seat],
                              provider=getattr(model, "provider", ""), model=getattr(model, "model_name", ""))
-        flags = [f"rejected twice: {p}" for p in problems]
-        total = _usage(*usages)
-        turn = Turn(round=round_number, index=index, seat=seat, stance=stance, role=role, text=text,
-                    citations=tuple(citations), queries=tuple(queries), evidence_added=tuple(e.id for e in added),
-                    usage=Usage(tokens_in=total.tokens_in, tokens_out=total.tokens_out,
-                                seconds=time.perf_counter() - began),
-                    regenerated=regenerated)
-        flags.extend(quality_flags(turn, opponent))
-        turn = turn.model_copy(update={"flags": tuple(flags)})
-        emit(TurnFinished(turn=turn))
-        return turn
+        return text, citations, problems, regenerated, usages
 
     def _json_arguments(self, model) -> bool:
         mode = self.settings.argument_format
@@ -333,7 +288,7 @@ class Court:
             return None
         return np.asarray(await asyncio.to_thread(self.embed, texts), dtype=np.float32)
 
-    async def _index_pool(self, pool: Sequence[PoolEntry]) -> None:
+    async def _index_pool(self, pool) -> None:
         missing = [e for e in pool if e.id not in self._vectors]
         vectors = await self._embed([e.evidence.chunk.text for e in missing])
         if vectors is not None:
@@ -367,8 +322,8 @@ class Court:
                 self._vectors[entry.id] = vectors[position]
             emit(EvidenceAdded(entry=entry))
             if entry.injection:
-                emit(Warning_(round=round_number, message=f"{entry.id} reads like instructions to a model; it is "
-                                                          "treated as a quoted passage only"))
+                emit(TrialWarning(round=round_number, message=f"{entry.id} reads like instructions to a model; it is "
+                                                              "treated as a quoted passage only"))
             added.append(entry)
         return added
 
@@ -378,67 +333,10 @@ class Court:
         messages = await asyncio.to_thread(prompts.ruling_messages, state.spec.case, state.spec.claim, state.pool,
                                            state.turns, state.rulings, state.round, judge.count_tokens, budget)
         ruling, usage = await judge.structured(messages, JudgeRuling, max_tokens=RULING_TOKENS)
-        overruled = []
-        if ruling.ready_for_verdict:
-            if state.round < self.settings.min_rounds:
-                overruled.append(f"ready before the minimum of {self.settings.min_rounds} rounds")
-            elif not self._names_argument(ruling.ready_reason, state):
-                overruled.append("the reason names no argument or evidence of the debate")
-        record = Ruling(round=state.round, ruling=ruling, overruled=tuple(overruled),
-                        usage=Usage(tokens_in=usage.tokens_in, tokens_out=usage.tokens_out, seconds=usage.seconds))
+        record = Ruling(round=state.round, ruling=ruling,
+                        overruled=tuple(rules.overrule_reasons(ruling, state, self.settings)), usage=usage)
         emit(RulingIssued(ruling=record))
         return record
-
-    @staticmethod
-    def _names_argument(reason: str, state: TrialState) -> bool:
-        pool_ids = {e.id for e in state.pool}
-        if any(c in pool_ids for c in _ids(reason)):
-            return True
-        words = content_words(reason)
-        return len(words) >= 3 and any(len(words & content_words(t.text)) >= 3 for t in state.turns)
-
-    # ---------------------------------------------------------------- rules
-    def stop_reason(self, state: TrialState) -> str:
-        if not state.rulings:
-            return ""
-        last = state.rulings[-1]
-        ruled = last.round
-        if ruled >= self.settings.max_rounds:
-            return f"round limit ({self.settings.max_rounds})"
-        if ruled >= self.settings.min_rounds and last.ruling.confidence >= self.settings.confidence_threshold:
-            return f"confidence {last.ruling.confidence:.2f} reached the threshold {self.settings.confidence_threshold:.2f}"
-        if ruled >= self.settings.min_rounds and last.ruling.ready_for_verdict and not last.overruled:
-            return "the judge found the case ready"
-        return ""
-
-    def switch_reasons(self, state: TrialState) -> list[str]:
-        settings = self.settings
-        if len(state.switches) >= settings.max_switches or not state.rulings:
-            return []
-        reasons = []
-        rulings = state.rulings
-        if rulings[-1].ruling.switch_request:
-            reasons.append("the judge asked for it")
-        m = settings.stall_rounds
-        if len(rulings) > m and abs(rulings[-1].ruling.confidence - rulings[-1 - m].ruling.confidence) < settings.stall_delta:
-            reasons.append(f"confidence moved less than {settings.stall_delta} over {m} rounds")
-        if len(rulings) >= 2 and self._same_controversy(rulings[-1].ruling.key_controversy,
-                                                         rulings[-2].ruling.key_controversy):
-            reasons.append("the key controversy repeats")
-        if len(rulings) >= m:
-            recent = [e for e in state.pool if e.round > rulings[-1].round - m]
-            if len(recent) < settings.min_new_evidence:
-                reasons.append(f"fewer than {settings.min_new_evidence} new passages over {m} rounds")
-        return reasons
-
-    def _same_controversy(self, a: str, b: str) -> bool:
-        if not a.strip() or not b.strip():
-            return False
-        threshold = self.settings.controversy_repeat_similarity
-        if self.embed is not None:
-            vectors = np.asarray(self.embed([a, b]), dtype=np.float32)
-            return float(vectors[0] @ vectors[1]) >= threshold
-        return overlap(a, b) >= threshold
 
     # ---------------------------------------------------------------- verdict
     async def _verdict(self, state: TrialState, stop: str, emit) -> Verdict:
@@ -453,8 +351,8 @@ class Court:
             valid = tuple(dict.fromkeys(c.strip("[] ") for c in finding.citations if c.strip("[] ") in pool))
             dropped = [c for c in finding.citations if c.strip("[] ") not in pool]
             if dropped:
-                emit(Warning_(round=state.round, message=f"verdict finding cited unknown evidence {', '.join(dropped)}; "
-                                                         "those citations were removed"))
+                emit(TrialWarning(round=state.round, message=f"verdict finding cited unknown evidence "
+                                                             f"{', '.join(dropped)}; those citations were removed"))
             if finding.text.strip():
                 findings.append(Finding(text=finding.text.strip(), citations=valid))
         label = draft.label
@@ -467,47 +365,11 @@ class Court:
         verdict = Verdict(
             label=label, confidence=draft.confidence, findings=tuple(findings), open_questions=tuple(open_questions),
             summary=draft.summary, conditions=tuple(draft.conditions), risks=tuple(draft.risks),
-            evidence=tuple(self.weigh(state)), quality_flags=tuple(self.trial_flags(state)), stopped_because=stop,
-            rounds=len(state.rulings), switches=len(state.switches),
-            usage=Usage(tokens_in=usage.tokens_in, tokens_out=usage.tokens_out, seconds=usage.seconds),
+            evidence=tuple(rules.weigh(state, self.settings)), quality_flags=tuple(rules.trial_flags(state)),
+            stopped_because=stop, rounds=len(state.rulings), switches=len(state.switches), usage=usage,
         )
         emit(VerdictReached(verdict=verdict))
         return verdict
-
-    def weigh(self, state: TrialState) -> list[WeighedEvidence]:
-        """Every cited passage with its level's weight in the (editable) evidence hierarchy and who cited it."""
-        hierarchy = [level.lower() for level in self.settings.evidence_hierarchy]
-        weighed = []
-        for entry in state.pool:
-            citing = [t for t in state.turns if any(c.valid and c.evidence_id == entry.id for c in t.citations)]
-            if not citing:
-                continue
-            level = entry.level.lower()
-            rank = hierarchy.index(level) if level in hierarchy else len(hierarchy) - 1
-            stances = {t.stance for t in citing}
-            weighed.append(WeighedEvidence(
-                id=entry.id, level=entry.level, weight=round((len(hierarchy) - rank) / len(hierarchy), 3),
-                cited_by=tuple(dict.fromkeys(f"{t.role} (round {t.round})" for t in citing)),
-                stance=stances.pop() if len(stances) == 1 else None,
-            ))
-        return sorted(weighed, key=lambda w: (-w.weight, int(w.id[1:])))
-
-    @staticmethod
-    def trial_flags(state: TrialState) -> list[str]:
-        counts: dict[str, int] = {}
-        for turn in state.turns:
-            for flag in turn.flags:
-                key = flag.split(":")[0] if flag.startswith("rejected") else flag
-                counts[key] = counts.get(key, 0) + 1
-        flags = [f"{flag} ({n} turn{'s' if n > 1 else ''})" for flag, n in counts.items()]
-        suspicious = [e.id for e in state.pool if e.injection]
-        if suspicious:
-            flags.append(f"passages that read like instructions: {', '.join(suspicious)}")
-        return flags
-
-
-def _ids(text: str) -> list[str]:
-    return cited_ids(text) + [w for w in text.replace(",", " ").split() if w.startswith("E") and w[1:].isdigit()]
 
 
 def _fix_for(exc: ModelError) -> str:

@@ -11,13 +11,9 @@ import time
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
-from courtroom_desktop.core.models import Evidence
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from courtroom_desktop.core.records import Evidence, Frozen, Usage
 
 
 class CaseType(StrEnum):
@@ -31,10 +27,11 @@ class Stance(StrEnum):
 
 
 class Seat(StrEnum):
-    """The two counsel. Each keeps its model; its stance (and with it its role) changes at a switch."""
+    """The two counsel, named by the stance each starts with (A opens against the claim, B for it). Each keeps its
+    model (A the prosecution's, B the defense's); its stance, and with it its role, changes at a switch."""
 
-    a = "A"
-    b = "B"
+    starts_against = "A"
+    starts_for = "B"
 
 
 class Tendency(StrEnum):
@@ -54,12 +51,6 @@ def role_name(case: CaseType, stance: Stance) -> str:
     if case == CaseType.decision:
         return "Counsel for" if stance == Stance.for_ else "Counsel against"
     return "Defense" if stance == Stance.for_ else "Prosecution"
-
-
-class Usage(Frozen):
-    tokens_in: int = 0
-    tokens_out: int = 0
-    seconds: float = 0.0
 
 
 class PoolEntry(Frozen):
@@ -275,7 +266,7 @@ class VerdictReached(_Event):
     verdict: Verdict
 
 
-class Warning_(_Event):
+class TrialWarning(_Event):
     kind: Literal["warning"] = "warning"
     message: str
     round: int = 0
@@ -290,7 +281,7 @@ class ErrorEvent(_Event):
 
 TrialEvent = Annotated[
     TrialStarted | TrialResumed | TurnStarted | TokenDelta | EvidenceAdded | TurnFinished | RulingIssued
-    | RolesSwitched | VerdictReached | Warning_ | ErrorEvent,
+    | RolesSwitched | VerdictReached | TrialWarning | ErrorEvent,
     Field(discriminator="kind"),
 ]
 EVENT_ADAPTER: TypeAdapter = TypeAdapter(TrialEvent)

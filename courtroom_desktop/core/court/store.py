@@ -6,8 +6,6 @@ and nothing the user saw is lost. Token deltas are not stored: their text is in 
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import threading
 import time
 import uuid
@@ -16,6 +14,7 @@ from pathlib import Path
 
 from courtroom_desktop.core.court.records import EVENT_ADAPTER, TokenDelta, TrialSpec
 from courtroom_desktop.core.errors import TrialError
+from courtroom_desktop.core.sqlite import open_db
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS trials (
@@ -45,14 +44,8 @@ class TrialSummary:
 class TrialStore:
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        # Events are appended from the event loop: in WAL mode NORMAL commits without waiting for the disk (an fsync per
-        # event), and a committed event still survives the process being killed; only a power cut may lose the last.
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(SCHEMA)
+        self._db = open_db(self.path, SCHEMA)
 
     def close(self) -> None:
         with self._lock:
@@ -133,6 +126,3 @@ class TrialStore:
             self._db.execute("DELETE FROM trials WHERE id = ?", (trial_id,))
             self._db.execute("COMMIT")
 
-
-def dumps_settings(settings) -> dict:
-    return json.loads(settings.model_dump_json())

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from courtroom_desktop.core.court.baselines import majority_vote, single_pass
-from courtroom_desktop.core.court.engine import TrialState
 from courtroom_desktop.core.court.records import TrialSpec, VerdictLabel
+from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ConfigError
 
 GOLD = {"SUPPORT": VerdictLabel.supported, "CONTRADICT": VerdictLabel.refuted, "NEI": VerdictLabel.insufficient}

@@ -1,6 +1,7 @@
 """PDF library: PDF -> sections -> chunks -> LanceDB vectors + tantivy BM25, incremental and resumable."""
 
 from courtroom_desktop.core.library.embedder import Embedder
-from courtroom_desktop.core.library.library import CancelToken, Library, find_files
+from courtroom_desktop.core.library.files import CancelToken, find_files
+from courtroom_desktop.core.library.library import Library
 
 __all__ = ["CancelToken", "Embedder", "Library", "find_files"]

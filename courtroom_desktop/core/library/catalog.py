@@ -8,14 +8,14 @@ lets an interrupted or repeated ingest finish without embedding the same passage
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
 
-from courtroom_desktop.core.models import DocStatus, Document
+from courtroom_desktop.core.records import DocStatus, Document
+from courtroom_desktop.core.sqlite import open_db
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -38,13 +38,9 @@ def text_key(text: str) -> str:
 
 class Catalog:
     def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
+        self.path = Path(path)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(SCHEMA)
+        self._db = open_db(self.path, SCHEMA)
 
     def close(self) -> None:
         with self._lock:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from courtroom_desktop.core.library.extract import ExtractedDoc, SectionMark
-from courtroom_desktop.core.models import Chunk
+from courtroom_desktop.core.records import Chunk
 
 TOKEN = re.compile(r"\w+|[^\w\s]")
 # a sentence ends at . ! ? followed by space and an upper-case letter, digit or opening bracket/quote

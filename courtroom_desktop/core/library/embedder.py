@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import threading
 from pathlib import Path
 
 import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.lazy import LazyModel
+from courtroom_desktop.core.records import Chunk
 
 BUNDLED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 
@@ -33,19 +33,15 @@ class Embedder:
     def __init__(self, name: str = "all-MiniLM-L6-v2", batch: int = 32):
         self.name = name
         self.batch = batch
-        self._model = None
-        self._lock = threading.Lock()
+        self._model = LazyModel(self._build)
+
+    def _build(self):
+        from sentence_transformers import SentenceTransformer
+
+        return SentenceTransformer(resolve_model_path(self.name), device="cpu")
 
     def _load(self):
-        with self._lock:
-            if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-                from sentence_transformers import SentenceTransformer
-
-                self._model = SentenceTransformer(resolve_model_path(self.name), device="cpu")
-        return self._model
+        return self._model.get()
 
     @property
     def dim(self) -> int:
@@ -63,5 +59,8 @@ class Embedder:
         )
         return np.asarray(vectors, dtype=np.float32)
 
-    def encode_query(self, text: str) -> np.ndarray:
-        return self.encode([text])[0]
+
+def embedding_text(title: str, chunk: Chunk) -> str:
+    """What gets embedded: the document title and section path give a passage its context."""
+    head = " > ".join(p for p in (title, chunk.section_path) if p)
+    return f"{head}\n{chunk.text}" if head else chunk.text

@@ -15,7 +15,7 @@ from pathlib import Path
 import pymupdf
 
 from courtroom_desktop.core.errors import IngestError
-from courtroom_desktop.core.models import Highlight
+from courtroom_desktop.core.records import Highlight
 
 BOLD_FLAG = 1 << 4
 KNOWN_HEADINGS = {

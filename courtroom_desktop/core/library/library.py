@@ -11,11 +11,9 @@ from __future__ import annotations
 import hashlib
 import os
 import queue
-import re
 import threading
 import time
-from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,10 +23,12 @@ from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled, IngestError, LibraryError
 from courtroom_desktop.core.library.catalog import Catalog, text_key
 from courtroom_desktop.core.library.chunking import chunk_document
-from courtroom_desktop.core.library.embedder import Embedder
-from courtroom_desktop.core.library.extract import ExtractedDoc, SectionMark, extract
+from courtroom_desktop.core.library.embedder import Embedder, embedding_text
+from courtroom_desktop.core.library.extract import ExtractedDoc, extract
+from courtroom_desktop.core.library.files import CancelToken, find_files, sha256_file
 from courtroom_desktop.core.library.stores import TextIndex, VectorStore
-from courtroom_desktop.core.models import (
+from courtroom_desktop.core.library.text_docs import TextDocument, text_extract
+from courtroom_desktop.core.records import (
     Chunk,
     DocStatus,
     Document,
@@ -43,102 +43,6 @@ from courtroom_desktop.core.models import (
 )
 
 EventSink = Callable[[IngestEvent], None]
-
-
-class CancelToken:
-    """Set from any thread; long work checks it between pages and batches."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def find_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
-    """Files named, and every file under folders named (recursively, sorted). A folder yields its PDFs only;
-    a file named explicitly is tried whatever its extension, so a mislabelled file gets a clear reason."""
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw).expanduser().resolve()
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf"))
-        else:
-            files.append(path)
-    seen: set[Path] = set()
-    return [f for f in files if not (f in seen or seen.add(f))]
-
-
-def embedding_text(title: str, chunk: Chunk) -> str:
-    """What gets embedded: the document title and section path give a passage its context."""
-    head = " > ".join(p for p in (title, chunk.section_path) if p)
-    return f"{head}\n{chunk.text}" if head else chunk.text
-
-
-@dataclass
-class TextDocument:
-    """A document that arrives as text rather than as a PDF (a benchmark corpus, a note): sections of
-    (heading, body). It has no pages: its chunks sit on page 0 with no highlight rectangles."""
-
-    id: str
-    title: str
-    sections: Sequence[tuple[str, str]]
-    path: str = ""
-    authors: str = ""
-    year: int | None = None
-
-
-class _TextExtract(ExtractedDoc):
-    """An ExtractedDoc without page geometry, so ``chunk_document`` can cut text documents like PDFs."""
-
-    def page_of(self, char: int) -> int:
-        return 0
-
-    def highlights(self, start: int, end: int) -> tuple:
-        return ()
-
-
-def _text_extract(doc: TextDocument) -> ExtractedDoc:
-    """Bodies joined by blank lines, a heading mark at the start of each body; headings stay out of the text
-    (the chunk's section path carries them)."""
-    pieces: list[str] = []
-    marks: list[SectionMark] = []
-    breaks: list[int] = []
-    length = 0
-    for heading, body in doc.sections:
-        body = (body or "").strip()
-        if not body:
-            continue
-        if length:
-            pieces.append("\n\n")
-            length += 2
-        if heading.strip():
-            marks.append(SectionMark(level=1, title=" ".join(heading.split()), char=length, page=0))
-        breaks.append(length)
-        for match in re.finditer(r"\n\s*\n", body):  # paragraphs inside a body
-            breaks.append(length + match.end())
-        pieces.append(body)
-        length += len(body)
-    text = "".join(pieces)
-    line_of = array("i", [-1]) * len(text)
-    for mark in marks:  # stops the chunker's walk back to the heading's line at once (there is no line)
-        if mark.char:
-            line_of[mark.char - 1] = -2
-    return _TextExtract(path=doc.path, pages=1, text=text, line_of=line_of, col_of=array("i", [-1]) * len(text),
-                        lines=[], page_sizes=[], headings=marks, paragraph_breaks=sorted(set(breaks)),
-                        title=doc.title, authors=doc.authors, year=doc.year)
 
 
 @dataclass
@@ -400,15 +304,6 @@ class Library:
                           seconds=time.perf_counter() - began + sum(item.seconds.values())))
         return outcome
 
-    def add_text_document(self, doc_id: str, title: str, sections: Sequence[tuple[str, str]], path: str = "",
-                          authors: str = "", year: int | None = None) -> Document:
-        """Add (or replace) one document given as text: sections of (heading, body)."""
-        self.add_text_documents([TextDocument(doc_id, title, sections, path, authors, year)])
-        doc = self.catalog.get(doc_id)
-        if doc is None:
-            raise IngestError(path or doc_id, "no text to add")
-        return doc
-
     def add_text_documents(self, docs: Iterable[TextDocument], batch_docs: int = 256,
                            on_progress: Callable[[int, int], None] | None = None,
                            cancel: CancelToken | None = None) -> int:
@@ -444,7 +339,7 @@ class Library:
         records: list[tuple[Document, list[Chunk]]] = []
         now = time.time()
         for item in batch:
-            extracted = _text_extract(item)
+            extracted = text_extract(item)
             if not extracted.text.strip():
                 continue
             chunks = chunk_document(extracted, item.id, self.settings.chunk_tokens, self.settings.overlap_tokens,
@@ -465,21 +360,11 @@ class Library:
             self.catalog.put(doc)
         try:
             texts = [embedding_text(doc.title, c) for doc, chunks in records for c in chunks]
-            keys = [text_key(t) for t in texts]
-            cached = self.catalog.cached_vectors(self.embedder.name, keys)
-            todo = [i for i, k in enumerate(keys) if k not in cached]
-            step = max(self.settings.embed_batch, 1) * 8
-            for start in range(0, len(todo), step):
-                if cancel.cancelled:
-                    raise Cancelled()
-                part = todo[start:start + step]
-                vectors = self.embedder.encode([texts[i] for i in part])
-                self.catalog.cache_vectors(self.embedder.name, [(keys[i], v) for i, v in zip(part, vectors)])
-                cached.update((keys[i], v) for i, v in zip(part, vectors))
+            vectors = self._embed_cached(texts, cancel, batch=max(self.settings.embed_batch, 1) * 8)
             all_chunks = [c for _, chunks in records for c in chunks]
             for doc_id in replacing:
                 self.vectors.delete_doc(doc_id)
-            self.vectors.add(all_chunks, np.stack([cached[k] for k in keys]).astype(np.float32))
+            self.vectors.add(all_chunks, vectors)
             self.text_index.add_docs([(doc.id, chunks, doc.title) for doc, chunks in records])
         except BaseException:
             for doc, _ in records:
@@ -488,7 +373,7 @@ class Library:
             raise
         for doc, _ in records:
             self.catalog.set_status(doc.id, DocStatus.ready, error="")
-        return len(keys)
+        return len(texts)
 
     def _forget_other_versions(self, path: str, keep: str) -> None:
         for old in self.catalog.by_path(path):
@@ -497,25 +382,36 @@ class Library:
 
     def _embed(self, doc: Document, chunks: list[Chunk], emit: EventSink, cancel: CancelToken,
                stages: dict) -> np.ndarray:
+        def progress(done: int, seconds: float) -> None:
+            stages["embed"] += seconds
+            emit(FileProgress(path=doc.path, stage=IngestStage.embed, pages_done=doc.pages, pages=doc.pages,
+                              chunks_done=done, chunks=len(chunks)))
+
+        return self._embed_cached([embedding_text(doc.title, c) for c in chunks], cancel,
+                                  batch=max(self.settings.embed_batch, 1), on_batch=progress)
+
+    def _embed_cached(self, texts: list[str], cancel: CancelToken, batch: int,
+                      on_batch: Callable[[int, float], None] | None = None) -> np.ndarray:
+        """Vectors of ``texts``, from the catalog's cache where they are there, else embedded ``batch`` at a time and
+        cached at once (so an interrupted ingest never embeds the same text twice). ``on_batch(done, seconds)`` after
+        each batch. Raises Cancelled between batches."""
         model = self.embedder.name
-        texts = [embedding_text(doc.title, c) for c in chunks]
         keys = [text_key(t) for t in texts]
         cached = self.catalog.cached_vectors(model, keys)
         todo = [i for i, k in enumerate(keys) if k not in cached]
-        done = len(chunks) - len(todo)
-        batch = max(self.settings.embed_batch, 1)
+        done = len(texts) - len(todo)
         for start in range(0, len(todo), batch):
             if cancel.cancelled:
                 raise Cancelled()
             part = todo[start:start + batch]
             began = time.perf_counter()
             vectors = self.embedder.encode([texts[i] for i in part])
-            stages["embed"] += time.perf_counter() - began
+            spent = time.perf_counter() - began
             self.catalog.cache_vectors(model, [(keys[i], v) for i, v in zip(part, vectors)])
             cached.update((keys[i], v) for i, v in zip(part, vectors))
             done += len(part)
-            emit(FileProgress(path=doc.path, stage=IngestStage.embed, pages_done=doc.pages, pages=doc.pages,
-                              chunks_done=done, chunks=len(chunks)))
+            if on_batch is not None:
+                on_batch(done, spent)
         return np.stack([cached[k] for k in keys]).astype(np.float32)
 
     def remove(self, doc_id: str) -> Document:

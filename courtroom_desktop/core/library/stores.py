@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 
 from courtroom_desktop.core.errors import LibraryError
-from courtroom_desktop.core.models import Chunk, Highlight
+from courtroom_desktop.core.records import Chunk, Highlight
 
 TABLE = "chunks"
 

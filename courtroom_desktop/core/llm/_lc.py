@@ -1,11 +1,23 @@
-"""Small helpers shared by the LangChain-backed providers (imported lazily by them)."""
+"""What the LangChain-backed providers (Ollama, OpenAI-compatible) share: message conversion, the streaming loop with
+its per-chunk timeout and item cap, usage accounting, and one client per event loop."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
-from courtroom_desktop.core.llm.base import Messages
+from courtroom_desktop.core.llm.base import (
+    Messages,
+    Stopwatch,
+    TokenCallback,
+    Usage,
+    chunk_timeout,
+    estimate_messages_tokens,
+    estimate_tokens,
+    iter_with_timeout,
+    stream_item_cap,
+)
 
 
 def to_langchain(messages: Messages) -> list[Any]:
@@ -53,3 +65,32 @@ class PerLoop:
     def clear(self) -> Any:
         value, self._value, self._loop = self._value, None, None
         return value
+
+
+async def stream_chat(llm: Any, messages: Messages, kwargs: dict[str, Any], *, read_timeout_s: float,
+                      stalled: Callable[[], Exception], max_tokens: int, on_token: TokenCallback | None,
+                      drop_final_repeat: bool = False) -> tuple[str, Usage]:
+    """Stream one answer of a LangChain chat model: ``llm.astream(messages, **kwargs)`` with a per-chunk timeout
+    (``stalled()`` is raised) and a cap on the chunks read, relaying pieces to ``on_token``. Usage comes from the
+    server's counts, else from estimates. ``drop_final_repeat``: the structured-output stream helper of some clients
+    repeats the whole answer in its final chunk; keep the pieces only."""
+    watch = Stopwatch()
+    parts: list[str] = []
+    tokens: tuple[int, int] | None = None
+    stream = llm.astream(to_langchain(messages), **kwargs)
+    async for chunk in iter_with_timeout(stream, chunk_timeout(read_timeout_s), stalled,
+                                         max_items=stream_item_cap(max_tokens)):
+        piece = chunk_text(chunk)
+        if drop_final_repeat and parts and piece == "".join(parts) and \
+                getattr(chunk, "response_metadata", {}).get("finish_reason"):
+            piece = ""
+        if piece:
+            watch.mark_token()
+            parts.append(piece)
+            if on_token is not None:
+                on_token(piece)
+        tokens = usage_tokens(chunk) or tokens
+    text = "".join(parts)
+    if tokens is None:
+        tokens = (estimate_messages_tokens(messages), estimate_tokens(text))
+    return text, watch.usage(*tokens)

@@ -19,13 +19,13 @@ import math
 import random
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from courtroom_desktop.core.errors import ModelError
 from courtroom_desktop.core.llm.repair import RepairError, parse_structured, strip_think
+from courtroom_desktop.core.records import Usage
 
 log = logging.getLogger(__name__)
 
@@ -35,32 +35,6 @@ M = TypeVar("M", bound=BaseModel)
 
 #: How much of a failed answer is quoted back to the model in the retry prompt.
 RETRY_QUOTE_CHARS = 1500
-
-
-@dataclass(frozen=True)
-class Usage:
-    """What one call cost. ``seconds`` is wall time from request to last token; ``first_token_s`` is the time to
-    the first streamed token (None when nothing was streamed)."""
-
-    tokens_in: int = 0
-    tokens_out: int = 0
-    seconds: float = 0.0
-    first_token_s: float | None = None
-
-    @property
-    def tokens_per_s(self) -> float:
-        """Output tokens per second of wall time (prompt processing included); 0 when nothing was timed."""
-        return self.tokens_out / self.seconds if self.seconds > 0 else 0.0
-
-    def __add__(self, other: Usage) -> Usage:
-        if not isinstance(other, Usage):
-            return NotImplemented
-        return Usage(
-            tokens_in=self.tokens_in + other.tokens_in,
-            tokens_out=self.tokens_out + other.tokens_out,
-            seconds=self.seconds + other.seconds,
-            first_token_s=self.first_token_s if self.first_token_s is not None else other.first_token_s,
-        )
 
 
 def estimate_tokens(text: str) -> int:
@@ -130,24 +104,6 @@ class Classified:
         self.transient = transient
 
 
-def with_fix(error: ModelError, fix: str) -> ModelError:
-    """Attach the action a person should take (shown by `courtroom doctor` and the window)."""
-    error.fix = fix  # type: ignore[attr-defined]
-    return error
-
-
-def fix_of(error: BaseException) -> str:
-    return getattr(error, "fix", "") or ""
-
-
-def make_error(cls: type[ModelError], reason: str, *, fix: str = "", role: str = "", provider: str = "",
-               model: str = "", raw: str = "") -> ModelError:
-    """A ModelError that also remembers its bare ``reason`` (so it can be re-raised with the role filled in)."""
-    error = cls(reason, role=role, provider=provider, model=model, raw=raw)
-    error.reason = reason  # type: ignore[attr-defined]
-    return with_fix(error, fix) if fix else error
-
-
 class ChatModel:
     """A chat model bound to one courtroom role. Subclasses implement the provider calls."""
 
@@ -208,13 +164,11 @@ class ChatModel:
         try:
             return parse_structured(second, schema), usage
         except RepairError as exc:
-            error = self._error(
+            raise ModelError(
                 f"no valid {schema.__name__} after one retry: {exc.reason} (first attempt: {reason})",
-                raw=second, fix="use a model that follows JSON instructions, or raise max_tokens",
-            )
-            error.usage = usage  # type: ignore[attr-defined]
-            error.first_raw = first  # type: ignore[attr-defined]
-            raise error from None
+                role=self.role, provider=self.provider, model=self.model_name, raw=second,
+                fix="use a model that follows JSON instructions, or raise max_tokens", first_raw=first, usage=usage,
+            ) from None
 
     def count_tokens(self, text: str) -> int:
         return estimate_tokens(text)
@@ -237,19 +191,8 @@ class ChatModel:
         return None
 
     def _error(self, message: str, *, raw: str = "", cls: type[ModelError] = ModelError, fix: str = "") -> ModelError:
-        return make_error(cls, message, fix=fix, role=self.role, provider=self.provider, model=self.model_name,
+        return cls(message, fix=fix, role=self.role, provider=self.provider, model=self.model_name,
                           raw=raw)
-
-    def _with_role(self, exc: ModelError) -> ModelError:
-        """An error raised below the role's level (model loading, file lookup), re-issued naming this role."""
-        if exc.role or not hasattr(exc, "reason"):
-            return exc
-        error = make_error(type(exc), exc.reason, fix=fix_of(exc), role=self.role,
-                           provider=exc.provider or self.provider, model=exc.model or self.model_name, raw=exc.raw)
-        for name, value in vars(exc).items():
-            if name not in vars(error):
-                setattr(error, name, value)
-        return error
 
     async def _with_retries(self, call: Callable[[], Any], may_retry: Callable[[], bool] = lambda: True):
         """Run ``call`` with up to ``self.retries`` retries, with jittered exponential backoff, on transient
@@ -261,7 +204,7 @@ class ChatModel:
             except asyncio.CancelledError:
                 raise
             except ModelError as exc:
-                raise self._with_role(exc) from exc.__cause__
+                raise exc.for_role(self.role, self.provider, self.model_name) from exc.__cause__
             except Exception as exc:  # noqa: BLE001 - every provider error is mapped here
                 classified = self._classify(exc)
                 if classified is None:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
 from courtroom_desktop.core.errors import CourtroomError
-from courtroom_desktop.core.llm.base import ChatModel, fix_of
+from courtroom_desktop.core.llm.base import ChatModel
 from courtroom_desktop.core.llm.router import build_chat_model, list_models
 
 #: Below this, a courtroom prompt (instructions, history, evidence) does not fit.
@@ -45,7 +45,7 @@ class DoctorRow:
 
 def _describe(exc: BaseException) -> tuple[str, str]:
     reason = getattr(exc, "reason", None) or str(exc)
-    return reason, fix_of(exc)
+    return reason, getattr(exc, "fix", "")
 
 
 def _model_label(spec: ModelSpec) -> str:

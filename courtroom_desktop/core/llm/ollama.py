@@ -19,19 +19,15 @@ from pydantic import BaseModel, ValidationError
 
 from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
-from courtroom_desktop.core.llm._lc import PerLoop, chunk_text, to_langchain, usage_tokens
+from courtroom_desktop.core.llm._lc import PerLoop, stream_chat
 from courtroom_desktop.core.llm.base import (
     ChatModel,
     Classified,
     Messages,
-    Stopwatch,
     TokenCallback,
     Usage,
     chunk_timeout,
     estimate_messages_tokens,
-    estimate_tokens,
-    iter_with_timeout,
-    stream_item_cap,
 )
 
 log = logging.getLogger(__name__)
@@ -98,27 +94,11 @@ class OllamaChatModel(ChatModel):
     async def _stream(self, messages: Messages, max_tokens: int, stop: list[str], on_token: TokenCallback | None,
                       format: Any = None) -> tuple[str, Usage]:
         self._warn_if_too_long(messages, max_tokens)
-        llm = self._clients.get()
-        watch = Stopwatch()
         kwargs: dict[str, Any] = {"options": self._options(max_tokens, stop)}
         if format is not None:
             kwargs["format"] = format
-        parts: list[str] = []
-        tokens: tuple[int, int] | None = None
-        stream = llm.astream(to_langchain(messages), **kwargs)
-        async for chunk in iter_with_timeout(stream, chunk_timeout(self.spec.read_timeout_s), self._stalled,
-                                             max_items=stream_item_cap(max_tokens)):
-            piece = chunk_text(chunk)
-            if piece:
-                watch.mark_token()
-                parts.append(piece)
-                if on_token is not None:
-                    on_token(piece)
-            tokens = usage_tokens(chunk) or tokens
-        text = "".join(parts)
-        if tokens is None:
-            tokens = (estimate_messages_tokens(messages), estimate_tokens(text))
-        return text, watch.usage(*tokens)
+        return await stream_chat(self._clients.get(), messages, kwargs, read_timeout_s=self.spec.read_timeout_s,
+                                 stalled=self._stalled, max_tokens=max_tokens, on_token=on_token)
 
     def _stalled(self) -> ModelError:
         return self._error(

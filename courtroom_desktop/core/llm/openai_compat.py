@@ -21,19 +21,14 @@ from pydantic import BaseModel
 
 from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
-from courtroom_desktop.core.llm._lc import PerLoop, chunk_text, to_langchain, usage_tokens
+from courtroom_desktop.core.llm._lc import PerLoop, stream_chat
 from courtroom_desktop.core.llm.base import (
     ChatModel,
     Classified,
     Messages,
-    Stopwatch,
     TokenCallback,
     Usage,
     chunk_timeout,
-    estimate_messages_tokens,
-    estimate_tokens,
-    iter_with_timeout,
-    stream_item_cap,
 )
 from courtroom_desktop.core.llm.grammar import grammar_schema
 
@@ -108,33 +103,14 @@ class OpenAIChatModel(ChatModel):
 
     async def _stream(self, messages: Messages, max_tokens: int, stop: list[str], on_token: TokenCallback | None,
                       response_format: dict | None = None) -> tuple[str, Usage]:
-        llm = self._clients.get()
-        watch = Stopwatch()
         kwargs = self._call_kwargs(max_tokens)
         if stop:
             kwargs["stop"] = list(stop)
         if response_format is not None:
             kwargs["response_format"] = response_format
-        parts: list[str] = []
-        tokens: tuple[int, int] | None = None
-        stream = llm.astream(to_langchain(messages), **kwargs)
-        async for chunk in iter_with_timeout(stream, chunk_timeout(self.spec.read_timeout_s), self._stalled,
-                                             max_items=stream_item_cap(max_tokens)):
-            piece = chunk_text(chunk)
-            if response_format is not None and getattr(chunk, "response_metadata", {}).get("finish_reason"):
-                # The structured stream helper repeats the whole answer in a final chunk: keep the pieces only.
-                if parts and piece == "".join(parts):
-                    piece = ""
-            if piece:
-                watch.mark_token()
-                parts.append(piece)
-                if on_token is not None:
-                    on_token(piece)
-            tokens = usage_tokens(chunk) or tokens
-        text = "".join(parts)
-        if tokens is None:
-            tokens = (estimate_messages_tokens(messages), estimate_tokens(text))
-        return text, watch.usage(*tokens)
+        return await stream_chat(self._clients.get(), messages, kwargs, read_timeout_s=self.spec.read_timeout_s,
+                                 stalled=self._stalled, max_tokens=max_tokens, on_token=on_token,
+                                 drop_final_repeat=response_format is not None)
 
     def _stalled(self) -> ModelError:
         return self._error(f"{self.base_url} sent nothing for {chunk_timeout(self.spec.read_timeout_s):g}s",

@@ -90,23 +90,37 @@ def balanced_objects(text: str) -> list[str]:
     return spans
 
 
+class _Strings:
+    """Walks JSON text a character at a time and tells the structure (braces, commas, ...) from what is inside a
+    string, the quotes and backslash escapes included."""
+
+    def __init__(self) -> None:
+        self.inside = False
+        self._escaped = False
+
+    def structural(self, ch: str) -> bool:
+        if self.inside:
+            if self._escaped:
+                self._escaped = False
+            elif ch == "\\":
+                self._escaped = True
+            elif ch == '"':
+                self.inside = False
+            return False
+        if ch == '"':
+            self.inside = True
+            return False
+        return True
+
+
 def _match_brace(text: str, start: int) -> int:
     depth = 0
-    in_string = False
-    escaped = False
+    strings = _Strings()
     for j in range(start, len(text)):
         ch = text[j]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
+        if not strings.structural(ch):
             continue
-        if ch == '"':
-            in_string = True
-        elif ch in "{[":
+        if ch in "{[":
             depth += 1
         elif ch in "}]":
             depth -= 1
@@ -119,21 +133,9 @@ def _match_brace(text: str, start: int) -> int:
 
 def _remove_trailing_commas(candidate: str) -> str:
     out: list[str] = []
-    in_string = False
-    escaped = False
+    strings = _Strings()
     for j, ch in enumerate(candidate):
-        if in_string:
-            out.append(ch)
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"':
-            in_string = True
-        if ch == ",":
+        if strings.structural(ch) and ch == ",":
             k = j + 1
             while k < len(candidate) and candidate[k] in " \t\r\n":
                 k += 1
@@ -190,27 +192,19 @@ def close_truncated(text: str, tries: int = 40) -> dict | None:
         return None
     body = text[start:]
     stack: list[str] = []
-    in_string = escaped = False
+    strings = _Strings()
     commas: list[tuple[int, list[str]]] = []
     for i, ch in enumerate(body):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
+        if not strings.structural(ch):
             continue
-        if ch == '"':
-            in_string = True
-        elif ch in "{[":
+        if ch in "{[":
             stack.append("}" if ch == "{" else "]")
         elif ch in "}]" and stack:
             stack.pop()
         elif ch == ",":
             commas.append((i, list(stack)))
     candidates = []
-    if in_string:
+    if strings.inside:
         candidates.append(body.rstrip("\\") + '"' + "".join(reversed(stack)))
     candidates.append(body + "".join(reversed(stack)))
     candidates.extend(body[:i] + "".join(reversed(snapshot)) for i, snapshot in reversed(commas[-tries:]))

@@ -7,7 +7,7 @@ from typing import Any
 
 from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
 from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
-from courtroom_desktop.core.llm.base import ChatModel, make_error
+from courtroom_desktop.core.llm.base import ChatModel
 
 #: Listing models is quick on any healthy server: never wait long for it.
 LIST_READ_TIMEOUT_S = 15.0
@@ -121,29 +121,29 @@ async def list_models(spec: ModelSpec, *, api_key: str | None = None, data_dir: 
         async with httpx.AsyncClient(timeout=timeout) as client:
             response = await client.get(url, headers=headers)
     except httpx.ConnectTimeout:
-        raise make_error(ModelUnavailable, f"{name} at {base} did not accept the connection within "
+        raise ModelUnavailable(f"{name} at {base} did not accept the connection within "
                          f"{spec.connect_timeout_s:g}s", fix=start_fix, **where) from None
     except httpx.ConnectError:
-        raise make_error(ModelUnavailable, f"cannot reach {name} at {base}", fix=start_fix, **where) from None
+        raise ModelUnavailable(f"cannot reach {name} at {base}", fix=start_fix, **where) from None
     except httpx.TimeoutException:
-        raise make_error(ModelUnavailable, f"{name} at {base} did not answer {url} in time",
+        raise ModelUnavailable(f"{name} at {base} did not answer {url} in time",
                          fix="check that the server is not stuck", **where) from None
     except httpx.HTTPError as exc:
-        raise make_error(ModelUnavailable, f"talking to {name} at {base} failed: {type(exc).__name__}: {exc}",
+        raise ModelUnavailable(f"talking to {name} at {base} failed: {type(exc).__name__}: {exc}",
                          fix="check the server and base_url", **where) from None
     if response.status_code in (401, 403):
-        raise make_error(ModelUnavailable, f"{base} refused the API key (status {response.status_code})",
+        raise ModelUnavailable(f"{base} refused the API key (status {response.status_code})",
                          fix=f"wrong API key: store the right one with `keyring set courtroom-desktop {base}`",
                          **where)
     if response.status_code == 404:
         fix = "base_url should be the API root, usually ending in /v1" if spec.provider == "openai" else (
             "base_url should point at Ollama, e.g. http://localhost:11434")
-        raise make_error(ModelUnavailable, f"{url} does not exist (404)", fix=fix, **where)
+        raise ModelUnavailable(f"{url} does not exist (404)", fix=fix, **where)
     if response.status_code >= 400:
         from courtroom_desktop.core.secrets import redact
 
         detail = redact(response.text[:200], api_key) if spec.provider == "openai" else response.text[:200]
-        raise make_error(ModelUnavailable, f"{url} answered status {response.status_code}: {detail}",
+        raise ModelUnavailable(f"{url} answered status {response.status_code}: {detail}",
                          fix="check the server's log", **where)
     try:
         body = response.json()
@@ -151,5 +151,5 @@ async def list_models(spec: ModelSpec, *, api_key: str | None = None, data_dir: 
             return [str(m.get("name") or m.get("model")) for m in body.get("models", [])]
         return [str(m["id"]) for m in body.get("data", [])]
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise make_error(ModelError, f"{url} did not answer like {name} ({type(exc).__name__})",
+        raise ModelError(f"{url} did not answer like {name} ({type(exc).__name__})",
                          fix="check that base_url points at the right kind of server", **where) from None

@@ -47,10 +47,6 @@ class ScriptedChatModel(ChatModel):
         self.usages: list[Usage] = []
         self._next = 0
 
-    @property
-    def remaining(self) -> int:
-        return len(self.replies) - self._next
-
     def add(self, *replies: Reply) -> None:
         self.replies.extend(replies)
 

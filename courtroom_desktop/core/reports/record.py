@@ -10,7 +10,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from courtroom_desktop import __version__
 from courtroom_desktop.core.court.records import (
@@ -21,22 +21,18 @@ from courtroom_desktop.core.court.records import (
     TrialResumed,
     TrialSpec,
     TrialStarted,
+    TrialWarning,
     Turn,
-    Usage,
     Verdict,
     VerdictReached,
-    Warning_,
 )
+from courtroom_desktop.core.records import Frozen, Usage
 
 REPORT_SCHEMA_VERSION = 1
 Audience = Literal["general", "expert"]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class SourceCopy(_Frozen):
+class SourceCopy(Frozen):
     """The highlighted copy of the page(s) a cited passage sits on, written beside the report."""
 
     evidence_id: str
@@ -55,7 +51,7 @@ class SourceCopy(_Frozen):
         return f"{self.pdf}#page={self.page}" if self.pdf else ""
 
 
-class TrialRecord(_Frozen):
+class TrialRecord(Frozen):
     """Everything about one trial that a report shows: what was tried, how, by whom, and what came of it."""
 
     report_schema_version: int = REPORT_SCHEMA_VERSION
@@ -73,7 +69,7 @@ class TrialRecord(_Frozen):
     switches: tuple[RolesSwitched, ...] = Field((), description="Role switches; `round` is the round after which counsel swapped.")
     resumptions: tuple[TrialResumed, ...] = ()
     verdict: Verdict | None = None
-    warnings: tuple[Warning_, ...] = ()
+    warnings: tuple[TrialWarning, ...] = ()
     errors: tuple[ErrorEvent, ...] = ()
     usage: Usage = Field(Usage(), description="Tokens and model seconds over the whole trial.")
     sources: tuple[SourceCopy, ...] = Field((), description="Highlighted copies of the cited pages (filled in by export).")
@@ -82,7 +78,7 @@ class TrialRecord(_Frozen):
     @classmethod
     def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence, status: str = "",
                     now: dt.datetime | None = None) -> TrialRecord:
-        from courtroom_desktop.core.court.engine import TrialState
+        from courtroom_desktop.core.court.state import TrialState
 
         state = TrialState.from_events(trial_id, spec, events)
         started = next((e.at for e in events if isinstance(e, TrialStarted)), None)
@@ -100,7 +96,7 @@ class TrialRecord(_Frozen):
             switches=tuple(state.switches),
             resumptions=tuple(e for e in events if isinstance(e, TrialResumed)),
             verdict=state.verdict,
-            warnings=tuple(e for e in events if isinstance(e, Warning_)),
+            warnings=tuple(e for e in events if isinstance(e, TrialWarning)),
             errors=tuple(e for e in events if isinstance(e, ErrorEvent)),
             usage=state.usage(),
         )

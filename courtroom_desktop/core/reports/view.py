@@ -116,9 +116,7 @@ def stance_text(record: TrialRecord, stance: Stance | str | None) -> str:
 
 
 def pages_label(entry: PoolEntry) -> str:
-    chunk = entry.evidence.chunk
-    first, last = chunk.page_start + 1, max(chunk.page_end, chunk.page_start) + 1
-    return str(first) if first == last else f"{first}\u2013{last}"
+    return entry.evidence.chunk.pages
 
 
 def doc_label(entry: PoolEntry) -> str:

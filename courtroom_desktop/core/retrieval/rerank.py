@@ -6,7 +6,6 @@ A reranker gets the candidates best first and returns them in its order, with a 
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Protocol
 import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError, RetrievalError
+from courtroom_desktop.core.lazy import LazyModel
 
 
 @dataclass(frozen=True)
@@ -90,20 +90,18 @@ class CrossEncoderReranker:
         self.name = f"cross-encoder:{self.path.name}"
         self.batch_size = batch_size
         self.max_length = max_length
-        self._model = None
-        self._lock = threading.Lock()
+        self._model = LazyModel(self._build)
+
+    def _build(self):
+        from sentence_transformers import CrossEncoder
+
+        try:
+            return CrossEncoder(str(self.path), device="cpu", max_length=self.max_length)
+        except Exception as exc:
+            raise RetrievalError(f"{self.path}: cannot load the cross-encoder ({exc})") from exc
 
     def _load(self):
-        with self._lock:
-            if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                from sentence_transformers import CrossEncoder
-
-                try:
-                    self._model = CrossEncoder(str(self.path), device="cpu", max_length=self.max_length)
-                except Exception as exc:
-                    raise RetrievalError(f"{self.path}: cannot load the cross-encoder ({exc})") from exc
-        return self._model
+        return self._model.get()
 
     def scores(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         if not pairs:

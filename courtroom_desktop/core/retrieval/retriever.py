@@ -24,7 +24,7 @@ import numpy as np
 
 from courtroom_desktop.core.config import RetrievalSettings
 from courtroom_desktop.core.errors import CourtroomError, RetrievalError
-from courtroom_desktop.core.models import Evidence
+from courtroom_desktop.core.records import Evidence
 from courtroom_desktop.core.retrieval.dedup import dedup
 from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, Fused, Hit, RankedList, fuse
 from courtroom_desktop.core.retrieval.query import build_text_query

@@ -28,14 +28,12 @@ class ExportController(QObject):
         return self.tasks.spawn(self._export(trial_id, list(formats), Path(out_dir), audience), "Exporting the report")
 
     async def _export(self, trial_id: str, formats: list[str], out_dir: Path, audience: str) -> list[Path]:
-        from courtroom_desktop.cli.export import export_trial
-
         self.sig_busy.emit(True)
         try:
             await self.workspace.trials()
-            paths = await asyncio.to_thread(export_trial, self.workspace.workspace, trial_id, formats, out_dir,
-                                            audience=audience, echo=False)
+            result = await asyncio.to_thread(self.workspace.workspace.export_trial, trial_id, formats, out_dir,
+                                             audience=audience)
         finally:
             self.sig_busy.emit(False)
-        self.sig_exported.emit(list(paths))
-        return list(paths)
+        self.sig_exported.emit(list(result.paths))
+        return list(result.paths)

@@ -67,7 +67,7 @@ class LibraryController(QObject):
         if self._busy:
             self.sig_error.emit(title, "the library is busy with another ingest", "wait for it, or cancel it")
             return None
-        from courtroom_desktop.core.library.library import CancelToken
+        from courtroom_desktop.core.library.files import CancelToken
 
         self._cancel = CancelToken()
         self._set_busy(True)

@@ -59,31 +59,11 @@ class TrialController(QObject):
             self._set_state(self._prior_state)
 
     async def _start(self, claim: str, case: str, documents: list[str], sections: list[str], settings) -> None:
-        from courtroom_desktop.core.court import CaseType, TrialSpec
-        from courtroom_desktop.core.errors import TrialError
-
-        claim = " ".join(claim.split())
-        if not claim:
-            raise TrialError("the claim is empty: say what should be put on trial")
-        library = await self.workspace.library()
-        if not await asyncio.to_thread(library.ready_ids):
-            raise TrialError("the library is empty: add PDFs first (or the sample library)")
-        settings = settings or self.workspace.config.debate
-        if settings.min_rounds > settings.max_rounds:
-            settings = settings.model_copy(update={"min_rounds": settings.max_rounds})
-        court, scope = await self.workspace.court(documents, sections, settings)
-        spec = TrialSpec(claim=claim, case=CaseType(case), documents=tuple(sorted(scope.doc_ids or ())),
-                         sections=tuple(scope.sections), models=self.workspace.workspace.model_labels())
-        store = self.workspace.workspace.trials
-
-        def create():
-            trial_id = court.start(spec)
-            return trial_id, store.spec(trial_id)  # as stored: with the debate settings
-
-        trial_id, spec = await asyncio.to_thread(create)
-        self.trial_id, self.spec = trial_id, spec
-        self.sig_opened.emit(trial_id, spec, [])
-        await self._drive(court, trial_id)
+        await self.workspace.library()  # opened by the controller, which tells the panels
+        run = await asyncio.to_thread(self.workspace.workspace.start_trial, claim, case, documents, sections, settings)
+        self.trial_id, self.spec = run.trial_id, run.spec
+        self.sig_opened.emit(run.trial_id, run.spec, [])
+        await self._drive(run)
 
     def stop(self) -> None:
         if self._run_task is not None and not self._run_task.done():
@@ -100,22 +80,19 @@ class TrialController(QObject):
         return self._run_task
 
     async def _resume(self, trial_id: str) -> None:
-        from courtroom_desktop.core.config import DebateSettings
-
-        store = await self.workspace.trials()
-        spec, events = await asyncio.to_thread(lambda: (store.spec(trial_id), store.events(trial_id)))
+        await self.workspace.library()
+        run = await asyncio.to_thread(self.workspace.workspace.resume_trial, trial_id)
         if trial_id != self.trial_id:
-            self.trial_id, self.spec = trial_id, spec
-            self.sig_opened.emit(trial_id, spec, events)
-        settings = DebateSettings.model_validate(spec.settings) if spec.settings else self.workspace.config.debate
-        court, _ = await self.workspace.court(list(spec.documents), list(spec.sections), settings)
-        await self._drive(court, trial_id)
+            events = await asyncio.to_thread(self.workspace.workspace.trials.events, trial_id)
+            self.trial_id, self.spec = trial_id, run.spec
+            self.sig_opened.emit(trial_id, run.spec, events)
+        await self._drive(run)
 
-    async def _drive(self, court, trial_id: str) -> None:
+    async def _drive(self, run) -> None:
         self._set_state(RUNNING)
         outcome = STOPPED
         try:
-            async for event in court.run(trial_id):
+            async for event in run.events():
                 self.sig_event.emit(event)
                 if event.kind == "verdict":
                     outcome = FINISHED

@@ -68,17 +68,6 @@ class WorkspaceController(QObject):
     async def trials(self):
         return await asyncio.to_thread(lambda: self.workspace.trials)
 
-    async def court(self, documents: list[str] | None, sections: list[str] | None, settings):
-        """A Court over this workspace (built in a thread: the retriever and models import their libraries)."""
-        await self.library()
-        ws = self.workspace
-
-        def build():
-            scope = ws.scope(documents or None, sections or None)
-            return ws.court(scope, settings), scope
-
-        return await asyncio.to_thread(build)
-
     def uses_embedded_model(self) -> bool:
         return any(self.config.models.for_role(role).provider == "embedded" for role in ROLES)
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
-from courtroom_desktop.ui.models.doctor import DoctorModel
+from courtroom_desktop.ui.qt_models.doctor import DoctorModel
 from courtroom_desktop.ui.widgets import push_button
 
 PROVIDERS = (("embedded", "Embedded (llama.cpp, no server)"), ("ollama", "Ollama"),

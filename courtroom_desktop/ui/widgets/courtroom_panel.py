@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controllers.trial import FINISHED, IDLE, PAUSED, RUNNING, STARTING, STOPPED
-from courtroom_desktop.ui.models.transcript import TranscriptModel
+from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
 from courtroom_desktop.ui.text import role_for
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 from courtroom_desktop.ui.widgets import push_button

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from courtroom_desktop.ui.models.trials import TrialsModel
+from courtroom_desktop.ui.qt_models.trials import TrialsModel
 from courtroom_desktop.ui.widgets import push_button
 
 

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controllers.pages import BASE_SCALE, PageRenderer, RenderedPage
-from courtroom_desktop.ui.models import RecordRole
-from courtroom_desktop.ui.models.evidence import EvidenceModel
+from courtroom_desktop.ui.qt_models import RecordRole
+from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.text import clock, pages_label, role_for, stance_words
 from courtroom_desktop.ui.theme import accent
 

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from courtroom_desktop.ui.models import ProgressRole
-from courtroom_desktop.ui.models.documents import COLUMNS, DocumentsModel, ingest_progress
+from courtroom_desktop.ui.qt_models import ProgressRole
+from courtroom_desktop.ui.qt_models.documents import COLUMNS, DocumentsModel, ingest_progress
 from courtroom_desktop.ui.widgets import push_button
 
 

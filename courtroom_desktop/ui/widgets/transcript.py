@@ -32,8 +32,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QTextBrowser
 
-from courtroom_desktop.ui.models import RecordRole
-from courtroom_desktop.ui.models.transcript import NoticeItem, RulingItem, SwitchItem, TurnItem, VerdictItem
+from courtroom_desktop.ui.qt_models import RecordRole
+from courtroom_desktop.ui.qt_models.transcript import NoticeItem, RulingItem, SwitchItem, TurnItem, VerdictItem
 from courtroom_desktop.ui.text import (
     TENDENCY_WORDS,
     citations_html,

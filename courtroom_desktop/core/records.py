@@ -1,4 +1,6 @@
-"""Typed records passed between layers. Records that leave the core are frozen."""
+"""Typed records passed between layers: the base of every frozen record, what a model call cost, and the library's
+records (documents, chunks, evidence, ingestion events). The court's records are in ``core.court.records``, the
+report's in ``core.reports.record``; all of them build on ``Frozen``."""
 
 from __future__ import annotations
 
@@ -8,7 +10,38 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Frozen(BaseModel):
+    """Immutable, and strict about its fields: a typo in a stored record is an error, not a silent extra."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Usage(Frozen):
+    """What model calls cost: tokens and wall time from request to last token. ``first_token_s`` is the time to the
+    first streamed token of one call (None when nothing was streamed, or for a sum of calls that had none). Usages
+    add up: ``a + b``; ``sum(usages, Usage())``."""
+
+    tokens_in: int = 0
+    tokens_out: int = 0
+    seconds: float = 0.0
+    first_token_s: float | None = None
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Output tokens per second of wall time (prompt processing included); 0 when nothing was timed."""
+        return self.tokens_out / self.seconds if self.seconds > 0 else 0.0
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        return Usage(
+            tokens_in=self.tokens_in + other.tokens_in,
+            tokens_out=self.tokens_out + other.tokens_out,
+            seconds=self.seconds + other.seconds,
+            first_token_s=self.first_token_s if self.first_token_s is not None else other.first_token_s,
+        )
+
+    def __radd__(self, other) -> Usage:  # sum() starts from 0
+        return self if other == 0 else NotImplemented
 
 
 class Highlight(Frozen):
@@ -34,6 +67,12 @@ class Chunk(Frozen):
     @property
     def section_title(self) -> str:
         return self.section_path.rsplit(" > ", 1)[-1] if self.section_path else ""
+
+    @property
+    def pages(self) -> str:
+        """The 1-based page, or page range, the chunk spans: '3' or '3\u20134'."""
+        first, last = self.page_start + 1, max(self.page_end, self.page_start) + 1
+        return str(first) if first == last else f"{first}\u2013{last}"
 
 
 class DocStatus(StrEnum):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from courtroom_desktop.ui.models import RecordTableModel
+from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.text import clock, pages_label, role_for, stance_short
 from courtroom_desktop.ui.theme import accent
 

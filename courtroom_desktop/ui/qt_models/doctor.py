@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from courtroom_desktop.ui.models import RecordTableModel
+from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.theme import accent
 
 COLUMNS = ("Role", "Check", "Result", "Detail", "Fix")

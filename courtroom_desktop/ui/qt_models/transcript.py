@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
-from courtroom_desktop.ui.models import ROOT, RecordRole
+from courtroom_desktop.ui.qt_models import ROOT, RecordRole
 
 
 @dataclass

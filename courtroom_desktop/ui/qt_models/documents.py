@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from courtroom_desktop.ui.models import ProgressRole, RecordTableModel
+from courtroom_desktop.ui.qt_models import ProgressRole, RecordTableModel
 from courtroom_desktop.ui.theme import accent
 
 COLUMNS = ("Document", "Status", "Pages", "Sections", "Chunks", "Reason")
