@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 
@@ -18,3 +19,18 @@ def open_db(path: Path, schema: str) -> sqlite3.Connection:
     db.execute("PRAGMA synchronous=NORMAL")
     db.executescript(schema)
     return db
+
+
+class SqliteFile:
+    """One SQLite file with its ``SCHEMA``, one connection shared by threads behind ``self._lock``."""
+
+    SCHEMA = ""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        self._db = open_db(self.path, self.SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

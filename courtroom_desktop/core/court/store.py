@@ -6,15 +6,13 @@ and nothing the user saw is lost. Token deltas are not stored: their text is in 
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
 from dataclasses import dataclass
-from pathlib import Path
 
 from courtroom_desktop.core.court.records import EVENT_ADAPTER, TokenDelta, TrialSpec
 from courtroom_desktop.core.errors import TrialError
-from courtroom_desktop.core.sqlite import open_db
+from courtroom_desktop.core.sqlite import SqliteFile
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS trials (
@@ -41,15 +39,8 @@ class TrialSummary:
     events: int
 
 
-class TrialStore:
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self._lock = threading.RLock()
-        self._db = open_db(self.path, SCHEMA)
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
+class TrialStore(SqliteFile):
+    SCHEMA = SCHEMA
 
     def create(self, spec: TrialSpec) -> str:
         trial_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]

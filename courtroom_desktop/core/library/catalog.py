@@ -8,14 +8,12 @@ lets an interrupted or repeated ingest finish without embedding the same passage
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
-from pathlib import Path
 
 import numpy as np
 
 from courtroom_desktop.core.records import DocStatus, Document
-from courtroom_desktop.core.sqlite import open_db
+from courtroom_desktop.core.sqlite import SqliteFile
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -36,15 +34,8 @@ def text_key(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-class Catalog:
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self._lock = threading.RLock()
-        self._db = open_db(self.path, SCHEMA)
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
+class Catalog(SqliteFile):
+    SCHEMA = SCHEMA
 
     # ---------------------------------------------------------------- meta
     def get_meta(self, key: str) -> str | None:
