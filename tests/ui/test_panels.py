@@ -205,7 +205,7 @@ def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbo
         qtbot.mouseClick(judge.list_button, Qt.MouseButton.LeftButton)
         run(qloop, until(lambda: judge.model.findText(MODEL) >= 0, 20, "the model list"))
         judge.model.setCurrentIndex(judge.model.findText(MODEL))
-        judge.num_ctx.setValue(8192)
+        judge.fields["num_ctx"].widget.setValue(8192)
         qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
         run(qloop, until(lambda: dialog.doctor_model.rowCount() > 0 and dialog.test_button.isEnabled(), 120,
                          "the doctor"))
@@ -220,12 +220,18 @@ def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbo
     assert not defense.api_key.isHidden()
     defense.inherit.setChecked(True)
 
-    dialog.min_rounds.setValue(3)
-    dialog.max_rounds.setValue(2)
-    assert not dialog.apply() and "minimum rounds" in dialog.error.text()
-    dialog.max_rounds.setValue(5)
-    dialog.k.setValue(5)
-    dialog.chunk_tokens.setValue(180)
+    fields = {path: field.widget for path, field in dialog.fields.items()}
+    fields["debate.min_rounds"].setValue(3)
+    fields["debate.max_rounds"].setValue(2)
+    # the config model's own check, in the dialog's words
+    assert not dialog.apply() and "Minimum rounds (3) exceeds Round limit (2)" in dialog.error.text()
+    fields["library.overlap_tokens"].setValue(100)
+    fields["library.chunk_tokens"].setValue(100)
+    fields["debate.max_rounds"].setValue(5)
+    assert not dialog.apply() and "Overlap (100) must be smaller than Passage size (100)" in dialog.error.text()
+    fields["library.overlap_tokens"].setValue(30)
+    fields["retrieval.k"].setValue(5)
+    fields["library.chunk_tokens"].setValue(180)
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     config = window.workspace.config
     assert config.debate.max_rounds == 5 and config.debate.min_rounds == 3 and config.retrieval.k == 5
@@ -236,12 +242,46 @@ def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbo
     assert window.workspace.workspace.library.settings.chunk_tokens == 180, "applied without a restart"
     assert "settings" not in window.dialogs
 
-    # restore defaults, then cancel: nothing changes
+    # every tab and role shows its fields; restore defaults, then cancel: nothing changes
     dialog = window.open_settings()
+    for tab in range(dialog.tabs.count()):
+        dialog.tabs.setCurrentIndex(tab)
+        page = dialog.tabs.currentWidget()
+        assert page.isVisible()
+        for role in range(dialog.role_tabs.count()) if page.isAncestorOf(dialog.role_tabs) else ():
+            dialog.role_tabs.setCurrentIndex(role)
+            assert all(field.widget.isVisible() for field in dialog.role_tabs.currentWidget().fields.values())
+    assert all(dialog.tabs.indexOf(_tab_of(field.widget, dialog.tabs)) >= 0 for field in dialog.fields.values())
+    assert dialog.fields["debate.max_rounds"].widget.value() == 5
     dialog.buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults).click()
-    assert dialog.max_rounds.value() == 4 and dialog.editors["judge"].inherits()
+    assert dialog.fields["debate.max_rounds"].widget.value() == 4 and dialog.editors["judge"].inherits()
+    from courtroom_desktop.core.config import AppConfig
+
+    defaults = AppConfig()
+    shown = {path: field.value() for path, field in dialog.fields.items()}
+    assert shown == {path: _setting(defaults, path) for path in dialog.fields}
     dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
     assert window.workspace.config.debate.max_rounds == 5
+
+    # restore defaults, then apply: every field the dialog shows is back to its default
+    dialog = window.open_settings()
+    dialog.buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults).click()
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Apply).click()
+    config = window.workspace.config
+    assert {path: _setting(config, path) for path in dialog.fields} == shown
+    assert config.models.judge is None and config.debate.max_rounds == 4
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
+
+
+def _setting(config, path: str):
+    section, name = path.split(".")
+    return getattr(getattr(config, section), name)
+
+
+def _tab_of(widget, tabs):
+    while widget is not None and tabs.indexOf(widget) < 0:
+        widget = widget.parentWidget()
+    return widget
 
 
 def test_settings_can_switch_the_data_folder(make_window, qloop, sample_library_template, tmp_path):

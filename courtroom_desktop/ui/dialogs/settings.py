@@ -1,10 +1,12 @@
 """The settings dialog: a provider per role (embedded, Ollama, OpenAI-compatible) with base URL, the model picked
 from the list the server returns, API key (stored in the OS keyring) and a Test button that runs the doctor's
-checks; retrieval and debate parameters; the data folder. It edits a copy of the AppConfig; OK or Apply hands the
-new config to the window, which applies it without a restart."""
+checks; retrieval, debate and library parameters (one table, ``TABS``: each field's widget comes from its pydantic
+field); the data folder. It edits a copy of the AppConfig, validated by the config model itself; OK or Apply hands
+the new config to the window, which applies it without a restart."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Signal
@@ -14,14 +16,12 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QSpinBox,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
+from courtroom_desktop.ui.dialogs.fields import FieldEditor, field_editor
 from courtroom_desktop.ui.qt_models.doctor import DoctorModel
 from courtroom_desktop.ui.widgets import push_button
 
@@ -37,22 +38,19 @@ PROVIDERS = (("embedded", "Embedded (llama.cpp, no server)"), ("ollama", "Ollama
 URL_HINTS = {"embedded": "not used", "ollama": "http://localhost:11434", "openai": "http://127.0.0.1:8000/v1"}
 BUNDLED_LABEL = "(bundled SmolLM2-135M)"
 
-
-def _spin(low: int, high: int, value: int, step: int = 1) -> QSpinBox:
-    box = QSpinBox()
-    box.setRange(low, high)
-    box.setSingleStep(step)
-    box.setValue(value)
-    return box
-
-
-def _dspin(low: float, high: float, value: float, step: float = 0.05, decimals: int = 2) -> QDoubleSpinBox:
-    box = QDoubleSpinBox()
-    box.setRange(low, high)
-    box.setDecimals(decimals)
-    box.setSingleStep(step)
-    box.setValue(value)
-    return box
+#: The settings the Retrieval, Debate and Library tabs show, in order: (section of AppConfig, field). The widget, its
+#: range, step, unit, label and tooltip come from the field itself (core/config.py, see ``dialogs.fields``).
+TABS: dict[str, list[tuple[str, str]]] = {
+    "Retrieval": [("retrieval", "k"), ("retrieval", "candidates"), ("retrieval", "fusion"),
+                  ("retrieval", "bm25_weight"), ("retrieval", "vector_weight"), ("retrieval", "reranker"),
+                  ("retrieval", "dedup_similarity")],
+    "Debate": [("debate", "min_rounds"), ("debate", "max_rounds"), ("debate", "confidence_threshold"),
+               ("debate", "max_switches"), ("debate", "queries_per_turn"), ("debate", "novelty_min"),
+               ("debate", "stall_rounds"), ("debate", "argument_format"), ("debate", "evidence_hierarchy")],
+    "Library && data": [("library", "chunk_tokens"), ("library", "overlap_tokens"), ("library", "embed_batch")],
+}
+#: The ModelSpec fields each role's editor shows below its provider, URL, model and key.
+ROLE_FIELDS = ("num_ctx", "max_tokens", "temperature", "read_timeout_s")
 
 
 def _row(*widgets) -> QWidget:
@@ -101,25 +99,22 @@ class RoleEditor(QWidget):
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.api_key.setPlaceholderText("leave empty to keep the stored key")
         self.api_key.setToolTip("Stored in the operating system's keyring, per server, never in the settings file")
-        self.num_ctx = _spin(512, 262_144, spec.num_ctx, 512)
-        self.max_tokens = _spin(1, 32_768, spec.max_tokens, 64)
-        self.temperature = _dspin(0.0, 2.0, spec.temperature, 0.1)
-        self.read_timeout = _dspin(1.0, 3600.0, spec.read_timeout_s, 10.0, 0)
+        self.fields: dict[str, FieldEditor] = {name: field_editor(ModelSpec, name, f"{name}_{role}")
+                                               for name in ROLE_FIELDS}
         self.status = QLabel("")
         self.status.setWordWrap(True)
-        self._fields = (self.provider, self.base_url, self.model, self.list_button, self.api_key, self.num_ctx,
-                        self.max_tokens, self.temperature, self.read_timeout)
+        self._widgets = (self.provider, self.base_url, self.model, self.list_button, self.api_key,
+                         *(field.widget for field in self.fields.values()))
         self._spec = spec
         form.addRow("Provider:", self.provider)
         form.addRow("Base URL:", self.base_url)
         form.addRow("Model:", _row(self.model, self.list_button))
         self.api_key_label = QLabel("API key:")
         form.addRow(self.api_key_label, self.api_key)
-        form.addRow("Context (tokens):", self.num_ctx)
-        form.addRow("Longest answer (tokens):", self.max_tokens)
-        form.addRow("Temperature:", self.temperature)
-        form.addRow("Read timeout (s):", self.read_timeout)
+        for field in self.fields.values():
+            form.addRow(f"{field.label}:", field.widget)
         form.addRow(self.status)
+        self._load_fields(spec)
         self._update()
 
     def provider_value(self) -> str:
@@ -135,11 +130,12 @@ class RoleEditor(QWidget):
         self.base_url.setText(spec.base_url)
         self.set_model_names([], spec.model)
         self.api_key.clear()
-        self.num_ctx.setValue(spec.num_ctx)
-        self.max_tokens.setValue(spec.max_tokens)
-        self.temperature.setValue(spec.temperature)
-        self.read_timeout.setValue(spec.read_timeout_s)
+        self._load_fields(spec)
         self._update()
+
+    def _load_fields(self, spec: ModelSpec) -> None:
+        for name, field in self.fields.items():
+            field.load(getattr(spec, name))
 
     def set_model_names(self, names: list[str], current: str | None = None) -> None:
         current = self.model_value() if current is None else current
@@ -163,8 +159,7 @@ class RoleEditor(QWidget):
         """The edited spec (validated by pydantic; ConfigError-like ValueError on a bad value)."""
         data = base.model_dump()
         data.update(provider=self.provider_value(), base_url=self.base_url.text().strip(), model=self.model_value(),
-                    num_ctx=self.num_ctx.value(), max_tokens=self.max_tokens.value(),
-                    temperature=round(self.temperature.value(), 2), read_timeout_s=float(self.read_timeout.value()))
+                    **{name: field.value() for name, field in self.fields.items()})
         return ModelSpec.model_validate(data)
 
     def typed_key(self) -> str:
@@ -175,7 +170,7 @@ class RoleEditor(QWidget):
             self._shown_provider = self.provider_value()
             self.set_model_names([], self.model_value() if self.model.count() else self._spec.model)
         enabled = not self.inherits()
-        for widget in self._fields:
+        for widget in self._widgets:
             widget.setEnabled(enabled)
         provider = self.provider_value()
         self.base_url.setPlaceholderText(URL_HINTS.get(provider, ""))
@@ -233,83 +228,32 @@ class SettingsDialog(QDialog):
         models_layout.addWidget(self.doctor_table, 1)
         self.tabs.addTab(models, "Models")
 
-        # retrieval
-        r = self.config.retrieval
-        retrieval = QWidget()
-        form = QFormLayout(retrieval)
-        self.k = _spin(1, 200, r.k)
-        self.candidates = _spin(10, 2000, r.candidates, 10)
-        self.fusion = QComboBox()
-        self.fusion.addItem("Weighted reciprocal rank fusion", "rrf")
-        self.fusion.addItem("Weighted sum of normalised scores", "convex")
-        self.fusion.setCurrentIndex(max(0, self.fusion.findData(r.fusion)))
-        self.bm25_weight = _dspin(0.0, 10.0, r.bm25_weight, 0.1)
-        self.vector_weight = _dspin(0.0, 10.0, r.vector_weight, 0.1)
-        self.reranker = QComboBox()
-        self.reranker.setEditable(True)
-        self.reranker.addItems(["none", "mmr"])
-        self.reranker.setCurrentText(r.reranker)
-        self.reranker.setToolTip("none, mmr, or the folder of a cross-encoder model")
-        self.dedup = _dspin(0.5, 1.0, r.dedup_similarity, 0.01)
-        form.addRow("Passages per search:", self.k)
-        form.addRow("Candidates per method:", self.candidates)
-        form.addRow("Fusion:", self.fusion)
-        form.addRow("BM25 weight:", self.bm25_weight)
-        form.addRow("Vector weight:", self.vector_weight)
-        form.addRow("Reranker:", self.reranker)
-        form.addRow("Near-duplicate similarity:", self.dedup)
-        self.tabs.addTab(retrieval, "Retrieval")
+        # retrieval, debate, library: one form each, from the field table
+        self.fields: dict[str, FieldEditor] = {}
+        forms: dict[str, QFormLayout] = {}
+        for title, fields in TABS.items():
+            page = QWidget()
+            form = forms[title] = QFormLayout(page)
+            for section, name in fields:
+                field = field_editor(AppConfig.model_fields[section].annotation, name, f"{section}.{name}")
+                self.fields[f"{section}.{name}"] = field
+                form.addRow(f"{field.label}:", field.widget)
+            self.tabs.addTab(page, title)
+        self.load_fields(self.config)
 
-        # debate
-        d = self.config.debate
-        debate = QWidget()
-        form = QFormLayout(debate)
-        self.min_rounds = _spin(1, 20, d.min_rounds)
-        self.max_rounds = _spin(1, 20, d.max_rounds)
-        self.threshold = _dspin(0.0, 1.0, d.confidence_threshold, 0.05)
-        self.max_switches = _spin(0, 10, d.max_switches)
-        self.queries = _spin(1, 3, d.queries_per_turn)
-        self.novelty = _dspin(0.0, 1.0, d.novelty_min, 0.05)
-        self.stall_rounds = _spin(1, 10, d.stall_rounds)
-        self.argument_format = QComboBox()
-        for value, label in (("auto", "auto: JSON for the embedded model, else text"), ("text", "streaming text"),
-                             ("json", "JSON with constrained citations")):
-            self.argument_format.addItem(label, value)
-        self.argument_format.setCurrentIndex(max(0, self.argument_format.findData(d.argument_format)))
-        self.hierarchy = QLineEdit("; ".join(d.evidence_hierarchy))
-        self.hierarchy.setToolTip("Evidence levels, strongest first, separated by ;")
-        form.addRow("Minimum rounds:", self.min_rounds)
-        form.addRow("Round limit:", self.max_rounds)
-        form.addRow("Verdict at confidence:", self.threshold)
-        form.addRow("Role switches at most:", self.max_switches)
-        form.addRow("Model queries per turn:", self.queries)
-        form.addRow("Novelty of new evidence:", self.novelty)
-        form.addRow("Stall after rounds:", self.stall_rounds)
-        form.addRow("Argument format:", self.argument_format)
-        form.addRow("Evidence hierarchy:", self.hierarchy)
-        self.tabs.addTab(debate, "Debate")
-
-        # library and data
-        lib = self.config.library
-        library = QWidget()
-        form = QFormLayout(library)
+        # the library tab also holds the data folder and names the embedding model (not plain fields)
+        form = forms["Library && data"]
         self.data_dir = QLineEdit(str(data_dir))
         self.data_dir.setObjectName("dataDir")
         browse = push_button("Browse\u2026", slot=self._browse_data)
-        self.chunk_tokens = _spin(32, 2000, lib.chunk_tokens, 10)
-        self.overlap = _spin(0, 500, lib.overlap_tokens, 5)
-        self.embed_batch = _spin(1, 1024, lib.embed_batch, 8)
-        embedding = QLabel(f"{lib.embedding_model} (change it in the settings file, then re-index everything)")
+        embedding = QLabel(f"{self.config.library.embedding_model} (change it in the settings file, then re-index "
+                           "everything)")
         embedding.setWordWrap(True)
-        form.addRow("Data folder:", _row(self.data_dir, browse))
-        form.addRow("Embedding model:", embedding)
-        form.addRow("Passage size (tokens):", self.chunk_tokens)
-        form.addRow("Overlap (tokens):", self.overlap)
-        form.addRow("Embedding batch:", self.embed_batch)
+        form.insertRow(0, "Data folder:", _row(self.data_dir, browse))
+        form.insertRow(1, "Embedding model:", embedding)
         note = QLabel("Passage sizes apply to documents added or re-indexed from now on.")
         note.setWordWrap(True)
         form.addRow(note)
-        self.tabs.addTab(library, "Library && data")
 
         self.error = QLabel("")
         self.error.setObjectName("settingsError")
@@ -342,30 +286,19 @@ class SettingsDialog(QDialog):
         return ModelSettings(**values)
 
     def build_config(self) -> AppConfig:
-        """The edited settings, validated. Raises ValueError (pydantic's ValidationError) on a bad combination."""
-        retrieval = self.config.retrieval.model_dump()
-        retrieval.update(k=self.k.value(), candidates=self.candidates.value(), fusion=self.fusion.currentData(),
-                         bm25_weight=round(self.bm25_weight.value(), 2), vector_weight=round(self.vector_weight.value(), 2),
-                         reranker=self.reranker.currentText().strip() or "none",
-                         dedup_similarity=round(self.dedup.value(), 2))
-        debate = self.config.debate.model_dump()
-        levels = [level.strip() for level in self.hierarchy.text().split(";") if level.strip()]
-        debate.update(min_rounds=self.min_rounds.value(), max_rounds=self.max_rounds.value(),
-                      confidence_threshold=round(self.threshold.value(), 2), max_switches=self.max_switches.value(),
-                      queries_per_turn=self.queries.value(), novelty_min=round(self.novelty.value(), 2),
-                      stall_rounds=self.stall_rounds.value(), argument_format=self.argument_format.currentData(),
-                      evidence_hierarchy=levels or self.config.debate.evidence_hierarchy)
-        if debate["min_rounds"] > debate["max_rounds"]:
-            raise ValueError("the minimum rounds exceed the round limit")
-        library = self.config.library.model_dump()
-        library.update(chunk_tokens=self.chunk_tokens.value(), overlap_tokens=self.overlap.value(),
-                       embed_batch=self.embed_batch.value())
-        if library["overlap_tokens"] >= library["chunk_tokens"]:
-            raise ValueError("the overlap must be smaller than the passage size")
-        return AppConfig.model_validate({
-            "schema_version": self.config.schema_version, "library": library, "retrieval": retrieval,
-            "models": self.models_settings().model_dump(), "debate": debate,
-        })
+        """The edited settings, validated by the config model. Raises ValueError (pydantic's ValidationError) on a
+        bad value or combination (the minimum rounds above the round limit, an overlap not below the passage size)."""
+        data = self.config.model_dump()
+        for path, field in self.fields.items():
+            section, name = path.split(".")
+            data[section][name] = field.value()
+        data["models"] = self.models_settings().model_dump()
+        return AppConfig.model_validate(data)
+
+    def explain(self, exc: Exception) -> str:
+        """The config model's message, its field names (debate.min_rounds) in the dialog's words (Minimum rounds)."""
+        labels = {path: field.label for path, field in self.fields.items()}
+        return re.sub(r"\b[a-z_]+\.[a-z_]+\b", lambda m: labels.get(m[0], m[0]), _first_error(exc))
 
     def typed_keys(self) -> dict[str, str]:
         keys = {}
@@ -381,7 +314,7 @@ class SettingsDialog(QDialog):
         try:
             config = self.build_config()
         except ValueError as exc:
-            self.error.setText(f"Not applied: {_first_error(exc)}")
+            self.error.setText(f"Not applied: {self.explain(exc)}")
             return False
         self.error.setText("")
         self.config = config
@@ -403,19 +336,12 @@ class SettingsDialog(QDialog):
         for role in ROLES:
             own = getattr(config.models, role)
             self.editors[role].load(own or config.models.default, own is None)
-        r, d, lib = config.retrieval, config.debate, config.library
-        for box, value in ((self.k, r.k), (self.candidates, r.candidates), (self.bm25_weight, r.bm25_weight),
-                           (self.vector_weight, r.vector_weight), (self.dedup, r.dedup_similarity),
-                           (self.min_rounds, d.min_rounds), (self.max_rounds, d.max_rounds),
-                           (self.threshold, d.confidence_threshold), (self.max_switches, d.max_switches),
-                           (self.queries, d.queries_per_turn), (self.novelty, d.novelty_min),
-                           (self.stall_rounds, d.stall_rounds), (self.chunk_tokens, lib.chunk_tokens),
-                           (self.overlap, lib.overlap_tokens), (self.embed_batch, lib.embed_batch)):
-            box.setValue(value)
-        self.fusion.setCurrentIndex(max(0, self.fusion.findData(r.fusion)))
-        self.reranker.setCurrentText(r.reranker)
-        self.argument_format.setCurrentIndex(max(0, self.argument_format.findData(d.argument_format)))
-        self.hierarchy.setText("; ".join(d.evidence_hierarchy))
+        self.load_fields(config)
+
+    def load_fields(self, config: AppConfig) -> None:
+        for path, field in self.fields.items():
+            section, name = path.split(".")
+            field.load(getattr(getattr(config, section), name))
 
     def _browse_data(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Data folder", self.data_dir.text())
@@ -469,11 +395,14 @@ class SettingsDialog(QDialog):
 
 
 def _first_error(exc: Exception) -> str:
+    """Pydantic's first error as 'where: what'; a validator's own message (which names its fields) as it is."""
     errors = getattr(exc, "errors", None)
     if callable(errors):
         try:
             first = errors()[0]
-            return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+            where = ".".join(str(p) for p in first["loc"])
+            message = str(first["msg"]).removeprefix("Value error, ")
+            return message if message.startswith(where) else f"{where}: {message}"
         except (IndexError, KeyError, TypeError):
             pass
     return str(exc)

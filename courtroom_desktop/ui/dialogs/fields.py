@@ -1,0 +1,138 @@
+"""Form fields made from the settings' own pydantic fields: the widget follows the annotation, its range the field's
+bounds (ge, gt, le, lt), its tooltip the description, and its label, unit, step, decimals, choices and suggestions the
+hints ``shown(...)`` leaves in ``json_schema_extra`` (core/config.py). A setting shown in a dialog is then one entry
+of its field table, loaded and saved by the same loop as every other.
+
+    int        QSpinBox          float      QDoubleSpinBox      Literal    QComboBox of the choices
+    bool       QCheckBox         list[str]  QLineEdit, ';'      str        QLineEdit, or an editable QComboBox of
+                                                                           the suggestions when there are some
+
+A text left empty stands for the field's default."""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import annotated_types
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
+
+INT_LIMIT = 2**31 - 1   # what a QSpinBox holds
+FLOAT_LIMIT = 1e12
+FLOAT_DECIMALS = 2
+
+
+@dataclass
+class FieldEditor:
+    """One model field in a form: its widget, its label, and its value in (``load``) and out (``value``)."""
+
+    name: str
+    label: str
+    widget: QWidget
+    load: Callable[[Any], None]
+    value: Callable[[], Any]
+
+
+def field_editor(model: type[BaseModel], name: str, object_name: str = "") -> FieldEditor:
+    """The editor of ``model``'s field ``name`` (a TypeError for a type no widget is made for)."""
+    info = model.model_fields[name]
+    hints = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    annotation = info.annotation
+    default = info.get_default(call_default_factory=True)
+    if typing.get_origin(annotation) is Literal:
+        widget, load, value = _choice(typing.get_args(annotation), hints.get("choices") or {})
+    elif annotation is bool:
+        widget, load, value = _check()
+    elif annotation is int:
+        widget, load, value = _int_spin(info, hints)
+    elif annotation is float:
+        widget, load, value = _float_spin(info, hints)
+    elif typing.get_origin(annotation) is list and typing.get_args(annotation) == (str,):
+        widget, load, value = _list_line(default)
+    elif annotation is str:
+        widget, load, value = _text(hints.get("suggestions") or [], default)
+    else:
+        raise TypeError(f"{model.__name__}.{name}: no settings widget for {annotation!r}")
+    widget.setToolTip(info.description or "")
+    if object_name:
+        widget.setObjectName(object_name)
+    label = str(hints.get("label") or name.replace("_", " ").capitalize())
+    return FieldEditor(name, label, widget, load, value)
+
+
+def bounds(info: FieldInfo, smallest_step: float, limit: float) -> tuple[float, float]:
+    """The field's range from its ge/gt/le/lt constraints; a strict bound moves in by ``smallest_step``."""
+    low, high = -limit, limit
+    for constraint in info.metadata:
+        if isinstance(constraint, annotated_types.Ge):
+            low = max(low, constraint.ge)
+        elif isinstance(constraint, annotated_types.Gt):
+            low = max(low, constraint.gt + smallest_step)
+        elif isinstance(constraint, annotated_types.Le):
+            high = min(high, constraint.le)
+        elif isinstance(constraint, annotated_types.Lt):
+            high = min(high, constraint.lt - smallest_step)
+    return low, high
+
+
+def _suffix(hints: dict) -> str:
+    return f" {hints['unit']}" if hints.get("unit") else ""
+
+
+def _int_spin(info: FieldInfo, hints: dict):
+    box = QSpinBox()
+    low, high = bounds(info, 1, INT_LIMIT)
+    box.setRange(int(low), int(high))
+    box.setSingleStep(int(hints.get("step") or 1))
+    box.setSuffix(_suffix(hints))
+    return box, lambda value: box.setValue(int(value)), box.value
+
+
+def _float_spin(info: FieldInfo, hints: dict):
+    box = QDoubleSpinBox()
+    decimals = int(hints.get("decimals", FLOAT_DECIMALS))
+    box.setDecimals(decimals)  # before the range, which is rounded to the decimals
+    low, high = bounds(info, 10.0 ** -decimals, FLOAT_LIMIT)
+    box.setRange(low, high)
+    box.setSingleStep(float(hints.get("step") or 10.0 ** -decimals))
+    box.setSuffix(_suffix(hints))
+    return box, lambda value: box.setValue(float(value)), lambda: float(round(box.value(), decimals))
+
+
+def _choice(values: tuple, labels: dict):
+    box = QComboBox()
+    for value in values:
+        box.addItem(str(labels.get(value, value)), value)
+
+    def load(value) -> None:
+        box.setCurrentIndex(max(0, box.findData(value)))
+
+    return box, load, box.currentData
+
+
+def _check():
+    box = QCheckBox()
+    return box, lambda value: box.setChecked(bool(value)), box.isChecked
+
+
+def _list_line(default: list[str]):
+    line = QLineEdit()
+
+    def value() -> list[str]:
+        return [item.strip() for item in line.text().split(";") if item.strip()] or list(default)
+
+    return line, lambda items: line.setText("; ".join(items)), value
+
+
+def _text(suggestions: list[str], default: str):
+    if not suggestions:
+        line = QLineEdit()
+        return line, lambda text: line.setText(str(text)), lambda: line.text().strip() or default
+    box = QComboBox()
+    box.setEditable(True)
+    box.addItems([str(s) for s in suggestions])
+    return box, lambda text: box.setCurrentText(str(text)), lambda: box.currentText().strip() or default
