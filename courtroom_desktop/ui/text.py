@@ -40,13 +40,6 @@ def stance_short(case, stance) -> str:
     return "supports" if stance == "for" else "refutes"
 
 
-def role_for(case, stance) -> str:
-    case, stance = _value(case), _value(stance)
-    if case == "decision":
-        return "Counsel for" if stance == "for" else "Counsel against"
-    return "Defense" if stance == "for" else "Prosecution"
-
-
 def cite_href(evidence_id: str) -> str:
     return f"{CITE_SCHEME}:{evidence_id}"
 
@@ -112,8 +105,9 @@ def verdict_markdown(verdict, case="claim", claim: str = "") -> str:
 
 
 def pages_label(chunk) -> str:
-    start, end = chunk.page_start + 1, chunk.page_end + 1
-    return f"p. {start}" if start == end else f"pp. {start}\u2013{end}"
+    """'p. 3' or 'pp. 3\u20134': the chunk's own pages (core.records.Chunk.pages) with the prefix."""
+    pages = chunk.pages
+    return f"pp. {pages}" if "\u2013" in pages else f"p. {pages}"
 
 
 def clock(timestamp: float | None) -> str:

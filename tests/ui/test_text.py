@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from courtroom_desktop.core.court.records import Finding, Verdict, VerdictLabel, WeighedEvidence
+from courtroom_desktop.core.court.records import Finding, Verdict, VerdictLabel, WeighedEvidence, role_name
+from courtroom_desktop.core.records import Chunk
 from courtroom_desktop.ui.text import (
     citations_html,
     evidence_of_href,
-    role_for,
+    pages_label,
     stance_short,
     stance_words,
     verdict_markdown,
@@ -24,8 +25,16 @@ def test_citations_become_links_and_text_is_escaped():
 def test_stances_read_right_for_claims_and_decisions():
     assert stance_words("claim", "against") == "argues the claim is false"
     assert stance_words("decision", "for") == "argues for doing it"
-    assert role_for("claim", "for") == "Defense" and role_for("decision", "against") == "Counsel against"
+    assert role_name("claim", "for") == "Defense" and role_name("decision", "against") == "Counsel against"
     assert stance_short("claim", "against") == "refutes" and stance_short("claim", None) == ""
+
+
+def test_pages_label_prefixes_the_chunks_pages():
+    def chunk(start: int, end: int) -> Chunk:
+        return Chunk(id="d-0001", doc_id="d", ordinal=1, section_path="", page_start=start, page_end=end,
+                     char_start=0, char_end=1, text="x")
+
+    assert pages_label(chunk(2, 2)) == "p. 3" and pages_label(chunk(2, 3)) == "pp. 3\u20134"
 
 
 def test_verdict_markdown_links_citations_and_escapes_model_text():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from courtroom_desktop.ui.qt_models import RecordTableModel
-from courtroom_desktop.ui.text import clock, pages_label, role_for, stance_short
+from courtroom_desktop.ui.text import clock, pages_label, stance_short
 from courtroom_desktop.ui.theme import accent
 
 COLUMNS = ("ID", "Stance", "Level", "Document", "Page", "Found", "Query", "Cited by")
@@ -44,9 +44,11 @@ class EvidenceModel(RecordTableModel):
         return None
 
     def _finder(self, entry) -> str:
+        from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
+
         if entry.found_by == "judge":
             return "Judge"
-        return role_for(self.case, entry.stance) if entry.stance is not None else f"Counsel {entry.found_by}"
+        return role_name(self.case, entry.stance) if entry.stance is not None else f"Counsel {entry.found_by}"
 
     def _display(self, entry, column: int) -> str:
         chunk = entry.evidence.chunk

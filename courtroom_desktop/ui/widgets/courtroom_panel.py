@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 
 from courtroom_desktop.ui.controllers.trial import FINISHED, IDLE, PAUSED, RUNNING, STARTING, STOPPED
 from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
-from courtroom_desktop.ui.text import role_for
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.widgets.chart import ConfidenceChart
@@ -215,6 +214,8 @@ class CourtroomPanel(QWidget):
         self._show_status()
 
     def _show_status(self) -> None:
+        from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
+
         state = self.controller.state
         words = STATE_WORDS.get(state, state)
         parts = [f"<b>{html.escape(words)}</b>"] if words else []
@@ -225,7 +226,7 @@ class CourtroomPanel(QWidget):
             for seat, stance in sorted(self.transcript.assignments.items()):
                 color = accent(stance, QGuiApplication.palette()).name()
                 sides.append(f'Counsel {seat}: <span style="color:{color}">'
-                             f"{html.escape(role_for(self.transcript.case, stance))}</span>")
+                             f"{html.escape(role_name(self.transcript.case, stance))}</span>")
             parts.append(" \u00b7 ".join(sides))
         self.status.setText(" \u2014 ".join(parts))
 

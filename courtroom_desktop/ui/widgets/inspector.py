@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from courtroom_desktop.ui.controllers.pages import BASE_SCALE, PageRenderer, RenderedPage
 from courtroom_desktop.ui.qt_models import RecordRole
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
-from courtroom_desktop.ui.text import clock, pages_label, role_for, stance_words
+from courtroom_desktop.ui.text import clock, pages_label, stance_words
 from courtroom_desktop.ui.theme import accent
 
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.4, 4.0, 1.25
@@ -229,6 +229,8 @@ class EvidenceInspector(QWidget):
         self._update_controls()
 
     def _show(self, entry) -> None:
+        from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
+
         if entry is None:
             return
         self.entry = entry
@@ -236,7 +238,7 @@ class EvidenceInspector(QWidget):
         case = self.model.case
         stance = entry.stance.value if entry.stance is not None else ""
         color = accent(stance or "unclear", self.palette()).name()
-        finder = "the Judge" if entry.found_by == "judge" else role_for(case, stance)
+        finder = "the Judge" if entry.found_by == "judge" else role_name(case, stance)
         cited = ", ".join(self.model.cited_by(entry.id)) or "not cited yet"
         self.info.setText(
             f"<b>{entry.id}</b> &middot; {html.escape(evidence.doc_title or evidence.doc_path)}"

@@ -39,7 +39,6 @@ from courtroom_desktop.ui.text import (
     citations_html,
     cite_href,
     evidence_of_href,
-    role_for,
     stance_words,
     verdict_markdown,
 )
@@ -93,8 +92,10 @@ def chip_tip(evidence_id: str, valid: bool, problem: str, lookup: Callable[[str]
 
 
 def turn_html(item: TurnItem, case: str, lookup: Callable[[str], object | None], palette: QPalette) -> str:
+    from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
+
     color = accent(item.stance, palette).name()
-    role = item.role or role_for(case, item.stance)
+    role = item.role or role_name(case, item.stance)
     parts = [f'<p style="margin:0"><b style="color:{color}">{html.escape(role)}</b> &middot; '
              f"{html.escape(stance_words(case, item.stance))} &middot; "
              + _dim(f"Counsel {html.escape(item.seat)} &middot; round {item.round}", palette) + "</p>"]
@@ -178,9 +179,11 @@ def ruling_html(item: RulingItem, palette: QPalette) -> str:
 
 
 def switch_html(item: SwitchItem, case: str, palette: QPalette) -> str:
+    from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
+
     switch = item.switch
     color = accent("switch", palette).name()
-    sides = "; ".join(f"Counsel {seat} now {stance_words(case, stance)} as the {role_for(case, stance)}"
+    sides = "; ".join(f"Counsel {seat} now {stance_words(case, stance)} as the {role_name(case, stance)}"
                       for seat, stance in sorted(switch.assignments.items()))
     return (f'<p style="margin:0"><b style="color:{color}">\u21c4 The sides switched after round {switch.round}</b>'
             f"<br>{html.escape(sides)}.<br><i>Why: {html.escape('; '.join(switch.reasons))}</i></p>")
