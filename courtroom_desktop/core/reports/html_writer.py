@@ -12,7 +12,7 @@ from html import escape
 from pathlib import Path
 from typing import Literal
 
-from courtroom_desktop.core.court.records import role_name
+from courtroom_desktop.core.court.records import Ruling, Turn
 from courtroom_desktop.core.reports import view
 from courtroom_desktop.core.reports.chart import confidence_svg
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
@@ -81,7 +81,8 @@ img { display: block; }
 CHART_NAME = "chart.png"  # the chart's name in the PDF layout's archive
 
 
-def e(text) -> str:
+def esc(text) -> str:
+    """Any value as HTML text (attribute-safe), without the control characters no format can carry."""
     return escape(view.clean(str(text)), quote=True)
 
 
@@ -105,14 +106,14 @@ class _Html:
             entry = self.r.entry(evidence_id)
             title = f"{view.doc_label(entry)}, page {view.pages_label(entry)}" if entry else "not in the evidence pool"
             if target:
-                links.append(f'<a class="cite" href="{e(target)}" title="{e(title)}">{e(evidence_id)}</a>')
+                links.append(f'<a class="cite" href="{esc(target)}" title="{esc(title)}">{esc(evidence_id)}</a>')
             else:
-                links.append(e(evidence_id))
+                links.append(esc(evidence_id))
         return "[" + ", ".join(links) + "]"
 
     def rich(self, text: str) -> str:
         """Escaped text with its [E#] citations as links."""
-        return "".join(e(part) if isinstance(part, str) else self.cite(part) for part in view.split_citations(view.clean(text)))
+        return "".join(esc(part) if isinstance(part, str) else self.cite(part) for part in view.split_citations(view.clean(text)))
 
     def image(self, relative: str, alt: str) -> str:
         if self.base is None:
@@ -122,7 +123,7 @@ class _Html:
             return ""
         data = path.read_bytes()
         if self.mode == "web":
-            return f'<img src="data:image/png;base64,{base64.b64encode(data).decode()}" alt="{e(alt)}"/>'
+            return f'<img src="data:image/png;base64,{base64.b64encode(data).decode()}" alt="{esc(alt)}"/>'
         name = f"img{len(self.images)}.png"
         self.images[name] = data
         import pymupdf
@@ -135,27 +136,27 @@ class _Html:
     def ul(self, items: list[str], rich: bool = False) -> str:
         if not items:
             return "<p>None.</p>"
-        return "<ul>" + "".join(f"<li>{self.rich(i) if rich else e(i)}</li>" for i in items) + "</ul>"
+        return "<ul>" + "".join(f"<li>{self.rich(i) if rich else esc(i)}</li>" for i in items) + "</ul>"
 
     # ---------------------------------------------------------------- sections
     def header(self) -> None:
         r = self.r
         self.add("<h1>Verdict report</h1>",
-                 f'<p class="claim"><b>{e(view.case_word(r))}:</b> {e(view.one_line(r.spec.claim))}</p>',
-                 f'<p class="meta">Trial {e(r.trial_id)} &#183; started {e(r.started_at or "unknown")} &#183; '
-                 f'report made {e(r.generated_at)} &#183; summary for {"an expert" if self.audience == "expert" else "a general"} '
-                 f'reader &#183; {e("Courtroom Desktop " + r.app_version)}</p>')
+                 f'<p class="claim"><b>{esc(view.case_word(r))}:</b> {esc(view.one_line(r.spec.claim))}</p>',
+                 f'<p class="meta">Trial {esc(r.trial_id)} &#183; started {esc(r.started_at or "unknown")} &#183; '
+                 f'report made {esc(r.generated_at)} &#183; summary for {"an expert" if self.audience == "expert" else "a general"} '
+                 f'reader &#183; {esc("Courtroom Desktop " + r.app_version)}</p>')
         verdict = r.verdict
         if verdict is None:
             self.add(f'<div class="verdict v-insufficient"><span class="label">NO VERDICT</span> '
-                     f'<p>The trial is {e(r.status or "unfinished")}; `courtroom trials resume {e(r.trial_id)}` '
+                     f'<p>The trial is {esc(r.status or "unfinished")}; `courtroom trials resume {esc(r.trial_id)}` '
                      "continues it.</p></div>")
             return
         css = "v-" + verdict.label.value.split()[0]
-        self.add(f'<div class="verdict {css}"><p><span class="label">{e(verdict.label.value.upper())}</span> '
-                 f"&#160; confidence {verdict.confidence:.2f} ({e(view.confidence_words(verdict.confidence))})</p>"
+        self.add(f'<div class="verdict {css}"><p><span class="label">{esc(verdict.label.value.upper())}</span> '
+                 f"&#160; confidence {verdict.confidence:.2f} ({esc(view.confidence_words(verdict.confidence))})</p>"
                  f'<p class="small">{verdict.rounds} round(s), {verdict.switches} role switch(es); stopped because '
-                 f"{e(view.one_line(verdict.stopped_because) or 'n/a')}</p></div>")
+                 f"{esc(view.one_line(verdict.stopped_because) or 'n/a')}</p></div>")
 
     def summary(self) -> None:
         self.add("<h2>Summary</h2>")
@@ -180,15 +181,10 @@ class _Html:
             self.add(f'<div><img src="{CHART_NAME}" width="420" height="172"/></div>')
         self.add('<table><tr><th>Round</th><th>Tendency</th><th>Confidence</th><th>Ready for verdict</th><th>Note</th></tr>')
         for ruling in r.rulings:
-            notes = []
-            if ruling.overruled:
-                notes.append("'ready' overruled: " + "; ".join(ruling.overruled))
-            switch = r.switched_after(ruling.round)
-            if switch:
-                notes.append("sides switched after this round: " + "; ".join(switch.reasons))
-            self.add(f"<tr><td>{ruling.round}</td><td>{e(ruling.ruling.tendency.value)}</td>"
+            notes = [f"{label}: {detail}" for label, detail, _ in view.ruling_notes(r, ruling)]
+            self.add(f"<tr><td>{ruling.round}</td><td>{esc(ruling.ruling.tendency.value)}</td>"
                      f"<td>{ruling.ruling.confidence:.2f}</td><td>{'yes' if ruling.ruling.ready_for_verdict else 'no'}</td>"
-                     f"<td>{e(view.one_line(' '.join(notes)))}</td></tr>")
+                     f"<td>{esc(view.one_line(' '.join(notes)))}</td></tr>")
         self.add("</table>")
 
     def findings(self) -> None:
@@ -201,14 +197,8 @@ class _Html:
             for finding in verdict.findings:
                 cited = [c for c in finding.citations if f"[{c}]" not in finding.text]
                 tail = " " + self.cite(cited) if cited else ""
-                sources = []
-                for evidence_id in finding.citations:
-                    entry = self.r.entry(evidence_id)
-                    if entry:
-                        section = view.one_line(entry.evidence.chunk.section_path)
-                        sources.append(f"{evidence_id}: {view.doc_label(entry)}, page {view.pages_label(entry)}"
-                                       + (f", {section}" if section else ""))
-                detail = f'<br/><span class="small">{e("; ".join(sources))}</span>' if sources else ""
+                sources = view.finding_sources(self.r, finding)
+                detail = f'<br/><span class="small">{esc("; ".join(sources))}</span>' if sources else ""
                 self.add(f"<li>{self.rich(finding.text)}{tail}{detail}</li>")
             self.add("</ol>")
         self.add("<h2>Open questions</h2>", self.ul(list(verdict.open_questions) if verdict else [], rich=True))
@@ -229,60 +219,53 @@ class _Html:
         self.add('<p class="small">Each passage as the trial saw it; the link opens a copy of the source page with '
                  "the passage highlighted (yellow; quotations in orange).</p>")
         for evidence_id in cited:
-            entry = r.entry(evidence_id)
-            chunk = entry.evidence.chunk
-            source = r.source(evidence_id)
-            section = view.one_line(chunk.section_path)
-            self.add(f'<div class="passage" id="{e(evidence_id)}">',
-                     f"<h3>[{e(evidence_id)}] {e(view.doc_label(entry))}, page {e(view.pages_label(entry))}"
-                     f"{', ' + e(section) if section else ''}</h3>",
-                     f'<p class="small">Evidence level: {e(entry.level)} &#183; cited by '
-                     f"{e(', '.join(r.cited_by(evidence_id)) or 'nobody')} &#183; found by {e(view.found_by_text(r, entry))}"
-                     + (" &#183; <b>reads like instructions to a model: quoted only</b>" if entry.injection else "") + "</p>",
-                     "<blockquote>" + "".join(f"<p>{e(p)}</p>" for p in view.paragraphs(chunk.text)) + "</blockquote>")
-            quotes = r.quotes(evidence_id)
-            if quotes:
-                self.add(f'<p class="small">Quoted by counsel: {e("; ".join(chr(8220) + q + chr(8221) for q in quotes))}</p>')
-            if source is not None and source.pdf:
-                self.add(f'<p><a href="{e(source.href)}">Open page {source.original_page} with the passage highlighted</a> '
-                         f'<span class="small">({e(source.pdf)}, page {source.page})</span></p>')
-                for offset, image in enumerate(source.images):
-                    number = source.original_page + offset
-                    tag = self.image(image, f"{evidence_id} highlighted on page {number}")
-                    if tag:
-                        caption = f"Page {number} of the source, passage highlighted" + (
-                            ", continued" if offset else "")
-                        self.add(f'<div class="page-image">{tag}<p class="small">{e(caption)}</p></div>')
-            if source is not None and source.note:
-                self.add(f'<p class="note">{e(source.note)}. The passage above is the text the trial kept.</p>')
-            elif source is None:
-                self.add('<p class="note">No highlighted copy was made for this report.</p>')
-            self.add("</div>")
+            self.passage(evidence_id)
+
+    def passage(self, evidence_id: str) -> None:
+        r = self.r
+        entry = r.entry(evidence_id)
+        source = r.source(evidence_id)
+        self.add(f'<div class="passage" id="{esc(evidence_id)}">',
+                 f"<h3>[{esc(evidence_id)}] {view.passage_label(entry, esc)}</h3>",
+                 f'<p class="small">Evidence level: {esc(entry.level)} &#183; cited by '
+                 f"{esc(', '.join(r.cited_by(evidence_id)) or 'nobody')} &#183; found by {esc(view.found_by_text(r, entry))}"
+                 + (" &#183; <b>reads like instructions to a model: quoted only</b>" if entry.injection else "") + "</p>",
+                 "<blockquote>" + "".join(f"<p>{esc(p)}</p>" for p in view.paragraphs(entry.evidence.chunk.text))
+                 + "</blockquote>")
+        quotes = r.quotes(evidence_id)
+        if quotes:
+            self.add(f'<p class="small">Quoted by counsel: {esc("; ".join(chr(8220) + q + chr(8221) for q in quotes))}</p>')
+        if source is not None and source.pdf:
+            self.add(f'<p><a href="{esc(source.href)}">Open page {source.original_page} with the passage highlighted</a> '
+                     f'<span class="small">({esc(source.pdf)}, page {source.page})</span></p>')
+            for offset, image in enumerate(source.images):
+                number = source.original_page + offset
+                tag = self.image(image, f"{evidence_id} highlighted on page {number}")
+                if tag:
+                    caption = f"Page {number} of the source, passage highlighted" + (", continued" if offset else "")
+                    self.add(f'<div class="page-image">{tag}<p class="small">{esc(caption)}</p></div>')
+        if source is not None and source.note:
+            self.add(f'<p class="note">{esc(source.note)}. The passage above is the text the trial kept.</p>')
+        elif source is None:
+            self.add('<p class="note">No highlighted copy was made for this report.</p>')
+        self.add("</div>")
 
     def evidence_table(self) -> None:
         r = self.r
-        expert = self.audience == "expert"
         self.add("<h2>Evidence</h2>", '<p class="small">Every passage that entered the evidence pool. Stance: the side '
                  "that cited it.</p>")
         if not r.pool:
             self.add("<p>The evidence pool is empty.</p>")
             return
-        head = ["ID", "Document", "Page", "Section", "Excerpt", "Stance", "Cited by", "Evidence level"]
-        if expert:
-            head.append("Weight")
-        self.add("<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>")
+        self.add("<table><tr>" + "".join(f"<th>{h}</th>" for h in view.evidence_head(self.audience)) + "</tr>")
         cited = set(r.cited_ids())
         for entry in r.pool:
-            chunk = entry.evidence.chunk
             target = view.citation_target(r, entry.id) if entry.id in cited else ""
-            ident = f'<a href="{e(target)}">{e(entry.id)}</a>' if target else e(entry.id)
-            cells = [ident, e(view.doc_label(entry)), e(view.pages_label(entry)), e(view.one_line(chunk.section_path)),
-                     e(view.excerpt(chunk.text, 160)), e(view.stance_text(r, r.citing_stance(entry.id)) or "not cited"),
-                     e(", ".join(r.cited_by(entry.id))), e(entry.level)]
-            if expert:
-                weight = r.weight(entry.id)
-                cells.append("" if weight is None else f"{weight:.2f}")
-            self.add(f'<tr id="row-{e(entry.id)}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            ident = f'<a href="{esc(target)}">{esc(entry.id)}</a>' if target else esc(entry.id)
+            cells = [ident, *(esc(c) for c in view.evidence_cells(r, entry))]
+            if self.audience == "expert":
+                cells.append(view.weight_text(r, entry))
+            self.add(f'<tr id="row-{esc(entry.id)}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         self.add("</table>")
 
     def expert_detail(self) -> None:
@@ -290,7 +273,7 @@ class _Html:
         self.add("<h2>Rounds in detail</h2>")
         for ruling in r.rulings:
             j = ruling.ruling
-            self.add(f"<h3>Round {ruling.round}: {e(j.tendency.value)}, confidence {j.confidence:.2f}</h3>",
+            self.add(f"<h3>Round {ruling.round}: {esc(j.tendency.value)}, confidence {j.confidence:.2f}</h3>",
                      f"<p><b>Summary:</b> {self.rich(j.summary)}</p>",
                      f"<p><b>Evidence assessment:</b> {self.rich(j.evidence_assessment)}</p>",
                      f"<p><b>Key controversy:</b> {self.rich(j.key_controversy)}</p>")
@@ -298,31 +281,28 @@ class _Html:
                 self.add("<p><b>Open questions:</b></p>", self.ul(list(j.open_questions), rich=True))
             if j.ready_for_verdict:
                 self.add(f"<p><b>Ready for verdict:</b> {self.rich(j.ready_reason)}"
-                         + (f" &#8212; overruled: {e('; '.join(ruling.overruled))}" if ruling.overruled else "") + "</p>")
+                         + (f" &#8212; overruled: {esc('; '.join(ruling.overruled))}" if ruling.overruled else "") + "</p>")
         self.add("<h3>How the evidence was found</h3>",
-                 "<table><tr><th>ID</th><th>Found by</th><th>Query</th><th>Fused score</th><th>BM25 rank</th>"
-                 "<th>Vector rank</th><th>Novelty</th></tr>")
+                 "<table><tr>" + "".join(f"<th>{h}</th>" for h in view.DISCOVERY_HEAD) + "</tr>")
         for entry in r.pool:
-            ev = entry.evidence
-            self.add(f"<tr><td>{e(entry.id)}</td><td>{e(view.found_by_text(r, entry))}</td><td>{e(view.one_line(entry.query))}"
-                     f"</td><td>{ev.score:.4f}</td><td>{'' if ev.bm25_rank is None else ev.bm25_rank}</td>"
-                     f"<td>{'' if ev.vector_rank is None else ev.vector_rank}</td><td>{entry.novelty:.2f}</td></tr>")
+            cells = [esc(entry.id), *(esc(c) for c in view.discovery_text(r, entry)), *view.discovery_figures(entry)]
+            self.add("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         self.add("</table>")
 
     def settings(self) -> None:
         r = self.r
         self.add("<h2>Models and settings</h2>", "<table><tr><th>Role</th><th>Model</th></tr>")
         for role, model in (r.spec.models or {}).items():
-            self.add(f"<tr><td>{e(role)}</td><td>{e(model)}</td></tr>")
+            self.add(f"<tr><td>{esc(role)}</td><td>{esc(model)}</td></tr>")
         if not r.spec.models:
             self.add('<tr><td colspan="2">not recorded</td></tr>')
         self.add("</table>",
-                 f"<p>Case type: {e(r.spec.case.value)} &#183; scope: {e(view.scope_text(r))} &#183; "
-                 f"usage: {e(view.usage_text(r))}</p>",
+                 f"<p>Case type: {esc(r.spec.case.value)} &#183; scope: {esc(view.scope_text(r))} &#183; "
+                 f"usage: {esc(view.usage_text(r))}</p>",
                  "<table><tr><th>Debate setting</th><th>Value</th></tr>"
-                 + "".join(f"<tr><td>{e(k)}</td><td>{e(v)}</td></tr>" for k, v in view.settings_rows(r)) + "</table>",
-                 f'<p class="small">Report made {e(r.generated_at)}; trial started {e(r.started_at or "unknown")}, '
-                 f'verdict {e(r.finished_at or "not reached")}.</p>')
+                 + "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in view.settings_rows(r)) + "</table>",
+                 f'<p class="small">Report made {esc(r.generated_at)}; trial started {esc(r.started_at or "unknown")}, '
+                 f'verdict {esc(r.finished_at or "not reached")}.</p>')
 
     def transcript(self) -> None:
         r = self.r
@@ -332,35 +312,30 @@ class _Html:
         for number in view.rounds(r):
             self.add(f"<h3>Round {number}</h3>")
             for turn in (t for t in r.turns if t.round == number):
-                meta = [f"counsel {turn.seat.value}, {turn.stance.value}"]
-                if turn.queries:
-                    meta.append("searched: " + "; ".join(view.one_line(q) for q in turn.queries))
-                if turn.evidence_added:
-                    meta.append("new evidence: " + ", ".join(turn.evidence_added))
-                if turn.regenerated:
-                    meta.append("regenerated once after a rejected answer")
-                meta.extend(f"flag: {view.one_line(f)}" for f in turn.flags)
-                invalid = [c for c in turn.citations if not c.valid]
-                meta.extend(f"invalid citation {c.evidence_id}: {view.one_line(c.problem)}" for c in invalid)
-                texts = view.paragraphs(turn.text) or ["(empty)"]
-                self.add(f'<div class="turn {e(turn.stance.value)}"><p><b>{e(turn.role)}:</b> {self.rich(texts[0])}</p>',
-                         "".join(f"<p>{self.rich(t)}</p>" for t in texts[1:]),
-                         f'<p class="small">{e(" · ".join(meta))}</p></div>')
+                self.turn(turn)
             for ruling in (x for x in r.rulings if x.round == number):
-                j = ruling.ruling
-                extra = f"<br/>Key controversy: {self.rich(j.key_controversy)}" if j.key_controversy.strip() else ""
-                if j.open_questions:
-                    extra += "<br/>Open questions: " + "; ".join(self.rich(q) for q in j.open_questions)
-                if ruling.overruled:
-                    extra += "<br/>'Ready for verdict' overruled: " + e("; ".join(ruling.overruled))
-                self.add(f'<div class="ruling"><p><b>Judge</b> &#8212; {e(j.tendency.value)}, confidence '
-                         f"{j.confidence:.2f}: {self.rich(j.summary)}{extra}</p></div>")
+                self.judge(ruling)
             switch = r.switched_after(number)
             if switch:
-                roles = ", ".join(f"counsel {seat} is now {role_name(r.spec.case, stance)}"
-                                  for seat, stance in sorted(switch.assignments.items()))
-                self.add(f'<div class="switch"><p>Sides switched after round {number}: {e("; ".join(switch.reasons))} '
-                         f"({e(roles)})</p></div>")
+                self.add(f'<div class="switch"><p>Sides switched after round {number}: {esc("; ".join(switch.reasons))} '
+                         f"({esc(view.switch_roles(r, switch))})</p></div>")
+
+    def turn(self, turn: Turn) -> None:
+        notes = [view.turn_seat(turn), *view.turn_notes(turn)]
+        texts = view.paragraphs(turn.text) or ["(empty)"]
+        self.add(f'<div class="turn {esc(turn.stance.value)}"><p><b>{esc(turn.role)}:</b> {self.rich(texts[0])}</p>',
+                 "".join(f"<p>{self.rich(t)}</p>" for t in texts[1:]),
+                 f'<p class="small">{esc(" · ".join(notes))}</p></div>')
+
+    def judge(self, ruling: Ruling) -> None:
+        j = ruling.ruling
+        extra = f"<br/>Key controversy: {self.rich(j.key_controversy)}" if j.key_controversy.strip() else ""
+        if j.open_questions:
+            extra += "<br/>Open questions: " + "; ".join(self.rich(q) for q in j.open_questions)
+        if ruling.overruled:
+            extra += "<br/>'Ready for verdict' overruled: " + esc("; ".join(ruling.overruled))
+        self.add(f'<div class="ruling"><p><b>Judge</b> &#8212; {esc(j.tendency.value)}, confidence '
+                 f"{j.confidence:.2f}: {self.rich(j.summary)}{extra}</p></div>")
 
     # ---------------------------------------------------------------- whole
     def body(self) -> str:
@@ -393,8 +368,8 @@ def render_html(record: TrialRecord, audience: Audience = "general", mode: Mode 
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; "
             "style-src 'unsafe-inline'\"/>"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>"
-            f"<meta name=\"generator\" content=\"Courtroom Desktop {e(record.app_version)}\"/>"
-            f"<title>{e(title)}</title><style>{WEB_CSS}</style></head>\n<body>\n{body}\n</body></html>\n")
+            f"<meta name=\"generator\" content=\"Courtroom Desktop {esc(record.app_version)}\"/>"
+            f"<title>{esc(title)}</title><style>{WEB_CSS}</style></head>\n<body>\n{body}\n</body></html>\n")
     return page, {}
 
 

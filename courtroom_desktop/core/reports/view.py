@@ -4,9 +4,19 @@ and the escaping rules for text that came from documents or models (never truste
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from courtroom_desktop.core.court.checks import CITATION
-from courtroom_desktop.core.court.records import CaseType, PoolEntry, Stance, role_name
+from courtroom_desktop.core.court.records import (
+    CaseType,
+    Finding,
+    PoolEntry,
+    RolesSwitched,
+    Ruling,
+    Stance,
+    Turn,
+    role_name,
+)
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
@@ -131,6 +141,95 @@ def found_by_text(record: TrialRecord, entry: PoolEntry) -> str:
     if entry.stance is not None:
         who += f" ({role_name(record.spec.case, entry.stance)})"
     return f"{who}, round {entry.round}"
+
+
+def passage_label(entry: PoolEntry, escape: Callable[[str], str] = str) -> str:
+    """'Document, page 4, Section': where a passage sits. ``escape`` is the format's escaping of untrusted text,
+    applied to each piece (the document title and section come from the documents)."""
+    section = one_line(entry.evidence.chunk.section_path)
+    return (f"{escape(doc_label(entry))}, page {escape(pages_label(entry))}"
+            + (f", {escape(section)}" if section else ""))
+
+
+def finding_sources(record: TrialRecord, finding: Finding, escape: Callable[[str], str] = str) -> list[str]:
+    """'E3: Document, page 4, Section' for each passage a finding cites that is in the evidence pool."""
+    sources = []
+    for evidence_id in finding.citations:
+        entry = record.entry(evidence_id)
+        if entry:
+            sources.append(f"{evidence_id}: {passage_label(entry, escape)}")
+    return sources
+
+
+def evidence_head(audience: Audience) -> list[str]:
+    head = ["ID", "Document", "Page", "Section", "Excerpt", "Stance", "Cited by", "Evidence level"]
+    return [*head, "Weight"] if audience == "expert" else head
+
+
+def evidence_cells(record: TrialRecord, entry: PoolEntry) -> list[str]:
+    """The text cells of a row of the evidence table, 'Document' to 'Evidence level' (the format escapes them)."""
+    chunk = entry.evidence.chunk
+    return [doc_label(entry), pages_label(entry), one_line(chunk.section_path), excerpt(chunk.text, 160),
+            stance_text(record, record.citing_stance(entry.id)) or "not cited", ", ".join(record.cited_by(entry.id)),
+            entry.level]
+
+
+def weight_text(record: TrialRecord, entry: PoolEntry) -> str:
+    """The expert's 'Weight' cell: the verdict's weight of the passage, '' without one."""
+    weight = record.weight(entry.id)
+    return "" if weight is None else f"{weight:.2f}"
+
+
+DISCOVERY_HEAD = ("ID", "Found by", "Query", "Fused score", "BM25 rank", "Vector rank", "Novelty")
+
+
+def discovery_text(record: TrialRecord, entry: PoolEntry) -> list[str]:
+    """The expert's 'How the evidence was found' row, its text cells (the format escapes them): found by, query."""
+    return [found_by_text(record, entry), one_line(entry.query)]
+
+
+def discovery_figures(entry: PoolEntry) -> list[str]:
+    """The same row's figures: fused score, BM25 rank, vector rank ('' where a retriever missed it), novelty."""
+    ev = entry.evidence
+    return [f"{ev.score:.4f}", "" if ev.bm25_rank is None else str(ev.bm25_rank),
+            "" if ev.vector_rank is None else str(ev.vector_rank), f"{entry.novelty:.2f}"]
+
+
+def turn_seat(turn: Turn) -> str:
+    return f"counsel {turn.seat.value}, {turn.stance.value}"
+
+
+def turn_notes(turn: Turn) -> list[str]:
+    """What a counsel turn did besides arguing, one line each: its searches, the evidence they added, a
+    regeneration, the court's flags and the citations it rejected."""
+    notes = []
+    if turn.queries:
+        notes.append("searched: " + "; ".join(one_line(q) for q in turn.queries))
+    if turn.evidence_added:
+        notes.append("new evidence: " + ", ".join(turn.evidence_added))
+    if turn.regenerated:
+        notes.append("regenerated once after a rejected answer")
+    notes.extend(f"flag: {one_line(f)}" for f in turn.flags)
+    notes.extend(f"invalid citation {c.evidence_id}: {one_line(c.problem)}" for c in turn.citations if not c.valid)
+    return notes
+
+
+def ruling_notes(record: TrialRecord, ruling: Ruling) -> list[tuple[str, str, bool]]:
+    """The confidence table's note on a round, as (label, detail, stands out): a 'ready for verdict' that was
+    overruled, and a switch of sides after the round (the one that stands out)."""
+    notes = []
+    if ruling.overruled:
+        notes.append(("'ready' overruled", "; ".join(ruling.overruled), False))
+    switch = record.switched_after(ruling.round)
+    if switch:
+        notes.append(("sides switched after this round", "; ".join(switch.reasons), True))
+    return notes
+
+
+def switch_roles(record: TrialRecord, switch: RolesSwitched) -> str:
+    """'counsel A is now Defense, counsel B is now Prosecution': who argues what after a switch."""
+    return ", ".join(f"counsel {seat} is now {role_name(record.spec.case, stance)}"
+                     for seat, stance in sorted(switch.assignments.items()))
 
 
 def cited_anchor(record: TrialRecord, evidence_id: str) -> str:
