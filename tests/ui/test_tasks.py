@@ -55,3 +55,30 @@ def test_worker_nice_comes_from_the_environment(monkeypatch):
     assert worker_nice() == 19
     monkeypatch.setenv("COURTROOM_WORKER_NICE", "soon")
     assert worker_nice() == WORKER_NICE
+
+
+def test_every_controller_reports_its_failed_tasks_on_the_inherited_sig_error(qloop):
+    from courtroom_desktop.core.errors import CourtroomError
+    from courtroom_desktop.ui.controllers import Controller
+    from courtroom_desktop.ui.controllers.export import ExportController
+    from courtroom_desktop.ui.controllers.history import HistoryController
+    from courtroom_desktop.ui.controllers.library import LibraryController
+    from courtroom_desktop.ui.controllers.pages import PageRenderer
+    from courtroom_desktop.ui.controllers.settings import SettingsController
+    from courtroom_desktop.ui.controllers.trial import TrialController
+    from courtroom_desktop.ui.controllers.workspace import WorkspaceController
+
+    async def fail():
+        raise CourtroomError("it broke")
+
+    kinds = (ExportController, HistoryController, LibraryController, PageRenderer, SettingsController, TrialController,
+             WorkspaceController)
+    for kind in kinds:
+        assert issubclass(kind, Controller) and "sig_error" not in vars(kind), kind
+    controllers = [ExportController(None), HistoryController(None), LibraryController(None), PageRenderer(),
+                   SettingsController(None), TrialController(None)]
+    seen = []
+    for controller in controllers:
+        controller.sig_error.connect(lambda *error, c=controller: seen.append((type(c), error)))
+        run(qloop, controller.tasks.spawn(fail(), "Failing"))
+    assert seen == [(type(c), ("Failing", "it broke", "")) for c in controllers]

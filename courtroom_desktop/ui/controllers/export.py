@@ -8,21 +8,18 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from courtroom_desktop.ui.tasks import Tasks
+from courtroom_desktop.ui.controllers import Controller
 
 
-class ExportController(QObject):
+class ExportController(Controller):
     sig_busy = Signal(bool)
     """True while an export runs."""
     sig_exported = Signal(list)
     """list[Path]: the files written, reports first, then the highlighted source pages."""
-    sig_error = Signal(str, str, str)
-    """(title, message, fix)."""
 
     def __init__(self, workspace, parent: QObject | None = None):
         super().__init__(parent)
         self.workspace = workspace
-        self.tasks = Tasks(self.sig_error.emit)
 
     def export(self, trial_id: str, formats: list[str], out_dir: Path, audience: str = "general") -> asyncio.Task:
         return self.tasks.spawn(self._export(trial_id, list(formats), Path(out_dir), audience), "Exporting the report")

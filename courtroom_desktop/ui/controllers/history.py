@@ -7,19 +7,16 @@ import asyncio
 
 from PySide6.QtCore import QObject, Signal
 
-from courtroom_desktop.ui.tasks import Tasks
+from courtroom_desktop.ui.controllers import Controller
 
 
-class HistoryController(QObject):
+class HistoryController(Controller):
     sig_trials = Signal(list)
     """list[TrialSummary], oldest first, after every change."""
-    sig_error = Signal(str, str, str)
-    """(title, message, fix)."""
 
     def __init__(self, workspace, parent: QObject | None = None):
         super().__init__(parent)
         self.workspace = workspace
-        self.tasks = Tasks(self.sig_error.emit)
         self.trials: list = []
 
     def refresh(self) -> asyncio.Task:

@@ -11,23 +11,21 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from courtroom_desktop.ui.tasks import Tasks, call_soon_threadsafe
+from courtroom_desktop.ui.controllers import Controller
+from courtroom_desktop.ui.tasks import call_soon_threadsafe
 
 
-class LibraryController(QObject):
+class LibraryController(Controller):
     sig_documents = Signal(list, list)
     """(documents: list[Document], failures: list[(path, reason)]) after every change."""
     sig_busy = Signal(bool)
     """True while an ingest or re-index runs (one at a time)."""
     sig_ingest_event = Signal(object)
     """Each ingest event (IngestStarted, FileStarted, FileProgress, FileFinished, IngestFinished), on the GUI thread."""
-    sig_error = Signal(str, str, str)
-    """(title, message, fix)."""
 
     def __init__(self, workspace, parent: QObject | None = None):
         super().__init__(parent)
         self.workspace = workspace
-        self.tasks = Tasks(self.sig_error.emit)
         self._cancel = None
         self._busy = False
         self.documents: list = []

@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
-from courtroom_desktop.ui.tasks import Tasks
+from courtroom_desktop.ui.controllers import Controller
 
 #: Pixels per PDF point at zoom 1 (a 72-point inch shown at 108 pixels, about a printed page on a laptop).
 BASE_SCALE = 1.5
@@ -28,17 +28,14 @@ class RenderedPage:
     image: QImage
 
 
-class PageRenderer(QObject):
+class PageRenderer(Controller):
     sig_rendered = Signal(int, object)
     """(request id, RenderedPage)."""
     sig_failed = Signal(int, str)
     """(request id, why the page cannot be shown)."""
-    sig_error = Signal(str, str, str)
-    """(title, message, fix) for unexpected failures."""
 
     def __init__(self, parent: QObject | None = None, cache: int = 4):
         super().__init__(parent)
-        self.tasks = Tasks(self.sig_error.emit)
         self._lock = threading.Lock()  # a PyMuPDF document is used by one thread at a time
         self._docs: OrderedDict[str, object] = OrderedDict()
         self._cache = cache

@@ -6,23 +6,20 @@ import asyncio
 
 from PySide6.QtCore import QObject, Signal
 
-from courtroom_desktop.ui.tasks import Tasks
+from courtroom_desktop.ui.controllers import Controller
 
 
-class SettingsController(QObject):
+class SettingsController(Controller):
     sig_models_listed = Signal(str, list)
     """(role, model names the server offers)."""
     sig_doctor_started = Signal()
     """The checks began."""
     sig_doctor_rows = Signal(list)
     """list[DoctorRow]: one row per role and check, with the fix for a failure."""
-    sig_error = Signal(str, str, str)
-    """(title, message, fix)."""
 
     def __init__(self, data_dir, parent: QObject | None = None):
         super().__init__(parent)
         self.data_dir = data_dir
-        self.tasks = Tasks(self.sig_error.emit)
 
     def list_models(self, role: str, spec, api_key: str | None = None) -> asyncio.Task:
         return self.tasks.spawn(self._list(role, spec, api_key), "Listing the server's models")

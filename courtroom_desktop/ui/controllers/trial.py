@@ -9,25 +9,22 @@ import asyncio
 
 from PySide6.QtCore import QObject, Signal
 
-from courtroom_desktop.ui.tasks import Tasks
+from courtroom_desktop.ui.controllers import Controller
 
 IDLE, STARTING, RUNNING, STOPPED, PAUSED, FINISHED = "idle", "starting", "running", "stopped", "paused", "finished"
 
 
-class TrialController(QObject):
+class TrialController(Controller):
     sig_opened = Signal(str, object, list)
     """(trial_id, TrialSpec, stored events): a trial is shown; the events rebuild what happened so far."""
     sig_event = Signal(object)
     """One live event of the trial being run (token deltas included)."""
     sig_state = Signal(str)
     """idle, starting, running, stopped, paused (an error the trial can resume from) or finished."""
-    sig_error = Signal(str, str, str)
-    """(title, message, fix)."""
 
     def __init__(self, workspace, parent: QObject | None = None):
         super().__init__(parent)
         self.workspace = workspace
-        self.tasks = Tasks(self.sig_error.emit)
         self.trial_id: str | None = None
         self.spec = None
         self.state = IDLE

@@ -12,12 +12,12 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.core.config import ROLES, AppConfig, save_config
-from courtroom_desktop.ui.tasks import Tasks
+from courtroom_desktop.ui.controllers import Controller
 
 log = logging.getLogger(__name__)
 
 
-class WorkspaceController(QObject):
+class WorkspaceController(Controller):
     sig_status = Signal(str)
     """A short line for the status bar: what is loading in the background."""
     sig_library_ready = Signal()
@@ -28,8 +28,6 @@ class WorkspaceController(QObject):
     """New settings (an AppConfig) are saved and in use."""
     sig_workspace_changed = Signal()
     """The data folder changed: every panel reloads."""
-    sig_error = Signal(str, str, str)
-    """(title, message, fix) for the notice bar."""
 
     def __init__(self, config_dir: Path, data_dir: Path, config: AppConfig | None = None, workspace=None,
                  parent: QObject | None = None):
@@ -38,7 +36,6 @@ class WorkspaceController(QObject):
 
         self.config_dir = Path(config_dir)
         self.workspace = workspace or Workspace(config_dir, data_dir, config)
-        self.tasks = Tasks(self.sig_error.emit)
         self._open_lock = asyncio.Lock()
         self._library_open = False
         self.models_ready = False
