@@ -1,6 +1,7 @@
 """The main window: the library and trial history on the left, the courtroom in the middle, the evidence inspector on
-the right. It builds the controllers, models and widgets, wires their signals, and owns actions, shortcuts and the
-remembered layout. It never awaits core code itself."""
+the right. It builds the controllers, models and widgets, wires their signals, and answers what they ask of the
+window (dialogs, the first run, applying settings). Its actions, menus and shortcuts are the tables of ui/actions.py,
+its remembered layout is ui/window_layout.py. It never awaits core code itself."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -17,13 +18,12 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QTabWidget,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
 from courtroom_desktop import APP_NAME, __version__
-from courtroom_desktop.ui import theme
+from courtroom_desktop.ui import actions, theme, window_layout
 from courtroom_desktop.ui.controllers.export import ExportController
 from courtroom_desktop.ui.controllers.history import HistoryController
 from courtroom_desktop.ui.controllers.library import LibraryController
@@ -106,111 +106,11 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel("")
         self.statusBar().addPermanentWidget(self.status_label)
 
-        self._build_actions()
+        actions.build(self)  # the act_* actions, menus, toolbar and shortcuts
         self._wire()
         self.resize(1480, 900)
-        self.reset_layout()
-        self.restore_layout()
-
-    # ---------------------------------------------------------------- actions, menus, shortcuts
-    def _action(self, text: str, slot, shortcut=None, tip: str = "", name: str = "") -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setToolTip(tip or text.replace("&", "").rstrip("\u2026"))
-        action.setStatusTip(tip)
-        action.setObjectName(name or text)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
-
-    def _build_actions(self) -> None:
-        a = self._action
-        self.act_add_files = a("&Add files\u2026", self.add_files, QKeySequence.StandardKey.Open, "Add PDF files to the library",
-                               "addFiles")
-        self.act_add_folder = a("Add &folder\u2026", self.add_folder, "Ctrl+Shift+O", "Add every PDF under a folder",
-                                "addFolder")
-        self.act_samples = a("Add the &sample library", self.add_samples, None, "Six short articles to try the app on",
-                             "addSamples")
-        self.act_start = a("&Start trial", self.courtroom.start, "Ctrl+Return", "Put the claim on trial", "start")
-        self.act_stop = a("S&top trial", self.courtroom.stop, "Ctrl+.", "Stop the trial (it can be resumed)", "stop")
-        self.act_resume = a("&Resume trial", self.courtroom.resume, "Ctrl+Shift+R",
-                            "Continue the stopped or paused trial", "resume")
-        self.act_new = a("&New trial", self.courtroom.new_trial, QKeySequence.StandardKey.New, "Clear the courtroom", "new")
-        self.act_export = a("&Export report\u2026", self.export_current, "Ctrl+E", "Write the verdict report", "export")
-        self.act_settings = a("Se&ttings\u2026", self.open_settings, "Ctrl+,", "Models, retrieval, debate, data folder",
-                              "settings")
-        self.act_quit = a("&Quit", self.close, QKeySequence.StandardKey.Quit, "Close the window", "quit")
-        self.act_library = a("Show &library", lambda: self._show_left(0), "Ctrl+1", "The library panel", "showLibrary")
-        self.act_history = a("Show trial &history", lambda: self._show_left(1), "Ctrl+2", "Past trials", "showHistory")
-        self.act_claim = a("Edit the &claim", self._focus_claim, "Ctrl+L", "Put the cursor in the claim", "focusClaim")
-        self.act_evidence = a("Show the &evidence", self._focus_evidence, "Ctrl+3", "The evidence pool", "showEvidence")
-        self.act_zoom_in = a("Zoom &in", self.inspector.zoom_in, QKeySequence.StandardKey.ZoomIn, "Zoom the page in", "zoomIn")
-        self.act_zoom_out = a("Zoom &out", self.inspector.zoom_out, QKeySequence.StandardKey.ZoomOut, "Zoom the page out",
-                              "zoomOut")
-        self.act_prev_page = a("&Previous page", self.inspector.previous_page, "PgUp", "Previous page of the document",
-                               "previousPage")
-        self.act_next_page = a("Ne&xt page", self.inspector.next_page, "PgDown", "Next page of the document", "nextPage")
-        self.act_zoom_in.setShortcuts([QKeySequence(QKeySequence.StandardKey.ZoomIn), QKeySequence("Ctrl+=")])
-        for action in (self.act_prev_page, self.act_next_page):  # PgUp/PgDown still scroll the transcript and tables
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            self.removeAction(action)
-            self.inspector.addAction(action)
-        self.act_open_pdf = a("Open in the system &viewer", self.inspector.open_external, "Ctrl+Shift+V",
-                              "Open the passage's PDF in the system's viewer", "openPdf")
-        self.act_refresh = a("&Refresh", self.refresh_all, QKeySequence.StandardKey.Refresh, "Read the library and trials again",
-                             "refresh")
-        self.act_remove = a("&Remove documents", self.library_panel.remove_selected, QKeySequence.StandardKey.Delete,
-                            "Remove the selected documents", "removeDocuments")
-        self.act_remove.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.library_panel.table.addAction(self.act_remove)
-        self.removeAction(self.act_remove)
-        self.act_shortcuts = a("&Keyboard shortcuts", self.show_shortcuts, "F1", "Every shortcut", "shortcuts")
-        self.act_about = a("&About", self.show_about, None, f"About {APP_NAME}", "about")
-        self.act_reset_layout = a("Reset the &layout", self.reset_layout, None, "Panels back to their first sizes",
-                                  "resetLayout")
-
-        menu = self.menuBar()
-        file_menu = menu.addMenu("&File")
-        for action in (self.act_add_files, self.act_add_folder, self.act_samples, None, self.act_export, None,
-                       self.act_settings, None, self.act_quit):
-            file_menu.addSeparator() if action is None else file_menu.addAction(action)
-        trial_menu = menu.addMenu("&Trial")
-        for action in (self.act_start, self.act_stop, self.act_resume, self.act_new, None, self.act_claim):
-            trial_menu.addSeparator() if action is None else trial_menu.addAction(action)
-        view_menu = menu.addMenu("&View")
-        for action in (self.act_library, self.act_history, self.act_evidence, None, self.act_zoom_in, self.act_zoom_out,
-                       self.act_prev_page, self.act_next_page, self.act_open_pdf, None, self.act_refresh,
-                       self.act_reset_layout):
-            view_menu.addSeparator() if action is None else view_menu.addAction(action)
-        appearance = view_menu.addMenu("&Appearance")
-        self.appearance_group = QActionGroup(self)
-        current = str(self.settings.value("appearance", "system", type=str))
-        for value, label in (("system", "Follow the &system"), ("light", "&Light"), ("dark", "&Dark")):
-            action = QAction(label, self, checkable=True)
-            action.setObjectName(f"appearance_{value}")
-            action.setChecked(value == current)
-            action.triggered.connect(lambda _=False, v=value: self.set_appearance(v))
-            self.appearance_group.addAction(action)
-            appearance.addAction(action)
-        help_menu = menu.addMenu("&Help")
-        help_menu.addAction(self.act_shortcuts)
-        help_menu.addAction(self.act_about)
-
-        toolbar = QToolBar("Main")
-        toolbar.setObjectName("mainToolbar")
-        toolbar.setMovable(False)
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for action in (self.act_add_files, self.act_add_folder, None, self.act_start, self.act_stop, self.act_resume,
-                       None, self.act_export, self.act_settings):
-            toolbar.addSeparator() if action is None else toolbar.addAction(action)
-        self.addToolBar(toolbar)
-
-    def shortcut_actions(self) -> list[QAction]:
-        return [self.act_add_files, self.act_add_folder, self.act_start, self.act_stop, self.act_resume, self.act_new,
-                self.act_export, self.act_settings, self.act_claim, self.act_library, self.act_history,
-                self.act_evidence, self.act_zoom_in, self.act_zoom_out, self.act_prev_page, self.act_next_page,
-                self.act_open_pdf, self.act_remove, self.act_refresh, self.act_shortcuts, self.act_quit]
+        window_layout.reset(self)
+        window_layout.restore(self)  # as it was left
 
     # ---------------------------------------------------------------- wiring
     def _wire(self) -> None:
@@ -313,7 +213,7 @@ class MainWindow(QMainWindow):
         claims = suggested_claims()
         if claims:
             self.courtroom.set_claim(claims[0].claim)
-        self._show_left(0)
+        self.show_library()
         self._start_after_ingest = True
         task = self.add_samples()
         if task is None:
@@ -327,7 +227,7 @@ class MainWindow(QMainWindow):
         self.library_panel.dragEnterEvent(event)
 
     def dropEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        self._show_left(0)
+        self.show_library()
         self.library_panel.dropEvent(event)
 
     # ---------------------------------------------------------------- trial
@@ -436,7 +336,7 @@ class MainWindow(QMainWindow):
             self.notice.show_error("Saving the settings", str(exc), "check that the config folder is writable")
             return
         if api_keys:
-            self.settings_controller.tasks.spawn(self._store_keys(api_keys), "Storing the API key")
+            self.settings_controller.store_keys(api_keys)
         if self.trial.running:
             self.statusBar().showMessage("Settings saved: the running trial keeps its models; the next one uses the "
                                          "new settings", 8000)
@@ -450,14 +350,6 @@ class MainWindow(QMainWindow):
             self.settings.setValue("paths/data_dir", str(Path(data_dir).expanduser()))
             self.workspace.switch_data_dir(Path(data_dir).expanduser())
 
-    async def _store_keys(self, keys: dict) -> None:
-        import asyncio
-
-        from courtroom_desktop.core.secrets import set_api_key
-
-        for base_url, key in keys.items():
-            await asyncio.to_thread(set_api_key, base_url, key, data_dir=self.workspace.data_dir)
-
     def _on_workspace_changed(self) -> None:
         self.trial.clear()
         self.transcript_model.reset()
@@ -467,18 +359,27 @@ class MainWindow(QMainWindow):
         self.settings_controller.data_dir = self.workspace.data_dir
 
     # ---------------------------------------------------------------- view
+    def show_library(self) -> None:
+        self._show_left(0)
+
+    def show_history(self) -> None:
+        self._show_left(1)
+
     def _show_left(self, index: int) -> None:
         self.left_tabs.setCurrentIndex(index)
         if self.splitter.sizes()[0] < 80:
             sizes = self.splitter.sizes()
             self.splitter.setSizes([340, max(300, sizes[1] - 340), sizes[2]])
 
-    def _focus_claim(self) -> None:
+    def focus_claim(self) -> None:
         self.courtroom.claim.setFocus()
         self.courtroom.claim.lineEdit().selectAll()
 
-    def _focus_evidence(self) -> None:
+    def focus_evidence(self) -> None:
         self.inspector.table.setFocus()
+
+    def reset_layout(self) -> None:
+        window_layout.reset(self)
 
     def set_appearance(self, appearance: str) -> None:
         self.settings.setValue("appearance", appearance)
@@ -487,7 +388,7 @@ class MainWindow(QMainWindow):
     def show_shortcuts(self):
         from courtroom_desktop.ui.dialogs.shortcuts import ShortcutsDialog
 
-        dialog = ShortcutsDialog(self.shortcut_actions(), self)
+        dialog = ShortcutsDialog(actions.shortcut_actions(self), self)
         self._open_dialog("shortcuts", dialog)
         return dialog
 
@@ -507,38 +408,6 @@ class MainWindow(QMainWindow):
                                 else None)
         dialog.open()
 
-    # ---------------------------------------------------------------- layout
-    def restore_layout(self) -> None:
-        s = self.settings
-        geometry = s.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        state = s.value("window/state")
-        if state is not None:
-            self.restoreState(state)
-        for key, splitter in self._splitters().items():
-            value = s.value(f"splitters/{key}")
-            if value is not None:
-                splitter.restoreState(value)
-        self.left_tabs.setCurrentIndex(int(s.value("window/left_tab", 0, type=int)))
-
-    def save_layout(self) -> None:
-        s = self.settings
-        s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self.saveState())
-        for key, splitter in self._splitters().items():
-            s.setValue(f"splitters/{key}", splitter.saveState())
-        s.setValue("window/left_tab", self.left_tabs.currentIndex())
-        s.sync()
-
-    def reset_layout(self) -> None:
-        self.splitter.setSizes([360, 660, 520])
-        self.courtroom.splitter.setSizes([640, 170])
-        self.inspector.splitter.setSizes([200, 640])
-
-    def _splitters(self) -> dict[str, QSplitter]:
-        return {"main": self.splitter, "courtroom": self.courtroom.splitter, "inspector": self.inspector.splitter}
-
     # ---------------------------------------------------------------- lifecycle
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
@@ -547,7 +416,7 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.sig_shown.emit)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
-        self.save_layout()
+        window_layout.save(self)
         self.trial.stop()       # the trial is persisted: Resume continues it next time
         self.library.cancel()   # what was ingested stays
         for dialog in list(self.dialogs.values()):

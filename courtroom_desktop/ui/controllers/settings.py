@@ -1,4 +1,5 @@
-"""The settings feature: list a server's models and run the doctor's checks on settings that are not saved yet."""
+"""The settings feature: list a server's models, run the doctor's checks on settings that are not saved yet, and store
+the API keys typed for servers in the OS keyring."""
 
 from __future__ import annotations
 
@@ -38,11 +39,19 @@ class SettingsController(Controller):
 
     async def _test(self, models, api_keys: dict[str, str]) -> list:
         from courtroom_desktop.core.llm.doctor import run_doctor
-        from courtroom_desktop.core.secrets import set_api_key
 
-        for base_url, key in api_keys.items():
-            await asyncio.to_thread(set_api_key, base_url, key, data_dir=self.data_dir)
+        await self._store_keys(api_keys)
         self.sig_doctor_started.emit()
         rows = await run_doctor(models, data_dir=self.data_dir)
         self.sig_doctor_rows.emit(list(rows))
         return list(rows)
+
+    def store_keys(self, api_keys: dict[str, str]) -> asyncio.Task:
+        """Store the API keys typed for servers ({base_url: key}) in the OS keyring."""
+        return self.tasks.spawn(self._store_keys(dict(api_keys)), "Storing the API key")
+
+    async def _store_keys(self, api_keys: dict[str, str]) -> None:
+        from courtroom_desktop.core.secrets import set_api_key
+
+        for base_url, key in api_keys.items():
+            await asyncio.to_thread(set_api_key, base_url, key, data_dir=self.data_dir)
