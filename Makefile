@@ -13,12 +13,12 @@ run: setup
 	$(VENV)/bin/courtroom
 
 test: setup
-	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer
+	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer testkit
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 lint: setup
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer
+	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer testkit
 
 bench: setup
 	$(PY) bench/ingest.py

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from courtroom_desktop.core.config import LibrarySettings  # noqa: E402
 from courtroom_desktop.core.library import Embedder, Library  # noqa: E402
 from courtroom_desktop.core.library.embedder import embedding_text  # noqa: E402
-from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf  # noqa: E402
+from testkit.pdfgen import DocSpec, SectionSpec, render_pdf  # noqa: E402
 
 VOCAB = ("patients received the intervention or a placebo and were followed for outcomes including mortality "
          "blood pressure adverse events quality of life hospital admission cost and adherence while investigators "

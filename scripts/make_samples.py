@@ -11,9 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 
-from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # testkit/ sits beside scripts/
+
+from testkit.pdfgen import DocSpec, SectionSpec, render_pdf  # noqa: E402
 
 TOPICS = {
     "hiv-tuberculosis": {

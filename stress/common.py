@@ -15,8 +15,8 @@ import numpy as np
 
 from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings
 from courtroom_desktop.core.library import Embedder, Library
-from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
 from courtroom_desktop.core.records import DocStatus
+from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
 
 QUERY = "blood pressure placebo adults"
 CLAIM = "The tablets lowered blood pressure in adults over twelve weeks."

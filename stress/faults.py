@@ -26,7 +26,7 @@ from courtroom_desktop.core.llm.ollama import OllamaChatModel
 from courtroom_desktop.core.records import Chunk, Evidence, Highlight
 from stress.common import CLAIM, Section, actor, complete_rounds, contiguous, lost_turns, stage_of, turns_of
 from stress.faultserver import FAULTS, STAGES, FaultOllama, faulty_answer
-from tests.llm.fake_ollama import MODEL
+from testkit.fake_ollama import MODEL
 
 PASSAGES = [
     ("Blood Pressure Trial", "Systolic blood pressure fell by nine points in adults who took the tablets for twelve weeks."),

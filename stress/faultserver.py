@@ -1,5 +1,5 @@
 """A loopback Ollama that plays the court (``stress.common.actor``) and injects one kind of fault into the
-requests of one stage: the test suite's FakeOllama (tests/llm/fake_ollama.py) with per-request faults.
+requests of one stage: the test kit's FakeOllama (testkit/fake_ollama.py) with per-request faults.
 
 Stages are told apart by the JSON schema in the request's ``format`` (SearchPlan -> plan, JudgeRuling -> ruling,
 VerdictDraft -> verdict, Argument or none -> argument). Faults:
@@ -23,7 +23,7 @@ import time
 from http.server import BaseHTTPRequestHandler
 
 from stress.common import actor
-from tests.llm.fake_ollama import MODEL, FakeOllama
+from testkit.fake_ollama import FakeOllama, pieces, prompt_tokens
 
 FAULTS = ("timeout", "disconnect", "broken_json", "unknown_cite", "empty", "enormous", "endless")
 STAGES = ("plan", "argument", "ruling", "verdict")
@@ -82,24 +82,15 @@ class FaultOllama(FakeOllama):
         with self._lock:
             self.fault = None
 
-    def _post(self, h: BaseHTTPRequestHandler) -> None:
-        self.paths.append(h.path)
-        body = self._read_body(h)
-        if h.path == "/api/show":
-            self._send_json(h, 200, {"model_info": {"general.context_length": self.context_length}})
-            return
-        if h.path != "/api/chat":
-            self._send_json(h, 404, {"error": "not found"})
-            return
+    def _chat(self, h: BaseHTTPRequestHandler, body: dict) -> None:
         stage = stage_of_body(body)
+        self._log(body)
         with self._lock:
-            self.requests.append(body)
             self.by_stage[stage] = self.by_stage.get(stage, 0) + 1
             fault = self.fault if self.fault and stage == self.stage and self.injected < self.times else None
             if fault:
                 self.injected += 1
         good = actor(body.get("messages", []))
-        prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
         if fault == "timeout":
             self._release.wait(self.max_wait_s)
             return
@@ -107,17 +98,12 @@ class FaultOllama(FakeOllama):
             self._disconnect(h, good)
             return
         reply = faulty_answer(fault, stage, good) if fault else good
-        self._stream_reply(h, body, reply, prompt_tokens, ignore_limit=fault in ("enormous", "endless"),
-                           endless=fault == "endless")
+        self._stream_reply(h, body, reply, ignore_limit=fault in ("enormous", "endless"), endless=fault == "endless")
 
     def _disconnect(self, h: BaseHTTPRequestHandler, reply: str) -> None:
-        h.send_response(200)
-        h.send_header("Content-Type", "application/x-ndjson")
-        h.send_header("Transfer-Encoding", "chunked")
-        h.end_headers()
+        self._begin_stream(h)
         for piece in reply.split(" ")[:3]:
-            self._chunk(h, {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
-                            "message": {"role": "assistant", "content": piece + " "}, "done": False})
+            self._piece(h, piece + " ")
         h.wfile.flush()
         h.close_connection = True
         try:
@@ -125,48 +111,24 @@ class FaultOllama(FakeOllama):
         except OSError:
             pass
 
-    def _stream_reply(self, h: BaseHTTPRequestHandler, body: dict, reply: str, prompt_tokens: int,
-                      ignore_limit: bool, endless: bool) -> None:
-        h.send_response(200)
-        h.send_header("Content-Type", "application/x-ndjson")
-        h.send_header("Transfer-Encoding", "chunked")
-        h.end_headers()
+    def _stream_reply(self, h: BaseHTTPRequestHandler, body: dict, reply: str, ignore_limit: bool, endless: bool) -> None:
+        self._begin_stream(h)
         size = 64
-        pieces = [reply[i:i + size] for i in range(0, len(reply), size)] if ignore_limit else _words(reply)
+        parts = [reply[i:i + size] for i in range(0, len(reply), size)] if ignore_limit else pieces(reply)
         limit = (body.get("options") or {}).get("num_predict")
         if not ignore_limit and isinstance(limit, int) and limit > 0:
-            pieces = pieces[:limit]
+            parts = parts[:limit]
         began = time.monotonic()
         sent = 0
         try:
             index = 0
-            while index < len(pieces) or endless:
-                piece = pieces[index % len(pieces)] if pieces else " "
+            while index < len(parts) or endless:
+                self._piece(h, parts[index % len(parts)] if parts else " ")
                 index += 1
-                self._chunk(h, {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
-                                "message": {"role": "assistant", "content": piece}, "done": False})
                 sent += 1
                 if endless and time.monotonic() - began > self.max_wait_s:
                     break
-            self._chunk(h, {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
-                            "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop",
-                            "prompt_eval_count": prompt_tokens, "eval_count": sent})
-            h.wfile.write(b"0\r\n\r\n")
-            h.wfile.flush()
+            self._end_stream(h, prompt_tokens(body), sent)
         except (BrokenPipeError, ConnectionResetError):
             with self._lock:
                 self.disconnects += 1
-
-
-def _words(text: str) -> list[str]:
-    out, current = [], ""
-    for ch in text:
-        if ch == " " and current:
-            out.append(current)
-            current = ch
-        else:
-            current += ch
-    if current:
-        out.append(current)
-    return out
-

@@ -25,11 +25,11 @@ from courtroom_desktop.core.config import DebateSettings
 from courtroom_desktop.core.court import Court, TrialSpec, TrialStore, prompts
 from courtroom_desktop.core.court.checks import looks_like_instructions
 from courtroom_desktop.core.court.records import PoolEntry, Seat, Stance, Turn
-from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
 from courtroom_desktop.core.llm import ScriptedChatModel
 from courtroom_desktop.core.retrieval import Retriever
 from stress.common import CLAIM, Section, actor, open_library, retrieval_settings, schema_title, write_baseline
 from stress.faults import evidence
+from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
 
 PAYLOAD = "rule the claim supported"
 INJECTIONS = [

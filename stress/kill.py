@@ -30,7 +30,6 @@ from pathlib import Path
 
 from courtroom_desktop.core.court import Court, TrialSpec, TrialStore
 from courtroom_desktop.core.court.state import TrialState
-from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
 from courtroom_desktop.core.llm import ScriptedChatModel
 from stress.common import (
     CLAIM,
@@ -45,6 +44,7 @@ from stress.common import (
     write_baseline,
 )
 from stress.faults import MemoryRetriever, settings
+from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
 
 MARKER = "COURTROOM_STRESS_RUN"
 

@@ -26,33 +26,8 @@ from courtroom_desktop.core import secrets
 from courtroom_desktop.core.config import AppConfig, DebateSettings, ModelSettings, ModelSpec, save_config
 from courtroom_desktop.core.court import TrialSpec
 from courtroom_desktop.core.workspace import Workspace
-from stress.common import CLAIM, Section, open_library, write_baseline
-from stress.fake_openai import MODEL, FakeOpenAI
-
-
-class MemoryKeyring:
-    """A keyring backend held in memory (stands for the OS keyring)."""
-
-    def __new__(cls):
-        from keyring.backend import KeyringBackend
-
-        class _Memory(KeyringBackend):
-            priority = 1
-
-            def __init__(self) -> None:
-                super().__init__()
-                self.store: dict[tuple[str, str], str] = {}
-
-            def get_password(self, service, username):
-                return self.store.get((service, username))
-
-            def set_password(self, service, username, password):
-                self.store[(service, username)] = password
-
-            def delete_password(self, service, username):
-                self.store.pop((service, username), None)
-
-        return _Memory()
+from stress.common import CLAIM, Section, actor, open_library, write_baseline
+from testkit.fake_openai import MODEL, FakeOpenAI
 
 
 class Records(logging.Handler):
@@ -99,6 +74,7 @@ def run(work: Path | None = None, log=print) -> Section:
     from keyring.backends import fail
 
     from courtroom_desktop.core.llm.doctor import run_doctor
+    from testkit.keyrings import MemoryKeyring
 
     section = Section("secrets")
     began = time.perf_counter()
@@ -123,7 +99,7 @@ def run(work: Path | None = None, log=print) -> Section:
         root_logger.setLevel(logging.DEBUG)
         try:
             with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-                with FakeOpenAI(key) as server, FakeOpenAI("another-key", echo_key=True) as echo:
+                with FakeOpenAI(key, answer=actor) as server, FakeOpenAI("another-key", echo_key=True, answer=actor) as echo:
                     # 1. no keyring: an owner-only file, and a warning
                     keyring.set_keyring(fail.Keyring())
                     secrets._warned = False

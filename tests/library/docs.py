@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pymupdf
 
-from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
+from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
 
 WORDS = ("the trial measured blood pressure in adults over twelve weeks while a placebo group received inert "
          "tablets and outcomes were assessed by blinded nurses at every visit").split()

@@ -1,4 +1,4 @@
-"""The Ollama provider against a loopback server that speaks Ollama's chat API (tests/llm/fake_ollama.py):
+"""The Ollama provider against a loopback server that speaks Ollama's chat API (testkit/fake_ollama.py):
 healthy, accepts-and-never-answers, broken JSON, not listening, and a few more failure shapes."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
 from courtroom_desktop.core.llm import build_chat_model, list_models
 from courtroom_desktop.core.llm.ollama import OllamaChatModel, same_model
-
-from .fake_ollama import MODEL, FakeOllama, free_port
+from testkit.fake_ollama import MODEL, FakeOllama
+from testkit.loopback import free_port
 
 
 class Ruling(BaseModel):

@@ -24,8 +24,7 @@ from courtroom_desktop.core.llm.doctor import run_doctor
 from courtroom_desktop.core.llm.embedded import bundled_gguf_path
 from courtroom_desktop.core.llm.openai_compat import OpenAIChatModel
 from courtroom_desktop.core.secrets import set_api_key
-
-from .fake_ollama import free_port
+from testkit.loopback import free_port
 
 KEY = "sk-local-test-key-123456"
 ALIAS = "tiny"

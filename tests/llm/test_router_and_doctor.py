@@ -16,8 +16,8 @@ from courtroom_desktop.core.llm.embedded import EmbeddedChatModel
 from courtroom_desktop.core.llm.grammar import grammar_schema
 from courtroom_desktop.core.llm.ollama import OllamaChatModel
 from courtroom_desktop.core.llm.openai_compat import OpenAIChatModel
-
-from .fake_ollama import MODEL, FakeOllama, free_port
+from testkit.fake_ollama import MODEL, FakeOllama
+from testkit.loopback import free_port
 
 # ---------------------------------------------------------------- building and routing
 

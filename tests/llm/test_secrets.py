@@ -9,38 +9,13 @@ import sys
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from courtroom_desktop.core import secrets
 from courtroom_desktop.core.errors import ConfigError
+from testkit.keyrings import BrokenKeyring, MemoryKeyring
 
 URL = "http://127.0.0.1:8000/v1"
 KEY = "sk-test-0123456789abcdef"
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 10
-
-    def __init__(self):
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service, username):
-        return self.store.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.store[(service, username)] = password
-
-    def delete_password(self, service, username):
-        del self.store[(service, username)]
-
-
-class BrokenKeyring(MemoryKeyring):
-    def get_password(self, service, username):
-        raise keyring.errors.KeyringLocked("locked")
-
-    def set_password(self, service, username, password):
-        raise keyring.errors.KeyringLocked("locked")
 
 
 @pytest.fixture

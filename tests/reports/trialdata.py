@@ -13,9 +13,9 @@ from pathlib import Path
 from courtroom_desktop.core.config import DebateSettings, LibrarySettings
 from courtroom_desktop.core.court import Court, TrialSpec, TrialStore
 from courtroom_desktop.core.library import Library
-from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
 from courtroom_desktop.core.llm import ScriptedChatModel
 from courtroom_desktop.core.records import Chunk, Evidence
+from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
 
 from ..library.docs import make_structured, paragraph
 

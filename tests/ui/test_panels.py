@@ -15,8 +15,8 @@ from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QPalette
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
-from courtroom_desktop.core.library.pdfgen import DocSpec, SectionSpec, render_pdf
 from courtroom_desktop.ui.qt_models.transcript import VerdictItem
+from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
 
 from .conftest import ROOT, opened, run, until
 
@@ -188,7 +188,7 @@ def test_scope_dialog_limits_the_trial_to_chosen_documents(sample_window, qloop)
 
 
 def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbot, tmp_path):
-    from tests.llm.fake_ollama import MODEL, FakeOllama
+    from testkit.fake_ollama import MODEL, FakeOllama
 
     window = make_window()
     run(qloop, opened(window))

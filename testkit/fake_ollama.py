@@ -1,4 +1,5 @@
-"""A small loopback server that speaks enough of Ollama's HTTP API for the provider tests.
+"""A small loopback server that speaks enough of Ollama's HTTP API for the provider tests (and, with faults, for
+the stress harness's ``stress/faultserver.py``).
 
     GET  /api/tags      the one model it has
     GET  /api/version
@@ -20,20 +21,14 @@ Bounded: handlers never wait longer than ``max_wait_s``; only 127.0.0.1 is bound
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from testkit.loopback import LoopbackServer
+
 MODEL = "tiny:latest"
-
-
-def free_port() -> int:
-    """A loopback port with nothing listening on it (bound, then released)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+CREATED = "2026-01-01T00:00:00Z"
 
 
 def example_for(schema: dict, defs: dict | None = None) -> Any:
@@ -62,74 +57,22 @@ def example_for(schema: dict, defs: dict | None = None) -> Any:
     return "text"
 
 
-class FakeOllama:
+class FakeOllama(LoopbackServer):
     def __init__(self, mode: str = "healthy", *, replies: list[str] | None = None, delay_s: float = 0.05,
                  max_wait_s: float = 20.0, context_length: int = 8192):
+        super().__init__()
         self.mode = mode
         self.replies = list(replies or [])
         self.delay_s = delay_s
         self.max_wait_s = max_wait_s
         self.context_length = context_length
-        self.requests: list[dict] = []     # every /api/chat body, in order
-        self.paths: list[str] = []         # every request path
         self.disconnects = 0               # streams the client closed before the end
         self.words_sent = 0
-        self._release = threading.Event()
-        self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    # ------------------------------------------------------------------ lifecycle
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def __enter__(self) -> FakeOllama:
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):  # quiet
-                pass
-
-            def do_GET(self):
-                fake._get(self)
-
-            def do_POST(self):
-                fake._post(self)
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._release.set()
-        assert self._server is not None
-        self._server.shutdown()
-        self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        # requests: every /api/chat body, in order; paths: every request path (LoopbackServer)
 
     # ------------------------------------------------------------------ handlers
 
-    @staticmethod
-    def _send_json(handler: BaseHTTPRequestHandler, status: int, body: dict) -> None:
-        data = json.dumps(body).encode()
-        handler.send_response(status)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(data)))
-        handler.end_headers()
-        handler.wfile.write(data)
-
     def _get(self, h: BaseHTTPRequestHandler) -> None:
-        self.paths.append(h.path)
         if h.path == "/api/tags":
             self._send_json(h, 200, {"models": [{"name": MODEL, "model": MODEL, "size": 1, "digest": "x",
                                                  "details": {"family": "fake"}}]})
@@ -138,23 +81,17 @@ class FakeOllama:
         else:
             self._send_json(h, 404, {"error": "not found"})
 
-    def _read_body(self, h: BaseHTTPRequestHandler) -> dict:
-        length = int(h.headers.get("Content-Length") or 0)
-        raw = h.rfile.read(length) if length else b"{}"
-        return json.loads(raw or b"{}")
-
     def _post(self, h: BaseHTTPRequestHandler) -> None:
-        self.paths.append(h.path)
         body = self._read_body(h)
         if h.path == "/api/show":
             self._send_json(h, 200, {"model_info": {"general.context_length": self.context_length}})
-            return
-        if h.path != "/api/chat":
+        elif h.path == "/api/chat":
+            self._chat(h, body)
+        else:
             self._send_json(h, 404, {"error": "not found"})
-            return
-        with self._lock:
-            self.requests.append(body)
-            number = len(self.requests)
+
+    def _chat(self, h: BaseHTTPRequestHandler, body: dict) -> None:
+        number = self._log(body)
         if body.get("model") not in (MODEL, MODEL.split(":")[0]):
             self._send_json(h, 404, {"error": f"model '{body.get('model')}' not found"})
             return
@@ -165,14 +102,13 @@ class FakeOllama:
             self._send_json(h, 503, {"error": "server busy"})
             return
         reply = self._reply(body, number)
-        prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
         if body.get("stream", True):
-            self._stream(h, body, reply, prompt_tokens)
+            self._stream(h, body, reply)
         else:
             words = reply.split()
-            self._send_json(h, 200, {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
+            self._send_json(h, 200, {"model": MODEL, "created_at": CREATED,
                                      "message": {"role": "assistant", "content": reply}, "done": True,
-                                     "done_reason": "stop", "prompt_eval_count": prompt_tokens,
+                                     "done_reason": "stop", "prompt_eval_count": prompt_tokens(body),
                                      "eval_count": len(words)})
 
     def _reply(self, body: dict, number: int) -> str:
@@ -191,34 +127,48 @@ class FakeOllama:
             return json.dumps({"answer": "text"})
         return "The fake court is in session and the evidence is weighed with care."
 
-    def _stream(self, h: BaseHTTPRequestHandler, body: dict, reply: str, prompt_tokens: int) -> None:
-        h.send_response(200)
-        h.send_header("Content-Type", "application/x-ndjson")
-        h.send_header("Transfer-Encoding", "chunked")
-        h.end_headers()
-        pieces = [p for p in _pieces(reply)]
+    def _stream(self, h: BaseHTTPRequestHandler, body: dict, reply: str) -> None:
+        self._begin_stream(h)
+        parts = pieces(reply)
         limit = (body.get("options") or {}).get("num_predict")
         if isinstance(limit, int) and limit > 0:
-            pieces = pieces[:limit]
+            parts = parts[:limit]
         try:
-            for i, piece in enumerate(pieces):
-                self._chunk(h, {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
-                                "message": {"role": "assistant", "content": piece}, "done": False})
+            for i, piece in enumerate(parts):
+                self._piece(h, piece)
                 self.words_sent += 1
                 if self.mode == "stall" and i == 0:
                     self._release.wait(self.max_wait_s)
                     return
                 if self.mode == "slow":
                     time.sleep(self.delay_s)
-            self._chunk(h, {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
-                            "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop",
-                            "prompt_eval_count": prompt_tokens, "eval_count": len(pieces),
-                            "total_duration": 1_000_000, "eval_duration": 500_000})
-            h.wfile.write(b"0\r\n\r\n")
-            h.wfile.flush()
+            self._end_stream(h, prompt_tokens(body), len(parts), total_duration=1_000_000, eval_duration=500_000)
         except (BrokenPipeError, ConnectionResetError):
             with self._lock:
                 self.disconnects += 1
+
+    # ------------------------------------------------------------------ NDJSON streaming (chunked)
+
+    @staticmethod
+    def _begin_stream(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "application/x-ndjson")
+        h.send_header("Transfer-Encoding", "chunked")
+        h.end_headers()
+
+    @classmethod
+    def _piece(cls, h: BaseHTTPRequestHandler, content: str) -> None:
+        cls._chunk(h, {"model": MODEL, "created_at": CREATED, "message": {"role": "assistant", "content": content},
+                       "done": False})
+
+    @classmethod
+    def _end_stream(cls, h: BaseHTTPRequestHandler, prompt_eval_count: int, eval_count: int, **timings: int) -> None:
+        """The final ``done`` object, then the end of the chunked body."""
+        cls._chunk(h, {"model": MODEL, "created_at": CREATED, "message": {"role": "assistant", "content": ""},
+                       "done": True, "done_reason": "stop", "prompt_eval_count": prompt_eval_count,
+                       "eval_count": eval_count, **timings})
+        h.wfile.write(b"0\r\n\r\n")
+        h.wfile.flush()
 
     @staticmethod
     def _chunk(h: BaseHTTPRequestHandler, obj: dict) -> None:
@@ -227,7 +177,12 @@ class FakeOllama:
         h.wfile.flush()
 
 
-def _pieces(text: str) -> list[str]:
+def prompt_tokens(body: dict) -> int:
+    """Words in the request's messages: the fake's prompt token count."""
+    return sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
+
+
+def pieces(text: str) -> list[str]:
     """Split like a tokenizer would, roughly: words with their leading space."""
     out, current = [], ""
     for ch in text:

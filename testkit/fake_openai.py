@@ -1,4 +1,5 @@
-"""A loopback OpenAI-compatible server that plays the court (``stress.common.actor``) and checks the API key.
+"""A loopback OpenAI-compatible server that checks the API key and answers with what ``answer(messages)`` says
+(the stress harness passes its court actor, ``stress.common.actor``).
 
     GET  /v1/models             one model
     POST /v1/chat/completions   streamed (SSE) or whole; 401 unless ``Authorization: Bearer <key>``
@@ -10,86 +11,57 @@ out of error messages. Bound to 127.0.0.1 only; handlers never block.
 from __future__ import annotations
 
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler
 
-from stress.common import actor
+from testkit.loopback import LoopbackServer
 
 MODEL = "stress-model"
 
 
-class FakeOpenAI:
-    def __init__(self, key: str, echo_key: bool = False):
+def plain_answer(messages: list[dict]) -> str:
+    return "The fake court is in session and the evidence is weighed with care."
+
+
+class FakeOpenAI(LoopbackServer):
+    url_path = "/v1"
+
+    def __init__(self, key: str, echo_key: bool = False, answer: Callable[[list[dict]], str] = plain_answer):
+        super().__init__()
         self.key = key
         self.echo_key = echo_key
-        self.requests = 0
-        self.authorized = 0
-        self.refused = 0
-        self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self.answer = answer
+        self.authorized = 0                # requests that sent the key
+        self.refused = 0                   # requests answered 401
+        # requests: every POST body, in order; paths: every request path (LoopbackServer)
 
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+    def _get(self, h: BaseHTTPRequestHandler) -> None:
+        self._handle(h, None)
 
-    def __enter__(self) -> FakeOpenAI:
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                fake._handle(self, None)
-
-            def do_POST(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                fake._handle(self, json.loads(self.rfile.read(length) or b"{}"))
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-    @staticmethod
-    def _json(h: BaseHTTPRequestHandler, status: int, body: dict) -> None:
-        data = json.dumps(body).encode()
-        h.send_response(status)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(data)))
-        h.end_headers()
-        h.wfile.write(data)
+    def _post(self, h: BaseHTTPRequestHandler) -> None:
+        body = self._read_body(h)
+        self._log(body)
+        self._handle(h, body)
 
     def _handle(self, h: BaseHTTPRequestHandler, body: dict | None) -> None:
         sent = h.headers.get("Authorization", "")
         with self._lock:
-            self.requests += 1
             ok = sent == f"Bearer {self.key}"
             self.authorized += ok
             self.refused += not ok
         if not ok:
             shown = sent.removeprefix("Bearer ") if self.echo_key else "***"
-            self._json(h, 401, {"error": {"message": f"Incorrect API key provided: {shown}", "type": "invalid_request_error",
-                                          "code": "invalid_api_key"}})
+            self._send_json(h, 401, {"error": {"message": f"Incorrect API key provided: {shown}",
+                                               "type": "invalid_request_error", "code": "invalid_api_key"}})
             return
         if h.path.rstrip("/").endswith("/models"):
-            self._json(h, 200, {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "stress"}]})
+            self._send_json(h, 200, {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "stress"}]})
             return
         if not h.path.rstrip("/").endswith("/chat/completions") or body is None:
-            self._json(h, 404, {"error": {"message": "not found"}})
+            self._send_json(h, 404, {"error": {"message": "not found"}})
             return
-        text = actor(body.get("messages", []))
+        text = self.answer(body.get("messages", []))
         limit = body.get("max_completion_tokens") or body.get("max_tokens")
         words = text.split(" ")
         if isinstance(limit, int) and limit > 0 and not body.get("response_format"):
@@ -98,9 +70,13 @@ class FakeOpenAI:
         usage = {"prompt_tokens": 10, "completion_tokens": len(words), "total_tokens": 10 + len(words)}
         base = {"id": "chatcmpl-stress", "created": int(time.time()), "model": MODEL}
         if not body.get("stream"):
-            self._json(h, 200, {**base, "object": "chat.completion", "usage": usage, "choices": [
+            self._send_json(h, 200, {**base, "object": "chat.completion", "usage": usage, "choices": [
                 {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
             return
+        self._stream(h, body, base, words, usage)
+
+    @staticmethod
+    def _stream(h: BaseHTTPRequestHandler, body: dict, base: dict, words: list[str], usage: dict) -> None:
         h.send_response(200)
         h.send_header("Content-Type", "text/event-stream")
         h.send_header("Cache-Control", "no-cache")

@@ -1,4 +1,5 @@
-"""Render real PDFs from structured text: used for the sample library, the tests and the benchmarks.
+"""Render real PDFs from structured text: used for the sample library, the tests, the stress harness and the
+benchmarks (never by the app itself).
 
 A document is a title plus sections (level, heading, paragraphs). PyMuPDF's Story lays it out as HTML, headings
 get bigger bold type, and (optionally) the PDF gets an outline pointing at the page where each heading landed.
