@@ -18,14 +18,21 @@ class HistoryController(Controller):
         super().__init__(parent)
         self.workspace = workspace
         self.trials: list = []
+        self._reads = 0  # refreshes begun: only the latest one's list is shown
 
     def refresh(self) -> asyncio.Task:
         return self.tasks.spawn(self._refresh(), "Reading the trial history")
 
     async def _refresh(self) -> None:
+        # Reads run in worker threads and can finish out of order: a list read before a deletion must not arrive
+        # after the one read after it and bring the deleted trial back.
+        self._reads += 1
+        read = self._reads
         store = await self.workspace.trials()
-        self.trials = await asyncio.to_thread(store.list)
-        self.sig_trials.emit(self.trials)
+        trials = await asyncio.to_thread(store.list)
+        if read == self._reads:
+            self.trials = trials
+            self.sig_trials.emit(trials)
 
     def delete(self, trial_ids: list[str]) -> asyncio.Task:
         return self.tasks.spawn(self._delete(list(trial_ids)), "Deleting trials")
