@@ -1,4 +1,4 @@
-"""The live transcript as a list model: one item per counsel turn (its text growing token by token), per judge
+"""The live transcript as a one-column model: one item per counsel turn (its text growing token by token), per judge
 ruling, per role switch, for the verdict, and for warnings and errors. Built from the engine's events, live or
 replayed from the trial store; the transcript view turns each item into a card."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 
-from courtroom_desktop.ui.qt_models import ROOT, RecordRole
+from courtroom_desktop.ui.qt_models import RecordRole, RecordTableModel
 
 
 @dataclass
@@ -74,9 +74,11 @@ def summary(item: Item) -> str:
     return f"{item.level}: {item.text}"
 
 
-class TranscriptModel(QAbstractListModel):
+class TranscriptModel(RecordTableModel):
     sig_rulings_changed = Signal()
     """A ruling or switch was added (the confidence chart redraws)."""
+
+    COLUMNS = ("Transcript",)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -85,28 +87,19 @@ class TranscriptModel(QAbstractListModel):
         self.max_rounds = 0
         self.threshold = 0.0
         self.assignments: dict[str, str] = {"A": "against", "B": "for"}
-        self._items: list[Item] = []
         self._turn_rows: dict[int, int] = {}   # turn index -> row
 
     # ---------------------------------------------------------------- Qt
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = ROOT) -> int:
-        return 0 if parent.isValid() else len(self._items)
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not (0 <= index.row() < len(self._items)):
-            return None
-        item = self._items[index.row()]
-        if role == RecordRole:
-            return item
+    def cell(self, record: Item, column: int, role: int):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return summary(item)
+            return summary(record)
         return None
 
     # ---------------------------------------------------------------- events in
     def reset(self, spec=None, events=()) -> None:
         """Show a trial from scratch: its spec and the events stored so far (none for a new trial)."""
         self.beginResetModel()
-        self._items, self._turn_rows = [], {}
+        self._rows, self._turn_rows = [], {}
         self.assignments = {"A": "against", "B": "for"}
         if spec is not None:
             self.case = spec.case.value
@@ -128,7 +121,7 @@ class TranscriptModel(QAbstractListModel):
         if kind == "trial_started":
             self.assignments = {k: getattr(v, "value", v) for k, v in event.assignments.items()}
         elif kind == "trial_resumed":
-            for row, item in enumerate(self._items):
+            for row, item in enumerate(self._rows):
                 if isinstance(item, TurnItem) and not item.finished and not item.interrupted:
                     item.interrupted = True
                     item.status = "interrupted: redone after resuming"
@@ -141,11 +134,11 @@ class TranscriptModel(QAbstractListModel):
             item = TurnItem(index=event.index, round=event.round, seat=event.seat.value, stance=event.stance.value,
                             role=event.role)
             self._append(item, live)
-            self._turn_rows[event.index] = len(self._items) - 1
+            self._turn_rows[event.index] = len(self._rows) - 1
         elif kind == "token":
             row = self._turn_rows.get(event.index)
             if row is not None:
-                item = self._items[row]
+                item = self._rows[row]
                 if event.attempt != item.attempt:
                     item.attempt, item.text = event.attempt, ""
                 item.text += event.text
@@ -154,7 +147,7 @@ class TranscriptModel(QAbstractListModel):
         elif kind == "evidence_added":
             row = self._open_turn_row()
             if row is not None:
-                item = self._items[row]
+                item = self._rows[row]
                 item.evidence_added.append(event.entry.id)
                 n = len(item.evidence_added)
                 item.status = f"{n} new passage{'s' if n > 1 else ''} found; preparing the argument\u2026"
@@ -162,12 +155,12 @@ class TranscriptModel(QAbstractListModel):
         elif kind == "turn_finished":
             turn = event.turn
             row = self._turn_rows.get(turn.index)
-            if row is None or self._items[row].interrupted:
+            if row is None or self._rows[row].interrupted:
                 self._append(TurnItem(index=turn.index, round=turn.round, seat=turn.seat.value,
                                       stance=turn.stance.value, role=turn.role), live)
-                row = len(self._items) - 1
+                row = len(self._rows) - 1
                 self._turn_rows[turn.index] = row
-            item = self._items[row]
+            item = self._rows[row]
             item.turn, item.text, item.status = turn, turn.text, ""
             item.evidence_added = list(turn.evidence_added)
             self._changed(row, live)
@@ -190,18 +183,17 @@ class TranscriptModel(QAbstractListModel):
             self._append(NoticeItem("error", event.message, fix), live)
 
     def _open_turn_row(self) -> int | None:
-        for row in range(len(self._items) - 1, -1, -1):
-            item = self._items[row]
+        for row in range(len(self._rows) - 1, -1, -1):
+            item = self._rows[row]
             if isinstance(item, TurnItem):
                 return None if item.finished or item.interrupted else row
         return None
 
     def _append(self, item: Item, live: bool) -> None:
         if live:
-            self.beginInsertRows(QModelIndex(), len(self._items), len(self._items))
-        self._items.append(item)
-        if live:
-            self.endInsertRows()
+            self._append_row(item)
+        else:  # replayed inside a model reset
+            self._rows.append(item)
 
     def _changed(self, row: int, live: bool) -> None:
         if live:
@@ -210,16 +202,16 @@ class TranscriptModel(QAbstractListModel):
 
     # ---------------------------------------------------------------- records out
     def item(self, row: int) -> Item:
-        return self._items[row]
+        return self._rows[row]
 
     def items(self) -> list[Item]:
-        return list(self._items)
+        return list(self._rows)
 
     def rulings(self) -> list:
-        return [i.ruling for i in self._items if isinstance(i, RulingItem)]
+        return [i.ruling for i in self._rows if isinstance(i, RulingItem)]
 
     def switch_rounds(self) -> list[int]:
-        return [i.switch.round for i in self._items if isinstance(i, SwitchItem)]
+        return [i.switch.round for i in self._rows if isinstance(i, SwitchItem)]
 
     def verdict(self):
-        return next((i.verdict for i in self._items if isinstance(i, VerdictItem)), None)
+        return next((i.verdict for i in self._rows if isinstance(i, VerdictItem)), None)

@@ -1,6 +1,17 @@
 """Widgets: they show models and call controllers; none awaits core code."""
 
-from PySide6.QtWidgets import QPushButton
+from collections.abc import Iterable
+
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 
 def push_button(text: str, tip: str = "", slot=None, name: str = "") -> QPushButton:
@@ -13,3 +24,43 @@ def push_button(text: str, tip: str = "", slot=None, name: str = "") -> QPushBut
     if slot is not None:
         button.clicked.connect(slot)
     return button
+
+
+def record_table(model, name: str, widths: Iterable[int] = (), single: bool = False) -> QTableView:
+    """A read-only table of records, one a row: whole rows are selected (several at once unless ``single``), no row
+    numbers, alternating colours, one line a row, columns the person resizes (the last one takes the rest room);
+    ``widths`` are the first columns' widths."""
+    table = QTableView()
+    table.setObjectName(name)
+    table.setModel(model)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection if single
+                           else QAbstractItemView.SelectionMode.ExtendedSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    table.setAlternatingRowColors(True)
+    table.setWordWrap(False)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    header.setStretchLastSection(True)
+    for column, width in enumerate(widths):
+        table.setColumnWidth(column, width)
+    return table
+
+
+def table_panel(panel: QWidget, buttons: Iterable[QWidget], table: QTableView, empty: QLabel,
+                right: Iterable[QWidget] = ()) -> QVBoxLayout:
+    """The column of a panel over a table: its buttons in a row (``right`` ones at the far right), the table taking
+    the room, and below it the line shown while the table is empty. More can be added below."""
+    row = QHBoxLayout()
+    for button in buttons:
+        row.addWidget(button)
+    row.addStretch(1)
+    for button in right:
+        row.addWidget(button)
+    column = QVBoxLayout(panel)
+    column.setContentsMargins(4, 4, 4, 4)
+    column.addLayout(row)
+    column.addWidget(table, 1)
+    column.addWidget(empty)
+    return column

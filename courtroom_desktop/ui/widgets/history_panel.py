@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, Signal
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QWidget
 
 from courtroom_desktop.ui.qt_models.trials import TrialsModel
-from courtroom_desktop.ui.widgets import push_button
+from courtroom_desktop.ui.widgets import push_button, record_table, table_panel
 
 
 class HistoryPanel(QWidget):
@@ -31,20 +23,7 @@ class HistoryPanel(QWidget):
         super().__init__(parent)
         self.model = model
         self.controller = controller
-        self.table = QTableView()
-        self.table.setObjectName("trialsTable")
-        self.table.setModel(model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        for column, width in enumerate((220, 62, 70, 90, 76, 120)):
-            self.table.setColumnWidth(column, width)
+        self.table = record_table(model, "trialsTable", (220, 62, 70, 90, 76, 120))
         self.table.doubleClicked.connect(lambda index: self.sig_open.emit(model.trial(index.row()).id))
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
 
@@ -53,18 +32,10 @@ class HistoryPanel(QWidget):
         self.export_button = push_button("Export\u2026", "Write the verdict report (Ctrl+E)", lambda: self._emit(self.sig_export))
         self.delete_button = push_button("Delete", "Delete the selected trials", self._delete)
         self.refresh_button = push_button("Refresh", "Read the trial store again (F5)", controller.refresh)
-        buttons = QHBoxLayout()
-        for button in (self.open_button, self.resume_button, self.export_button, self.delete_button):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.refresh_button)
         self.empty = QLabel("No trials yet: the trials you run are kept here, to reopen, resume or export.")
         self.empty.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(buttons)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.empty)
+        table_panel(self, (self.open_button, self.resume_button, self.export_button, self.delete_button), self.table,
+                    self.empty, right=(self.refresh_button,))
         self._selected_ids: list[str] = []
         controller.sig_trials.connect(model.set_trials)
         model.modelAboutToBeReset.connect(self._remember_selection)

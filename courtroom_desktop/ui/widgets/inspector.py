@@ -10,7 +10,6 @@ from collections.abc import Callable
 from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSettings, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QImage, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -18,7 +17,6 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSplitter,
     QStackedWidget,
-    QTableView,
     QTextBrowser,
     QToolButton,
     QVBoxLayout,
@@ -30,6 +28,7 @@ from courtroom_desktop.ui.qt_models import RecordRole
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.text import clock, pages_label, stance_words
 from courtroom_desktop.ui.theme import accent
+from courtroom_desktop.ui.widgets import record_table
 
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.4, 4.0, 1.25
 PLACEHOLDER = "The cited page appears here, the passage highlighted."
@@ -105,25 +104,12 @@ class EvidenceInspector(QWidget):
         self._request = 0
         self._page_points = QSize(0, 0)  # the page's size in PDF points, once known
 
-        self.table = QTableView()
-        self.table.setObjectName("evidenceTable")
-        self.table.setModel(model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table = record_table(model, "evidenceTable", (40, 62, 96, 170, 48, 150, 150), single=True)
         # one line per row at a fixed height: measuring rows to their contents asked the model for every cell of every
         # row (each a call into Python) whenever a passage was added mid-trial
         rows = self.table.verticalHeader()
-        rows.setVisible(False)
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         rows.setDefaultSectionSize(self.table.fontMetrics().height() + 8)
-        self.table.setWordWrap(False)
-        self.table.setAlternatingRowColors(True)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        for column, width in enumerate((40, 62, 96, 170, 48, 150, 150)):
-            self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         model.modelReset.connect(self._on_reset)
 

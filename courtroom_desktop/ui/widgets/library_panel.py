@@ -7,23 +7,20 @@ from pathlib import Path
 
 from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QProgressBar,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionProgressBar,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from courtroom_desktop.ui.qt_models import ProgressRole
 from courtroom_desktop.ui.qt_models.documents import COLUMNS, DocumentsModel, ingest_progress
-from courtroom_desktop.ui.widgets import push_button
+from courtroom_desktop.ui.widgets import push_button, record_table, table_panel
 
 
 class ProgressDelegate(QStyledItemDelegate):
@@ -60,20 +57,8 @@ class LibraryPanel(QWidget):
         self.controller = controller
         self.setAcceptDrops(True)
 
-        self.table = QTableView()
-        self.table.setObjectName("documentsTable")
-        self.table.setModel(model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
+        self.table = record_table(model, "documentsTable", (190,))  # the last column: why a file failed
         self.table.setItemDelegateForColumn(COLUMNS.index("Status"), ProgressDelegate(self.table))
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)  # the reason, for the files that failed
-        self.table.setColumnWidth(0, 190)
         # status, pages, sections: sized to their contents when the list changes (size_columns), not on every
         # progress event of an ingest (ResizeToContents asked the model for every row's cells each time)
         self.table.setColumnHidden(COLUMNS.index("Chunks"), True)  # in the row's tooltip
@@ -90,10 +75,6 @@ class LibraryPanel(QWidget):
         self.remove_button = push_button("Remove", "Remove the selected documents from the library (Delete)", self.remove_selected)
         self.reindex_button = push_button("Re-index", "Extract and embed the selected documents again (all when none is "
                                           "selected)", self.reindex_selected)
-        buttons = QHBoxLayout()
-        for button in (self.add_button, self.folder_button, self.remove_button, self.reindex_button):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
 
         self.progress_label = QLabel("")
         self.progress_label.setWordWrap(False)
@@ -121,11 +102,8 @@ class LibraryPanel(QWidget):
         self.last_run = QLabel("")
         self.last_run.setObjectName("lastRun")
         self.last_run.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(buttons)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.empty)
+        layout = table_panel(self, (self.add_button, self.folder_button, self.remove_button, self.reindex_button),
+                             self.table, self.empty)
         layout.addWidget(self.samples_button, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addWidget(self.progress_box)
         layout.addWidget(self.last_run)
