@@ -155,7 +155,7 @@ def snapshot(library: Library, retriever, doc_ids: Sequence[str] | None = None) 
 def schema_title(messages: list[dict]) -> str:
     """Which structured answer the prompt asks for ('' for free text): the schema is named in the system message
     (``core.llm.base.with_schema_instruction``)."""
-    match = re.search(r'"title":\s*"(SearchPlan|Argument|JudgeRuling|VerdictDraft)"', messages[0].get("content", ""))
+    match = re.search(r'"title":\s*"(SearchPlan|Argument|EvidenceAssessment|JudgeRuling|VerdictDraft)"', messages[0].get("content", ""))
     return match.group(1) if match else ""
 
 
@@ -176,8 +176,8 @@ def current_round(messages: list[dict]) -> int:
 
 
 def stage_of(messages: list[dict]) -> str:
-    """plan, argument, ruling or verdict."""
-    return {"SearchPlan": "plan", "Argument": "argument", "JudgeRuling": "ruling",
+    """plan, argument, assessment, ruling or verdict."""
+    return {"SearchPlan": "plan", "Argument": "argument", "EvidenceAssessment": "assessment", "JudgeRuling": "ruling",
             "VerdictDraft": "verdict"}.get(schema_title(messages), "argument")
 
 
@@ -192,6 +192,8 @@ def actor(messages: list[dict]) -> str:
     if kind == "Argument":
         return json.dumps({"argument": f"The record on blood pressure [{first}] answers the other side.",
                            "citations": [first] if first else []})
+    if kind == "EvidenceAssessment":
+        return json.dumps({"assessments": [{"id": i, "stance": "supports", "relevance": 0.8} for i in ids]})
     if kind == "JudgeRuling":
         late = current_round(messages) >= 2
         return json.dumps({
@@ -203,7 +205,7 @@ def actor(messages: list[dict]) -> str:
         })
     if kind == "VerdictDraft":
         return json.dumps({
-            "label": "supported", "confidence": 0.85, "summary": "The readings support the claim.",
+            "label": "supported", "confidence": 0.85, "summary": f"The readings support the claim [{first or 'E1'}].",
             "findings": [{"text": "Blood pressure fell in the treated adults.", "citations": [first or "E1"]}],
             "open_questions": [], "conditions": [], "risks": [],
         })

@@ -26,8 +26,9 @@ from stress.common import actor
 from testkit.fake_ollama import FakeOllama, pieces, prompt_tokens
 
 FAULTS = ("timeout", "disconnect", "broken_json", "unknown_cite", "empty", "enormous", "endless")
-STAGES = ("plan", "argument", "ruling", "verdict")
-STAGE_OF_SCHEMA = {"SearchPlan": "plan", "Argument": "argument", "JudgeRuling": "ruling", "VerdictDraft": "verdict"}
+STAGES = ("plan", "argument", "assessment", "ruling", "verdict")
+STAGE_OF_SCHEMA = {"SearchPlan": "plan", "Argument": "argument", "EvidenceAssessment": "assessment",
+                   "JudgeRuling": "ruling", "VerdictDraft": "verdict"}
 
 
 def stage_of_body(body: dict) -> str:
@@ -45,9 +46,10 @@ def faulty_answer(fault: str, stage: str, good: str) -> str:
         if stage == "argument":
             return good + " {\"unclosed\": [1, 2"
         broken = good.replace('"confidence": 0.', '"confidence": "very ').replace('"queries": [', '"queries": 7, "x": [')
+        broken = broken.replace('"relevance": 0.', '"relevance": "very ')
         return f"Sure! Here is the JSON you asked for:\n{{{broken[1:-1]}, \"trailing\": }}\nHope it helps."
     if fault == "unknown_cite":
-        if stage in ("argument", "verdict", "ruling"):
+        if stage in ("argument", "assessment", "verdict", "ruling"):
             return good.replace("[E1]", "[E99]").replace('"E1"', '"E99"').replace("E1 ", "E99 ")
         return good
     if fault in ("enormous", "endless"):

@@ -152,6 +152,33 @@ class ModelSettings(_Section):
         return getattr(self, role) or self.default
 
 
+DEFAULT_LEVEL_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "systematic review": ("systematic review*", "meta-analy*", "meta analy*", "metaanaly*", "pooled analys*",
+                          "umbrella review*", "cochrane review*"),
+    "randomised trial": ("randomi*", "randomly assigned", "randomly allocated", "rct", "rcts", "placebo-controlled",
+                         "double-blind*", "double blind*", "controlled trial*"),
+    "cohort": ("cohort*", "prospective*", "retrospective*", "longitudinal", "case-control", "case control",
+               "cross-sectional", "cross sectional", "observational", "registry", "population-based"),
+    "case report": ("case report*", "case series", "we report a", "we report an", "we describe a", "we present a"),
+    "expert opinion": ("expert opinion*", "editorial*", "commentary", "commentaries", "consensus statement*",
+                       "perspective*", "narrative review*", "viewpoint*"),
+}
+
+
+class VerdictRule(_Section):
+    """Thresholds of the rule that holds the verdict to the rulings and the weighed evidence (docs/court.md)."""
+
+    enabled: bool = Field(True, description="Check the judge's draft verdict against the record (off: the draft stands).")
+    insufficient_max_confidence: float = Field(
+        0.5, ge=0, le=1, description="'insufficient evidence' cannot carry a confidence above this.")
+    decided_confidence: float = Field(
+        0.7, ge=0, le=1, description="A last ruling at least this confident decides the record's side: 'insufficient "
+        "evidence' then contradicts it when the cited evidence leans the same way.")
+    balance_margin: float = Field(
+        0.34, ge=0, le=1, description="The weighed evidence leans one way when (supporting - refuting) / (supporting + "
+        "refuting) reaches this; within it, it is mixed.")
+
+
 class DebateSettings(_Section):
     min_rounds: int = Field(2, ge=1, le=20, description="Rounds before a verdict may be given.",
                             json_schema_extra=shown("Minimum rounds"))
@@ -179,9 +206,32 @@ class DebateSettings(_Section):
             "json": "JSON with constrained citations"}})
     evidence_hierarchy: list[str] = Field(
         default_factory=lambda: ["systematic review", "randomised trial", "cohort", "case report", "expert opinion", "other"],
-        min_length=1, description="Evidence levels, strongest first (in the dialog: separated by ;).",
-        json_schema_extra=shown("Evidence hierarchy"))
+        min_length=1, description="Evidence levels, strongest first (in the dialog: separated by ;). Every level but "
+        "'other' needs its keywords in evidence_keywords.", json_schema_extra=shown("Evidence hierarchy"))
+    evidence_keywords: dict[str, list[str]] = Field(
+        default_factory=lambda: {level: list(words) for level, words in DEFAULT_LEVEL_KEYWORDS.items()},
+        description="Per evidence level, the phrases that mark it in a passage or a document title (case-insensitive, "
+        "whole words; * stands for any word ending, e.g. 'randomi*'). A level a user adds to the hierarchy brings "
+        "its own, e.g. evidence_keywords.'animal study' = ['mice', 'rats', 'in vivo'].")
+    verdict_rule: VerdictRule = Field(default_factory=lambda: VerdictRule(),
+                                      description="How the verdict is held to the record (docs/court.md).")
+    assess_evidence: bool = Field(True, description="After each round, the judge's model assesses the stance and "
+                                  "relevance of the round's new passages in one short structured call.")
 
+
+    @model_validator(mode="after")
+    def _levels_have_keywords(self):
+        missing = [level for level in self.evidence_hierarchy
+                   if level.lower() != "other" and not self.keyword_list(level)]
+        if missing:
+            raise ValueError(f"debate.evidence_hierarchy names {', '.join(repr(m) for m in missing)} but "
+                             "debate.evidence_keywords has no phrases for it: add them, e.g. "
+                             f"evidence_keywords.'{missing[0]}' = ['phrase one', 'phrase two']")
+        return self
+
+    def keyword_list(self, level: str) -> list[str]:
+        wanted = level.strip().lower()
+        return next((words for name, words in self.evidence_keywords.items() if name.strip().lower() == wanted), [])
 
     @model_validator(mode="after")
     def _rounds_in_order(self):

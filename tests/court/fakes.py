@@ -80,12 +80,22 @@ def ruling(confidence=0.5, tendency="support", ready=False, reason="", switch=Fa
     return reply
 
 
-def verdict(label="supported", cite=("E1",), confidence=0.8):
+def verdict(label="supported", cite=("E1",), confidence=0.8, summary=None):
+    cites = f" [{', '.join(cite)}]" if cite else ""
     return json.dumps({
         "label": label, "confidence": confidence,
         "findings": [{"text": "Supplements raised birth weight in a randomised trial.", "citations": list(cite)}],
-        "open_questions": ["Does the effect hold outside pregnancy?"], "summary": "The evidence mostly supports it.",
+        "open_questions": ["Does the effect hold outside pregnancy?"],
+        "summary": summary if summary is not None else f"The evidence mostly supports it{cites}.",
     })
+
+
+def assess_all(stance="supports", relevance=0.8, by_id=None):
+    """A judge's assessment of every passage in the prompt: ``stance`` each, or ``by_id[id]`` where given."""
+    def reply(messages) -> str:
+        return json.dumps({"assessments": [
+            {"id": i, "stance": (by_id or {}).get(i, stance), "relevance": relevance} for i in pool_ids(messages)]})
+    return reply
 
 
 def models(prosecution, defense, judge):
@@ -93,5 +103,8 @@ def models(prosecution, defense, judge):
     return lambda role: table[role]
 
 
-def scripted(replies, role):
-    return ScriptedChatModel(replies, role=role)
+def scripted(replies, role, assessments=None):
+    """A scripted model; a judge also answers every evidence assessment (``assessments``: a reply, default: every
+    passage supports the claim) outside its script."""
+    standing = {"EvidenceAssessment": assessments or assess_all()} if role == "judge" else None
+    return ScriptedChatModel(replies, role=role, standing=standing)

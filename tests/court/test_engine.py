@@ -221,7 +221,7 @@ async def test_prompts_fit_a_small_context_window(store):
 async def test_decision_case_roles(store):
     c = court(store, [ruling(0.5), ruling(0.9), {"label": "mixed"} and json.dumps({
         "label": "mixed", "confidence": 0.7, "findings": [{"text": "Costs are high", "citations": ["E1"]}],
-        "summary": "Go ahead only if the budget allows.", "conditions": ["budget approved"],
+        "summary": "Go ahead only if the budget allows [E1].", "conditions": ["budget approved"],
         "risks": ["overrun"]})])
     events = await collect(c, c.start(TrialSpec(claim="Should I move to Lisbon?", case=CaseType.decision)))
     roles = [e.turn.role for e in events if e.kind == "turn_finished"]
@@ -338,9 +338,11 @@ def test_argument_schema_names_citations_before_the_text():
     from courtroom_desktop.core.court.prompts import argument_schema
 
     schema = argument_schema(["E1", "E2"]).model_json_schema()
-    assert list(schema["properties"]) == ["citations", "argument"]
+    assert list(schema["properties"])[:2] == ["citations", "argument"] and list(schema["properties"])[-1] == "quotes"
     assert schema["required"] == ["citations", "argument"]
     assert schema["properties"]["citations"]["items"]["enum"] == ["E1", "E2"]
+    quote = schema["$defs"][schema["properties"]["quotes"]["items"]["$ref"].rsplit("/", 1)[-1]]
+    assert quote["properties"]["id"]["enum"] == ["E1", "E2"]
 
 
 @pytest.mark.asyncio

@@ -16,6 +16,7 @@ from courtroom_desktop.core.library import Library
 from courtroom_desktop.core.llm import ScriptedChatModel
 from courtroom_desktop.core.records import Chunk, Evidence
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
+from tests.court.fakes import assess_all
 
 from ..library.docs import make_structured, paragraph
 
@@ -94,7 +95,7 @@ def verdict(cite: list[str]) -> str:
             {"text": f"The annex adds nothing reliable {MODEL_HOSTILE}", "citations": cite[2:3]},
         ],
         "open_questions": ["Does the fall last beyond twelve weeks?"],
-        "summary": f"The documents mostly support the claim. {MODEL_HOSTILE}",
+        "summary": f"The documents mostly support the claim [E1]. {MODEL_HOSTILE}",
     })
 
 
@@ -134,7 +135,7 @@ def build_trial(root: Path, embedder) -> Trial:
         ruling(0.62, "support", controversy="whether the annex matters"),
         ruling(0.85, "support", ready=True, reason="the trial passage [E1] decides it", controversy="none left"),
         verdict(["E1", "E2", "E3"]),
-    ], role="judge", model_name="judge-script")
+    ], role="judge", model_name="judge-script", standing={"EvidenceAssessment": assess_all()})
     prosecution = ScriptedChatModel([counsel] * 40, role="prosecution", model_name="prosecution-script")
     defense = ScriptedChatModel([counsel] * 40, role="defense", model_name="defense-script")
     table = {"prosecution": prosecution, "defense": defense, "judge": judge}

@@ -61,7 +61,7 @@ def sample_library_template(tmp_path_factory) -> Path:
 
 def scripted_router(config: AppConfig, judge=None, counsel_delay: float = 0.0):
     from courtroom_desktop.core.llm import ModelRouter, ScriptedChatModel
-    from tests.court.fakes import counsel, ruling, verdict
+    from tests.court.fakes import assess_all, counsel, ruling, verdict
 
     judge_replies = judge if judge is not None else [
         ruling(0.55, questions=["Was the effect measured in a randomised trial?"]),
@@ -71,7 +71,7 @@ def scripted_router(config: AppConfig, judge=None, counsel_delay: float = 0.0):
     return ModelRouter(config.models, overrides={
         "prosecution": ScriptedChatModel([counsel] * 60, role="prosecution", token_delay_s=counsel_delay),
         "defense": ScriptedChatModel([counsel] * 60, role="defense", token_delay_s=counsel_delay),
-        "judge": ScriptedChatModel(judge_replies, role="judge"),
+        "judge": ScriptedChatModel(judge_replies, role="judge", standing={"EvidenceAssessment": assess_all()}),
     })
 
 

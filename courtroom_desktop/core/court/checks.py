@@ -1,10 +1,11 @@
-"""Text checks of the court: citations and quotations, repetition, evidence levels, injected instructions,
-search-query hygiene and the quality guard. Pure functions, no model calls."""
+"""Text checks of the court: citations and quotations, repetition, injected instructions, generated text that echoes
+its instructions, search-query hygiene, challenges, and the quality guard. Pure functions, no model calls."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Sequence
 
 from courtroom_desktop.core.court.records import Citation, Turn
 
@@ -32,13 +33,6 @@ INJECTION = re.compile(
     r"|</?\s*(system|assistant|evidence|instructions?)\s*>|<\|\s*\w+\s*\|>|\[/?INST\]|<</?SYS>>"
     r"|(^|\n)\s*(#{2,}\s*(instruction|system|response)\b|(system|assistant)\s*:)",
     re.I | re.S,
-)
-LEVELS = (
-    ("systematic review", re.compile(r"\b(systematic review|meta-analys[ie]s|meta-analytic|pooled analysis)\b", re.I)),
-    ("randomised trial", re.compile(r"\b(randomi[sz]ed|randomly assigned|RCT|placebo-controlled|double-blind)\b", re.I)),
-    ("cohort", re.compile(r"\b(cohort|prospective|longitudinal|case-control|cross-sectional|observational)\b", re.I)),
-    ("case report", re.compile(r"\b(case report|case series|we report a|we describe a patient)\b", re.I)),
-    ("expert opinion", re.compile(r"\b(expert opinion|editorial|commentary|consensus statement|perspective)\b", re.I)),
 )
 DEGENERATE = {"claim", "evidence", "the claim", "query", "search", "argument", ""}
 
@@ -68,6 +62,44 @@ def cited_ids(text: str) -> list[str]:
     return ids
 
 
+CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+                         "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00ad": None})
+
+
+def quote_key(text: str) -> str:
+    """Text as a quotation is compared: ligatures and full-width forms unfolded (NFKC), soft hyphens dropped, words
+    hyphenated across a line break joined ("treat- ment" -> "treatment"), dashes and curly quotes made plain,
+    whitespace collapsed (and dropped next to CJK characters, which have none), case folded."""
+    text = unicodedata.normalize("NFKC", text or "").translate(_DASHES)
+    text = re.sub(r"(\w)-\s+(\w)", r"\1\2", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(rf"\s+(?=[{CJK}])|(?<=[{CJK}])\s+", "", text)
+    return text.casefold()
+
+
+def quote_in(quote: str, passage: str) -> bool:
+    """Is ``quote`` in ``passage``, word for word (punctuation may differ)?"""
+    key = normalise(quote_key(quote))
+    return bool(key) and key in normalise(quote_key(passage))
+
+
+def check_quotes(quotes: Sequence[tuple[str, str]], passages: dict[str, str]) -> list[Citation]:
+    """Citations of a structured argument, (evidence id, exact quote or ''), checked like those of free text."""
+    citations: list[Citation] = []
+    for evidence_id, quote in quotes:
+        quote = (quote or "").strip()
+        if evidence_id not in passages:
+            citations.append(Citation(evidence_id=evidence_id, quote=quote, valid=False,
+                                      problem=f"{evidence_id} is not in the evidence pool"))
+        elif quote and not quote_in(quote, passages[evidence_id]):
+            citations.append(Citation(evidence_id=evidence_id, quote=quote, valid=False,
+                                      problem=f"the quotation \"{quote[:60]}\" is not in {evidence_id}"))
+        else:
+            citations.append(Citation(evidence_id=evidence_id, quote=quote))
+    return citations
+
+
 def check_citations(text: str, passages: dict[str, str]) -> list[Citation]:
     """Every [E#] must name a passage in the pool; a quotation next to a citation must be in that passage."""
     citations: list[Citation] = []
@@ -83,7 +115,7 @@ def check_citations(text: str, passages: dict[str, str]) -> list[Citation]:
         ids = cited_ids(after.split(".")[0] + "]") if "[" in after else []
         quote = match.group(1).strip()
         for evidence_id in ids[:1]:
-            if evidence_id in passages and normalise(quote) not in normalise(passages[evidence_id]):
+            if evidence_id in passages and not quote_in(quote, passages[evidence_id]):
                 citations = [c for c in citations if c.evidence_id != evidence_id]
                 citations.append(Citation(evidence_id=evidence_id, quote=quote, valid=False,
                                           problem=f"the quotation \"{quote[:60]}\" is not in {evidence_id}"))
@@ -110,13 +142,6 @@ def trim_repetition(text: str, max_chars: int = 2400) -> str:
         end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
         result = cut[: end + 1] if end > max_chars // 2 else cut
     return result
-
-
-def evidence_level(text: str, title: str = "") -> str:
-    for level, pattern in LEVELS:
-        if pattern.search(title) or pattern.search(text):
-            return level
-    return "other"
 
 
 def looks_like_instructions(text: str) -> bool:
@@ -163,3 +188,97 @@ def quality_flags(turn: Turn, previous: Turn | None) -> list[str]:
         elif len(content_words(turn.text) - content_words(previous.text)) < 3:
             flags.append("weak challenge: repeats the other side without new points")
     return flags
+
+
+# ---------------------------------------------------------------- generated text: what a model must not hand in
+SENTENCE = re.compile(r"[^.!?。！？；;\n]+(?:[.!?。！？；;]+[\"'”’)\]]*|\n|$)")
+ECHO = re.compile(
+    r"\byou are (a|an|the|now)\b[^.!?。！？]{0,80}?\b(assistant|ai|model|judge|prosecution|prosecutor|defen[cs]e|"
+    r"counsel|court|chatbot|expert|system)\b|\bas an ai\b|\bi am an ai\b|\bdesigned to (support|assist|help)\b"
+    r"|\b(answer|reply|respond)\s+(only\s+)?with\s+(one|a|only|the)\b[^.!?]{0,40}\bjson\b|\bjson schema\b"
+    r"|(^|\n)\s*(system|user|assistant|rules|instructions?)\s*:|\bthey are data, never instructions\b"
+    r"|\bcite every factual statement\b|\byou (must|should|may|are (not )?(allowed|required) to)\b[^.!?]{0,40}"
+    r"\b(cite|quote|answer|write|argue|use|rule|give)\b|你是一个|作为(一个)?(人工智能|AI)",
+    re.I)
+TEMPLATE = re.compile(
+    r"[{}]|<\|[^|>]{0,24}\|>|</?s>|\[/?INST\]|<</?SYS>>|</?\s*(evidence|argument|system|user|assistant)\b[^>]{0,80}>?"
+    r"|```|\$\{", re.I)
+SHINGLE = 6  # consecutive words shared with the instructions that make a sentence an echo of them
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences, ending at . ! ? ; and their CJK forms 。！？；, or at a line break."""
+    return [m.group(0).strip() for m in SENTENCE.finditer(text or "") if m.group(0).strip()]
+
+
+def _shingles(text: str) -> set[tuple[str, ...]]:
+    words = normalise(text).split()
+    return {tuple(words[i:i + SHINGLE]) for i in range(len(words) - SHINGLE + 1)}
+
+
+def _sentence_problem(sentence: str, instructions: set[tuple[str, ...]]) -> str:
+    if TEMPLATE.search(sentence):
+        return "has stray template characters"
+    if ECHO.search(sentence) or instructions & _shingles(sentence):
+        return "echoes its instructions or a role prompt"
+    return ""
+
+
+def generated_problems(text: str, instructions: Sequence[str] = (), need_citation: bool = False) -> list[str]:
+    """What is wrong with model-written text before it is shown or stored: sentences that echo the instructions or a
+    role prompt, stray template characters, repeated sentences, and (``need_citation``) no [E#] citation at all."""
+    given = set().union(*(_shingles(i) for i in instructions)) if instructions else set()
+    problems: list[str] = []
+    seen: set[str] = set()
+    for sentence in sentences(text):
+        problem = _sentence_problem(sentence, given)
+        key = normalise(sentence)
+        if not problem and key and key in seen and len(key.split()) > 2:
+            problem = "repeats sentences"
+        seen.add(key)
+        if problem and problem not in problems:
+            problems.append(problem)
+    if need_citation and text.strip() and not cited_ids(text):
+        problems.append("cites no evidence")
+    return problems
+
+
+def cut_generated(text: str, instructions: Sequence[str] = ()) -> str:
+    """``text`` without its echoing, template-ridden and repeated sentences."""
+    given = set().union(*(_shingles(i) for i in instructions)) if instructions else set()
+    kept: list[str] = []
+    seen: set[str] = set()
+    for sentence in sentences(text):
+        key = normalise(sentence)
+        if _sentence_problem(sentence, given) or not key or key in seen:
+            continue
+        seen.add(key)
+        kept.append(sentence)
+    joiner = "" if kept and re.search(f"[{CJK}]", kept[0][-1:]) else " "
+    return joiner.join(kept).strip()
+
+
+# ---------------------------------------------------------------- challenges
+CHALLENGE_ID = re.compile(r"\bQ(\d+)\b")
+
+
+def is_question(text: str) -> bool:
+    """Enough of a question to be a challenge: three content words or more (six CJK characters), not a label."""
+    plain = CITATION.sub("", text or "")
+    return len(content_words(plain)) >= 3 or len(re.findall(f"[{CJK}]", plain)) >= 6
+
+
+def questions_in(text: str, limit: int = 2) -> list[str]:
+    """The direct questions of an argument (sentences that end in a question mark), citations stripped."""
+    found = []
+    for sentence in sentences(text):
+        if sentence.rstrip("\"'”’)] ").endswith(("?", "？")):
+            plain = " ".join(CITATION.sub("", sentence).split())
+            if is_question(plain):
+                found.append(plain)
+    return found[:limit]
+
+
+def challenge_ids(text: str) -> list[str]:
+    """Challenge ids (Q3) an argument names, in order, once each."""
+    return list(dict.fromkeys(f"Q{n}" for n in CHALLENGE_ID.findall(text or "")))

@@ -7,12 +7,26 @@ What counsel said (which may echo a passage) is shown the same way, inside <argu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Annotated
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, create_model
 
-from courtroom_desktop.core.court.records import Bounded, Cap, CaseType, PoolEntry, Ruling, Stance, Turn, role_name
+from courtroom_desktop.core.court.records import (
+    ITEM_CHARS,
+    Assessment,
+    Bounded,
+    Cap,
+    CaseType,
+    Challenge,
+    ChallengeMarkDraft,
+    JudgeRuling,
+    PoolEntry,
+    Ruling,
+    Stance,
+    Turn,
+    role_name,
+)
 
 Counter = Callable[[str], int]
 
@@ -28,20 +42,49 @@ class SearchPlan(Bounded):
         default_factory=list, max_length=3, description="One to three short search queries (keywords, not sentences).")
 
 
-def argument_schema(pool_ids: Sequence[str]) -> type[Bounded]:
-    """The structured argument for small models: citations can only be ids that exist in the pool."""
-    from typing import Literal
+def _one_of(values: Sequence[str]):
+    return Literal[tuple(values)] if values else str  # type: ignore[valid-type]
 
-    from pydantic import create_model
 
-    item = Literal[tuple(pool_ids)] if pool_ids else str  # type: ignore[valid-type]
-    return create_model(
-        "Argument", __base__=Bounded,
-        # citations first: a model cut off by its token limit has already named its evidence
-        citations=(list[item], Field(..., min_length=1, max_length=4, description="Ids of the evidence you rely on.")
-                   if pool_ids else Field(default_factory=list, max_length=4)),
-        argument=(Annotated[str, Cap(1200)], Field(description="Your argument, one paragraph, citing evidence like [E3].")),
-    )
+def argument_schema(pool_ids: Sequence[str], open_ids: Sequence[str] = ()) -> type[Bounded]:
+    """The structured argument for small models: citations can only be ids that exist in the pool, and challenges
+    it answers only ids still open. Exact quotations of cited passages come last, so that a model cut off by its token
+    limit has already given its citations and its argument."""
+    quote = create_model("Quote", __base__=Bounded, id=(_one_of(pool_ids), ...),
+                         text=(Annotated[str, Cap(300)], Field(description="Words copied exactly from that passage.")))
+    fields: dict = {
+        "citations": (list[_one_of(pool_ids)], Field(..., min_length=1, max_length=4,
+                                                     description="Ids of the evidence you rely on.")
+                      if pool_ids else Field(default_factory=list, max_length=4)),
+        "argument": (Annotated[str, Cap(1200)], Field(description="Your argument, one paragraph, citing evidence like "
+                                                                  "[E3].")),
+        "challenge": (Annotated[str, Cap(ITEM_CHARS)], Field("", description="One direct question the other side must "
+                                                                             "answer, or empty.")),
+    }
+    if open_ids:
+        fields["answers"] = (list[_one_of(open_ids)], Field(default_factory=list, max_length=3,
+                                                            description="Ids of the challenges your argument answers."))
+    fields["quotes"] = (list[quote], Field(default_factory=list, max_length=2, description="Optional exact quotations."))
+    return create_model("Argument", __base__=Bounded, **fields)
+
+
+def assessment_schema(ids: Sequence[str]) -> type[Bounded]:
+    """One assessment per passage: its stance toward the claim and its relevance."""
+    item = create_model("PassageAssessment", __base__=Bounded, id=(_one_of(ids), ...),
+                        stance=(Literal["supports", "refutes", "mixed", "irrelevant"], ...),
+                        relevance=(float, Field(ge=0.0, le=1.0, description="0: off the point; 1: decides it.")))
+    return create_model("EvidenceAssessment", __base__=Bounded,
+                        assessments=(list[item], Field(..., min_length=len(ids), max_length=len(ids))))
+
+
+def ruling_schema(open_ids: Sequence[str]) -> type[Bounded]:
+    """The judge's ruling; with challenges open, also how each was answered."""
+    if not open_ids:
+        return JudgeRuling
+    mark = create_model("ChallengeMark", __base__=ChallengeMarkDraft, id=(_one_of(open_ids), ...))
+    return create_model("JudgeRuling", __base__=JudgeRuling, challenges=(
+        list[mark], Field(default_factory=list, max_length=len(open_ids),
+                          description="Each open challenge by id: answered, partly answered or unanswered.")))
 
 
 _ANGLES = str.maketrans({"<": "‹", ">": "›", "\uff1c": "‹", "\uff1e": "›", "\ufe64": "‹", "\ufe65": "›", "\x00": None})
@@ -63,12 +106,15 @@ def excerpt(text: str, words: int) -> str:
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
 
 
-def evidence_block(entries: Sequence[PoolEntry], words: int) -> str:
+def evidence_block(entries: Sequence[PoolEntry], words: int, assessed: Mapping[str, Assessment] | None = None) -> str:
     lines = []
     for entry in entries:
         chunk = entry.evidence.chunk
         attrs = (f'id="{entry.id}" doc="{attribute(entry.evidence.doc_title)[:80]}" page="{chunk.page_start + 1}" '
                  f'level="{entry.level}"')
+        assessment = (assessed or {}).get(entry.id)
+        if assessment is not None:
+            attrs += f' stance="{assessment.stance.value}" relevance="{assessment.relevance:.1f}"'
         lines.append(f"<evidence {attrs}>{escape(excerpt(chunk.text, words))}</evidence>")
     return "\n".join(lines) if lines else "(the evidence pool is empty)"
 
@@ -154,43 +200,80 @@ def query_messages(case: CaseType, stance: Stance, claim: str, opponent: Turn | 
             {"role": "user", "content": "\n".join(lines)}]
 
 
+def _subject(case: CaseType, claim: str) -> str:
+    return f"{'Decision' if case == CaseType.decision else 'Claim'}: {claim}"
+
+
+def _pool(pool: Sequence[PoolEntry], prefer: Sequence[str], words: int, passages: int,
+          assessed: Mapping[str, Assessment] | None) -> str:
+    return "Evidence pool:\n" + evidence_block(rank_pool(pool, prefer)[:passages], words, assessed)
+
+
+def challenge_lines(challenges: Sequence[Challenge], words: int = 40) -> str:
+    return "\n".join(f"{c.id} ({escape(c.raised_by)}, round {c.round}, to {escape(c.addressed_to)}): "
+                     f"{escape(excerpt(c.text, words))}" for c in challenges)
+
+
 def argument_messages(case: CaseType, stance: Stance, switched: bool, claim: str, pool: Sequence[PoolEntry],
                       turns: Sequence[Turn], rulings: Sequence[Ruling], current_round: int, count: Counter,
-                      budget: int, error: str = "") -> list[dict]:
+                      budget: int, error: str = "", *, assessed: Mapping[str, Assessment] | None = None,
+                      challenges: Sequence[Challenge] = ()) -> list[dict]:
+    """``challenges``: those still open that this side should answer."""
     opponent = next((t for t in reversed(turns) if t.stance != stance), None)
     prefer = list(opponent.evidence_added if opponent else ())
 
     def build(words: int, passages: int, older_history: bool) -> list[dict]:
         older, recent = _history(turns, rulings, current_round)
-        parts = [f"{'Decision' if case == CaseType.decision else 'Claim'}: {claim}",
-                 "Evidence pool:\n" + evidence_block(rank_pool(pool, prefer)[:passages], words)]
+        parts = [_subject(case, claim), _pool(pool, prefer, words, passages, assessed)]
         if older and older_history:
             parts.append("Earlier rounds (the judge's summaries):\n" + older)
         if recent:
             parts.append("Latest arguments:\n" + recent)
-        if rulings and rulings[-1].ruling.open_questions:
-            parts.append("The judge's open questions: " + escape("; ".join(rulings[-1].ruling.open_questions[:3])))
-        parts.append(f"Now give your argument as {role_name(case, stance)}, citing evidence ids.")
+        if challenges:
+            parts.append("Challenges you should answer (name the id, like Q2, when you answer one):\n"
+                         + challenge_lines(challenges[:4 if older_history else 2], words))
+        parts.append(f"Now argue as {role_name(case, stance)}, citing evidence ids; you may end with one question "
+                     "for the other side.")
         if error:
-            parts.append(f"Your previous answer was rejected: {error}. Cite only ids from the pool above and quote "
-                         "only words that are in the cited passage.")
+            parts.append(f"Your previous answer was rejected: {error}. Cite only pool ids, quote exactly, and write "
+                         "only your argument.")
         return [{"role": "system", "content": counsel_system(case, stance, switched)},
                 {"role": "user", "content": "\n\n".join(parts)}]
 
     return fit(build, count, budget)
 
 
+def assessment_messages(case: CaseType, claim: str, entries: Sequence[PoolEntry], count: Counter,
+                        budget: int) -> list[dict]:
+    """One short call: what each new passage says about the claim, and how much it matters."""
+    subject = "the decision" if case == CaseType.decision else "the claim"
+
+    def build(words: int, passages: int, older_history: bool) -> list[dict]:
+        parts = [_subject(case, claim), "Passages:\n" + evidence_block(entries, words),
+                 f"For each passage, say whether it supports {subject}, refutes it, is mixed, or is irrelevant to it, "
+                 "judging only by what the passage itself says (not by who found it), and how relevant it is "
+                 "(0 to 1)."]
+        return [{"role": "system", "content": judge_system(case)}, {"role": "user", "content": "\n\n".join(parts)}]
+
+    return fit(build, count, budget)
+
+
 def ruling_messages(case: CaseType, claim: str, pool: Sequence[PoolEntry], turns: Sequence[Turn],
-                    rulings: Sequence[Ruling], current_round: int, count: Counter, budget: int) -> list[dict]:
+                    rulings: Sequence[Ruling], current_round: int, count: Counter, budget: int, *,
+                    assessed: Mapping[str, Assessment] | None = None,
+                    challenges: Sequence[Challenge] = ()) -> list[dict]:
+    """``challenges``: those open before this ruling, for the judge to mark."""
     cited = [c.evidence_id for t in turns if t.round == current_round for c in t.citations if c.valid]
 
     def build(words: int, passages: int, older_history: bool) -> list[dict]:
         older, recent = _history(turns, rulings, current_round)
-        parts = [f"{'Decision' if case == CaseType.decision else 'Claim'}: {claim}",
-                 "Evidence pool:\n" + evidence_block(rank_pool(pool, cited)[:passages], words)]
+        parts = [_subject(case, claim), _pool(pool, cited, words, passages, assessed)]
         if older and older_history:
             parts.append("Earlier rounds:\n" + older)
         parts.append(f"Round {current_round} arguments:\n{recent}")
+        if challenges:
+            parts.append("Open challenges: mark each as answered, partly answered or unanswered by the arguments:\n"
+                         + challenge_lines(challenges))
         parts.append("Rule on this round. Set ready_for_verdict only if the evidence decides the question, and "
                      "give the deciding argument or evidence id in ready_reason.")
         return [{"role": "system", "content": judge_system(case)}, {"role": "user", "content": "\n\n".join(parts)}]
@@ -199,14 +282,16 @@ def ruling_messages(case: CaseType, claim: str, pool: Sequence[PoolEntry], turns
 
 
 def verdict_messages(case: CaseType, claim: str, pool: Sequence[PoolEntry], turns: Sequence[Turn],
-                     rulings: Sequence[Ruling], count: Counter, budget: int) -> list[dict]:
+                     rulings: Sequence[Ruling], count: Counter, budget: int, *,
+                     assessed: Mapping[str, Assessment] | None = None, challenges: Sequence[Challenge] = (),
+                     problems: str = "") -> list[dict]:
+    """``challenges``: those never answered; ``problems``: why the previous draft was sent back."""
     cited = [c.evidence_id for t in turns for c in t.citations if c.valid]
     last = max((t.round for t in turns), default=0)
 
     def build(words: int, passages: int, older_history: bool) -> list[dict]:
         older, recent = _history(turns, rulings, last)
-        parts = [f"{'Decision' if case == CaseType.decision else 'Claim'}: {claim}",
-                 "Evidence pool:\n" + evidence_block(rank_pool(pool, cited)[:passages], words)]
+        parts = [_subject(case, claim), _pool(pool, cited, words, passages, assessed)]
         if older and older_history:
             parts.append("Earlier rounds:\n" + older)
         parts.append("Final round:\n" + recent)
@@ -214,12 +299,18 @@ def verdict_messages(case: CaseType, claim: str, pool: Sequence[PoolEntry], turn
             parts.append(f"Your last ruling: tendency {rulings[-1].ruling.tendency.value}, confidence "
                          f"{rulings[-1].ruling.confidence:.2f}. Open questions: "
                          + (escape("; ".join(rulings[-1].ruling.open_questions[:4])) or "none"))
+        if challenges:
+            parts.append("Challenges nobody answered:\n" + challenge_lines(challenges[:6]))
         if case == CaseType.decision:
             parts.append("Give the verdict as a recommendation: label supported means go ahead, refuted means do "
                          "not, mixed means go ahead only under conditions. List conditions, risks and open questions.")
         else:
             parts.append("Give the verdict. Use 'insufficient evidence' when the pool does not decide the claim.")
-        parts.append("Each finding cites evidence ids from the pool. The summary is for a general reader.")
+        parts.append("Each finding cites evidence ids from the pool. The summary is for a general reader and cites the "
+                     "evidence it rests on, like [E2].")
+        if problems:
+            parts.append(f"Your previous draft was sent back: {problems}. Write the verdict again without these "
+                         "problems.")
         return [{"role": "system", "content": judge_system(case)}, {"role": "user", "content": "\n\n".join(parts)}]
 
     return fit(build, count, budget)

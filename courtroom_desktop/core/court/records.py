@@ -47,6 +47,22 @@ class VerdictLabel(StrEnum):
     insufficient = "insufficient evidence"
 
 
+class Assessed(StrEnum):
+    """What a passage says about the claim (or for the decision), as the judge's model assessed it; not who found it."""
+
+    supports = "supports"
+    refutes = "refutes"
+    mixed = "mixed"
+    irrelevant = "irrelevant"
+
+
+class ChallengeStatus(StrEnum):
+    open = "open"                          # raised, not yet ruled on
+    answered = "answered"
+    partly = "partly answered"
+    unanswered = "unanswered"
+
+
 def role_name(case: CaseType, stance: Stance) -> str:
     if case == CaseType.decision:
         return "Counsel for" if stance == Stance.for_ else "Counsel against"
@@ -66,6 +82,31 @@ class PoolEntry(Frozen):
     novelty: float = Field(1.0, description="1 - max cosine similarity to passages already in the pool.")
     injection: bool = Field(False, description="The passage reads like instructions to a model (flagged, never obeyed).")
     at: float = Field(default_factory=time.time)
+
+
+class Assessment(Frozen):
+    """The judge's model's reading of one passage: its stance toward the claim and how relevant it is."""
+
+    evidence_id: str
+    stance: Assessed
+    relevance: float = Field(ge=0.0, le=1.0, description="0: off the point; 1: decides it.")
+    round: int = Field(description="The round after which it was assessed.")
+
+
+class Challenge(Frozen):
+    """An open question of the judge or a direct challenge of counsel, with an id (Q1, Q2, ...) the answering side
+    can name and the judge marks."""
+
+    id: str = Field(description="Q1, Q2, ... in order of raising.")
+    text: str
+    round: int
+    raised_by: str = Field(description="'Judge', or the role of the counsel who raised it.")
+    addressed_to: str = Field(description="The role that must answer it, or 'both sides' for the judge's questions.")
+
+
+class ChallengeMark(Frozen):
+    id: str
+    status: ChallengeStatus
 
 
 class Citation(Frozen):
@@ -88,6 +129,8 @@ class Turn(Frozen):
     usage: Usage = Usage()
     regenerated: bool = False
     flags: tuple[str, ...] = ()
+    challenges: tuple[Challenge, ...] = Field((), description="Direct challenges this turn raised for the other side.")
+    answers: tuple[str, ...] = Field((), description="Ids of the challenges the turn declares it answers.")
 
 
 class Cap:
@@ -138,11 +181,18 @@ class JudgeRuling(Bounded):
         "", description="Why the case is (not) ready, naming the argument or evidence that decides it.")
 
 
+class ChallengeMarkDraft(Bounded):
+    id: str
+    status: Literal["answered", "partly answered", "unanswered"]
+
+
 class Ruling(Frozen):
     round: int
     ruling: JudgeRuling
     overruled: tuple[str, ...] = Field((), description="Why a 'ready for verdict' was not accepted.")
     usage: Usage = Usage()
+    questions: tuple[Challenge, ...] = Field((), description="The ruling's open questions, with their ids.")
+    marks: tuple[ChallengeMark, ...] = Field((), description="How the judge marked the challenges open before it.")
 
 
 class FindingDraft(Bounded):
@@ -171,9 +221,26 @@ class Finding(Frozen):
 class WeighedEvidence(Frozen):
     id: str
     level: str
-    weight: float
+    weight: float = Field(description="The level's weight in the evidence hierarchy (1 for the strongest).")
     cited_by: tuple[str, ...] = ()
-    stance: Stance | None = None
+    stance: Stance | None = Field(None, description="The side that cited it; None when both sides did.")
+    assessed: Assessed | None = Field(None, description="What the passage says, as assessed (None: not assessed).")
+    relevance: float | None = None
+    both_sides: bool = Field(False, description="Cited by both sides.")
+
+
+class BasisRow(Frozen):
+    """How many cited passages of one evidence level support, refute or are mixed on the claim."""
+
+    level: str
+    supports: int = 0
+    refutes: int = 0
+    mixed: int = 0
+
+
+class OpenChallenge(Frozen):
+    challenge: Challenge
+    status: ChallengeStatus
 
 
 class Verdict(Frozen):
@@ -190,6 +257,18 @@ class Verdict(Frozen):
     rounds: int = 0
     switches: int = 0
     usage: Usage = Usage()
+    basis: tuple[BasisRow, ...] = Field((), description="What the confidence rests on: cited passages by level and "
+                                        "assessed stance.")
+    open_challenges: tuple[OpenChallenge, ...] = Field((), description="Challenges never answered: open lines of "
+                                                       "argument.")
+    draft_label: VerdictLabel | None = Field(None, description="The judge's own label when the rule changed it.")
+    draft_confidence: float | None = Field(None, description="The judge's own confidence when the rule changed it.")
+    rule_notes: tuple[str, ...] = Field((), description="What the verdict rule and the text checks changed, and why.")
+
+    @property
+    def corrected(self) -> bool:
+        """The rule had to set the label or the confidence."""
+        return self.draft_label is not None or self.draft_confidence is not None
 
 
 class TrialSpec(Frozen):
@@ -244,6 +323,13 @@ class EvidenceAdded(_Event):
     entry: PoolEntry
 
 
+class EvidenceAssessed(_Event):
+    kind: Literal["evidence_assessed"] = "evidence_assessed"
+    round: int
+    assessments: tuple[Assessment, ...]
+    usage: Usage = Usage()
+
+
 class TurnFinished(_Event):
     kind: Literal["turn_finished"] = "turn_finished"
     turn: Turn
@@ -280,7 +366,7 @@ class ErrorEvent(_Event):
 
 
 TrialEvent = Annotated[
-    TrialStarted | TrialResumed | TurnStarted | TokenDelta | EvidenceAdded | TurnFinished | RulingIssued
+    TrialStarted | TrialResumed | TurnStarted | TokenDelta | EvidenceAdded | EvidenceAssessed | TurnFinished | RulingIssued
     | RolesSwitched | VerdictReached | TrialWarning | ErrorEvent,
     Field(discriminator="kind"),
 ]

@@ -4,9 +4,21 @@ The engine applies them; tests call them directly."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
 from courtroom_desktop.core.config import DebateSettings
 from courtroom_desktop.core.court.checks import cited_ids, content_words, overlap
-from courtroom_desktop.core.court.records import JudgeRuling, WeighedEvidence
+from courtroom_desktop.core.court.records import (
+    Assessed,
+    BasisRow,
+    ChallengeStatus,
+    JudgeRuling,
+    OpenChallenge,
+    Tendency,
+    VerdictLabel,
+    WeighedEvidence,
+)
 from courtroom_desktop.core.court.state import TrialState
 
 
@@ -80,23 +92,133 @@ def names_argument(reason: str, state: TrialState) -> bool:
     return len(words) >= 3 and any(len(words & content_words(t.text)) >= 3 for t in state.turns)
 
 
+def level_weight(level: str, settings: DebateSettings) -> float:
+    """A level's weight in the hierarchy: 1 for the strongest, down to 1/n for the last (unknown levels: the last)."""
+    hierarchy = [name.lower() for name in settings.evidence_hierarchy]
+    rank = hierarchy.index(level.lower()) if level.lower() in hierarchy else len(hierarchy) - 1
+    return round((len(hierarchy) - rank) / len(hierarchy), 3)
+
+
+def counsel_cited(state: TrialState) -> list[str]:
+    """Pool ids a counsel turn cited validly, in pool order."""
+    cited = {c.evidence_id for t in state.turns for c in t.citations if c.valid}
+    return [e.id for e in state.pool if e.id in cited]
+
+
 def weigh(state: TrialState, settings: DebateSettings) -> list[WeighedEvidence]:
-    """Every cited passage with its level's weight in the (editable) evidence hierarchy and who cited it."""
-    hierarchy = [level.lower() for level in settings.evidence_hierarchy]
+    """Every passage counsel cited, with its level's weight, what it says (as assessed) and who cited it."""
     weighed = []
     for entry in state.pool:
         citing = [t for t in state.turns if any(c.valid and c.evidence_id == entry.id for c in t.citations)]
         if not citing:
             continue
-        level = entry.level.lower()
-        rank = hierarchy.index(level) if level in hierarchy else len(hierarchy) - 1
         stances = {t.stance for t in citing}
+        assessment = state.assessments.get(entry.id)
         weighed.append(WeighedEvidence(
-            id=entry.id, level=entry.level, weight=round((len(hierarchy) - rank) / len(hierarchy), 3),
+            id=entry.id, level=entry.level, weight=level_weight(entry.level, settings),
             cited_by=tuple(dict.fromkeys(f"{t.role} (round {t.round})" for t in citing)),
-            stance=stances.pop() if len(stances) == 1 else None,
+            stance=next(iter(stances)) if len(stances) == 1 else None,
+            assessed=assessment.stance if assessment else None,
+            relevance=assessment.relevance if assessment else None, both_sides=len(stances) > 1,
         ))
     return sorted(weighed, key=lambda w: (-w.weight, int(w.id[1:])))
+
+
+def balance(state: TrialState, settings: DebateSettings, ids: Iterable[str]) -> tuple[float, float]:
+    """(supporting, refuting) weight of the passages ``ids``: level weight x assessed relevance, a mixed passage half
+    to each side; irrelevant and unassessed passages weigh nothing."""
+    supports = refutes = 0.0
+    entries = {e.id: e for e in state.pool}
+    for evidence_id in dict.fromkeys(ids):
+        entry, assessment = entries.get(evidence_id), state.assessments.get(evidence_id)
+        if entry is None or assessment is None:
+            continue
+        weight = level_weight(entry.level, settings) * assessment.relevance
+        if assessment.stance in (Assessed.supports, Assessed.mixed):
+            supports += weight if assessment.stance == Assessed.supports else weight / 2
+        if assessment.stance in (Assessed.refutes, Assessed.mixed):
+            refutes += weight if assessment.stance == Assessed.refutes else weight / 2
+    return supports, refutes
+
+
+def leaning(supports: float, refutes: float, margin: float) -> Tendency | None:
+    """Which way weighed evidence leans: support, refute, unclear (within the margin), or None (nothing weighed)."""
+    if supports + refutes <= 0:
+        return None
+    share = (supports - refutes) / (supports + refutes)
+    if share >= margin:
+        return Tendency.support
+    if share <= -margin:
+        return Tendency.refute
+    return Tendency.unclear
+
+
+def basis(state: TrialState, ids: Iterable[str]) -> list[BasisRow]:
+    """What a confidence rests on: the passages ``ids`` counted by evidence level and assessed stance."""
+    rows: dict[str, dict[str, int]] = {}
+    entries = {e.id: e for e in state.pool}
+    for evidence_id in dict.fromkeys(ids):
+        entry, assessment = entries.get(evidence_id), state.assessments.get(evidence_id)
+        if entry is None or assessment is None or assessment.stance == Assessed.irrelevant:
+            continue
+        counts = rows.setdefault(entry.level, {"supports": 0, "refutes": 0, "mixed": 0})
+        counts[assessment.stance.value] += 1
+    return [BasisRow(level=level, **counts) for level, counts in rows.items()]
+
+
+LABEL_OF = {Tendency.support: VerdictLabel.supported, Tendency.refute: VerdictLabel.refuted}
+
+
+@dataclass
+class VerdictCheck:
+    """What the verdict rule makes of a draft: the label and confidence to keep, a contradiction of the record (to
+    send the draft back once, then to correct), and notes on what it changed."""
+
+    label: VerdictLabel
+    confidence: float
+    contradiction: str = ""
+    notes: list[str] = field(default_factory=list)
+    record_label: VerdictLabel | None = None  # the label the record calls for when the draft contradicts it
+
+
+def check_verdict(label: VerdictLabel, confidence: float, state: TrialState, settings: DebateSettings,
+                  cited: Iterable[str]) -> VerdictCheck:
+    """The verdict rule (docs/court.md). ``cited``: the passages the verdict rests on (counsel's valid citations and
+    the draft's findings)."""
+    rule = settings.verdict_rule
+    check = VerdictCheck(label, confidence)
+    if not rule.enabled:
+        return check
+    cited = list(dict.fromkeys(cited))
+    if not state.pool or not cited:
+        if label != VerdictLabel.insufficient:
+            check.notes.append(f"verdict rule: no evidence was cited, so the label is '{VerdictLabel.insufficient}' "
+                               f"(the judge proposed '{label}')")
+        check.label = VerdictLabel.insufficient
+    last = state.rulings[-1].ruling if state.rulings else None
+    leans = leaning(*balance(state, settings, cited), rule.balance_margin)
+    if last is not None and leans in LABEL_OF and check.label != VerdictLabel.mixed:
+        side = LABEL_OF[leans]
+        opposite = {Tendency.support: VerdictLabel.refuted, Tendency.refute: VerdictLabel.supported}[leans]
+        if last.tendency == leans and (check.label == opposite or check.label == VerdictLabel.insufficient
+                                       and last.confidence >= rule.decided_confidence):
+            check.contradiction = (f"the label '{check.label}' contradicts the record: the last ruling leans towards "
+                                   f"'{leans}' (confidence {last.confidence:.2f}) and the cited evidence, as assessed, "
+                                   f"leans the same way")
+            check.record_label = side
+    if check.label == VerdictLabel.insufficient and check.confidence > rule.insufficient_max_confidence:
+        check.notes.append(f"verdict rule: '{VerdictLabel.insufficient}' cannot carry confidence "
+                           f"{check.confidence:.2f}; capped at {rule.insufficient_max_confidence:.2f}")
+        check.confidence = rule.insufficient_max_confidence
+    return check
+
+
+def open_challenges(state: TrialState) -> list[OpenChallenge]:
+    """Challenges never marked answered: the open lines of argument a verdict lists."""
+    status = state.challenge_status()
+    return [OpenChallenge(challenge=c, status=status[c.id] if status[c.id] != ChallengeStatus.open
+                          else ChallengeStatus.unanswered)
+            for c in state.challenges() if status[c.id] != ChallengeStatus.answered]
 
 
 def trial_flags(state: TrialState) -> list[str]:
@@ -110,4 +232,11 @@ def trial_flags(state: TrialState) -> list[str]:
     suspicious = [e.id for e in state.pool if e.injection]
     if suspicious:
         flags.append(f"passages that read like instructions: {', '.join(suspicious)}")
+    unanswered: dict[str, list[str]] = {}
+    for item in open_challenges(state):
+        if item.status == ChallengeStatus.unanswered:
+            unanswered.setdefault(item.challenge.addressed_to, []).append(item.challenge.id)
+    if unanswered:
+        flags.append("unanswered challenges: " + "; ".join(f"{side} {len(ids)} ({', '.join(ids)})"
+                                                           for side, ids in unanswered.items()))
     return flags

@@ -7,8 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from courtroom_desktop.core.court.records import (
+    Assessment,
     CaseType,
+    Challenge,
+    ChallengeStatus,
     EvidenceAdded,
+    EvidenceAssessed,
     PoolEntry,
     RolesSwitched,
     Ruling,
@@ -39,6 +43,7 @@ class TrialState:
     switches: list[RolesSwitched] = field(default_factory=list)
     verdict: Verdict | None = None
     in_flight: str = ""
+    assessments: dict[str, Assessment] = field(default_factory=dict)
 
     @classmethod
     def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence) -> TrialState:
@@ -52,6 +57,8 @@ class TrialState:
             elif isinstance(event, EvidenceAdded):
                 if all(e.id != event.entry.id for e in state.pool):
                     state.pool.append(event.entry)
+            elif isinstance(event, EvidenceAssessed):
+                state.assessments.update((a.evidence_id, a) for a in event.assessments)
             elif isinstance(event, TurnFinished):
                 state.turns.append(event.turn)
                 open_turn = None
@@ -77,6 +84,32 @@ class TrialState:
             parts.append(self.verdict.usage)
         total = sum(parts, Usage())
         return Usage(tokens_in=total.tokens_in, tokens_out=total.tokens_out, seconds=total.seconds)
+
+    def unassessed(self) -> list[PoolEntry]:
+        return [e for e in self.pool if e.id not in self.assessments]
+
+    def challenges(self) -> list[Challenge]:
+        """Every challenge raised so far, in order: counsel's direct challenges and the judge's open questions."""
+        raised: list[Challenge] = []
+        for number in sorted({t.round for t in self.turns} | {r.round for r in self.rulings}):
+            raised.extend(c for t in self.turns if t.round == number for c in t.challenges)
+            raised.extend(q for r in self.rulings if r.round == number for q in r.questions)
+        return raised
+
+    def challenge_status(self) -> dict[str, ChallengeStatus]:
+        """Each challenge's latest mark by the judge (open until the judge marks it)."""
+        status = {c.id: ChallengeStatus.open for c in self.challenges()}
+        for ruling in self.rulings:
+            status.update((m.id, m.status) for m in ruling.marks if m.id in status)
+        return status
+
+    def open_challenges(self) -> list[Challenge]:
+        """Challenges not (yet) marked answered."""
+        status = self.challenge_status()
+        return [c for c in self.challenges() if status[c.id] != ChallengeStatus.answered]
+
+    def next_challenge_id(self) -> str:
+        return f"Q{len(self.challenges()) + 1}"
 
     def speaking_order(self) -> list[Seat]:
         first = Stance.for_ if self.spec.case == CaseType.decision else Stance.against

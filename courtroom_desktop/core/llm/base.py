@@ -63,8 +63,26 @@ def check_messages(messages: Messages) -> Messages:
     return out
 
 
+def inline_refs(schema: dict) -> dict:
+    """The schema with every ``{"$ref": "#/$defs/X"}`` replaced by X itself: a small model shown ``$ref`` copies
+    "#/$defs/..." into its answer instead of following it."""
+    defs = schema.get("$defs", {})
+
+    def walk(node, depth: int):
+        if isinstance(node, list):
+            return [walk(item, depth) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node and depth < 8:
+            target = defs.get(node["$ref"].rsplit("/", 1)[-1], {})
+            return walk({**target, **{k: v for k, v in node.items() if k != "$ref"}}, depth + 1)
+        return {k: walk(v, depth) for k, v in node.items() if k != "$defs"}
+
+    return walk(schema, 0)
+
+
 def compact_schema(schema: type[BaseModel]) -> str:
-    return json.dumps(schema.model_json_schema(), separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(inline_refs(schema.model_json_schema()), separators=(",", ":"), ensure_ascii=False)
 
 
 def with_schema_instruction(messages: Messages, schema: type[BaseModel]) -> Messages:

@@ -10,6 +10,9 @@
 Structured calls go through the same repair and retry path as real providers, so a broken JSON reply followed by
 a good one exercises the retry, and two broken replies raise the same :class:`ModelError` a real model would.
 Every call's messages are recorded in ``calls`` (and what kind of call it was in ``kinds``).
+
+``standing`` answers the structured calls of some schemas, by the schema's class name, outside the script and every
+time: ``standing={"EvidenceAssessment": lambda messages: ...}`` lets a script list only the calls a test is about.
 """
 
 from __future__ import annotations
@@ -38,9 +41,11 @@ class ScriptedChatModel(ChatModel):
     provider = "scripted"
 
     def __init__(self, replies: Iterable[Reply], *, role: str = "judge", model_name: str = "script",
-                 context_window: int = 8192, token_delay_s: float = 0.0, max_tokens: int = 100_000):
+                 context_window: int = 8192, token_delay_s: float = 0.0, max_tokens: int = 100_000,
+                 standing: dict[str, Reply] | None = None):
         super().__init__(role=role, model_name=model_name, context_window=context_window, max_tokens=max_tokens)
         self.replies: list[Reply] = list(replies)
+        self.standing: dict[str, Reply] = dict(standing or {})
         self.token_delay_s = token_delay_s
         self.calls: list[Messages] = []
         self.kinds: list[str] = []
@@ -50,13 +55,16 @@ class ScriptedChatModel(ChatModel):
     def add(self, *replies: Reply) -> None:
         self.replies.extend(replies)
 
-    def _take(self, messages: Messages, kind: str) -> str:
+    def _take(self, messages: Messages, kind: str, schema: str = "") -> str:
         self.calls.append([dict(m) for m in messages])
         self.kinds.append(kind)
-        if self._next >= len(self.replies):
+        if schema in self.standing:
+            reply = self.standing[schema]
+        elif self._next >= len(self.replies):
             raise self._error(f"the script has no reply left for call {len(self.calls)} ({kind})")
-        reply = self.replies[self._next]
-        self._next += 1
+        else:
+            reply = self.replies[self._next]
+            self._next += 1
         if isinstance(reply, BaseException):
             raise reply
         if callable(reply):
@@ -90,7 +98,7 @@ class ScriptedChatModel(ChatModel):
                              max_tokens: int) -> tuple[str, Usage]:
         watch = Stopwatch()
         await asyncio.sleep(self.token_delay_s)
-        text = self._take(messages, "structured")
+        text = self._take(messages, "structured", schema.__name__)
         watch.mark_token()
         usage = watch.usage(estimate_messages_tokens(messages), estimate_tokens(text))
         self.usages.append(usage)

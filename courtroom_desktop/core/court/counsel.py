@@ -1,0 +1,196 @@
+"""A counsel's turn: progressive retrieval (the claim, the opponent's key terms, the judge's open question, the model's
+own queries), new passages into the pool, and the argument, checked (citations, quotations, challenges raised and
+answered, no echoed instructions) and regenerated once with its problems named. Functions of the Court they serve."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+
+from courtroom_desktop.core.court import prompts
+from courtroom_desktop.core.court.checks import (
+    challenge_ids,
+    check_citations,
+    check_quotes,
+    cited_ids,
+    clean_queries,
+    cut_generated,
+    generated_problems,
+    is_question,
+    key_terms,
+    quality_flags,
+    questions_in,
+    trim_repetition,
+)
+from courtroom_desktop.core.court.records import (
+    Challenge,
+    Seat,
+    Stance,
+    TokenDelta,
+    TrialWarning,
+    Turn,
+    TurnFinished,
+    TurnStarted,
+    role_name,
+)
+from courtroom_desktop.core.court.state import TrialState
+from courtroom_desktop.core.errors import ModelError, ModelUnavailable
+from courtroom_desktop.core.records import Usage
+
+SEAT_MODEL = {Seat.starts_against: "prosecution", Seat.starts_for: "defense"}
+QUERY_TOKENS = 96
+WITHDRAWN = "(Argument withdrawn: the model's text only repeated its instructions.)"
+BOTH_SIDES = "both sides"
+
+
+async def turn(court, state: TrialState, seat: Seat, emit, queue) -> Turn:
+    stance = state.assignments[seat]
+    role = role_name(state.spec.case, stance)
+    index, round_number = len(state.turns), state.round
+    model = court.model(SEAT_MODEL[seat])
+    emit(TurnStarted(round=round_number, index=index, seat=seat, stance=stance, role=role))
+    began = time.perf_counter()
+    opponent = state.opponent_of(seat)
+    queries, usages = await _queries(court, state, model, stance, role, opponent, emit)
+    found = await court.retriever.asearch(queries, k=court.k, scope=court.scope)
+    added = await court.admit(state, found, seat, stance, round_number, emit)
+    argued = await _argue(court, state, model, seat, stance, role, index, emit, queue)
+    total = sum(usages + argued.usages, Usage())
+    other_role = role_name(state.spec.case, Stance.for_ if stance == Stance.against else Stance.against)
+    first = len(state.challenges())
+    raised = tuple(Challenge(id=f"Q{first + n + 1}", text=text, round=round_number, raised_by=role,
+                             addressed_to=other_role) for n, text in enumerate(argued.challenges))
+    turn = Turn(round=round_number, index=index, seat=seat, stance=stance, role=role, text=argued.text,
+                citations=tuple(argued.citations), queries=tuple(queries), evidence_added=tuple(e.id for e in added),
+                usage=Usage(tokens_in=total.tokens_in, tokens_out=total.tokens_out,
+                            seconds=time.perf_counter() - began),
+                regenerated=argued.regenerated, challenges=raised, answers=tuple(argued.answers))
+    flags = argued.flags + quality_flags(turn, opponent)
+    turn = turn.model_copy(update={"flags": tuple(flags)})
+    emit(TurnFinished(turn=turn))
+    return turn
+
+
+def _challenges_for(state: TrialState, role: str) -> list[Challenge]:
+    """Open challenges this role should answer: those addressed to it and the judge's questions."""
+    return [c for c in state.open_challenges() if c.addressed_to in (role, BOTH_SIDES) and c.raised_by != role]
+
+
+async def _queries(court, state: TrialState, model, stance: Stance, role: str, opponent: Turn | None,
+                   emit) -> tuple[list[str], list[Usage]]:
+    """Progressive retrieval: the claim, the opponent's key terms, the judge's open question, the model's queries."""
+    spec, settings = state.spec, court.settings
+    open_questions = state.rulings[-1].ruling.open_questions if state.rulings else []
+    queries, usages = [spec.claim], []
+    if opponent:
+        queries.append(key_terms(opponent.text))
+    if open_questions:
+        queries.append(open_questions[0])
+    if court.model_queries:
+        try:
+            plan, usage = await model.structured(
+                prompts.query_messages(spec.case, stance, spec.claim, opponent, open_questions),
+                prompts.SearchPlan, max_tokens=QUERY_TOKENS)
+            usages.append(usage)
+            queries.extend(plan.queries[: settings.queries_per_turn])
+        except ModelUnavailable:
+            raise
+        except ModelError as exc:
+            emit(TrialWarning(round=state.round, message=f"{role}: search queries unusable, searching with the "
+                                                         f"claim and the debate's terms ({exc})"))
+    return clean_queries(queries, limit=settings.queries_per_turn + 2), usages
+
+
+async def _argue(court, state: TrialState, model, seat: Seat, stance: Stance, role: str, index: int, emit,
+                 queue) -> Argued:
+    """The argument, validated (citations, quotations, no echoed instructions or template debris); regenerated
+    once with the problems named, then cut and flagged."""
+    spec = state.spec
+    passages = {e.id: e.evidence.chunk.text for e in state.pool}
+    switched = bool(state.switches)
+    owed = _challenges_for(state, role)
+    budget = model.context_window - model.default_max_tokens - 64
+    error, argued = "", Argued()
+    for attempt in (0, 1):
+        messages = await asyncio.to_thread(  # sizing the prompt tokenizes it several times: not on the loop
+            prompts.argument_messages, spec.case, stance, switched, spec.claim, state.pool, state.turns,
+            state.rulings, state.round, model.count_tokens, budget, error, assessed=dict(state.assessments),
+            challenges=owed)
+        argued = Argued(regenerated=attempt > 0, usages=argued.usages)
+        structured = _json_arguments(court, model)
+        quoted: dict = {}
+        if structured:
+            schema = prompts.argument_schema([e.id for e in state.pool], [c.id for c in owed])
+            draft, usage = await model.structured(messages, schema, max_tokens=model.default_max_tokens)
+            raw = draft.argument.strip()
+            named = list(draft.citations) + [q.id for q in draft.quotes]
+            missing = [c for c in dict.fromkeys(named) if c not in cited_ids(raw)]
+            if missing:
+                raw = f"{raw} {' '.join(f'[{c}]' for c in missing)}"
+            quoted = {c.evidence_id: c for c in check_quotes([(q.id, q.text) for q in draft.quotes if q.text.strip()],
+                                                             passages)}
+            argued.challenges = [q for q in [draft.challenge.strip()] if is_question(q)]
+            argued.answers = list(getattr(draft, "answers", []))
+            queue.put_nowait(TokenDelta(trial_id=state.trial_id, index=index, attempt=attempt, text=raw))
+        else:
+            raw, usage = await model.complete(
+                messages, on_token=lambda t, a=attempt: queue.put_nowait(
+                    TokenDelta(trial_id=state.trial_id, index=index, attempt=a, text=t)))
+        argued.usages.append(usage)
+        instructions = [messages[0]["content"], json.dumps(schema.model_json_schema())] if structured \
+            else [messages[0]["content"]]
+        argued.text = trim_repetition(raw)
+        if not structured:  # free text: its questions are its challenges, the ids it names its answers
+            argued.challenges = questions_in(argued.text)
+            argued.answers = challenge_ids(argued.text)
+        argued.answers = [a for a in argued.answers if a in {c.id for c in owed}]
+        argued.citations = [quoted.get(c.evidence_id, c) for c in check_citations(argued.text, passages)]
+        argued.citations += [c for i, c in quoted.items() if i not in {x.evidence_id for x in argued.citations}]
+        problems = [c.problem for c in argued.citations if not c.valid]
+        problems += [f"the argument {p}" for p in generated_problems(argued.text, instructions)]
+        if not argued.text.strip():
+            problems.append("the answer was empty")
+        if not problems:
+            break
+        error = "; ".join(problems)
+        if attempt == 0:
+            emit(TrialWarning(round=state.round, message=f"{role}'s argument was rejected ({error}); "
+                                                         "regenerating once"))
+        else:
+            argued.flags = [f"rejected twice: {p}" for p in problems]
+            if quoted:  # a structured quotation that is still wrong goes; the citation of the passage stands
+                argued.citations = [c.model_copy(update={"quote": "", "valid": True, "problem": ""})
+                                    if c.evidence_id in quoted and not c.valid and c.evidence_id in passages else c
+                                    for c in argued.citations]
+                argued.flags = [f + " (the quotation was dropped)" if "quotation" in f else f for f in argued.flags]
+            cut = cut_generated(argued.text, instructions)
+            if cut != argued.text:
+                kept = [c for c in argued.citations if c.evidence_id in cited_ids(cut) or c.evidence_id in quoted]
+                if not cut.strip() and argued.citations:  # nothing of its own left: the turn stands as withdrawn
+                    kept = argued.citations
+                    cut = WITHDRAWN + " " + " ".join(f"[{c.evidence_id}]" for c in argued.citations if c.valid)
+                argued.text, argued.citations = cut, kept
+    if not argued.text.strip():  # nothing to put in the transcript: a failure of the model, never an empty turn
+        raise ModelError(f"{role}'s model gave an empty argument twice", role=SEAT_MODEL[seat],
+                         provider=getattr(model, "provider", ""), model=getattr(model, "model_name", ""))
+    return argued
+
+
+def _json_arguments(court, model) -> bool:
+    mode = court.settings.argument_format
+    return mode == "json" or mode == "auto" and getattr(model, "provider", "") == "embedded"
+
+
+@dataclass
+class Argued:
+    """A counsel's argument as checked: its text, citations, challenges raised and answered, flags and cost."""
+
+    text: str = ""
+    citations: list = field(default_factory=list)
+    challenges: list[str] = field(default_factory=list)
+    answers: list[str] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    regenerated: bool = False
+    usages: list[Usage] = field(default_factory=list)

@@ -1,0 +1,172 @@
+"""The judge's calls: assessing new evidence, ruling on a round (and marking the open challenges), and the verdict,
+whose text is checked and whose label the verdict rule holds to the record. Functions of the Court they serve."""
+
+from __future__ import annotations
+
+import asyncio
+
+from courtroom_desktop.core.court import prompts, rules
+from courtroom_desktop.core.court.checks import cut_generated, generated_problems, is_question, normalise
+from courtroom_desktop.core.court.counsel import BOTH_SIDES
+from courtroom_desktop.core.court.records import (
+    Assessed,
+    Assessment,
+    CaseType,
+    Challenge,
+    ChallengeMark,
+    ChallengeStatus,
+    EvidenceAssessed,
+    Finding,
+    JudgeRuling,
+    Ruling,
+    RulingIssued,
+    TrialWarning,
+    Verdict,
+    VerdictDraft,
+    VerdictReached,
+)
+from courtroom_desktop.core.court.state import TrialState
+from courtroom_desktop.core.errors import ModelError, ModelUnavailable
+from courtroom_desktop.core.records import Usage
+
+RULING_TOKENS, VERDICT_TOKENS = 420, 640
+ASSESS_TOKENS_EACH = 40  # one passage's assessment: its id, a stance and a relevance
+JUDGE = "Judge"
+
+
+async def assess(court, state: TrialState, emit) -> None:
+    """The judge's model reads the passages not yet assessed (one short structured call): what each says about the
+    claim and how relevant it is. A model that cannot answer leaves them unassessed, with a warning."""
+    entries = state.unassessed()
+    if not court.settings.assess_evidence or not entries:
+        return
+    judge = court.model("judge")
+    tokens = ASSESS_TOKENS_EACH * len(entries) + 32
+    messages = await asyncio.to_thread(prompts.assessment_messages, state.spec.case, state.spec.claim, entries,
+                                       judge.count_tokens, judge.context_window - tokens - 64)
+    try:
+        draft, usage = await judge.structured(messages, prompts.assessment_schema([e.id for e in entries]),
+                                              max_tokens=tokens)
+    except ModelUnavailable:
+        raise
+    except ModelError as exc:
+        emit(TrialWarning(round=state.round, message=f"the evidence could not be assessed ({exc}); its stance "
+                                                     "stays unknown"))
+        return
+    found = {item.id: item for item in draft.assessments}
+    assessments = tuple(Assessment(evidence_id=e.id, stance=Assessed(found[e.id].stance),
+                                   relevance=round(found[e.id].relevance, 3), round=state.round)
+                        for e in entries if e.id in found)
+    if assessments:
+        event = emit(EvidenceAssessed(round=state.round, assessments=assessments, usage=usage))
+        state.assessments.update((a.evidence_id, a) for a in event.assessments)
+
+
+async def rule(court, state: TrialState, emit) -> Ruling:
+    judge = court.model("judge")
+    budget = judge.context_window - RULING_TOKENS - 64
+    open_before = state.open_challenges()
+    messages = await asyncio.to_thread(prompts.ruling_messages, state.spec.case, state.spec.claim, state.pool,
+                                       state.turns, state.rulings, state.round, judge.count_tokens, budget,
+                                       assessed=dict(state.assessments), challenges=open_before)
+    draft, usage = await judge.structured(messages, prompts.ruling_schema([c.id for c in open_before]),
+                                          max_tokens=RULING_TOKENS)
+    ruling = JudgeRuling.model_validate({name: getattr(draft, name) for name in JudgeRuling.model_fields})
+    marks = tuple(ChallengeMark(id=m.id, status=ChallengeStatus(m.status))
+                  for m in dict((m.id, m) for m in getattr(draft, "challenges", [])).values())
+    known = {normalise(c.text) for c in state.challenges()}
+    questions, first = [], len(state.challenges())
+    for text in ruling.open_questions:
+        if is_question(text) and normalise(text) not in known:
+            known.add(normalise(text))
+            questions.append(Challenge(id=f"Q{first + len(questions) + 1}", text=text.strip(), round=state.round,
+                                       raised_by=JUDGE, addressed_to=BOTH_SIDES))
+    record = Ruling(round=state.round, ruling=ruling, overruled=tuple(rules.overrule_reasons(ruling, state,
+                                                                                             court.settings)),
+                    usage=usage, questions=tuple(questions), marks=marks)
+    emit(RulingIssued(ruling=record))
+    return record
+
+# ---------------------------------------------------------------- verdict
+async def verdict(court, state: TrialState, stop: str, emit) -> Verdict:
+    """The judge drafts the verdict; its text is checked and the rule holds its label to the record. A draft with
+    problems goes back once with them named; what is still wrong then is cut or set by the rule, and flagged."""
+    judge = court.model("judge")
+    budget = judge.context_window - VERDICT_TOKENS - 64
+    open_lines = rules.open_challenges(state)
+    problems, usages, flags = "", [], []
+    for attempt in (0, 1):
+        messages = await asyncio.to_thread(
+            prompts.verdict_messages, state.spec.case, state.spec.claim, state.pool, state.turns, state.rulings,
+            judge.count_tokens, budget, assessed=dict(state.assessments),
+            challenges=[o.challenge for o in open_lines], problems=problems)
+        draft, usage = await judge.structured(messages, VerdictDraft, max_tokens=VERDICT_TOKENS)
+        usages.append(usage)
+        findings = _findings(state, draft, emit if attempt == 0 else None)
+        cited = rules.counsel_cited(state) + [c for f in findings for c in f.citations]
+        check = rules.check_verdict(draft.label, draft.confidence, state, court.settings, cited)
+        instructions = [messages[0]["content"]]
+        text_problems = {"summary": generated_problems(draft.summary, instructions, need_citation=bool(cited))}
+        text_problems.update((f"finding {n}", generated_problems(f.text, instructions))
+                             for n, f in enumerate(findings, 1))
+        found = [f"the {part} {'; '.join(p)}" for part, p in text_problems.items() if p]
+        if check.contradiction:
+            found.insert(0, check.contradiction)
+        if not found:
+            break
+        problems = "; ".join(found)
+        if attempt == 0:
+            emit(TrialWarning(round=state.round, message=f"the verdict was sent back ({problems}); "
+                                                         "regenerating once"))
+    summary = draft.summary
+    if found:  # the second draft is still wrong: cut what cannot stand, flag the rest
+        summary = cut_generated(draft.summary, instructions) or plain_summary(state, check.label, cited)
+        findings = [Finding(text=cut_generated(f.text, instructions), citations=f.citations) for f in findings]
+        findings = [f for f in findings if f.text]
+        flags += [f"verdict text: {p}" for p in found if p != check.contradiction]
+        if check.contradiction:
+            flags.append(f"verdict rule: {check.contradiction}; the label is set to '{check.record_label}'")
+            check.label = check.record_label
+            check.confidence = min(check.confidence, state.rulings[-1].ruling.confidence)
+    flags += check.notes
+    verdict = Verdict(
+        label=check.label, confidence=check.confidence, findings=tuple(findings),
+        open_questions=tuple(dict.fromkeys([q for q in draft.open_questions if q.strip()]
+                                           + (list(state.rulings[-1].ruling.open_questions) if state.rulings
+                                              else []))),
+        summary=summary, conditions=tuple(draft.conditions), risks=tuple(draft.risks),
+        evidence=tuple(rules.weigh(state, court.settings)),
+        quality_flags=tuple(rules.trial_flags(state) + flags), stopped_because=stop, rounds=len(state.rulings),
+        switches=len(state.switches), usage=sum(usages, Usage()), basis=tuple(rules.basis(state, cited)),
+        open_challenges=tuple(open_lines),
+        draft_label=draft.label if check.label != draft.label else None,
+        draft_confidence=draft.confidence if check.confidence != draft.confidence else None,
+    )
+    emit(VerdictReached(verdict=verdict))
+    return verdict
+
+
+def _findings(state: TrialState, draft: VerdictDraft, emit) -> list[Finding]:
+    """The draft's findings with citations of the pool only (unknown ones removed, with a warning)."""
+    pool = {e.id for e in state.pool}
+    findings = []
+    for finding in draft.findings:
+        named = [c.strip("[] ") for c in finding.citations]
+        dropped = [c for c, n in zip(finding.citations, named) if n not in pool]
+        if dropped and emit is not None:
+            emit(TrialWarning(round=state.round, message=f"verdict finding cited unknown evidence "
+                                                         f"{', '.join(dropped)}; those citations were removed"))
+        if finding.text.strip():
+            findings.append(Finding(text=finding.text.strip(),
+                                    citations=tuple(dict.fromkeys(n for n in named if n in pool))))
+    return findings
+
+
+def plain_summary(state: TrialState, label, cited) -> str:
+    """A summary the court can stand behind when the judge's own had to be cut away entirely."""
+    subject = "the decision" if state.spec.case == CaseType.decision else "the claim"
+    finding = {"supported": f"supports {subject}", "refuted": f"goes against {subject}",
+               "mixed": f"points both ways on {subject}", "insufficient evidence": f"does not decide {subject}"}
+    ids = list(dict.fromkeys(cited))[:4]
+    rests = f" ({', '.join(f'[{i}]' for i in ids)})" if ids else ""
+    return f"The evidence the court weighed{rests} {finding[str(label)]}."
