@@ -154,15 +154,29 @@ class ModelSettings(_Section):
 
 DEFAULT_LEVEL_KEYWORDS: dict[str, tuple[str, ...]] = {
     "systematic review": ("systematic review*", "meta-analy*", "meta analy*", "metaanaly*", "pooled analys*",
-                          "umbrella review*", "cochrane review*"),
+                          "umbrella review*", "cochrane review*", "we searched", "searched pubmed", "searched medline",
+                          "study selection", "eligible studies", "included studies", "random-effects model*",
+                          "random effects model*", "系统评价", "系统综述", "荟萃分析", "meta分析", "合并分析"),
     "randomised trial": ("randomi*", "randomly assigned", "randomly allocated", "rct", "rcts", "placebo-controlled",
-                         "double-blind*", "double blind*", "controlled trial*"),
+                         "double-blind*", "double blind*", "controlled trial*", "随机对照", "随机双盲", "随机分组",
+                         "安慰剂对照", "随机、双盲"),
     "cohort": ("cohort*", "prospective*", "retrospective*", "longitudinal", "case-control", "case control",
-               "cross-sectional", "cross sectional", "observational", "registry", "population-based"),
-    "case report": ("case report*", "case series", "we report a", "we report an", "we describe a", "we present a"),
+               "cross-sectional", "cross sectional", "observational", "registry", "population-based",
+               "nonrandomi*", "non-randomi*", "medical records", "队列研究", "前瞻性", "回顾性", "病例对照", "横断面",
+               "观察性研究"),
+    "case report": ("case report*", "case series", "we report a", "we report an", "we describe a patient",
+                    "we describe a case", "we present a", "we present the first", "describes a patient",
+                    "cases of", "year-old man", "year-old woman", "year-old boy", "year-old girl", "year-old patient",
+                    "year-old male", "year-old female", "病例报告", "报告一例", "报道一例", "个案报告"),
     "expert opinion": ("expert opinion*", "editorial*", "commentary", "commentaries", "consensus statement*",
-                       "perspective*", "narrative review*", "viewpoint*"),
+                       "consensus guideline*", "position statement*", "perspective*", "narrative review*",
+                       "viewpoint*", "opinion article*", "essay", "in this review", "this review", "we review",
+                       "we argue", "we propose", "专家共识", "共识", "述评", "专家意见", "指南"),
+    "other": ("mice", "mouse", "murine", "rats", "rat", "rodent*", "zebrafish", "drosophila", "in vitro", "in vivo",
+              "cell line*", "cultured cells", "小鼠", "大鼠", "细胞实验", "体外"),
 }
+"""Phrases of the default levels. Those of 'other' mark preclinical work (animals, cells): where they score as high as
+the best level, the passage is 'other'."""
 
 
 class VerdictRule(_Section):
@@ -211,8 +225,9 @@ class DebateSettings(_Section):
     evidence_keywords: dict[str, list[str]] = Field(
         default_factory=lambda: {level: list(words) for level, words in DEFAULT_LEVEL_KEYWORDS.items()},
         description="Per evidence level, the phrases that mark it in a passage or a document title (case-insensitive, "
-        "whole words; * stands for any word ending, e.g. 'randomi*'). A level a user adds to the hierarchy brings "
-        "its own, e.g. evidence_keywords.'animal study' = ['mice', 'rats', 'in vivo'].")
+        "whole words; * stands for any word ending, e.g. 'randomi*'; CJK phrases match anywhere). A level a user adds "
+        "to the hierarchy brings its own, e.g. evidence_keywords.'animal study' = ['mice', 'rats', 'in vivo']. The "
+        "phrases of 'other' mark preclinical work, which wins ties.")
     verdict_rule: VerdictRule = Field(default_factory=lambda: VerdictRule(),
                                       description="How the verdict is held to the record (docs/court.md).")
     assess_evidence: bool = Field(True, description="After each round, the judge's model assesses the stance and "
