@@ -216,12 +216,13 @@ def _shingles(text: str) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + SHINGLE]) for i in range(len(words) - SHINGLE + 1)}
 
 
-def _sentence_problem(sentence: str, instructions: set[tuple[str, ...]]) -> str:
+def _sentence_problems(sentence: str, instructions: set[tuple[str, ...]]) -> list[str]:
+    problems = []
     if TEMPLATE.search(sentence):
-        return "has stray template characters"
+        problems.append("has stray template characters")
     if ECHO.search(sentence) or instructions & _shingles(sentence):
-        return "echoes its instructions or a role prompt"
-    return ""
+        problems.append("echoes its instructions or a role prompt")
+    return problems
 
 
 def generated_problems(text: str, instructions: Sequence[str] = (), need_citation: bool = False) -> list[str]:
@@ -231,13 +232,12 @@ def generated_problems(text: str, instructions: Sequence[str] = (), need_citatio
     problems: list[str] = []
     seen: set[str] = set()
     for sentence in sentences(text):
-        problem = _sentence_problem(sentence, given)
+        found = _sentence_problems(sentence, given)
         key = normalise(sentence)
-        if not problem and key and key in seen and len(key.split()) > 2:
-            problem = "repeats sentences"
+        if not found and key and key in seen and (len(key.split()) > 2 or len(re.findall(f"[{CJK}]", key)) >= 4):
+            found = ["repeats sentences"]
         seen.add(key)
-        if problem and problem not in problems:
-            problems.append(problem)
+        problems.extend(p for p in found if p not in problems)
     if need_citation and text.strip() and not cited_ids(text):
         problems.append("cites no evidence")
     return problems
@@ -250,7 +250,7 @@ def cut_generated(text: str, instructions: Sequence[str] = ()) -> str:
     seen: set[str] = set()
     for sentence in sentences(text):
         key = normalise(sentence)
-        if _sentence_problem(sentence, given) or not key or key in seen:
+        if _sentence_problems(sentence, given) or not key or key in seen:
             continue
         seen.add(key)
         kept.append(sentence)
