@@ -238,7 +238,9 @@ class BasisRow(Frozen):
     mixed: int = 0
 
 
-class OpenChallenge(Frozen):
+class TrackedChallenge(Frozen):
+    """A challenge with the judge's last mark of it (unanswered when the judge never marked it)."""
+
     challenge: Challenge
     status: ChallengeStatus
 
@@ -259,7 +261,7 @@ class Verdict(Frozen):
     usage: Usage = Usage()
     basis: tuple[BasisRow, ...] = Field((), description="What the confidence rests on: cited passages by level and "
                                         "assessed stance.")
-    open_challenges: tuple[OpenChallenge, ...] = Field((), description="Challenges never answered: open lines of "
+    open_challenges: tuple[TrackedChallenge, ...] = Field((), description="Challenges never answered: open lines of "
                                                        "argument.")
     draft_label: VerdictLabel | None = Field(None, description="The judge's own label when the rule changed it.")
     draft_confidence: float | None = Field(None, description="The judge's own confidence when the rule changed it.")

@@ -14,8 +14,8 @@ from courtroom_desktop.core.court.records import (
     BasisRow,
     ChallengeStatus,
     JudgeRuling,
-    OpenChallenge,
     Tendency,
+    TrackedChallenge,
     VerdictLabel,
     WeighedEvidence,
 )
@@ -213,12 +213,16 @@ def check_verdict(label: VerdictLabel, confidence: float, state: TrialState, set
     return check
 
 
-def open_challenges(state: TrialState) -> list[OpenChallenge]:
-    """Challenges never marked answered: the open lines of argument a verdict lists."""
+def tracked_challenges(state: TrialState) -> list[TrackedChallenge]:
+    """Every challenge with its last mark (one the judge never marked counts as unanswered)."""
     status = state.challenge_status()
-    return [OpenChallenge(challenge=c, status=status[c.id] if status[c.id] != ChallengeStatus.open
-                          else ChallengeStatus.unanswered)
-            for c in state.challenges() if status[c.id] != ChallengeStatus.answered]
+    return [TrackedChallenge(challenge=c, status=status[c.id] if status[c.id] != ChallengeStatus.open
+                             else ChallengeStatus.unanswered) for c in state.challenges()]
+
+
+def open_challenges(state: TrialState) -> list[TrackedChallenge]:
+    """Challenges never marked answered: the open lines of argument a verdict lists."""
+    return [t for t in tracked_challenges(state) if t.status != ChallengeStatus.answered]
 
 
 def trial_flags(state: TrialState) -> list[str]:

@@ -202,6 +202,7 @@ class _Html:
                 self.add(f"<li>{self.rich(finding.text)}{tail}{detail}</li>")
             self.add("</ol>")
         self.add("<h2>Open questions</h2>", self.ul(list(verdict.open_questions) if verdict else [], rich=True))
+        self.add("<h3>Open lines of argument: challenges never answered</h3>", self.ul(view.challenge_lines(self.r)))
 
     def quality(self) -> None:
         self.add("<h2>Quality flags</h2>", self.ul(view.quality_flags(self.r)))
@@ -227,8 +228,9 @@ class _Html:
         source = r.source(evidence_id)
         self.add(f'<div class="passage" id="{esc(evidence_id)}">',
                  f"<h3>[{esc(evidence_id)}] {view.passage_label(entry, esc)}</h3>",
-                 f'<p class="small">Evidence level: {esc(entry.level)} &#183; cited by '
-                 f"{esc(', '.join(r.cited_by(evidence_id)) or 'nobody')} &#183; found by {esc(view.found_by_text(r, entry))}"
+                 f'<p class="small">Evidence level: {esc(entry.level)} &#183; says: {esc(view.assessed_text(r, entry))} '
+                 f"&#183; cited by {esc(view.cited_by_text(r, entry) or 'nobody')} &#183; found by "
+                 f"{esc(view.found_by_text(r, entry))}"
                  + (" &#183; <b>reads like instructions to a model: quoted only</b>" if entry.injection else "") + "</p>",
                  "<blockquote>" + "".join(f"<p>{esc(p)}</p>" for p in view.paragraphs(entry.evidence.chunk.text))
                  + "</blockquote>")

@@ -130,7 +130,10 @@ def _findings(r: TrialRecord) -> list[str]:
 
 def _open_questions(r: TrialRecord) -> list[str]:
     questions = list(r.verdict.open_questions) if r.verdict else []
-    return ["## Open questions\n", *(_list(r, questions) if questions else ["None."]), ""]
+    lines = view.challenge_lines(r)
+    return ["## Open questions\n", *(_list(r, questions) if questions else ["None."]), "",
+            "### Open lines of argument: challenges never answered\n",
+            *([f"- {md_escape(line)}" for line in lines] if lines else ["None."]), ""]
 
 
 def _list(r: TrialRecord, items) -> list[str]:
@@ -159,9 +162,10 @@ def _passages(r: TrialRecord) -> list[str]:
 def _passage(r: TrialRecord, evidence_id: str) -> list[str]:
     entry = r.entry(evidence_id)
     source = r.source(evidence_id)
-    who = ", ".join(r.cited_by(evidence_id)) or "nobody"
+    who = view.cited_by_text(r, entry) or "nobody"
     out = [f'### <a id="{evidence_id}"></a>\\[{evidence_id}\\] {view.passage_label(entry, md_escape)}\n',
-           f"Evidence level: {md_escape(entry.level)} · cited by {md_escape(who)} · found by "
+           f"Evidence level: {md_escape(entry.level)} · says: {md_escape(view.assessed_text(r, entry))} · cited by "
+           f"{md_escape(who)} · found by "
            f"{md_escape(view.found_by_text(r, entry))}" + (" · **reads like instructions to a model: quoted only**"
                                                            if entry.injection else "") + "\n",
            "\n>\n".join(f"> {md_escape(p)}" for p in view.paragraphs(entry.evidence.chunk.text)) + "\n"]

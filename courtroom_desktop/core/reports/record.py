@@ -14,10 +14,12 @@ from pydantic import Field
 
 from courtroom_desktop import __version__
 from courtroom_desktop.core.court.records import (
+    Assessment,
     ErrorEvent,
     PoolEntry,
     RolesSwitched,
     Ruling,
+    TrackedChallenge,
     TrialResumed,
     TrialSpec,
     TrialStarted,
@@ -72,12 +74,18 @@ class TrialRecord(Frozen):
     warnings: tuple[TrialWarning, ...] = ()
     errors: tuple[ErrorEvent, ...] = ()
     usage: Usage = Field(Usage(), description="Tokens and model seconds over the whole trial.")
+    assessments: tuple[Assessment, ...] = Field((), description="What each passage says about the claim (supports, "
+                                                "refutes, mixed, irrelevant) and its relevance, as the judge's model "
+                                                "assessed it after the round it entered; not who found it.")
+    challenges: tuple[TrackedChallenge, ...] = Field((), description="Every challenge (Q1, Q2, ...: the judge's open "
+                                                     "questions, counsel's direct questions) with its last mark.")
     sources: tuple[SourceCopy, ...] = Field((), description="Highlighted copies of the cited pages (filled in by export).")
 
     # ---------------------------------------------------------------- assembly
     @classmethod
     def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence, status: str = "",
                     now: dt.datetime | None = None) -> TrialRecord:
+        from courtroom_desktop.core.court.rules import tracked_challenges
         from courtroom_desktop.core.court.state import TrialState
 
         state = TrialState.from_events(trial_id, spec, events)
@@ -99,6 +107,8 @@ class TrialRecord(Frozen):
             warnings=tuple(e for e in events if isinstance(e, TrialWarning)),
             errors=tuple(e for e in events if isinstance(e, ErrorEvent)),
             usage=state.usage(),
+            assessments=tuple(state.assessments[e.id] for e in state.pool if e.id in state.assessments),
+            challenges=tuple(tracked_challenges(state)),
         )
 
     @classmethod
@@ -151,6 +161,9 @@ class TrialRecord(Frozen):
         if not self.verdict:
             return None
         return next((w.weight for w in self.verdict.evidence if w.id == evidence_id), None)
+
+    def assessment(self, evidence_id: str) -> Assessment | None:
+        return next((a for a in self.assessments if a.evidence_id == evidence_id), None)
 
     def switched_after(self, round_number: int) -> RolesSwitched | None:
         return next((s for s in self.switches if s.round == round_number), None)

@@ -95,11 +95,38 @@ def verdict_sentence(record: TrialRecord) -> str:
             f"({verdict.confidence:.2f} on a scale from 0 to 1).")
 
 
+def basis_text(verdict) -> str:
+    """What the confidence rests on: 'it rests on 2 supporting passages (randomised trial 1, cohort 1) and 1 refuting
+    (case report 1)'; '' when no assessed passage was cited."""
+    parts = []
+    for key, word in (("supports", "supporting"), ("refutes", "refuting"), ("mixed", "mixed")):
+        counts = [(row.level, getattr(row, key)) for row in verdict.basis if getattr(row, key)]
+        total = sum(n for _, n in counts)
+        if total:
+            parts.append(f"{total} {word} passage{'s' if total > 1 else ''} ("
+                         + ", ".join(f"{level} {n}" for level, n in counts) + ")")
+    if not parts:
+        return ""
+    return "It rests on " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + "."
+
+
+def correction_text(verdict) -> str:
+    """What the verdict rule changed of the judge's draft ('' when the draft stood)."""
+    if not verdict.corrected:
+        return ""
+    label = verdict.draft_label.value if verdict.draft_label is not None else verdict.label.value
+    confidence = verdict.draft_confidence if verdict.draft_confidence is not None else verdict.confidence
+    return (f"The judge's own draft said '{label}' at confidence {confidence:.2f}; the verdict rule corrected it to agree "
+            "with the rulings and the weighed evidence (see the quality flags).")
+
+
 def summary_paragraphs(record: TrialRecord, audience: Audience) -> list[str]:
-    """General reader: the verdict in a sentence and the Judge's plain-language summary as written.
+    """General reader: the verdict in a sentence, what it rests on, and the Judge's plain-language summary as written.
     Expert: also how the trial ran and the last ruling's assessment of the evidence."""
     out = [verdict_sentence(record)]
     verdict = record.verdict
+    if verdict is not None:
+        out.extend(text for text in (basis_text(verdict), correction_text(verdict)) if text)
     if verdict and verdict.summary.strip():
         out.extend(paragraphs(verdict.summary))
     if audience == "expert":
@@ -161,8 +188,22 @@ def finding_sources(record: TrialRecord, finding: Finding, escape: Callable[[str
     return sources
 
 
+def assessed_text(record: TrialRecord, entry: PoolEntry) -> str:
+    """What a passage says about the claim, as assessed: 'supports (relevance 0.80)', or 'not assessed'."""
+    assessment = record.assessment(entry.id)
+    if assessment is None:
+        return "not assessed"
+    return f"{assessment.stance.value} (relevance {assessment.relevance:.2f})"
+
+
+def cited_by_text(record: TrialRecord, entry: PoolEntry) -> str:
+    """Who cited a passage; 'both sides: ...' when the Prosecution and the Defense both did."""
+    who = ", ".join(record.cited_by(entry.id))
+    return f"both sides: {who}" if record.citing_stance(entry.id) == "both" else who
+
+
 def evidence_head(audience: Audience) -> list[str]:
-    head = ["ID", "Document", "Page", "Section", "Excerpt", "Stance", "Cited by", "Evidence level"]
+    head = ["ID", "Document", "Page", "Section", "Excerpt", "Stance (assessed)", "Found by", "Cited by", "Evidence level"]
     return [*head, "Weight"] if audience == "expert" else head
 
 
@@ -170,8 +211,18 @@ def evidence_cells(record: TrialRecord, entry: PoolEntry) -> list[str]:
     """The text cells of a row of the evidence table, 'Document' to 'Evidence level' (the format escapes them)."""
     chunk = entry.evidence.chunk
     return [doc_label(entry), pages_label(entry), one_line(chunk.section_path), excerpt(chunk.text, 160),
-            stance_text(record, record.citing_stance(entry.id)) or "not cited", ", ".join(record.cited_by(entry.id)),
+            assessed_text(record, entry), found_by_text(record, entry), cited_by_text(record, entry) or "not cited",
             entry.level]
+
+
+def challenge_lines(record: TrialRecord, open_only: bool = True) -> list[str]:
+    """'Q2 (raised by the Judge in round 1, to both sides; unanswered): text', per challenge (only those never
+    answered, by default)."""
+    tracked = record.verdict.open_challenges if open_only and record.verdict else [
+        t for t in record.challenges if not open_only or t.status.value != "answered"]
+    return [f"{t.challenge.id} (raised by {'the ' if t.challenge.raised_by == 'Judge' else ''}{t.challenge.raised_by} "
+            f"in round {t.challenge.round}, to {t.challenge.addressed_to}; {t.status.value}): "
+            f"{one_line(t.challenge.text)}" for t in tracked]
 
 
 def weight_text(record: TrialRecord, entry: PoolEntry) -> str:
@@ -209,6 +260,9 @@ def turn_notes(turn: Turn) -> list[str]:
         notes.append("new evidence: " + ", ".join(turn.evidence_added))
     if turn.regenerated:
         notes.append("regenerated once after a rejected answer")
+    notes.extend(f"challenged {c.addressed_to} ({c.id}): {one_line(c.text)}" for c in turn.challenges)
+    if turn.answers:
+        notes.append("answers " + ", ".join(turn.answers))
     notes.extend(f"flag: {one_line(f)}" for f in turn.flags)
     notes.extend(f"invalid citation {c.evidence_id}: {one_line(c.problem)}" for c in turn.citations if not c.valid)
     return notes
@@ -218,6 +272,8 @@ def ruling_notes(record: TrialRecord, ruling: Ruling) -> list[tuple[str, str, bo
     """The confidence table's note on a round, as (label, detail, stands out): a 'ready for verdict' that was
     overruled, and a switch of sides after the round (the one that stands out)."""
     notes = []
+    if ruling.marks:
+        notes.append(("challenges", "; ".join(f"{m.id} {m.status.value}" for m in ruling.marks), False))
     if ruling.overruled:
         notes.append(("'ready' overruled", "; ".join(ruling.overruled), False))
     switch = record.switched_after(ruling.round)
