@@ -45,6 +45,9 @@ class TranscriptPrinter:
             chunk = e.evidence.chunk
             c.print(f"  [cyan]+ {e.id}[/] {escape(e.evidence.doc_title[:60])}, p.{chunk.page_start + 1}"
                     f"{', ' + escape(chunk.section_path[:50]) if chunk.section_path else ''} [dim]({e.level})[/]")
+        elif kind == "evidence_assessed":
+            said = ", ".join(f"{a.evidence_id} {a.stance.value} ({a.relevance:.1f})" for a in event.assessments)
+            c.print(f"  [dim]the judge assessed the new evidence: {said}[/]")
         elif kind == "turn_finished":
             turn = event.turn
             if not self.show_tokens:
@@ -53,6 +56,8 @@ class TranscriptPrinter:
             c.print(f"  [dim]cites: {cited}; {turn.usage.tokens_out} tokens in {turn.usage.seconds:.1f} s[/]")
             for flag in turn.flags:
                 c.print(f"  [yellow]flag:[/] {escape(flag)}")
+            for challenge in turn.challenges:
+                c.print(f"  [cyan]{challenge.id}[/] to {escape(challenge.addressed_to)}: {escape(challenge.text)}")
         elif kind == "ruling":
             r = event.ruling
             c.print(f"\n[bold magenta]Judge, round {r.round}:[/] {r.ruling.tendency.value} "
@@ -61,6 +66,10 @@ class TranscriptPrinter:
                 c.print(f"  key controversy: {escape(r.ruling.key_controversy)}")
             for reason in r.overruled:
                 c.print(f"  [yellow]'ready for verdict' overruled:[/] {escape(reason)}")
+            if r.marks:
+                c.print("  challenges: " + "; ".join(f"{m.id} {m.status.value}" for m in r.marks))
+            for question in r.questions:
+                c.print(f"  [cyan]{question.id}[/] to both sides: {escape(question.text)}")
         elif kind == "switch":
             c.rule(f"[bold yellow]Sides switched after round {event.round}: {escape('; '.join(event.reasons))}[/]")
         elif kind == "warning":
@@ -76,10 +85,16 @@ class TranscriptPrinter:
             c.rule("[bold]Verdict[/]")
             c.print(f"[bold]{v.label.value.upper()}[/] (confidence {v.confidence:.2f}) after {v.rounds} rounds, "
                     f"{v.switches} switch(es); stopped because {escape(v.stopped_because)}")
+            for note in (v.rests_on(), v.correction()):
+                if note:
+                    c.print(f"[dim]{escape(note)}[/]")
             c.print(escape(v.summary))
             for finding in v.findings:
                 c.print(f"  • {escape(finding.text)} [cyan]{' '.join('[' + x + ']' for x in finding.citations)}[/]")
             for question in v.open_questions:
                 c.print(f"  ? {escape(question)}")
+            for line in v.open_challenges:
+                c.print(f"  open line of argument {line.challenge.id} ({escape(line.challenge.raised_by)}, round "
+                        f"{line.challenge.round}; {line.status.value}): {escape(line.challenge.text)}")
             for flag in v.quality_flags:
                 c.print(f"  [yellow]quality:[/] {escape(flag)}")

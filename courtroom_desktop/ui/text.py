@@ -31,13 +31,12 @@ def stance_words(case, stance) -> str:
     return "argues the claim is true" if stance == "for" else "argues the claim is false"
 
 
-def stance_short(case, stance) -> str:
-    case, stance = _value(case), _value(stance)
-    if not stance:
-        return ""
-    if case == "decision":
-        return "for" if stance == "for" else "against"
-    return "supports" if stance == "for" else "refutes"
+def assessed_words(case, stance) -> str:
+    """An assessed stance as the evidence table shows it: supports/refutes a claim, for/against a decision."""
+    stance = _value(stance)
+    if _value(case) == "decision":
+        return {"supports": "for", "refutes": "against"}.get(stance, stance)
+    return stance
 
 
 def cite_href(evidence_id: str) -> str:
@@ -79,6 +78,9 @@ def verdict_markdown(verdict, case="claim", claim: str = "") -> str:
         lines += [f"*{'Decision' if _value(case) == 'decision' else 'Claim'}:* {_md(claim)}", ""]
     lines += [f"**Confidence {verdict.confidence:.0%}** \u00b7 {verdict.rounds} round{'s' if verdict.rounds != 1 else ''}"
               f" \u00b7 {verdict.switches} switch{'es' if verdict.switches != 1 else ''}", ""]
+    for note in (verdict.rests_on(), verdict.correction()):
+        if note:
+            lines += [f"*{_md(note)}*", ""]
     if verdict.summary:
         lines += [_md(verdict.summary), ""]
     if verdict.findings:
@@ -91,10 +93,16 @@ def verdict_markdown(verdict, case="claim", claim: str = "") -> str:
                          ("Open questions", verdict.open_questions)):
         if items:
             lines += [f"### {title}", ""] + [f"- {_md(item)}" for item in items] + [""]
+    if verdict.open_challenges:
+        lines += ["### Open lines of argument", ""] + [
+            f"- {t.challenge.id} ({_md(t.challenge.raised_by)}, round {t.challenge.round}; {t.status.value}): "
+            f"{_md(t.challenge.text)}" for t in verdict.open_challenges] + [""]
     if verdict.evidence:
         lines += ["### Evidence weighed", ""]
         for weighed in verdict.evidence:
-            lines.append(f"- {_md_cites([weighed.id])} {_md(weighed.level)}, weight {weighed.weight:.2f}"
+            says = f", says: {weighed.assessed.value}" if weighed.assessed else ""
+            both = ", cited by both sides" if weighed.both_sides else ""
+            lines.append(f"- {_md_cites([weighed.id])} {_md(weighed.level)}, weight {weighed.weight:.2f}{says}{both}"
                          + (f", cited by {_md(', '.join(weighed.cited_by))}" if weighed.cited_by else ""))
         lines.append("")
     if verdict.stopped_because:

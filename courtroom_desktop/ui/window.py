@@ -237,7 +237,8 @@ class MainWindow(QMainWindow):
             from courtroom_desktop.core.court.state import TrialState
 
             state = TrialState.from_events(trial_id, spec, events)
-            self.evidence_model.reset(spec.case, state.pool, state.turns, state.verdict)
+            self.evidence_model.reset(spec.case, state.pool, state.turns, state.verdict,
+                                      list(state.assessments.values()))
         else:
             self.evidence_model.reset(spec.case)
         self.history_panel.select(trial_id)
@@ -248,6 +249,8 @@ class MainWindow(QMainWindow):
         kind = event.kind
         if kind == "evidence_added":
             self.evidence_model.add(event.entry)
+        elif kind == "evidence_assessed":
+            self.evidence_model.note_assessed(event.assessments)
         elif kind == "turn_finished":
             self.evidence_model.note_turn(event.turn)
         elif kind == "verdict":

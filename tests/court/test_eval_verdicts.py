@@ -67,3 +67,29 @@ async def test_three_methods_with_scripted_models(tmp_path):
     # the majority vote spent about the trial's budget in single passes (several votes, not one)
     assert r.tokens["majority"] >= r.tokens["court"] or len(judge.calls) > 2
     store.close()
+
+
+@pytest.mark.asyncio
+async def test_the_report_counts_rule_corrections_and_stances_that_differ_from_the_finder(tmp_path):
+    """One trial whose judge drafts 'insufficient evidence' twice against a record that leans towards support (the
+    rule corrects it), one whose verdict stands; every passage is assessed 'supports', so those the Prosecution
+    found differ from their finder's side."""
+    from courtroom_desktop.core.eval.verdicts import format_report
+
+    store = TrialStore(tmp_path / "t.sqlite")
+    drafts = iter([[verdict("insufficient evidence", confidence=1.0)] * 2, [verdict("supported")]])
+
+    def court_factory():
+        trial_judge = scripted([ruling(0.5), ruling(0.9), *next(drafts)], "judge")
+        return Court(models(scripted([counsel] * 20, "prosecution"), scripted([counsel] * 20, "defense"), trial_judge),
+                     FakeRetriever(), store, DebateSettings(min_rounds=2, max_rounds=2))
+
+    results = await evaluate_verdicts([claim(1, SUP), claim(2, SUP)], court_factory=court_factory,
+                                      retriever=FakeRetriever(), judge_model=None, store=store, methods=("court",))
+    assert [r.corrected for r in results] == [True, False]
+    assert all(r.assessed > 0 and 0 < r.stance_differs <= r.assessed for r in results)  # the Prosecution found some
+    differs, assessed = sum(r.stance_differs for r in results), sum(r.assessed for r in results)
+    report = format_report(results, ("court",))
+    assert "corrected 1 of 2 court verdicts (50%)" in report
+    assert f"Assessed passages: {assessed}, of which {differs} ({differs / assessed:.0%})" in report
+    store.close()

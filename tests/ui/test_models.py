@@ -98,7 +98,7 @@ def test_transcript_model_streams_tokens_and_marks_interrupted_turns(qtmodeltest
     assert model.item(0).interrupted and "redone" in model.item(1).text
 
 
-def test_evidence_model_shows_stance_finder_and_who_cited(qtmodeltester, tmp_path):
+def test_evidence_model_shows_assessed_stance_finder_and_who_cited(qtmodeltester, tmp_path):
     trial_id, spec, events, store = scripted_trial(tmp_path)
     model = EvidenceModel()
     qtmodeltester.check(model)
@@ -106,6 +106,9 @@ def test_evidence_model_shows_stance_finder_and_who_cited(qtmodeltester, tmp_pat
     for event in events:
         if event.kind == "evidence_added":
             model.add(event.entry)
+            assert model.data(model.index(model.row_of(event.entry.id), STANCE)) == "\u2014"  # not assessed yet
+        elif event.kind == "evidence_assessed":
+            model.note_assessed(event.assessments)
         elif event.kind == "turn_finished":
             model.note_turn(event.turn)
         elif event.kind == "verdict":
@@ -113,10 +116,14 @@ def test_evidence_model_shows_stance_finder_and_who_cited(qtmodeltester, tmp_pat
     qtmodeltester.check(model)
     assert texts(model) == [f"E{i}" for i in range(1, model.rowCount() + 1)]
     first = model.entry("E1")
-    assert model.data(model.index(0, STANCE)) == "refutes"  # found by the Prosecution, which argues it is false
-    assert "round 1, Prosecution" in model.data(model.index(0, FOUND))
+    # the Prosecution found it, but what it says (as the judge assessed it) is that it supports the claim
+    assert first.stance.value == "against" and "round 1, Prosecution" in model.data(model.index(0, FOUND))
+    assert model.data(model.index(0, STANCE)) == "supports"
+    assert "supports (relevance 0.80); found by Prosecution" in model.data(model.index(0, STANCE),
+                                                                          Qt.ItemDataRole.ToolTipRole)
     cited = model.data(model.index(0, CITED))
     assert "Prosecution (round 1)" in cited and "verdict" in cited
+    assert cited.startswith("both sides")  # both counsel cited E1
     assert model.data(model.index(0, STANCE), Qt.ItemDataRole.ForegroundRole) is not None
     assert model.data(model.index(0, 0), RecordRole) is first
     # rebuilt at once from a trial state, it shows the same
@@ -124,9 +131,9 @@ def test_evidence_model_shows_stance_finder_and_who_cited(qtmodeltester, tmp_pat
 
     state = TrialState.from_events(trial_id, spec, store.events(trial_id))
     again = EvidenceModel()
-    again.reset(spec.case, state.pool, state.turns, state.verdict)
+    again.reset(spec.case, state.pool, state.turns, state.verdict, list(state.assessments.values()))
     qtmodeltester.check(again)
-    assert texts(again, CITED) == texts(model, CITED)
+    assert texts(again, CITED) == texts(model, CITED) and texts(again, STANCE) == texts(model, STANCE)
     store.close()
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from courtroom_desktop.core.court.records import Finding, Verdict, VerdictLabel, WeighedEvidence, role_name
 from courtroom_desktop.core.records import Chunk
 from courtroom_desktop.ui.text import (
+    assessed_words,
     citations_html,
     evidence_of_href,
     pages_label,
-    stance_short,
     stance_words,
     verdict_markdown,
 )
@@ -26,7 +26,7 @@ def test_stances_read_right_for_claims_and_decisions():
     assert stance_words("claim", "against") == "argues the claim is false"
     assert stance_words("decision", "for") == "argues for doing it"
     assert role_name("claim", "for") == "Defense" and role_name("decision", "against") == "Counsel against"
-    assert stance_short("claim", "against") == "refutes" and stance_short("claim", None) == ""
+    assert assessed_words("claim", "refutes") == "refutes" and assessed_words("decision", "supports") == "for"
 
 
 def test_pages_label_prefixes_the_chunks_pages():
@@ -51,3 +51,26 @@ def test_verdict_markdown_links_citations_and_escapes_model_text():
     assert r"[\[E2\]](cite:E2)" in md
     assert r"\<script\>" in md and r"Vitamin D is \*magic\*" in md
     assert "### Evidence weighed" in md and "### Quality flags" in md
+
+
+def test_verdict_card_says_what_the_confidence_rests_on_what_the_rule_changed_and_what_stays_open():
+    from courtroom_desktop.core.court.records import (
+        Assessed,
+        BasisRow,
+        Challenge,
+        ChallengeStatus,
+        TrackedChallenge,
+    )
+
+    open_line = TrackedChallenge(challenge=Challenge(id="Q2", text="Was it *blinded*?", round=1, raised_by="Judge",
+                                                     addressed_to="both sides"), status=ChallengeStatus.unanswered)
+    verdict = Verdict(label=VerdictLabel.supported, confidence=0.8, rounds=2,
+                      basis=(BasisRow(level="randomised trial", supports=2), BasisRow(level="cohort", refutes=1)),
+                      draft_label=VerdictLabel.insufficient, draft_confidence=1.0, open_challenges=(open_line,),
+                      evidence=(WeighedEvidence(id="E1", level="cohort", weight=0.67, assessed=Assessed.supports,
+                                                both_sides=True),))
+    md = verdict_markdown(verdict)
+    assert r"It rests on 2 supporting passages \(randomised trial 2\) and 1 refuting passage \(cohort 1\)." in md
+    assert "draft said 'insufficient evidence' at confidence 1.00" in md
+    assert "### Open lines of argument" in md and r"Q2 (Judge, round 1; unanswered): Was it \*blinded\*?" in md
+    assert "says: supports, cited by both sides" in md

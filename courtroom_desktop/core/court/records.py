@@ -272,6 +272,29 @@ class Verdict(Frozen):
         """The rule had to set the label or the confidence."""
         return self.draft_label is not None or self.draft_confidence is not None
 
+    def rests_on(self) -> str:
+        """'It rests on 2 supporting passages (randomised trial 1, cohort 1) and 1 refuting passage (case report 1).'
+        ('' when no assessed passage was cited)."""
+        parts = []
+        for key, word in (("supports", "supporting"), ("refutes", "refuting"), ("mixed", "mixed")):
+            counts = [(row.level, getattr(row, key)) for row in self.basis if getattr(row, key)]
+            total = sum(n for _, n in counts)
+            if total:
+                parts.append(f"{total} {word} passage{'s' if total > 1 else ''} ("
+                             + ", ".join(f"{level} {n}" for level, n in counts) + ")")
+        if not parts:
+            return ""
+        return "It rests on " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + "."
+
+    def correction(self) -> str:
+        """What the verdict rule changed of the judge's draft ('' when the draft stood)."""
+        if not self.corrected:
+            return ""
+        label = (self.draft_label or self.label).value
+        confidence = self.draft_confidence if self.draft_confidence is not None else self.confidence
+        return (f"The judge's own draft said '{label}' at confidence {confidence:.2f}; the verdict rule corrected it to "
+                "agree with the rulings and the weighed evidence (see the quality flags).")
+
 
 class TrialSpec(Frozen):
     """What was put on trial and with which settings: enough to resume it."""

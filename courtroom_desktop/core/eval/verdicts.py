@@ -6,7 +6,9 @@ Methods:
     majority  independent single-pass answers at the trial's token budget, majority label
 
 Per method: accuracy, macro-F1 over the gold classes and a confusion matrix. Per trial: rounds, switches, tokens
-and evidence recall (the share of the claim's gold documents that entered the evidence pool).
+and evidence recall (the share of the claim's gold documents that entered the evidence pool). For the court also:
+the share of verdicts the verdict rule had to correct, and the share of assessed passages whose assessed stance
+differs from the side that found them (supports for the Defense, refutes for the Prosecution).
 """
 
 from __future__ import annotations
@@ -48,6 +50,18 @@ class ClaimResult:
     evidence_recall: dict[str, float] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    corrected: bool = False      # the verdict rule set the court's label or confidence
+    assessed: int = 0            # passages of the pool the judge assessed
+    stance_differs: int = 0      # ... whose assessed stance is not the finder's side
+
+
+FINDER_SAYS = {"for": "supports", "against": "refutes"}
+
+
+def stance_agreement(state) -> tuple[int, int]:
+    """(assessed passages, those whose assessed stance is not what the side that found them argues)."""
+    assessed = [(e, state.assessments[e.id]) for e in state.pool if e.id in state.assessments and e.stance is not None]
+    return len(assessed), sum(1 for e, a in assessed if a.stance.value != FINDER_SAYS[e.stance.value])
 
 
 def load_claims(path: Path, sample: int | None = None, seed: int = 0, balanced: bool = True) -> list[LabelledClaim]:
@@ -123,6 +137,8 @@ async def evaluate_verdicts(claims: list[LabelledClaim], *, court_factory: Calla
             else:
                 result.predictions["court"] = state.verdict.label.value
                 result.rounds, result.switches = state.verdict.rounds, state.verdict.switches
+                result.corrected = state.verdict.corrected
+            result.assessed, result.stance_differs = stance_agreement(state)
             pool_docs = {e.evidence.chunk.doc_id for e in state.pool}
             result.evidence_recall["court"] = _recall(claim.gold_docs, pool_docs)
         if "single" in methods:
@@ -176,11 +192,21 @@ def format_report(results: list[ClaimResult], methods=METHODS) -> str:
                   "| gold \\ predicted | " + " | ".join(labels) + " |", "| --- |" + " --- |" * len(labels)]
         for gold, row in s["confusion"].items():
             lines.append(f"| {gold} | " + " | ".join(str(row.get(label, 0)) for label in labels) + " |")
+    court = [r for r in results if r.predictions.get("court") not in (None, "error")]
+    if court:
+        corrected = sum(r.corrected for r in court)
+        assessed = sum(r.assessed for r in court)
+        differs = sum(r.stance_differs for r in court)
+        lines += ["", f"Verdict rule: corrected {corrected} of {len(court)} court verdicts "
+                      f"({corrected / len(court):.0%}). Assessed passages: {assessed}, of which {differs} "
+                      f"({differs / assessed if assessed else 0:.0%}) say something other than the side that found "
+                      "them argues."]
     if any("court" in r.predictions for r in results):
-        lines += ["", "Per trial", "", "| claim | gold | court | single | majority | rounds | switches | tokens | evidence recall |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        lines += ["", "Per trial", "", "| claim | gold | court | single | majority | rounds | switches | tokens | "
+                  "evidence recall | rule corrected | assessed differs |", "| --- |" + " --- |" * 10]
         for r in results:
             lines.append(f"| {r.claim.id} | {r.claim.gold.value} | {r.predictions.get('court', '')} | "
                          f"{r.predictions.get('single', '')} | {r.predictions.get('majority', '')} | {r.rounds} | "
-                         f"{r.switches} | {r.tokens.get('court', 0)} | {r.evidence_recall.get('court', 0):.2f} |")
+                         f"{r.switches} | {r.tokens.get('court', 0)} | {r.evidence_recall.get('court', 0):.2f} | "
+                         f"{'yes' if r.corrected else 'no'} | {r.stance_differs}/{r.assessed} |")
     return "\n".join(lines)

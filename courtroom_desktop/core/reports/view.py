@@ -95,38 +95,13 @@ def verdict_sentence(record: TrialRecord) -> str:
             f"({verdict.confidence:.2f} on a scale from 0 to 1).")
 
 
-def basis_text(verdict) -> str:
-    """What the confidence rests on: 'it rests on 2 supporting passages (randomised trial 1, cohort 1) and 1 refuting
-    (case report 1)'; '' when no assessed passage was cited."""
-    parts = []
-    for key, word in (("supports", "supporting"), ("refutes", "refuting"), ("mixed", "mixed")):
-        counts = [(row.level, getattr(row, key)) for row in verdict.basis if getattr(row, key)]
-        total = sum(n for _, n in counts)
-        if total:
-            parts.append(f"{total} {word} passage{'s' if total > 1 else ''} ("
-                         + ", ".join(f"{level} {n}" for level, n in counts) + ")")
-    if not parts:
-        return ""
-    return "It rests on " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + "."
-
-
-def correction_text(verdict) -> str:
-    """What the verdict rule changed of the judge's draft ('' when the draft stood)."""
-    if not verdict.corrected:
-        return ""
-    label = verdict.draft_label.value if verdict.draft_label is not None else verdict.label.value
-    confidence = verdict.draft_confidence if verdict.draft_confidence is not None else verdict.confidence
-    return (f"The judge's own draft said '{label}' at confidence {confidence:.2f}; the verdict rule corrected it to agree "
-            "with the rulings and the weighed evidence (see the quality flags).")
-
-
 def summary_paragraphs(record: TrialRecord, audience: Audience) -> list[str]:
     """General reader: the verdict in a sentence, what it rests on, and the Judge's plain-language summary as written.
     Expert: also how the trial ran and the last ruling's assessment of the evidence."""
     out = [verdict_sentence(record)]
     verdict = record.verdict
     if verdict is not None:
-        out.extend(text for text in (basis_text(verdict), correction_text(verdict)) if text)
+        out.extend(text for text in (verdict.rests_on(), verdict.correction()) if text)
     if verdict and verdict.summary.strip():
         out.extend(paragraphs(verdict.summary))
     if audience == "expert":

@@ -1,16 +1,18 @@
-"""The trial's evidence pool as a table: each passage with the stance of the side that found it, its level in the
-evidence hierarchy, where it sits, when and by which query it was found, and who cited it."""
+"""The trial's evidence pool as a table: each passage with what it says about the claim (its stance as the judge's
+model assessed it, not the side that found it), its level in the evidence hierarchy, where it sits, when, by whom and
+by which query it was found, and who cited it (both sides marked)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
 from courtroom_desktop.ui.qt_models import RecordTableModel
-from courtroom_desktop.ui.text import clock, pages_label, stance_short
+from courtroom_desktop.ui.text import assessed_words, clock, pages_label
 from courtroom_desktop.ui.theme import accent
 
 COLUMNS = ("ID", "Stance", "Level", "Document", "Page", "Found", "Query", "Cited by")
 ID, STANCE, LEVEL, DOCUMENT, PAGE, FOUND, QUERY, CITED = range(len(COLUMNS))
+STANCE_ACCENT = {"supports": "for", "refutes": "against"}
 
 
 class EvidenceModel(RecordTableModel):
@@ -22,6 +24,8 @@ class EvidenceModel(RecordTableModel):
         super().__init__(parent)
         self.case = "claim"
         self._cited: dict[str, list[str]] = {}     # evidence id -> ["Prosecution (round 1)", ..., "verdict"]
+        self._sides: dict[str, set[str]] = {}      # evidence id -> stances of the counsel who cited it
+        self._assessed: dict[str, object] = {}     # evidence id -> Assessment
 
     def cell(self, entry, column: int, role: int):
         if role == Qt.ItemDataRole.DisplayRole:
@@ -36,9 +40,15 @@ class EvidenceModel(RecordTableModel):
                 return "\n".join(entry.evidence.queries or (entry.query,))
             if column == ID and entry.injection:
                 return "This passage reads like instructions to a model: it is treated as a quotation only."
+            if column == STANCE:
+                assessed = self._assessed.get(entry.id)
+                if assessed is None:
+                    return f"Not assessed yet (the judge assesses new passages after each round); found by {self._finder(entry)}"
+                return (f"What the passage says, as the judge's model assessed it: {assessed.stance.value} "
+                        f"(relevance {assessed.relevance:.2f}); found by {self._finder(entry)}")
             return self._display(entry, column) or None
-        if role == Qt.ItemDataRole.ForegroundRole and column == STANCE and entry.stance is not None:
-            return accent(entry.stance.value)
+        if role == Qt.ItemDataRole.ForegroundRole and column == STANCE and entry.id in self._assessed:
+            return accent(STANCE_ACCENT.get(self._assessed[entry.id].stance.value, "unclear"))
         if role == Qt.ItemDataRole.ForegroundRole and column == ID and entry.injection:
             return accent("warning")
         return None
@@ -55,7 +65,8 @@ class EvidenceModel(RecordTableModel):
         if column == ID:
             return entry.id + (" \u26a0" if entry.injection else "")
         if column == STANCE:
-            return stance_short(self.case, entry.stance) if entry.stance is not None else ""
+            assessed = self._assessed.get(entry.id)
+            return assessed_words(self.case, assessed.stance.value) if assessed is not None else "\u2014"
         if column == LEVEL:
             return entry.level
         if column == DOCUMENT:
@@ -68,15 +79,17 @@ class EvidenceModel(RecordTableModel):
         if column == QUERY:
             return entry.query
         if column == CITED:
-            return ", ".join(self._cited.get(entry.id, []))
+            both = "both sides \u00b7 " if len(self._sides.get(entry.id, ())) > 1 else ""
+            return both + ", ".join(self._cited.get(entry.id, []))
         return ""
 
     # ---------------------------------------------------------------- records in
-    def reset(self, case="claim", pool=(), turns=(), verdict=None) -> None:
+    def reset(self, case="claim", pool=(), turns=(), verdict=None, assessments=()) -> None:
         self.beginResetModel()
         self.case = getattr(case, "value", case)
         self._rows = list(pool)
-        self._cited = {}
+        self._cited, self._sides = {}, {}
+        self._assessed = {a.evidence_id: a for a in assessments}
         for turn in turns:
             self._note_turn(turn)
         if verdict is not None:
@@ -92,6 +105,13 @@ class EvidenceModel(RecordTableModel):
         for evidence_id in self._note_turn(turn):
             self._changed(evidence_id)
 
+    def note_assessed(self, assessments) -> None:
+        for assessment in assessments:
+            self._assessed[assessment.evidence_id] = assessment
+            row = self.row_of(assessment.evidence_id)
+            if row >= 0:
+                self.dataChanged.emit(self.index(row, STANCE), self.index(row, STANCE))
+
     def note_verdict(self, verdict) -> None:
         for evidence_id in self._note_verdict(verdict):
             self._changed(evidence_id)
@@ -101,6 +121,7 @@ class EvidenceModel(RecordTableModel):
         changed = []
         for citation in turn.citations:
             if citation.valid:
+                self._sides.setdefault(citation.evidence_id, set()).add(getattr(turn.stance, "value", turn.stance))
                 names = self._cited.setdefault(citation.evidence_id, [])
                 if who not in names:
                     names.append(who)
