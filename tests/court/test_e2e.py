@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from courtroom_desktop.core.config import AppConfig
-from courtroom_desktop.core.court import TrialSpec
+from courtroom_desktop.core.court import TrialSpec, rules
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.workspace import Workspace
 
@@ -37,5 +37,12 @@ async def test_trial_on_the_sample_library_with_the_embedded_model(tmp_path, sam
         # the retrieval was about the claim: the first passages come from the vitamin D dossiers
         assert "Vitamin D" in state.pool[0].evidence.doc_title
         assert state.usage().tokens_out > 0
+        # the judge assessed the evidence, and the verdict agrees with the record (the rule holds it there)
+        assert state.assessments and set(state.assessments) <= set(pool)
+        cited = rules.counsel_cited(state) + [c for f in state.verdict.findings for c in f.citations]
+        check = rules.check_verdict(state.verdict.label, state.verdict.confidence, state, settings, cited)
+        assert not check.contradiction and check.confidence == state.verdict.confidence
+        assert not any(flag.startswith("verdict text") and "echoes" in flag for flag in state.verdict.quality_flags) \
+            or "You are" not in state.verdict.summary
     finally:
         workspace.close()
