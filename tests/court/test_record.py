@@ -244,3 +244,44 @@ async def test_a_right_quotation_survives_ligatures_and_hyphenation(store):
     assert quote_in("the eﬃcacy of treat- ment", "The efficacy of treatment was high.")
     assert quote_in("补充维生素 D 提高了出生体重", "随机试验中，补充维生素D提高了出生体重60克。")
     assert not quote_in("lowered birth weight", "vitamin D supplements raised birth weight by 60 g")
+
+
+# ---------------------------------------------------------------- persistence off the event loop
+
+@pytest.mark.asyncio
+async def test_events_are_written_by_a_thread_of_their_own_in_order(store):
+    import threading
+
+    writers, original = [], store.insert
+
+    def insert(event):
+        writers.append(threading.current_thread().name)
+        original(event)
+
+    store.insert = insert
+    c = court(store, [ruling(0.5), ruling(0.9), verdict()])
+    events = await run(c)
+    loop_thread = threading.current_thread().name
+    assert writers and loop_thread not in writers and set(writers) == {"courtroom-trial-store"}
+    stored = store.events(events[0].trial_id)
+    assert [e.seq for e in stored] == list(range(1, len(stored) + 1))
+    assert [e.kind for e in stored] == [e.kind for e in events if e.kind != "token"]
+    assert store.list()[0].status == "finished"  # the status, queued after the verdict, is written too
+
+
+@pytest.mark.asyncio
+async def test_a_store_that_fails_mid_trial_pauses_it_with_an_error_that_says_what_to_do(store):
+    original, count = store.insert, [0]
+
+    def insert(event):
+        count[0] += 1
+        if count[0] > 5:
+            raise OSError(28, "No space left on device")
+        original(event)
+
+    store.insert = insert
+    events = await run(court(store, [ruling(0.5), ruling(0.9), verdict()]))
+    error = events[-1]
+    assert error.kind == "error" and "could not be saved" in error.message and "No space left" in error.message
+    assert "writable" in error.fix and error.resumable
+    assert len(store.events(error.trial_id)) == 5  # what was written before the failure stays

@@ -39,7 +39,7 @@ from courtroom_desktop.core.court.records import (
     TrialWarning,
 )
 from courtroom_desktop.core.court.state import TrialState
-from courtroom_desktop.core.court.store import TrialStore
+from courtroom_desktop.core.court.store import Recorder, TrialStore
 from courtroom_desktop.core.errors import Cancelled, CourtroomError, ModelError, ModelUnavailable, TrialError
 
 log = logging.getLogger(__name__)
@@ -78,16 +78,17 @@ class Court:
         return self.store.create(spec)
 
     async def run(self, trial_id: str) -> AsyncIterator:
-        """Drive a trial from wherever its stored events leave it; yields every event as it happens."""
-        spec = self.store.spec(trial_id)
-        events = self.store.events(trial_id)
+        """Drive a trial from wherever its stored events leave it; yields every event as it happens. Events are
+        written in order by a thread of their own (``store.Recorder``), never on the event loop."""
+        spec, events = await asyncio.to_thread(lambda: (self.store.spec(trial_id), self.store.events(trial_id)))
         state = TrialState.from_events(trial_id, spec, events)
         if state.verdict is not None:
             raise TrialError(f"trial {trial_id} already has a verdict")
         queue: asyncio.Queue = asyncio.Queue()
+        recorder = Recorder(self.store, trial_id, events[-1].seq if events else 0)
 
         def emit(event):
-            stored = self.store.append(event.model_copy(update={"trial_id": trial_id}))
+            stored = recorder.record(event)
             queue.put_nowait(stored)
             return stored
 
@@ -97,20 +98,28 @@ class Court:
                     emit(TrialStarted(spec=spec, assignments={k.value: v for k, v in state.assignments.items()}))
                 else:
                     emit(TrialResumed(from_round=state.round, discarded=state.in_flight))
-                self.store.set_status(trial_id, "running")
+                recorder.status("running")
                 await self._drive(state, emit, queue)
-                self.store.set_status(trial_id, "finished", state.verdict.label.value, state.verdict.confidence)
+                recorder.status("finished", state.verdict.label.value, state.verdict.confidence)
             except (asyncio.CancelledError, Cancelled):
-                self.store.set_status(trial_id, "stopped")
+                recorder.status("stopped")
                 raise
             except ModelError as exc:
-                emit(ErrorEvent(message=str(exc), fix=exc.fix or _fix_for(exc), resumable=True))
-                self.store.set_status(trial_id, "paused")
+                emit_unsaved(ErrorEvent(message=str(exc), fix=exc.fix or _fix_for(exc), resumable=True))
+                recorder.status("paused")
             except CourtroomError as exc:
-                emit(ErrorEvent(message=str(exc), fix=exc.fix, resumable=True))
-                self.store.set_status(trial_id, "paused")
+                emit_unsaved(ErrorEvent(message=str(exc), fix=exc.fix, resumable=True))
+                recorder.status("paused")
             finally:
+                await recorder.close()
                 queue.put_nowait(_END)
+
+        def emit_unsaved(event) -> None:
+            """An error is shown even when the store is what failed."""
+            try:
+                emit(event)
+            except TrialError:
+                queue.put_nowait(event.model_copy(update={"trial_id": trial_id}))
 
         task = asyncio.create_task(drive())
         try:

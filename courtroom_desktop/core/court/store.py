@@ -6,6 +6,8 @@ and nothing the user saw is lost. Token deltas are not stored: their text is in 
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -71,6 +73,19 @@ class TrialStore(SqliteFile):
                 raise
         return numbered
 
+    def insert(self, event) -> None:
+        """Store an event that already has its sequence number (see ``Recorder``)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                                 (event.trial_id, event.seq, event.kind, event.model_dump_json(), event.at))
+                self._db.execute("UPDATE trials SET updated_at = ? WHERE id = ?", (event.at, event.trial_id))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
     def set_status(self, trial_id: str, status: str, label: str | None = None, confidence: float | None = None) -> None:
         with self._lock:
             self._db.execute("UPDATE trials SET status = ?, label = COALESCE(?, label), "
@@ -117,3 +132,49 @@ class TrialStore(SqliteFile):
             self._db.execute("DELETE FROM trials WHERE id = ?", (trial_id,))
             self._db.execute("COMMIT")
 
+
+
+class Recorder:
+    """Writes one running trial's events (and status changes) to the store, in order, in a thread of its own: the
+    event loop numbers an event and goes on, and never waits for SQLite. ``close()`` waits until everything queued is
+    written. A write that fails is kept and raised (as a TrialError with its fix) at the next ``record``."""
+
+    def __init__(self, store: TrialStore, trial_id: str, last_seq: int):
+        self.store, self.trial_id, self.seq = store, trial_id, last_seq
+        self.error: BaseException | None = None
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._write, name="courtroom-trial-store", daemon=True)
+        self._thread.start()
+
+    def record(self, event):
+        """The event numbered (the next sequence number) and queued for the store; token deltas are not stored."""
+        self.check()
+        if isinstance(event, TokenDelta):
+            return event
+        self.seq += 1
+        numbered = event.model_copy(update={"trial_id": self.trial_id, "seq": self.seq})
+        self._queue.put((self.store.insert, (numbered,)))
+        return numbered
+
+    def status(self, status: str, label: str | None = None, confidence: float | None = None) -> None:
+        self._queue.put((self.store.set_status, (self.trial_id, status, label, confidence)))
+
+    def check(self) -> None:
+        if self.error is not None:
+            raise TrialError(f"the trial could not be saved ({self.error})",
+                             fix="check that the data folder is writable and has room, then resume the trial")
+
+    async def close(self) -> None:
+        import asyncio
+
+        self._queue.put(None)
+        await asyncio.to_thread(self._thread.join)
+
+    def _write(self) -> None:
+        while (item := self._queue.get()) is not None:
+            write, args = item
+            if self.error is None:
+                try:
+                    write(*args)
+                except Exception as exc:  # noqa: BLE001 - kept, raised on the loop by the next record()
+                    self.error = exc
