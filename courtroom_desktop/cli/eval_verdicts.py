@@ -57,7 +57,8 @@ def run_verdicts_action(args, ctx) -> int:
     store = TrialStore(cache / "trials.sqlite")
 
     def court_factory():
-        return Court(router.for_role, retriever, store, settings, embed=library.embedder.encode, k=min(config.retrieval.k, 6))
+        return Court(router.for_role, retriever, store, settings, embed=library.embedder.encode,
+                     k=settings.passages_per_turn)
 
     def progress(result) -> None:
         print(f"claim {result.claim.id} ({result.claim.gold.value}): "

@@ -212,6 +212,9 @@ class DebateSettings(_Section):
                               json_schema_extra=shown("Role switches at most"))
     queries_per_turn: int = Field(3, ge=1, le=3, description="Search queries a counsel's model may add per turn.",
                                   json_schema_extra=shown("Model queries per turn"))
+    passages_per_turn: int = Field(6, ge=1, le=20, description="Passages each counsel's search brings back per turn "
+                                   "(before the novelty filter); more passages make longer prompts.",
+                                   json_schema_extra=shown("Passages per turn"))
     argument_format: Literal["auto", "text", "json"] = Field(
         "auto", description="text: free streaming text with inline [E#] citations; json: an argument plus a list of "
         "citations constrained to the pool's ids (for small models); auto: json for the embedded model, else text.",

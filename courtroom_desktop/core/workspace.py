@@ -96,8 +96,9 @@ class Workspace:
     def court(self, scope=None, settings: DebateSettings | None = None):
         from courtroom_desktop.core.court import Court
 
-        return Court(self.router.for_role, self.retriever, self.trials, settings or self.config.debate,
-                     embed=self.library.embedder.encode, scope=scope, k=min(self.config.retrieval.k, 6))
+        settings = settings or self.config.debate
+        return Court(self.router.for_role, self.retriever, self.trials, settings, embed=self.library.embedder.encode,
+                     scope=scope, k=settings.passages_per_turn)
 
     def model_labels(self) -> dict[str, str]:
         labels = {}

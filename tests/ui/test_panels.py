@@ -231,10 +231,12 @@ def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbo
     assert not dialog.apply() and "Overlap (100) must be smaller than Passage size (100)" in dialog.error.text()
     fields["library.overlap_tokens"].setValue(30)
     fields["retrieval.k"].setValue(5)
+    fields["debate.passages_per_turn"].setValue(4)
     fields["library.chunk_tokens"].setValue(180)
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     config = window.workspace.config
     assert config.debate.max_rounds == 5 and config.debate.min_rounds == 3 and config.retrieval.k == 5
+    assert config.debate.passages_per_turn == 4
     assert config.models.judge.provider == "ollama" and config.models.judge.model == MODEL
     assert config.models.defense is None
     saved = (tmp_path / "config" / "config.toml").read_text(encoding="utf-8")

@@ -45,7 +45,8 @@ TABS: dict[str, list[tuple[str, str]]] = {
                   ("retrieval", "bm25_weight"), ("retrieval", "vector_weight"), ("retrieval", "reranker"),
                   ("retrieval", "dedup_similarity")],
     "Debate": [("debate", "min_rounds"), ("debate", "max_rounds"), ("debate", "confidence_threshold"),
-               ("debate", "max_switches"), ("debate", "queries_per_turn"), ("debate", "novelty_min"),
+               ("debate", "max_switches"), ("debate", "queries_per_turn"), ("debate", "passages_per_turn"),
+               ("debate", "novelty_min"),
                ("debate", "stall_rounds"), ("debate", "argument_format"), ("debate", "evidence_hierarchy")],
     "Library && data": [("library", "chunk_tokens"), ("library", "overlap_tokens"), ("library", "embed_batch")],
 }
