@@ -117,11 +117,12 @@ def run_retrieval_action(args, ctx) -> int:
         try:
             tuned = None
             if args.tune_on:
-                train = read_claims(Path(args.tune_on).expanduser())
-                overlap = set(train.queries.values()) & set(queryset.queries.values())
-                if overlap:
-                    raise ConfigError(f"{args.tune_on}: {len(overlap)} of its queries are also in the {args.split} "
-                                      "split; tuning on them would report a tuned-on-test figure")
+                train, dropped = read_claims(Path(args.tune_on).expanduser()).without(queryset)
+                if dropped:
+                    console.print(f"left out {len(dropped)} of its queries that are also in the {args.split} split "
+                                  f"(ids {', '.join(dropped)}): tuning on them would report a tuned-on-test figure")
+                if not train.queries:
+                    raise ConfigError(f"{args.tune_on}: every query is also in the {args.split} split: nothing to tune on")
                 with console.status(f"tuning fusion on {len(train.queries)} queries of {train.name} ..."):
                     tuned = tune(library, train, settings)
                 settings = tuned.settings
@@ -143,7 +144,7 @@ def run_retrieval_action(args, ctx) -> int:
             "documents": report.documents, "chunks": report.chunks,
             "settings": report.settings.model_dump(mode="json"),
             "systems": {s.name: s.metrics for s in report.systems},
-            "tuned_on": tuned.summary() if tuned else None,
+            "tuned_on": {**tuned.summary(), "left_out": dropped} if tuned else None,
         }, indent=2))
         return 0
     print(f"{report.dataset} / {report.split}: {report.queries} queries, {report.documents} documents, "

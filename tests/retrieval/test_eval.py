@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -74,6 +75,8 @@ def beir(tmp_path_factory):
     with (folder / "claims_train.jsonl").open("w") as handle:
         for index, (query, wanted) in enumerate(train):
             handle.write(json.dumps({"id": index, "claim": query, "cited_doc_ids": [wanted]}) + "\n")
+        # as in SciFact, a test query that is also a training claim (with the same gold document), spaced differently
+        handle.write(json.dumps({"id": 99, "claim": "  " + test[0][0].upper(), "cited_doc_ids": [test[0][1]]}) + "\n")
     return folder
 
 
@@ -82,7 +85,9 @@ def test_beir_reading(beir):
     assert len(split.queries) == 8 and split.qrels["q0"] == {"kx44": 1}
     assert len(split.limited(2).queries) == 2
     claims = read_claims(beir / "claims_train.jsonl")
-    assert len(claims.queries) == 7 and claims.qrels["0"] == {"c2014": 1}
+    assert len(claims.queries) == 8 and claims.qrels["0"] == {"c2014": 1}
+    kept, dropped = claims.without(split)
+    assert dropped == ["99"] and len(kept.queries) == 7 and "99" not in kept.qrels
 
 
 def test_harness_builds_a_cached_library_and_scores_every_system(beir, tmp_path, embedder):
@@ -102,7 +107,7 @@ def test_harness_builds_a_cached_library_and_scores_every_system(beir, tmp_path,
         assert all(0 <= v <= 1 for v in system.metrics.values()) and len(system.per_query) == 8
     table = EvalReport("beir", "test", 8, len(DOCS), library.vectors.count(), RetrievalSettings(), systems).table()
     assert table.splitlines()[0].startswith("| system | ndcg@10") and "| hybrid+mmr |" in table
-    result = tune(library, read_claims(beir / "claims_train.jsonl"), RetrievalSettings(),
+    result = tune(library, read_claims(beir / "claims_train.jsonl").without(split)[0], RetrievalSettings(),
                   Grid(field_boosts=((1.0, 1.0), (0.25, 0.25)), compound_phrases=(False,), rrf_k=(5, 60),
                        rrf_bm25_weight=(1.0,), convex_bm25_weight=(0.5,), candidates=(20,), normalisation=("max",)),
                   rounds=1)
@@ -124,7 +129,7 @@ def test_eval_and_search_commands(beir, tmp_path, capsys):
                  "--json", "--tune-on", str(beir / "claims_train.jsonl"), "--rerankers"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and set(report["systems"]) == {"bm25", "vector", "hybrid"}
-    assert report["tuned_on"]["queries"] == 7
+    assert report["tuned_on"]["queries"] == 7 and report["tuned_on"]["left_out"] == ["99"]
     assert main(["--data-dir", str(tmp_path / "data"), "eval", "retrieval", "--beir", str(tmp_path)]) == 2
     assert main(["eval", "retrieval", "--beir", str(beir), "--cache", str(cache), "--set", "rrf_k=-1"]) == 2
     assert "rrf_k" in capsys.readouterr().err
@@ -147,3 +152,12 @@ def test_eval_and_search_commands(beir, tmp_path, capsys):
     assert {f["section"] for f in json.loads(capsys.readouterr().out)} == {"Findings"}
     assert main([*data, "search", "(((", "--json"]) == 0 and json.loads(capsys.readouterr().out) == []
     assert main([*data, "search", "x", "--k", "0"]) == 2
+
+
+SCIFACT = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "scifact"
+
+
+@pytest.mark.skipif(not (SCIFACT / "claims_train.jsonl").is_file(), reason="needs ../shared/data/scifact")
+def test_scifacts_own_training_claims_lose_the_two_that_are_test_queries():
+    kept, dropped = read_claims(SCIFACT / "claims_train.jsonl").without(read_split(SCIFACT, "test"))
+    assert sorted(dropped) == ["1291", "871"] and len(kept.queries) == 807

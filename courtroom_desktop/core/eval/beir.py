@@ -29,6 +29,15 @@ class QuerySet:
     queries: dict[str, str]
     qrels: Qrels
 
+    def without(self, other: QuerySet) -> tuple[QuerySet, list[str]]:
+        """These queries minus those whose text is also a query of ``other`` (case and spacing aside), and the ids
+        dropped: tuning on a query that is also scored would report a tuned-on-test figure (two of SciFact's test
+        claims are in claims_train.jsonl, with the same gold abstract)."""
+        scored = {" ".join(q.casefold().split()) for q in other.queries.values()}
+        dropped = [i for i, q in self.queries.items() if " ".join(q.casefold().split()) in scored]
+        kept = {i: q for i, q in self.queries.items() if i not in dropped}
+        return QuerySet(self.name, kept, {i: self.qrels[i] for i in kept}), dropped
+
     def limited(self, limit: int | None) -> QuerySet:
         if not limit:
             return self
