@@ -130,6 +130,16 @@ def _write_file(path: Path, data: dict[str, str]) -> None:
 
 # ---------------------------------------------------------------------------- public API
 
+def key_storage(*, data_dir: str | os.PathLike | None = None) -> str:
+    """Where API keys go on this machine, in words for the settings dialog and `courtroom doctor`."""
+    keyring = _keyring_backend()
+    if keyring is not None:
+        backend = keyring.get_keyring()
+        return f"the operating system's keyring ({getattr(backend, 'name', type(backend).__name__)})"
+    return (f"{_fallback_path(data_dir)}, readable by you only (mode 0600): no operating-system keyring was found "
+            "(on Linux, install and unlock a Secret Service such as GNOME Keyring or KWallet to use it)")
+
+
 def get_api_key(base_url: str, *, data_dir: str | os.PathLike | None = None) -> ApiKey | None:
     """The key stored for this server, or None."""
     name = normalize_base_url(base_url)

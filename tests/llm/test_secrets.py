@@ -96,3 +96,10 @@ def test_a_key_never_shows_in_repr_and_empty_keys_are_refused(memory_keyring):
     assert secrets.mask(KEY) == "sk-...cdef"
     with pytest.raises(ConfigError):
         secrets.set_api_key(URL, "   ")
+
+
+def test_key_storage_says_where_keys_go(memory_keyring, tmp_path):
+    assert secrets.key_storage(data_dir=tmp_path).startswith("the operating system's keyring")
+    keyring.set_keyring(__import__("keyring.backends.fail", fromlist=["Keyring"]).Keyring())
+    where = secrets.key_storage(data_dir=tmp_path)
+    assert str(tmp_path / secrets.FALLBACK_FILE) in where and "0600" in where

@@ -217,7 +217,10 @@ def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbo
     defense = dialog.editors["defense"]
     defense.inherit.setChecked(False)
     defense.provider.setCurrentIndex(defense.provider.findData("openai"))
-    assert not defense.api_key.isHidden()
+    assert not defense.api_key.isHidden() and not defense.key_storage.isHidden()
+    # where keys go on this machine: here there is no OS keyring, so the owner-only file, and the dialog says so
+    run(qloop, until(lambda: "Keys are stored in" in defense.key_storage.text(), 20, "the key storage"))
+    assert "secrets.json" in defense.key_storage.text() and "0600" in defense.key_storage.text()
     defense.inherit.setChecked(True)
 
     fields = {path: field.widget for path, field in dialog.fields.items()}

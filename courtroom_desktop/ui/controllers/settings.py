@@ -17,6 +17,8 @@ class SettingsController(Controller):
     """The checks began."""
     sig_doctor_rows = Signal(list)
     """list[DoctorRow]: one row per role and check, with the fix for a failure."""
+    sig_key_storage = Signal(str)
+    """Where API keys are stored on this machine (the OS keyring, or the owner-only file when there is none)."""
 
     def __init__(self, data_dir, parent: QObject | None = None):
         super().__init__(parent)
@@ -55,3 +57,14 @@ class SettingsController(Controller):
 
         for base_url, key in api_keys.items():
             await asyncio.to_thread(set_api_key, base_url, key, data_dir=self.data_dir)
+
+    def find_key_storage(self) -> asyncio.Task:
+        """Ask (in a worker: probing keyring backends can take a moment) where API keys go; answers on sig_key_storage."""
+        return self.tasks.spawn(self._key_storage(), "Finding the keyring")
+
+    async def _key_storage(self) -> str:
+        from courtroom_desktop.core.secrets import key_storage
+
+        where = await asyncio.to_thread(key_storage, data_dir=self.data_dir)
+        self.sig_key_storage.emit(where)
+        return where

@@ -112,6 +112,10 @@ class RoleEditor(QWidget):
         form.addRow("Model:", _row(self.model, self.list_button))
         self.api_key_label = QLabel("API key:")
         form.addRow(self.api_key_label, self.api_key)
+        self.key_storage = QLabel("")
+        self.key_storage.setObjectName(f"keyStorage_{role}")
+        self.key_storage.setWordWrap(True)
+        form.addRow("", self.key_storage)
         for field in self.fields.values():
             form.addRow(f"{field.label}:", field.widget)
         form.addRow(self.status)
@@ -179,6 +183,7 @@ class RoleEditor(QWidget):
         openai = provider == "openai"
         self.api_key.setVisible(openai)
         self.api_key_label.setVisible(openai)
+        self.key_storage.setVisible(openai)
 
 
 class SettingsDialog(QDialog):
@@ -275,7 +280,13 @@ class SettingsDialog(QDialog):
         controller.sig_doctor_started.connect(lambda: self.test_status.setText("Running the checks\u2026"))
         controller.sig_doctor_rows.connect(self._on_doctor_rows)
         controller.sig_error.connect(self._on_error)
+        controller.sig_key_storage.connect(self._on_key_storage)
+        controller.find_key_storage()
         self.resize(760, 620)
+
+    def _on_key_storage(self, where: str) -> None:
+        for editor in self.editors.values():
+            editor.key_storage.setText(f"Keys are stored in {where}; never in the settings file.")
 
     # ---------------------------------------------------------------- building the config
     def models_settings(self) -> ModelSettings:
