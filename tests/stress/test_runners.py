@@ -4,6 +4,7 @@ reports must show that the property was exercised, not skipped."""
 from __future__ import annotations
 
 import asyncio
+import sys
 
 import pytest
 
@@ -48,14 +49,32 @@ def test_a_server_that_never_stops_streaming_is_cut_off(tmp_path):
 def test_kill_9_during_ingestion_leaves_the_stores_in_agreement(tmp_path):
     section = kill.run_ingest(2, seed=3, root=tmp_path, log=lambda *a: None)
     assert section.ok, section.failures
+    assert section.counts["kills landed"] == 2  # 80 % of 2, rounded up: a child that ended by itself fails the run
     assert section.counts["consistent after restart"] == 2
+    assert section.counts["extraction children at the kills"] >= 1
     assert section.counts["orphaned extraction children"] == 0
 
 
 def test_kill_9_during_a_trial_loses_no_event_and_resumes_to_a_verdict(tmp_path):
     section = kill.run_trial(2, seed=3, root=tmp_path, log=lambda *a: None)
     assert section.ok, section.failures
-    assert section.counts["trials resumed to a verdict"] >= 1 and section.counts["turns lost"] == 0
+    assert section.counts["kills landed"] == 2
+    assert section.counts["resumes by a child after a kill"] >= 1  # the final resume here is not counted
+    assert section.counts["turns checked after a resume"] >= 1 and section.counts["turns lost"] == 0
+    assert section.counts["final resume to a verdict"] is True
+
+
+@pytest.mark.parametrize("runner", [kill.run_ingest, kill.run_trial])
+def test_kill_runs_without_a_kill_fail(tmp_path, runner):
+    section = runner(0, seed=3, root=tmp_path, log=lambda *a: None)
+    assert not section.ok and any("proves nothing" in f for f in section.failures), section.failures
+    assert section.counts["kills landed"] == 0
+
+
+def test_kill_9_during_ingestion_fails_without_psutil(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "psutil", None)  # import psutil raises ImportError
+    section = kill.run_ingest(1, seed=3, root=tmp_path, log=lambda *a: None)
+    assert not section.ok and "psutil cannot be imported" in section.failures[0]
 
 
 def test_prompt_injection_stays_delimited_flagged_and_unobeyed(tmp_path):
