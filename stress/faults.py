@@ -7,6 +7,10 @@ Two transports:
 - ``scripted``: ScriptedChatModel with a fault-injecting actor, arguments as JSON (the embedded model's path).
 
 Each case runs one trial. When it pauses (an ``error`` event), the fault is healed and the trial is resumed.
+
+Turns lost: each time a fault fires, the finished turns already in the trial store are read; when the case ends,
+every one of them (and every turn stored when the trial paused) must still be in the trial, by index and text,
+whether it continued or paused and resumed.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ class FaultyActor:
     def __init__(self, fault: str | None, stage: str | None, times: int = 1):
         self.fault, self.stage, self.times = fault, stage, times
         self.injected = 0
+        self.on_inject = None  # called as each fault fires (run_case reads the stored turns then)
 
     def heal(self) -> None:
         self.fault = None
@@ -74,6 +79,8 @@ class FaultyActor:
         good = actor(messages)
         if self.fault and stage == self.stage and self.injected < self.times:
             self.injected += 1
+            if self.on_inject is not None:
+                self.on_inject()
             if self.fault == "timeout":
                 raise ModelUnavailable("the scripted server sent nothing for 1s", role=stage)
             return faulty_answer(self.fault, stage, good)
@@ -88,10 +95,11 @@ class CaseResult:
     times: int
     outcome: str          # continued, paused-resumed, hung, failed
     injected: int
-    lost: int
+    lost: int             # turns stored when a fault fired (or at the pause) missing from the trial at the end
     message: str = ""
     seconds: float = 0.0
     problems: tuple[str, ...] = ()
+    at_fault: int = 0     # turns that were stored when a fault fired (what "lost" was measured against)
 
 
 def settings(argument_format: str) -> DebateSettings:
@@ -129,14 +137,22 @@ async def run_case(transport: str, stage: str, fault: str, times: int, work: Pat
             fmt = "json"
         court = Court(lambda role: models[role], MemoryRetriever(), store, settings(fmt))
         trial_id = court.start(TrialSpec(claim=CLAIM))
+        stored_at_fault: dict[tuple[int, str], object] = {}  # (index, text) -> turn, stored when a fault fired
+
+        def read_stored_turns() -> None:  # the store is thread-safe: the fake server calls this from its thread
+            stored_at_fault.update(((t.index, t.text), t) for t in turns_of(store.events(trial_id)))
+
+        faulty.on_inject = read_stored_turns
         events = await _drive(court, trial_id, limit_s)
         problems: list[str] = []
         if events is None:
             return CaseResult(transport, stage, fault, times, "hung", faulty.injected, 0,
-                              seconds=time.perf_counter() - began)
+                              seconds=time.perf_counter() - began, at_fault=len(stored_at_fault))
         outcome, message = "continued", ""
-        before = turns_of(store.events(trial_id))
-        if events and events[-1].kind == "error":
+        at_fault = len(stored_at_fault)
+        before = dict(stored_at_fault)
+        if events and events[-1].kind == "error":  # and every turn stored when it paused
+            before.update(((t.index, t.text), t) for t in turns_of(store.events(trial_id)))
             error = events[-1]
             message = error.message
             if not error.resumable:
@@ -147,7 +163,7 @@ async def run_case(transport: str, stage: str, fault: str, times: int, work: Pat
             again = await _drive(court, trial_id, limit_s)
             if again is None:
                 return CaseResult(transport, stage, fault, times, "hung", faulty.injected, 0, message,
-                                  time.perf_counter() - began)
+                                  time.perf_counter() - began, at_fault=at_fault)
             events = again
             outcome = "paused-resumed"
         stored = store.events(trial_id)
@@ -166,9 +182,9 @@ async def run_case(transport: str, stage: str, fault: str, times: int, work: Pat
                 problems.append(f"turn {turn.index} holds error text")
             if len(turn.text) > 5000:
                 problems.append(f"turn {turn.index} is {len(turn.text)} characters long")
-        lost = lost_turns(before, state.turns)
+        lost = lost_turns(list(before.values()), state.turns)
         return CaseResult(transport, stage, fault, times, outcome, faulty.injected, lost, message,
-                          time.perf_counter() - began, tuple(problems))
+                          time.perf_counter() - began, tuple(problems), at_fault)
     finally:
         for model in models.values():
             await model.aclose()
@@ -191,14 +207,16 @@ def cases(quick: bool = False) -> list[tuple[str, str, str, int]]:
 
 
 def run(quick: bool = False, work: Path | None = None, log=print, only: list[tuple] | None = None) -> Section:
-    section = Section("model faults")
+    section = Section("model faults", {"trials": 0, "faults injected": 0, "turns stored when a fault fired": 0,
+                                       "turns lost": 0})
     began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="stress-faults-", dir=work) as tmp:
-        for transport, stage, fault, times in only or cases(quick):
+        for transport, stage, fault, times in cases(quick) if only is None else only:
             result = asyncio.run(run_case(transport, stage, fault, times, Path(tmp)))
             section.add("trials")
             section.add("faults injected", result.injected)
             section.add(result.outcome)
+            section.add("turns stored when a fault fired", result.at_fault)
             section.add("turns lost", result.lost)
             if result.outcome in ("hung", "failed") or result.problems or result.lost:
                 section.fail(f"{transport}/{stage}/{fault}x{times}: {result.outcome}, lost {result.lost}, "
@@ -206,7 +224,10 @@ def run(quick: bool = False, work: Path | None = None, log=print, only: list[tup
             if result.injected == 0:
                 section.fail(f"{transport}/{stage}/{fault}x{times}: no fault was injected")
             log(f"  {transport:<8} {stage:<8} {fault:<12} x{times:<3} {result.outcome:<15} injected {result.injected:<2} "
-                f"lost {result.lost}  {result.seconds:4.1f} s  {result.message[:60]}")
-    section.counts.setdefault("turns lost", 0)
+                f"stored {result.at_fault} lost {result.lost}  {result.seconds:4.1f} s  {result.message[:60]}")
+    if not section.counts["trials"]:
+        section.fail("no case ran: the check proves nothing")
+    elif not section.counts["turns stored when a fault fired"]:
+        section.fail("no turn was stored when any fault fired: turns lost proves nothing")
     section.seconds = time.perf_counter() - began
     return section

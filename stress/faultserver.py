@@ -73,6 +73,7 @@ class FaultOllama(FakeOllama):
         self.fault, self.stage, self.times = fault, stage, times
         self.injected = 0
         self.by_stage: dict[str, int] = {}
+        self.on_inject = None  # called (in the server's thread) as each fault fires
 
     def __enter__(self) -> FaultOllama:
         super().__enter__()
@@ -92,6 +93,8 @@ class FaultOllama(FakeOllama):
             fault = self.fault if self.fault and stage == self.stage and self.injected < self.times else None
             if fault:
                 self.injected += 1
+        if fault and self.on_inject is not None:
+            self.on_inject()
         good = actor(body.get("messages", []))
         if fault == "timeout":
             self._release.wait(self.max_wait_s)
