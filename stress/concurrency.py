@@ -104,6 +104,8 @@ def ingest_during_trial(root: Path, section: Section, seed: int) -> None:
     if not consistent:
         problems.append("the stores disagree after the churn")
     section.counts["library operations during the trial"] = operations[0]
+    if not operations[0]:
+        problems.append("no library operation finished during the trial: the check proves nothing")
     section.add("ingest during a trial: ok" if not problems else "ingest during a trial: failed")
     for problem in problems:
         section.fail(f"ingest during a trial: {problem}")

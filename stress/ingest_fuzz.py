@@ -135,8 +135,11 @@ def run(seed: int = 7, variants: int = 1, file_timeout_s: float = 10.0, kinds: l
                     section.fail(f"{item.path.name} ({item.kind}): the library changed: {before} -> {after}")
                 log(f"  {item.kind:<18} {item.path.name:<32} {'added' if added else 'rejected':<8} {spent:5.1f} s"
                     f"  {'' if added or outcome is None else outcome.reason[:70]}")
+            section.counts.setdefault("files tried", 0)
             section.counts.setdefault("hangs", 0)
             section.counts.setdefault("crashes", 0)
+            if not section.counts["files tried"]:
+                section.fail("no fuzzed file was tried: the check proves nothing")
             extractor = getattr(library, "_extractor", None)
             if extractor is not None:
                 section.counts["extractor children killed"] = extractor.killed

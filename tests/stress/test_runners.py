@@ -21,6 +21,11 @@ def test_fuzzed_pdfs_never_crash_or_hang_ingestion_and_leave_the_library_intact(
     assert section.counts["added"] and section.counts["rejected"]  # both paths were taken
 
 
+def test_fuzzing_no_file_fails(tmp_path):
+    section = ingest_fuzz.run(seed=5, variants=0, kinds=["zero_byte"], work=tmp_path, log=lambda *a: None)
+    assert not section.ok and "no fuzzed file was tried" in section.failures[0]
+
+
 # stored: the turns that must already be in the trial store when the fault fires (over HTTP: both turns of round 1
 # before its ruling, all four before the verdict), against which "lost" is measured. The other faults fire on the
 # first request of a stage that comes before any turn; scripted models answer at once, so the store's writer thread
