@@ -66,6 +66,8 @@ def run_ingest(job, quiet: bool = False):
             detail = f"{event.pages} pages, {event.chunks} chunks" if event.chunks else event.reason
             console.print(f"[{styles[event.outcome]}]{event.outcome.value:>9}[/] {event.path}: {detail}",
                           highlight=False, markup=True, soft_wrap=True)
+            if event.note:
+                console.print(f"[yellow]{'note':>9}[/] {event.note}", highlight=False, soft_wrap=True)
 
     with progress:
         try:

@@ -48,6 +48,9 @@ def _run(args, library) -> int:
             table.add_row(d.id, d.title[:60], str(d.year or ""), str(d.pages), str(d.sections), str(d.chunks),
                           d.status.value, d.path)
         console.print(table)
+        for d in docs:
+            if d.pages_without_text:
+                console.print(f"[yellow]note:[/] {d.title or d.path}: {d.no_text_note()}", highlight=False)
         failures = library.catalog.failures()
         if failures:
             failed = Table("file that could not be ingested", "reason", title="failed")

@@ -95,6 +95,21 @@ class Document(Frozen):
     status: DocStatus = DocStatus.pending
     error: str = ""
     added_at: float = 0.0
+    pages_without_text: tuple[int, ...] = Field((), description="0-based pages that show an image (a scan) but have "
+                                                "no text layer: not searchable.")
+
+    def no_text_note(self) -> str:
+        """'2 of 12 pages have no text layer (pages 3, 7): scanned?' ('' when every page has text)."""
+        return no_text_note(self.pages_without_text, self.pages)
+
+
+def no_text_note(pages_without_text, pages: int) -> str:
+    if not pages_without_text:
+        return ""
+    numbers = ", ".join(str(p + 1) for p in pages_without_text[:12]) + (", ..." if len(pages_without_text) > 12 else "")
+    count = len(pages_without_text)
+    return (f"{count} of {pages} page{'s' if pages != 1 else ''} {'have' if count > 1 else 'has'} no text layer "
+            f"(page{'s' if count > 1 else ''} {numbers}): scanned? They are not searchable until they are read by OCR")
 
 
 class Evidence(Frozen):
@@ -161,6 +176,8 @@ class FileFinished(Frozen):
     pages: int = 0
     chunks: int = 0
     reason: str = ""
+    note: str = Field("", description="What the user should know about a document that went in, e.g. pages that have "
+                                      "no text layer.")
     seconds: float = 0.0
     kind: str = "file_finished"
 

@@ -65,3 +65,22 @@ def make_not_pdf(path: Path) -> None:
 
 def make_empty(path: Path) -> None:
     path.write_bytes(b"")
+
+
+def make_partly_scanned(path: Path) -> None:
+    """Two pages of text, a scanned page (an image over most of the page, no text), a blank page, and a page with a
+    small figure and a caption."""
+    doc = pymupdf.open()
+    scan = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 300, 400), False)
+    scan.set_rect(scan.irect, (230, 230, 230))
+    for number in range(5):
+        page = doc.new_page()
+        if number in (0, 1):
+            page.insert_text((72, 100), f"Page {number + 1} has a text layer about blood pressure readings.", fontsize=11)
+        elif number == 2:
+            page.insert_image(page.rect + (20, 20, -20, -20), pixmap=scan)
+        elif number == 4:
+            page.insert_image(pymupdf.Rect(72, 72, 200, 150), pixmap=scan)
+            page.insert_text((72, 180), "Figure 1. The readings of the first twelve weeks, by group.", fontsize=10)
+    doc.save(str(path))
+    doc.close()

@@ -15,9 +15,18 @@ import pytest
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.library import CancelToken, Embedder, Library
+from courtroom_desktop.core.library.catalog import Catalog
 from courtroom_desktop.core.records import DocStatus, FileFinished, FileOutcome, FileProgress
 
-from .docs import make_corrupt, make_empty, make_encrypted, make_not_pdf, make_scanned, make_structured
+from .docs import (
+    make_corrupt,
+    make_empty,
+    make_encrypted,
+    make_not_pdf,
+    make_partly_scanned,
+    make_scanned,
+    make_structured,
+)
 
 SETTINGS = LibrarySettings(chunk_tokens=120, overlap_tokens=20, min_section_tokens=10, embed_batch=8)
 
@@ -208,3 +217,37 @@ def test_sample_library_ingests(tmp_path, embedder, sample_pdfs):
             assert sum(1 for p in paths if p[:1].isdigit()) >= 4, (doc.path, paths)
     finally:
         lib.close()
+
+
+def test_pages_without_a_text_layer_are_reported_per_document(library, tmp_path):
+    """A partly scanned document goes in with its text pages, and says which pages hold only an image (a blank page
+    and a page with a small figure and a caption are not reported)."""
+    path = tmp_path / "partly-scanned.pdf"
+    make_partly_scanned(path)
+    events = []
+    finished = library.ingest([path], on_event=events.append)
+    assert finished.added == 1
+    doc = library.documents()[0]
+    assert doc.pages == 5 and doc.pages_without_text == (2,)
+    done = next(e for e in events if e.kind == "file_finished")
+    assert done.note == doc.no_text_note() and "1 of 5 pages has no text layer (page 3)" in done.note
+    library.close()
+    reopened = Catalog(tmp_path / "lib" / "catalog.sqlite")
+    assert reopened.get(doc.id).pages_without_text == (2,)  # kept in the catalog
+    reopened.close()
+
+
+def test_a_catalog_from_before_the_column_keeps_its_documents(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "catalog.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("""CREATE TABLE documents (id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL,
+        title TEXT DEFAULT '', authors TEXT DEFAULT '', year INTEGER, pages INTEGER DEFAULT 0, chunks INTEGER DEFAULT 0,
+        sections INTEGER DEFAULT 0, status TEXT NOT NULL, error TEXT DEFAULT '', added_at REAL NOT NULL);
+        INSERT INTO documents VALUES ('d1', '/x.pdf', 'abc', 'Old', '', NULL, 3, 4, 1, 'ready', '', 1.0);""")
+    db.commit()
+    db.close()
+    catalog = Catalog(path)
+    assert catalog.get("d1").title == "Old" and catalog.get("d1").pages_without_text == ()
+    catalog.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -19,7 +20,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
     id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL, title TEXT DEFAULT '', authors TEXT DEFAULT '',
     year INTEGER, pages INTEGER DEFAULT 0, chunks INTEGER DEFAULT 0, sections INTEGER DEFAULT 0,
-    status TEXT NOT NULL, error TEXT DEFAULT '', added_at REAL NOT NULL
+    status TEXT NOT NULL, error TEXT DEFAULT '', added_at REAL NOT NULL, pages_without_text TEXT DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
 CREATE TABLE IF NOT EXISTS failures (path TEXT PRIMARY KEY, sha256 TEXT, error TEXT NOT NULL, at REAL NOT NULL);
@@ -27,7 +28,9 @@ CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, key TEXT NOT NULL, v
     PRIMARY KEY (model, key));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
-FIELDS = ("id", "path", "sha256", "title", "authors", "year", "pages", "chunks", "sections", "status", "error", "added_at")
+FIELDS = ("id", "path", "sha256", "title", "authors", "year", "pages", "chunks", "sections", "status", "error", "added_at",
+          "pages_without_text")
+ADDED_COLUMNS = {"pages_without_text": "TEXT DEFAULT ''"}  # columns newer than a catalog may be
 
 
 def text_key(text: str) -> str:
@@ -48,8 +51,17 @@ class Catalog(SqliteFile):
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     # ---------------------------------------------------------------- documents
+    def __init__(self, path: Path):
+        super().__init__(path)
+        with self._lock:
+            have = {row[1] for row in self._db.execute("PRAGMA table_info(documents)")}
+            for column, kind in ADDED_COLUMNS.items():
+                if column not in have:  # a catalog made by an earlier version: add the column, keep every row
+                    self._db.execute(f"ALTER TABLE documents ADD COLUMN {column} {kind}")
+
     def _row(self, row) -> Document:
         values = dict(zip(FIELDS, row))
+        values["pages_without_text"] = tuple(int(p) for p in (values["pages_without_text"] or "").split(",") if p)
         values["status"] = DocStatus(values["status"])
         values["authors"] = values["authors"] or ""
         values["error"] = values["error"] or ""
@@ -79,7 +91,7 @@ class Catalog(SqliteFile):
         with self._lock:
             self._db.execute(
                 f"INSERT OR REPLACE INTO documents ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))})",
-                tuple(getattr(doc, f).value if f == "status" else getattr(doc, f) for f in FIELDS),
+                tuple(_column(doc, f) for f in FIELDS),
             )
 
     def set_status(self, doc_id: str, status: DocStatus, **fields) -> None:
@@ -142,3 +154,12 @@ class Catalog(SqliteFile):
                 cached = (version, frozenset(row[0] for row in rows))
                 self._ready_cache = cached
             return cached[1]
+
+
+def _column(doc: Document, name: str):
+    value = getattr(doc, name)
+    if name == "status":
+        return value.value
+    if name == "pages_without_text":
+        return ",".join(str(p) for p in value)
+    return value

@@ -25,6 +25,8 @@ KNOWN_HEADINGS = {
     "evaluation", "experiments", "results and discussion", "funding", "recommendations", "overview",
 }
 MAX_META_CHARS = 300  # a title or author list longer than this is noise (it is prepended to every chunk embedded)
+MIN_PAGE_CHARS = 20    # a page with fewer characters of text than this has no usable text layer ...
+MIN_IMAGE_SHARE = 0.3  # ... when images cover at least this share of it (a scan); a blank page is not reported
 NUMBERED = re.compile(r"^(?P<num>(\d+(\.\d+)*\.?|[IVX]+\.|[A-H]\.))\s+(?P<title>\S.*)$")
 
 
@@ -63,6 +65,7 @@ class ExtractedDoc:
     title: str = ""
     authors: str = ""
     year: int | None = None
+    pages_without_text: list[int] = field(default_factory=list)  # 0-based: pages that show an image but hold no text
 
     def page_of(self, char: int) -> int:
         char = min(max(char, 0), len(self.text) - 1)
@@ -148,6 +151,7 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> Extracted
     length = 0
     images = 0
     pending_hyphen = False
+    pages_without_text: list[int] = []
 
     def emit(text: str, line_index: int, first_col: int) -> None:
         nonlocal length
@@ -165,6 +169,7 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> Extracted
         rect = page.rect * page.derotation_matrix if page.rotation else page.rect
         page_sizes.append((abs(rect.width) or 1.0, abs(rect.height) or 1.0))
         raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+        page_started = length
         for block_number, block in enumerate(raw.get("blocks", [])):
             if block.get("type") == 1:
                 images += 1
@@ -215,6 +220,8 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> Extracted
                     emit(text, line_index, 0)
             if pending_hyphen:  # a block never continues a hyphenated word into the next block
                 pending_hyphen = False
+        if length - page_started < MIN_PAGE_CHARS and _image_share(page) >= MIN_IMAGE_SHARE:
+            pages_without_text.append(page_number)
         if on_page:
             on_page(page_number + 1, doc.page_count)
 
@@ -226,7 +233,7 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> Extracted
 
     extracted = ExtractedDoc(
         path=str(path), pages=doc.page_count, text=text, line_of=line_of, col_of=col_of, lines=lines,
-        page_sizes=page_sizes, paragraph_breaks=paragraph_breaks,
+        page_sizes=page_sizes, paragraph_breaks=paragraph_breaks, pages_without_text=pages_without_text,
     )
     line_starts = _line_starts(extracted)
     try:
@@ -238,6 +245,16 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> Extracted
         extracted.headings = _headings_from_fonts(extracted, line_starts)
     _metadata(extracted, doc.metadata or {})
     return extracted
+
+
+def _image_share(page: pymupdf.Page) -> float:
+    """How much of the page its images cover (asked only of pages with next to no text, where a scan would be)."""
+    area = abs(page.rect.width * page.rect.height) or 1.0
+    covered = 0.0
+    for info in page.get_image_info():
+        rect = pymupdf.Rect(info["bbox"]) & page.rect
+        covered += abs(rect.width * rect.height) if not rect.is_empty else 0.0
+    return min(covered / area, 1.0)
 
 
 def _line_starts(doc: ExtractedDoc) -> dict[int, int]:

@@ -268,6 +268,7 @@ class Library:
             id=doc_id, path=path, sha256=item.sha256, title=doc.title, authors=doc.authors, year=doc.year,
             pages=doc.pages, chunks=len(chunks), sections=len({c.section_path for c in chunks}),
             status=DocStatus.pending, added_at=replacing.added_at if replacing else time.time(),
+            pages_without_text=tuple(doc.pages_without_text),
         )
         self.catalog.put(record)
         try:
@@ -301,7 +302,7 @@ class Library:
         totals["pages"] += doc.pages
         totals["chunks"] += len(chunks)
         emit(FileFinished(path=path, outcome=outcome, doc_id=doc_id, pages=doc.pages, chunks=len(chunks),
-                          seconds=time.perf_counter() - began + sum(item.seconds.values())))
+                          seconds=time.perf_counter() - began + sum(item.seconds.values()), note=record.no_text_note()))
         return outcome
 
     def add_text_documents(self, docs: Iterable[TextDocument], batch_docs: int = 256,

@@ -84,7 +84,7 @@ class DocumentsModel(RecordTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and column in (STATUS, REASON):
             if row.status == "failed":
                 return accent("error")
-            if row.status in ("cancelled",):
+            if row.status in ("cancelled",) or row.reason and column == REASON:
                 return accent("warning")
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (PAGES, SECTIONS, CHUNKS):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -92,7 +92,7 @@ class DocumentsModel(RecordTableModel):
 
     # ---------------------------------------------------------------- records in
     def set_documents(self, documents: list, failures: list[tuple[str, str]]) -> None:
-        rows = [DocRow(path=d.path, doc=d, status=d.status.value, reason=d.error) for d in documents]
+        rows = [DocRow(path=d.path, doc=d, status=d.status.value, reason=d.error or d.no_text_note()) for d in documents]
         known = {r.path for r in rows}
         rows += [DocRow(path=p, status="failed", reason=reason) for p, reason in failures if p not in known]
         for path, (status, progress) in self._active.items():
@@ -121,7 +121,7 @@ class DocumentsModel(RecordTableModel):
             self._active.pop(path, None)
             outcome = event.outcome.value
             self._set(path, "ready" if outcome in ("added", "updated", "skipped") else outcome, None,
-                      reason=event.reason if outcome in ("failed", "cancelled") else "", track=False)
+                      reason=event.reason if outcome in ("failed", "cancelled") else event.note, track=False)
 
     def _set(self, path: str, status: str, progress: int | None, reason: str | None = None, track: bool = True) -> None:
         if track:
