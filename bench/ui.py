@@ -302,6 +302,8 @@ def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
             await until(lambda: window.trial.state in ("finished", "paused", "stopped"), 1800, "the verdict")
             result["trial_s"] = round(time.perf_counter() - began, 1)
             result["trial_state"] = window.trial.state
+            notices = [i for i in window.transcript_model.items() if i.kind == "notice"]
+            result["trial_notices"] = [getattr(i, "text", "") or str(i) for i in notices][-3:]
             result["turns"] = sum(1 for i in window.transcript_model.items() if i.kind == "turn")
             print(f"trial {result['trial_s']} s: {monitor.summary(['trial'])}", flush=True)
             monitor.phase = "done"
@@ -336,6 +338,7 @@ def main() -> None:
                         f"more than {TRACE_AFTER_S * 1000:.0f} ms late, to find what blocks it (faulthandler reads the "
                         "other threads' frames without the GIL: for diagnosis only, it can crash the run)")
     args = parser.parse_args()
+    failed = False
 
     launches = launch_times(args.launches)
     shown = sorted(x["shown_s"] for x in launches)
@@ -373,9 +376,15 @@ def main() -> None:
                       f" {x['off_cpu_ms']:6.1f}; loop callbacks (ms): {ran}")
         worst = lag["ingest_and_trial"].get("worst_ms", 0)
         print(f"worst lag during ingest and trial: {worst} ms (target <= 50 ms): {'OK' if worst <= 50 else 'OVER'}")
+        if lag["trial_state"] != "finished":  # a paused or stopped trial is a failed run, not a short one
+            print(f"FAILED: the trial ended {lag['trial_state']}, without a verdict: "
+                  f"{'; '.join(lag['trial_notices']) or 'no notice'}", file=sys.stderr)
+            failed = True
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
+    if failed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
