@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
+from courtroom_desktop.core.court.injection import looks_like_instructions  # noqa: F401 - the court's checks, one place
 from courtroom_desktop.core.court.records import Citation, Turn
 
 CITATION = re.compile(r"\[\s*(E\d+(?:\s*[,;]\s*E\d+)*)\s*\]")
@@ -19,21 +20,6 @@ out over own same she should so some such than that the their them then there th
 under until up very was we were what when where which while who whom why will with would you your claim evidence
 argument argue argues prosecution defense defence judge court also may might shows show showed study studies
 however therefore thus""".split())
-INJECTION = re.compile(
-    r"\b(ignore|disregard|forget)\b.{0,40}\b(previous|prior|above|all|earlier)\b.{0,40}\b(instructions?|prompts?|rules?)\b"
-    r"|\b(you are now|as an ai|system prompt|respond only with)\b|\bnew instructions?\s*(:|follow|below)"
-    r"|\b(do not|don't|stop)\s+(follow|obey)\w*\b.{0,30}\b(instructions?|rules?|prompts?)\b"
-    r"|\b(rule|declare|find|judge)\b.{0,30}\b(claim|case)\b.{0,30}\b(supported|refuted|true|false|proven)\b"
-    r"|\b(rule|decide|find)\b.{0,20}\bin favou?r of\b.{0,20}\b(defen[cs]e|prosecution|claim)\b"
-    r"|\bignore\b.{0,40}\b(arguments?|evidence|passages?|other side)\b.{0,40}\b(rule|find|declare|verdict|return)"
-    r"|\b(attention|note to|message to|dear)\s+(the\s+)?(ai|llm|language model|assistant|chatbot|model|judge model)\b"
-    r"|\byou are (chatgpt|gpt|claude|llama|an? (helpful )?(ai|assistant|language model))\b"
-    r"|\b(ready_for_verdict|switch_request|tendency|confidence|label)\b[\"']?\s*(to|=|:)\s*[\"']?(true|1(\.0)?|support)"
-    r"|\boverride\b.{0,20}\b(instructions?|rules?|verdict|confidence|label)\b"
-    r"|</?\s*(system|assistant|evidence|instructions?)\s*>|<\|\s*\w+\s*\|>|\[/?INST\]|<</?SYS>>"
-    r"|(^|\n)\s*(#{2,}\s*(instruction|system|response)\b|(system|assistant)\s*:)",
-    re.I | re.S,
-)
 DEGENERATE = {"claim", "evidence", "the claim", "query", "search", "argument", ""}
 
 
@@ -142,10 +128,6 @@ def trim_repetition(text: str, max_chars: int = 2400) -> str:
         end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
         result = cut[: end + 1] if end > max_chars // 2 else cut
     return result
-
-
-def looks_like_instructions(text: str) -> bool:
-    return bool(INJECTION.search(text))
 
 
 def clean_queries(queries: Iterable[str], limit: int = 6) -> list[str]:
