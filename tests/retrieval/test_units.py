@@ -46,7 +46,7 @@ def test_long_queries_are_cut_to_the_term_budget():
 
 @pytest.fixture(scope="module")
 def text_index(tmp_path_factory):
-    from courtroom_desktop.core.library.stores import TextIndex
+    from courtroom_desktop.core.library.text_index import TextIndex
     from courtroom_desktop.core.records import Chunk
 
     index = TextIndex(tmp_path_factory.mktemp("tantivy"))

@@ -9,6 +9,9 @@ from collections.abc import Iterable, Sequence
 
 from courtroom_desktop.core.court.injection import looks_like_instructions  # noqa: F401 - the court's checks, one place
 from courtroom_desktop.core.court.records import Citation, Turn
+from courtroom_desktop.core.text import STOPWORDS as ANY_STOPWORDS
+from courtroom_desktop.core.text import has_cjk, join_sentences, sentence_spans
+from courtroom_desktop.core.text import words as script_words
 
 CITATION = re.compile(r"\[\s*(E\d+(?:\s*[,;]\s*E\d+)*)\s*\]")
 QUOTE = re.compile(r"[\"“]([^\"”]{12,400})[\"”]")
@@ -20,7 +23,9 @@ out over own same she should so some such than that the their them then there th
 under until up very was we were what when where which while who whom why will with would you your claim evidence
 argument argue argues prosecution defense defence judge court also may might shows show showed study studies
 however therefore thus""".split())
-DEGENERATE = {"claim", "evidence", "the claim", "query", "search", "argument", ""}
+# the court's own vocabulary carries no evidence either, in Chinese too
+COURT_WORDS_ZH = frozenset("主张 证据 论点 论据 控方 辩方 检方 法官 法庭 法院 判决 裁决 研究 表明 显示 认为 指出 段落 文献".split())
+DEGENERATE = {"claim", "evidence", "the claim", "query", "search", "argument", "", "主张", "证据", "查询", "搜索"}
 
 
 def normalise(text: str) -> str:
@@ -28,7 +33,16 @@ def normalise(text: str) -> str:
 
 
 def content_words(text: str) -> set[str]:
-    return {w.lower() for w in WORD.findall(text) if w.lower() not in STOPWORDS and len(w) > 2}
+    """Words that carry the point: English words of three letters or more, not stop words or the court's own
+    vocabulary; Chinese words of two characters or more (segmented), likewise."""
+    found = {w.lower() for w in WORD.findall(text) if w.lower() not in STOPWORDS and len(w) > 2}
+    if has_cjk(text):
+        found.update(w for w in _cjk_words(text) if len(w) >= 2)
+    return found
+
+
+def _cjk_words(text: str) -> list[str]:
+    return [w for w in script_words(text) if has_cjk(w) and w not in ANY_STOPWORDS and w not in COURT_WORDS_ZH]
 
 
 def overlap(a: str, b: str) -> float:
@@ -112,20 +126,21 @@ def check_citations(text: str, passages: dict[str, str]) -> list[Citation]:
 
 
 def trim_repetition(text: str, max_chars: int = 2400) -> str:
-    """Small models loop: drop sentences already said and cut to a length cap at a sentence end."""
-    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    """Small models loop: drop sentences already said and cut to a length cap at a sentence end (. ! ? or 。！？)."""
+    text = text.strip()
     seen: set[str] = set()
     kept: list[str] = []
-    for sentence in sentences:
+    for start, end in sentence_spans(text) or [(0, len(text))]:
+        sentence = text[start:end]
         key = normalise(sentence)
         if not key or key in seen:
             continue
         seen.add(key)
         kept.append(sentence)
-    result = " ".join(kept)
+    result = join_sentences(kept)
     if len(result) > max_chars:
         cut = result[:max_chars]
-        end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
+        end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "), cut.rfind("。"), cut.rfind("！"), cut.rfind("？"))
         result = cut[: end + 1] if end > max_chars // 2 else cut
     return result
 
@@ -156,6 +171,9 @@ def key_terms(text: str, count: int = 8, exclude: Iterable[str] = ()) -> str:
         if lower in STOPWORDS or len(lower) <= 3 or lower in excluded or re.fullmatch(r"e\d+", lower):
             continue
         frequency[lower] = frequency.get(lower, 0) + 1
+    for word in _cjk_words(text) if has_cjk(text) else ():
+        if len(word) >= 2 and word not in excluded:
+            frequency[word] = frequency.get(word, 0) + 1
     return " ".join(sorted(frequency, key=lambda w: (-frequency[w], w))[:count])
 
 

@@ -8,16 +8,10 @@ from dataclasses import dataclass
 
 from courtroom_desktop.core.library.extract import ExtractedDoc, SectionMark
 from courtroom_desktop.core.records import Chunk
+from courtroom_desktop.core.text import SENTENCE_END, TOKEN, count_tokens
 
-TOKEN = re.compile(r"\w+|[^\w\s]")
-# a sentence ends at . ! ? followed by space and an upper-case letter, digit or opening bracket/quote
-SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9(\[\"'])")
 ABBREVIATIONS = re.compile(r"(\b(e\.g|i\.e|et al|Fig|Figs|Eq|vs|cf|approx|Dr|Mr|Ms|No|Vol|pp|ca)\.|\b[A-Z]\.)$")
-
-
-def count_tokens(text: str) -> int:
-    """A fast, tokenizer-free estimate: words and punctuation marks (close to word pieces for English prose)."""
-    return len(TOKEN.findall(text))
+__all__ = ["chunk_document", "count_tokens", "sections"]
 
 
 @dataclass
@@ -32,7 +26,7 @@ def sections(doc: ExtractedDoc) -> list[Section]:
     marks = sorted(doc.headings, key=lambda m: m.char)
     result: list[Section] = []
     stack: list[SectionMark] = []
-    first = marks[0].char if marks else len(doc.text)
+    first = _heading_start(doc, marks[0], marks[0].char) if marks else len(doc.text)
     if doc.text[:first].strip():
         result.append(Section("", 0, first))
     for index, mark in enumerate(marks):
@@ -40,11 +34,18 @@ def sections(doc: ExtractedDoc) -> list[Section]:
             stack.pop()
         stack.append(mark)
         end = marks[index + 1].char if index + 1 < len(marks) else len(doc.text)
-        # the next heading's own line lies before its mark: stop the body at the start of that line
+        # the next heading's own lines lie before its mark: stop the body where the heading starts (all of it, when
+        # it wraps onto several lines), else at the start of its last line
         if index + 1 < len(marks):
-            end = _heading_line_start(doc, marks[index + 1], end)
+            end = _heading_start(doc, marks[index + 1], end)
         result.append(Section(" > ".join(m.title for m in stack), mark.char, max(mark.char, end)))
     return result
+
+
+def _heading_start(doc: ExtractedDoc, mark: SectionMark, fallback: int) -> int:
+    """Where a heading's own text starts: its first line (all of it belongs to its section, when it wraps onto
+    several lines), else the start of the line its mark ends."""
+    return mark.start if mark.start >= 0 else _heading_line_start(doc, mark, fallback)
 
 
 def _heading_line_start(doc: ExtractedDoc, mark: SectionMark, fallback: int) -> int:
@@ -89,8 +90,8 @@ def _units(doc: ExtractedDoc, section: Section, budget: int) -> list[tuple[int, 
             if count_tokens(text) <= budget:
                 units.append((s, e, index == 0))
                 continue
-            # a "sentence" over budget (a table, a list with no full stops): cut between words
-            words = [(m.start() + s, m.end() + s) for m in re.finditer(r"\S+", text)]
+            # a "sentence" over budget (a table, a list with no full stops): cut between words (CJK: characters)
+            words = [(m.start() + s, m.end() + s) for m in TOKEN.finditer(text)]
             step = max(1, int(budget * 0.6))
             for w in range(0, len(words), step):
                 group = words[w:w + step]

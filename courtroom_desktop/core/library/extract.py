@@ -23,11 +23,20 @@ KNOWN_HEADINGS = {
     "methodology", "results", "findings", "discussion", "conclusion", "conclusions", "limitations",
     "references", "bibliography", "acknowledgements", "acknowledgments", "appendix", "related work",
     "evaluation", "experiments", "results and discussion", "funding", "recommendations", "overview",
+    "摘要", "引言", "前言", "背景", "研究背景", "方法", "研究方法", "材料与方法", "结果", "讨论", "结论", "结论与展望",
+    "总结", "参考文献", "致谢", "附录", "局限性", "概述", "小结",
 }
 MAX_META_CHARS = 300  # a title or author list longer than this is noise (it is prepended to every chunk embedded)
 MIN_PAGE_CHARS = 20    # a page with fewer characters of text than this has no usable text layer ...
 MIN_IMAGE_SHARE = 0.3  # ... when images cover at least this share of it (a scan); a blank page is not reported
-NUMBERED = re.compile(r"^(?P<num>(\d+(\.\d+)*\.?|[IVX]+\.|[A-H]\.))\s+(?P<title>\S.*)$")
+NUMBERED = re.compile(
+    r"^(?P<num>(\d+(\.\d+)*\.?|[IVX]+\.|[A-H]\.))\s+(?P<title>\S.*)$"
+    # Chinese: 第一章 / 第1节 / 一、 / （一） / 1、 (no space needed after them)
+    r"|^(?P<zh>第[一二三四五六七八九十百零〇\d]+[章节篇部分条]|[一二三四五六七八九十]+[、．.]|[（(][一二三四五六七八九十\d]+[)）]"
+    r"|\d+(\.\d+)*[、．])\s*(?P<zh_title>\S.*)$")
+LETTER = re.compile(r"[A-Za-z\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]")
+CJK_END = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af\uff00-\uffef]$")
+CJK_START = re.compile(r"^[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af\uff00-\uffef]")
 
 
 @dataclass
@@ -49,6 +58,7 @@ class SectionMark:
     title: str
     char: int  # offset in the document text where the section's body starts
     page: int
+    start: int = -1  # offset where the heading itself starts (its first line, when it wraps); -1: unknown
 
 
 @dataclass
@@ -209,8 +219,9 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> Extracted
                         emit("\n\n", -1, 0)
                     paragraph_breaks.append(length)
                     block_started = True
-                elif not pending_hyphen:
-                    emit(" ", -1, 0)
+                elif not pending_hyphen and not (CJK_END.search(lines[line_index - 1].text)
+                                                 and CJK_START.match(text)):
+                    emit(" ", -1, 0)  # a line wrapped in Chinese or Japanese continues without a space
                 pending_hyphen = False
                 # "treat-\nment" -> "treatment": drop a line-final hyphen before a lower-case continuation
                 if len(text) > 2 and text.endswith("-") and text[-2].isalpha():
@@ -291,29 +302,51 @@ def _headings_from_outline(doc: ExtractedDoc, toc: list, line_starts: dict[int, 
                 break
             # a long heading wraps, sometimes onto the next page: join the following lines while they continue it
             following = list(range(line_index + 1, min(line_index + 6, len(doc.lines))))
-            while len(text) >= 8 and wanted.startswith(text) and following:
+            while len(text) >= (8 if not CJK_END.search(text) else 3) and wanted.startswith(text) and following:
                 found = following[0]
-                text = _normalise(text + " " + doc.lines[found].text)
+                text = _normalise(_joined(text, doc.lines[found].text))
                 following = following[1:]
                 if text == wanted:
                     break
             if text == wanted:
                 break
             found = None
+        start = -1
         if found is not None:
-            char = _line_end(doc, found, line_starts)
+            char, start = _line_end(doc, found, line_starts), line_starts[line_index]
         else:
             page_lines = [i for i in by_page.get(page_index, []) if line_starts[i] >= cursor]
             char = line_starts[page_lines[0]] if page_lines else cursor
         cursor = max(cursor, char)
-        marks.append(SectionMark(level=max(1, int(level)), title=title.strip(), char=char, page=page_index))
+        marks.append(SectionMark(level=max(1, int(level)), title=title.strip(), char=char, page=page_index,
+                                 start=start))
     return marks
+
+
+def _joined(first: str, second: str) -> str:
+    """Two lines of one heading as one: a space between them, none where CJK text wraps."""
+    return first + ("" if CJK_END.search(first) and CJK_START.match(second.strip()) else " ") + second.strip()
+
+
+def heading_title(text: str) -> str:
+    """A heading without its number: '2.1 Methods' -> 'Methods', '一、引言' -> '引言'."""
+    match = NUMBERED.match(text.strip())
+    if not match:
+        return text.strip()
+    return (match.group("title") or match.group("zh_title") or "").strip()
 
 
 def _heading_level(title: str, size_rank: int) -> int:
     match = NUMBERED.match(title)
-    if match and match.group("num")[0].isdigit():
+    if match and match.group("num") and match.group("num")[0].isdigit():
         return match.group("num").rstrip(".").count(".") + 1
+    if match and match.group("zh"):
+        number = match.group("zh")
+        if number[0].isdigit():  # "1.2、"
+            return number.rstrip("、．").count(".") + 1
+        if number.startswith("第"):
+            return 2 if number[-1] in "节条" else 1
+        return 2 if number[0] in "（(" else 1
     return size_rank
 
 
@@ -328,13 +361,17 @@ def _headings_from_fonts(doc: ExtractedDoc, line_starts: dict[int, int]) -> list
     for index, line in enumerate(doc.lines):
         text = line.text.strip()
         words = text.split()
-        if not words or len(text) > 90 or len(words) > 12 or text.endswith((".", ",", ";", ":")) and not NUMBERED.match(text):
+        if not words or len(text) > 90 or len(words) > 12 or text.endswith((".", ",", ";", ":", "。", "，", "；", "：")) \
+                and not NUMBERED.match(text):
             continue
-        if not re.search(r"[A-Za-z]", text):
+        if not LETTER.search(text):
             continue
         bigger = line.size >= body * 1.15
-        known = _normalise(re.sub(NUMBERED, r"\g<title>", text)) in KNOWN_HEADINGS or _normalise(text) in KNOWN_HEADINGS
-        numbered = bool(NUMBERED.match(text)) and (line.bold or bigger)
+        known = _normalise(heading_title(text)) in KNOWN_HEADINGS or _normalise(text) in KNOWN_HEADINGS
+        match = NUMBERED.match(text)
+        # CJK fonts rarely come in bold: a Chinese-numbered line (一、 （一） 第二章) a little larger than the body will do
+        cjk = bool(match) and bool(match.group("zh") or CJK_START.match(heading_title(text)))
+        numbered = bool(match) and (line.bold or bigger or cjk and line.size >= body * 1.05)
         # a line is a heading if it stands out (bigger, or bold and alone in its block) or is numbered/known
         alone = _alone_in_block(doc, index)
         if bigger and alone or (line.bold and alone and (known or numbered or line.size >= body)) or numbered or (known and alone):
@@ -352,13 +389,14 @@ def _headings_from_fonts(doc: ExtractedDoc, line_starts: dict[int, int]) -> list
         last, title = index, line.text.strip()
         while last + 1 < len(doc.lines) and _continues(doc.lines[last], doc.lines[last + 1]):
             last += 1
-            title = f"{title} {doc.lines[last].text.strip()}"
+            title = _joined(title, doc.lines[last].text)
             taken.add(last)
         if line.page == 0 and round(line.size, 1) == sizes[0] and len(sizes) > 1 and not NUMBERED.match(line.text):
             continue
         rank = sizes.index(round(line.size, 1)) + 1
         level = _heading_level(title, max(1, rank - (1 if len(sizes) > 1 else 0)))
-        marks.append(SectionMark(level=level, title=title, char=_line_end(doc, last, line_starts), page=line.page))
+        marks.append(SectionMark(level=level, title=title, char=_line_end(doc, last, line_starts), page=line.page,
+                                 start=line_starts[index]))
     return marks
 
 

@@ -26,8 +26,9 @@ from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.embedder import Embedder, embedding_text
 from courtroom_desktop.core.library.extract import ExtractedDoc, extract
 from courtroom_desktop.core.library.files import CancelToken, find_files, sha256_file
-from courtroom_desktop.core.library.stores import TextIndex, VectorStore
+from courtroom_desktop.core.library.stores import VectorStore
 from courtroom_desktop.core.library.text_docs import TextDocument, text_extract
+from courtroom_desktop.core.library.text_index import TextIndex
 from courtroom_desktop.core.records import (
     Chunk,
     DocStatus,
@@ -67,6 +68,8 @@ class Library:
         self._write_lock = threading.Lock()
         self._extractor = None  # isolate.ExtractWorker, started on first use when settings.isolate_extraction
         self.recover()
+        if self.text_index.stale:  # written by an earlier analyser: refilled from the stored chunks, no embedding
+            self.text_index.rebuilt((d.id, self.doc_chunks(d.id), d.title) for d in self.documents(DocStatus.ready))
 
     @classmethod
     def open(cls, root: Path, settings: LibrarySettings | None = None, embedder: Embedder | None = None) -> Library:

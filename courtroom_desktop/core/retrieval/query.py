@@ -5,7 +5,9 @@ quotes) and plain word terms. Every character of tantivy's query syntax (``: ( )
 ``AND``/``OR``/``NOT``, ``field:``) is dropped on the way, so ``vitamin d: deficiency``, ``IL-6 [high]``,
 ``title:foo`` or an unbalanced quote all mean their words. The cleaned string then goes through tantivy's
 lenient parser over the text, section and title fields (with per-field boosts), which analyses it with the
-fields' own tokenizer (English stemming).
+fields' own tokenizer (English stemming). CJK text in the query becomes words as the index holds them
+(``core.library.text_index``: Chinese segmented, kana and Hangul as bigrams, Chinese stop words dropped) and searches
+the CJK fields, with the same boosts; a mixed query searches both.
 """
 
 from __future__ import annotations
@@ -13,10 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from courtroom_desktop.core.text import CJK, has_cjk
+from courtroom_desktop.core.text import STOPWORDS as ANY_STOPWORDS
+from courtroom_desktop.core.text import words as script_words
+
 FIELDS = ("text", "section", "title")
 MAX_TERMS = 48
 MAX_CHARS = 20_000
-WORD = re.compile(r"\w+")
+WORD = re.compile(f"[^\\W{CJK}]+")  # letters and digits of alphabetic scripts; CJK text is taken apart below
 # a word joined to the next by a hyphen or slash with no space ("IL-6", "TNF-alpha", "HER2/neu")
 COMPOUND = re.compile(r"\w+(?:[-/]\w+)+")
 QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"'})
@@ -34,10 +40,11 @@ class QueryTerms:
 
     phrases: tuple[tuple[str, ...], ...] = ()
     terms: tuple[str, ...] = ()
+    cjk: tuple[str, ...] = ()  # CJK words, for the CJK fields
 
     @property
     def empty(self) -> bool:
-        return not self.phrases and not self.terms
+        return not self.phrases and not self.terms and not self.cjk
 
     def to_syntax(self) -> str:
         """The tantivy query string: ``"w1 w2" t1 t2``; only word characters, spaces and pairs of quotes."""
@@ -99,7 +106,12 @@ def query_terms(text: str | None, max_terms: int = MAX_TERMS, stopwords: bool = 
         content = [t for t in unique if t not in STOPWORDS]
         if content or kept_phrases:
             unique = content
-    return QueryTerms(tuple(kept_phrases), tuple(unique[: max(budget, 0)]))
+    cjk: tuple[str, ...] = ()
+    if has_cjk(text):
+        found = list(dict.fromkeys(w for w in script_words(text, search=True) if has_cjk(w)))
+        content = [w for w in found if w not in ANY_STOPWORDS] if stopwords else found
+        cjk = tuple((content or found)[:max_terms])
+    return QueryTerms(tuple(kept_phrases), tuple(unique[: max(budget, 0)]), cjk)
 
 
 def build_text_query(index, text: str | None, boosts: dict[str, float] | None = None,
@@ -114,5 +126,16 @@ def build_text_query(index, text: str | None, boosts: dict[str, float] | None = 
     active = [f for f in fields if boosts.get(f, 1.0) > 0]
     if not active:
         return None
-    query, _errors = index.parse_query_lenient(terms.to_syntax(), active, field_boosts=boosts or None)
-    return query
+    parts = []
+    if terms.phrases or terms.terms:
+        query, _errors = index.parse_query_lenient(terms.to_syntax(), active, field_boosts=boosts or None)
+        parts.append(query)
+    if terms.cjk:
+        query, _errors = index.parse_query_lenient(" ".join(terms.cjk), [f"{f}_cjk" for f in active],
+                                                   field_boosts={f"{f}_cjk": b for f, b in boosts.items()} or None)
+        parts.append(query)
+    if len(parts) == 1:
+        return parts[0]
+    import tantivy
+
+    return tantivy.Query.boolean_query([(tantivy.Occur.Should, part) for part in parts])
