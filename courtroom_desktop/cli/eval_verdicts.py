@@ -58,7 +58,7 @@ def run_verdicts_action(args, ctx) -> int:
 
     def court_factory():
         return Court(router.for_role, retriever, store, settings, embed=library.embedder.encode,
-                     k=settings.passages_per_turn)
+                     covers=library.embedder.covers, k=settings.passages_per_turn)
 
     def progress(result) -> None:
         print(f"claim {result.claim.id} ({result.claim.gold.value}): "

@@ -88,6 +88,9 @@ class RetrievalSettings(_Section):
     vector_weight: float = Field(0.5, ge=0, le=10, description="Weight of the vector lists in fusion.",
                                  json_schema_extra=shown("Vector weight", step=0.1, decimals=2))
     rrf_k: float = Field(5.0, gt=0, description="The k of reciprocal rank fusion: 1 / (k + rank) (used when fusion = 'rrf').")
+    uncovered_vector_weight: float = Field(
+        0.1, ge=0, le=1, description="For a query in a language the embedding model does not read (a Chinese query and "
+        "the English-only bundled MiniLM), the vector list's weight is multiplied by this: retrieval leans on BM25.")
     text_boost: float = Field(1.0, ge=0, description="BM25 boost of the passage text.")
     section_boost: float = Field(0.25, ge=0, description="BM25 boost of the section path.")
     title_boost: float = Field(0.25, ge=0, description="BM25 boost of the document title.")

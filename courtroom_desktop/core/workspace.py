@@ -97,8 +97,9 @@ class Workspace:
         from courtroom_desktop.core.court import Court
 
         settings = settings or self.config.debate
-        return Court(self.router.for_role, self.retriever, self.trials, settings, embed=self.library.embedder.encode,
-                     scope=scope, k=settings.passages_per_turn)
+        embedder = self.library.embedder
+        return Court(self.router.for_role, self.retriever, self.trials, settings, embed=embedder.encode,
+                     covers=embedder.covers, scope=scope, k=settings.passages_per_turn)
 
     def model_labels(self) -> dict[str, str]:
         labels = {}

@@ -137,3 +137,20 @@ def test_an_index_written_by_another_analyser_is_rebuilt_from_the_stored_chunks(
         assert Retriever(reopened).search("纯净水 矿物质", k=1)[0].bm25_rank == 1
     finally:
         reopened.close()
+
+
+def test_fusion_leans_on_bm25_for_a_query_the_embedder_does_not_read(library, tmp_path):
+    """The bundled MiniLM reads English only: for a Chinese query its vector list weighs uncovered_vector_weight
+    (documented in docs/retrieval.md), for an English one fully."""
+    from courtroom_desktop.core.retrieval.fusion import VECTOR, RankedList, fuse
+
+    zh_pdf(tmp_path / "zh.pdf")
+    library.ingest([tmp_path / "zh.pdf"])
+    retriever = Retriever(library)
+    assert library.embedder.covers("vitamin D and birth weight") and not library.embedder.covers("纯净水与矿物质")
+    lists = retriever.gather(["纯净水 矿物质", "PubMed search"], depth=5)
+    scales = {(r.method, r.query): r.scale for r in lists}
+    assert scales[(VECTOR, "纯净水 矿物质")] == retriever.settings.uncovered_vector_weight < 1
+    assert scales[(VECTOR, "PubMed search")] == 1.0
+    vector_only = RankedList(VECTOR, "q", lists[-1].hits[:1], scale=0.0)
+    assert fuse([vector_only], {VECTOR: 1.0}, "convex")[0].score == 0.0  # the scale multiplies the method's weight

@@ -53,12 +53,14 @@ class Court:
     models:    role name ('prosecution', 'defense', 'judge') -> ChatModel (core.llm)
     retriever: has ``async asearch(queries, k, scope) -> list[Evidence]``
     embed:     texts -> normalised vectors (novelty filter, repeated-controversy check); None: word overlap
+    covers:    text -> does ``embed`` read its language? Where it does not (Chinese and the English-only bundled
+               model), the court compares words instead of vectors
     k:         passages retrieved per counsel turn
     """
 
     def __init__(self, models: Callable[[str], object], retriever, store: TrialStore,
                  settings: DebateSettings | None = None, embed: Callable[[list[str]], np.ndarray] | None = None,
-                 scope=None, k: int = 6, model_queries: bool = True):
+                 scope=None, k: int = 6, model_queries: bool = True, covers: Callable[[str], bool] | None = None):
         self.models = models
         self.retriever = retriever
         self.store = store
@@ -67,6 +69,7 @@ class Court:
         self.scope = scope
         self.k = k
         self.model_queries = model_queries
+        self.covers = covers or (lambda text: True)
         self._vectors: dict[str, np.ndarray] = {}
 
     # ---------------------------------------------------------------- public
@@ -158,7 +161,7 @@ class Court:
             return
         pair = rules.controversies(state)
         similarity = None
-        if pair is not None and self.embed is not None:
+        if pair is not None and self.embed is not None and all(map(self.covers, pair)):
             vectors = await self.embed_texts(list(pair))
             similarity = float(vectors[0] @ vectors[1])
         reasons = rules.switch_reasons(state, self.settings, similarity)
@@ -181,7 +184,8 @@ class Court:
                 await load()
 
     async def embed_texts(self, texts: list[str]) -> np.ndarray | None:
-        if self.embed is None or not texts:
+        """Vectors of ``texts``, or None (no embedder, or one that does not read their language: compare words)."""
+        if self.embed is None or not texts or not all(map(self.covers, texts)):
             return None
         return np.asarray(await asyncio.to_thread(self.embed, texts), dtype=np.float32)
 

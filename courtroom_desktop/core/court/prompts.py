@@ -27,6 +27,7 @@ from courtroom_desktop.core.court.records import (
     Turn,
     role_name,
 )
+from courtroom_desktop.core.text import language_of
 
 Counter = Callable[[str], int]
 
@@ -197,11 +198,26 @@ def query_messages(case: CaseType, stance: Stance, claim: str, opponent: Turn | 
     lines.append("Write one to three short keyword search queries that would find passages for your side "
                  "or against the other side's argument.")
     return [{"role": "system", "content": stance_brief(case, stance)},
-            {"role": "user", "content": "\n".join(lines)}]
+            {"role": "user", "content": "\n".join(_with_language(lines, claim))}]
 
 
 def _subject(case: CaseType, claim: str) -> str:
     return f"{'Decision' if case == CaseType.decision else 'Claim'}: {claim}"
+
+
+WRITE_IN = {"zh": "Simplified Chinese (简体中文)", "ja": "Japanese (日本語)", "ko": "Korean (한국어)"}
+
+
+def language_rule(claim: str) -> str:
+    """'Write in Simplified Chinese (简体中文), the language of the claim.' for a claim in a CJK language; '' for others
+    (English prompts stay as they are)."""
+    language = WRITE_IN.get(language_of(claim))
+    return f"Write in {language}, the language of the claim." if language else ""
+
+
+def _with_language(parts: list[str], claim: str) -> list[str]:
+    rule = language_rule(claim)
+    return [*parts, rule] if rule else parts
 
 
 def _pool(pool: Sequence[PoolEntry], prefer: Sequence[str], words: int, passages: int,
@@ -238,7 +254,7 @@ def argument_messages(case: CaseType, stance: Stance, switched: bool, claim: str
             parts.append(f"Your previous answer was rejected: {error}. Cite only pool ids, quote exactly, and write "
                          "only your argument.")
         return [{"role": "system", "content": counsel_system(case, stance, switched)},
-                {"role": "user", "content": "\n\n".join(parts)}]
+                {"role": "user", "content": "\n\n".join(_with_language(parts, claim))}]
 
     return fit(build, count, budget)
 
@@ -253,7 +269,8 @@ def assessment_messages(case: CaseType, claim: str, entries: Sequence[PoolEntry]
                  f"For each passage, say whether it supports {subject}, refutes it, is mixed, or is irrelevant to it, "
                  "judging only by what the passage itself says (not by who found it), and how relevant it is "
                  "(0 to 1)."]
-        return [{"role": "system", "content": judge_system(case)}, {"role": "user", "content": "\n\n".join(parts)}]
+        return [{"role": "system", "content": judge_system(case)},
+                {"role": "user", "content": "\n\n".join(_with_language(parts, claim))}]
 
     return fit(build, count, budget)
 
@@ -276,7 +293,8 @@ def ruling_messages(case: CaseType, claim: str, pool: Sequence[PoolEntry], turns
                          + challenge_lines(challenges))
         parts.append("Rule on this round. Set ready_for_verdict only if the evidence decides the question, and "
                      "give the deciding argument or evidence id in ready_reason.")
-        return [{"role": "system", "content": judge_system(case)}, {"role": "user", "content": "\n\n".join(parts)}]
+        return [{"role": "system", "content": judge_system(case)},
+                {"role": "user", "content": "\n\n".join(_with_language(parts, claim))}]
 
     return fit(build, count, budget)
 
@@ -311,6 +329,7 @@ def verdict_messages(case: CaseType, claim: str, pool: Sequence[PoolEntry], turn
         if problems:
             parts.append(f"Your previous draft was sent back: {problems}. Write the verdict again without these "
                          "problems.")
-        return [{"role": "system", "content": judge_system(case)}, {"role": "user", "content": "\n\n".join(parts)}]
+        return [{"role": "system", "content": judge_system(case)},
+                {"role": "user", "content": "\n\n".join(_with_language(parts, claim))}]
 
     return fit(build, count, budget)

@@ -43,6 +43,13 @@ class Embedder:
     def _load(self):
         return self._model.get()
 
+    def covers(self, text: str) -> bool:
+        """Does the model read ``text``'s language? The bundled MiniLM was trained on English: a Chinese, Japanese or
+        Korean text gets a vector, but not one worth ranking by (retrieval then leans on BM25, the court on words)."""
+        from courtroom_desktop.core.text import language_of
+
+        return self.name.lower() not in BUNDLED or language_of(text) == "en"
+
     @property
     def dim(self) -> int:
         model = self._load()

@@ -30,10 +30,11 @@ class RankedList:
     method: str
     query: str
     hits: tuple[Hit, ...]
+    scale: float = 1.0  # times the method's weight: below 1 where the method reads the query's language poorly
 
     def head(self, depth: int | None) -> RankedList:
         return self if depth is None or len(self.hits) <= depth else RankedList(self.method, self.query,
-                                                                                 self.hits[:depth])
+                                                                                 self.hits[:depth], self.scale)
 
 
 @dataclass
@@ -77,7 +78,7 @@ def weighted_rrf(lists: Iterable[RankedList], weights: dict[str, float], rrf_k: 
     ``depth`` hits of each list take part. Ties break by best single rank, then chunk id (deterministic)."""
     fused: dict[str, Fused] = {}
     for ranked in lists:
-        weight = float(weights.get(ranked.method, 0.0))
+        weight = float(weights.get(ranked.method, 0.0)) * ranked.scale
         for rank, hit in enumerate(ranked.head(depth).hits, start=1):
             entry = fused.get(hit.chunk_id) or fused.setdefault(hit.chunk_id, Fused(hit.chunk_id, hit.doc_id))
             entry._note(ranked.method, ranked.query, rank, hit.score, weight / (rrf_k + rank))
@@ -111,7 +112,7 @@ def convex_fuse(lists: Iterable[RankedList], weights: dict[str, float], depth: i
     weight[method] * norm(score); a chunk missing from a list gets 0 from it."""
     fused: dict[str, Fused] = {}
     for ranked in lists:
-        weight = float(weights.get(ranked.method, 0.0))
+        weight = float(weights.get(ranked.method, 0.0)) * ranked.scale
         hits = ranked.head(depth).hits
         for rank, (hit, norm) in enumerate(zip(hits, normalised([h.score for h in hits], normalisation)), start=1):
             entry = fused.get(hit.chunk_id) or fused.setdefault(hit.chunk_id, Fused(hit.chunk_id, hit.doc_id))

@@ -160,8 +160,11 @@ class Retriever:
                 vectors = np.zeros((0, 1), dtype=np.float32)
             timings["embed"] = time.perf_counter() - began
             began = time.perf_counter()
+            covers = getattr(library.embedder, "covers", lambda text: True)
             for query, vector in zip(semantic, vectors):
-                lists.append(RankedList(VECTOR, query, self._vector(vector, depth, where, ready)))
+                # the embedder does not read the query's language: its list counts for less, BM25 for the rest
+                scale = 1.0 if covers(query) else self.settings.uncovered_vector_weight
+                lists.append(RankedList(VECTOR, query, self._vector(vector, depth, where, ready), scale))
             timings["vector"] = time.perf_counter() - began
         self.timings = timings
         return lists
