@@ -16,6 +16,7 @@ from courtroom_desktop.core.court.records import Ruling, Turn
 from courtroom_desktop.core.reports import view
 from courtroom_desktop.core.reports.chart import confidence_svg
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
+from courtroom_desktop.core.reports.view import say, term
 
 Mode = Literal["web", "pdf"]
 
@@ -78,6 +79,14 @@ blockquote { margin-left: 4pt; margin-right: 0; padding-left: 6pt; font-size: 9p
 img { display: block; }
 .page-image { margin-top: 4pt; }
 """
+# the web page's fonts for a claim in Chinese, Japanese or Korean: the system's CJK fonts after the Latin ones (a
+# browser takes each character from the first font in the list that has it)
+_LATIN = '-apple-system, "Segoe UI", Helvetica, Arial'
+CJK_FONTS = {
+    "zh": f'{_LATIN}, "Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", sans-serif',
+    "ja": f'{_LATIN}, "Noto Sans CJK JP", "Source Han Sans JP", "Hiragino Sans", "Yu Gothic", Meiryo, sans-serif',
+    "ko": f'{_LATIN}, "Noto Sans CJK KR", "Source Han Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif',
+}
 CHART_NAME = "chart.png"  # the chart's name in the PDF layout's archive
 
 
@@ -104,7 +113,8 @@ class _Html:
         for evidence_id in ids:
             target = view.citation_target(self.r, evidence_id)
             entry = self.r.entry(evidence_id)
-            title = f"{view.doc_label(entry)}, page {view.pages_label(entry)}" if entry else "not in the evidence pool"
+            title = (say(self.r, "doc_page", doc=view.doc_label(entry), pages=view.pages_label(entry)) if entry
+                     else say(self.r, "not_in_pool"))
             if target:
                 links.append(f'<a class="cite" href="{esc(target)}" title="{esc(title)}">{esc(evidence_id)}</a>')
             else:
@@ -135,42 +145,50 @@ class _Html:
 
     def ul(self, items: list[str], rich: bool = False) -> str:
         if not items:
-            return "<p>None.</p>"
+            return f"<p>{say(self.r, 'none')}</p>"
         return "<ul>" + "".join(f"<li>{self.rich(i) if rich else esc(i)}</li>" for i in items) + "</ul>"
+
+    def bold(self, key: str) -> str:
+        """'<b>Summary:</b> ': a bold label of the table (its colon inside the bold) and a space."""
+        return f"<b>{say(self.r, key).rstrip()}</b> "
 
     # ---------------------------------------------------------------- sections
     def header(self) -> None:
         r = self.r
-        self.add("<h1>Verdict report</h1>",
-                 f'<p class="claim"><b>{esc(view.case_word(r))}:</b> {esc(view.one_line(r.spec.claim))}</p>',
-                 f'<p class="meta">Trial {esc(r.trial_id)} &#183; started {esc(r.started_at or "unknown")} &#183; '
-                 f'report made {esc(r.generated_at)} &#183; summary for {"an expert" if self.audience == "expert" else "a general"} '
-                 f'reader &#183; {esc("Courtroom Desktop " + r.app_version)}</p>')
+        meta = [say(r, "meta_trial", id=esc(r.trial_id)), say(r, "meta_started", at=esc(r.started_at or say(r, "unknown"))),
+                say(r, "meta_made", at=esc(r.generated_at)), say(r, f"audience.{self.audience}"),
+                esc("Courtroom Desktop " + r.app_version)]
+        self.add(f"<h1>{say(r, 'title')}</h1>",
+                 f'<p class="claim"><b>{esc(view.case_word(r))}{say(r, "colon").rstrip()}</b> {esc(view.one_line(r.spec.claim))}</p>',
+                 f'<p class="meta">{" &#183; ".join(meta)}</p>')
         verdict = r.verdict
         if verdict is None:
-            self.add(f'<div class="verdict v-insufficient"><span class="label">NO VERDICT</span> '
-                     f'<p>The trial is {esc(r.status or "unfinished")}; `courtroom trials resume {esc(r.trial_id)}` '
-                     "continues it.</p></div>")
+            hint = say(r, "resume_hint", status=esc(view.status_text(r)), id=esc(r.trial_id))
+            self.add(f'<div class="verdict v-insufficient"><span class="label">{say(r, "no_verdict")}</span> '
+                     f"<p>{hint[:1].upper() + hint[1:]}</p></div>")
             return
         css = "v-" + verdict.label.value.split()[0]
-        self.add(f'<div class="verdict {css}"><p><span class="label">{esc(verdict.label.value.upper())}</span> '
-                 f"&#160; confidence {verdict.confidence:.2f} ({esc(view.confidence_words(verdict.confidence))})</p>"
-                 f'<p class="small">{verdict.rounds} round(s), {verdict.switches} role switch(es); stopped because '
-                 f"{esc(view.one_line(verdict.stopped_because) or 'n/a')}</p></div>")
+        confidence = say(r, "confidence_is", value=f"{verdict.confidence:.2f}",
+                         words=esc(view.confidence_words(r, verdict.confidence)))
+        why = say(r, "stopped_because", why=esc(view.one_line(verdict.stopped_because) or say(r, "n/a")))
+        self.add(f'<div class="verdict {css}"><p><span class="label">{esc(view.verdict_name(r))}</span> '
+                 f"&#160; {confidence}</p>"
+                 f'<p class="small">{say(r, "rounds_switches", rounds=verdict.rounds, switches=verdict.switches)}'
+                 f"{say(r, 'semi')}{why}</p></div>")
 
     def summary(self) -> None:
-        self.add("<h2>Summary</h2>")
+        self.add(f"<h2>{say(self.r, 'summary')}</h2>")
         for paragraph in view.summary_paragraphs(self.r, self.audience):
             self.add(f"<p>{self.rich(paragraph)}</p>")
         verdict = self.r.verdict
         if verdict and verdict.conditions:
-            self.add("<h3>Conditions</h3>", self.ul(list(verdict.conditions), rich=True))
+            self.add(f"<h3>{say(self.r, 'conditions')}</h3>", self.ul(list(verdict.conditions), rich=True))
         if verdict and verdict.risks:
-            self.add("<h3>Risks</h3>", self.ul(list(verdict.risks), rich=True))
+            self.add(f"<h3>{say(self.r, 'risks')}</h3>", self.ul(list(verdict.risks), rich=True))
 
     def chart(self) -> None:
         r = self.r
-        self.add("<h2>The Judge's confidence per round</h2>")
+        self.add(f"<h2>{say(r, 'confidence_per_round')}</h2>")
         svg = confidence_svg(r)
         if self.mode == "web":
             self.add(f"<figure>{svg}</figure>")
@@ -179,46 +197,47 @@ class _Html:
 
             self.images[CHART_NAME] = svg_to_png(svg)
             self.add(f'<div><img src="{CHART_NAME}" width="420" height="172"/></div>')
-        self.add('<table><tr><th>Round</th><th>Tendency</th><th>Confidence</th><th>Ready for verdict</th><th>Note</th></tr>')
+        self.add("<table><tr>" + "".join(f"<th>{say(r, f'col.{key}')}</th>"
+                                         for key in ("round", "tendency", "confidence", "ready", "note")) + "</tr>")
         for ruling in r.rulings:
-            notes = [f"{label}: {detail}" for label, detail, _ in view.ruling_notes(r, ruling)]
-            self.add(f"<tr><td>{ruling.round}</td><td>{esc(ruling.ruling.tendency.value)}</td>"
-                     f"<td>{ruling.ruling.confidence:.2f}</td><td>{'yes' if ruling.ruling.ready_for_verdict else 'no'}</td>"
+            notes = [label + say(r, "colon") + detail for label, detail, _ in view.ruling_notes(r, ruling)]
+            self.add(f"<tr><td>{ruling.round}</td><td>{esc(term(r, ruling.ruling.tendency.value))}</td>"
+                     f"<td>{ruling.ruling.confidence:.2f}</td><td>{say(r, 'yes' if ruling.ruling.ready_for_verdict else 'no')}</td>"
                      f"<td>{esc(view.one_line(' '.join(notes)))}</td></tr>")
         self.add("</table>")
 
     def findings(self) -> None:
         verdict = self.r.verdict
-        self.add("<h2>Findings</h2>")
+        self.add(f"<h2>{say(self.r, 'findings')}</h2>")
         if not verdict or not verdict.findings:
-            self.add("<p>No findings.</p>")
+            self.add(f"<p>{say(self.r, 'no_findings')}</p>")
         else:
             self.add("<ol>")
             for finding in verdict.findings:
                 cited = [c for c in finding.citations if f"[{c}]" not in finding.text]
                 tail = " " + self.cite(cited) if cited else ""
                 sources = view.finding_sources(self.r, finding)
-                detail = f'<br/><span class="small">{esc("; ".join(sources))}</span>' if sources else ""
+                detail = f'<br/><span class="small">{esc(say(self.r, "semi").join(sources))}</span>' if sources else ""
                 self.add(f"<li>{self.rich(finding.text)}{tail}{detail}</li>")
             self.add("</ol>")
-        self.add("<h2>Open questions</h2>", self.ul(list(verdict.open_questions) if verdict else [], rich=True))
-        self.add("<h3>Open lines of argument: challenges never answered</h3>", self.ul(view.challenge_lines(self.r)))
+        self.add(f"<h2>{say(self.r, 'open_questions')}</h2>",
+                 self.ul(list(verdict.open_questions) if verdict else [], rich=True))
+        self.add(f"<h3>{say(self.r, 'open_lines')}</h3>", self.ul(view.challenge_lines(self.r)))
 
     def quality(self) -> None:
-        self.add("<h2>Quality flags</h2>", self.ul(view.quality_flags(self.r)))
+        self.add(f"<h2>{say(self.r, 'quality_flags')}</h2>", self.ul(view.quality_flags(self.r)))
         notes = view.trial_notes(self.r)
         if notes:
-            self.add("<h3>Notes from the trial</h3>", self.ul(notes))
+            self.add(f"<h3>{say(self.r, 'trial_notes')}</h3>", self.ul(notes))
 
     def passages(self) -> None:
         r = self.r
         cited = r.cited_ids()
-        self.add("<h2>Cited passages</h2>")
+        self.add(f"<h2>{say(r, 'cited_passages')}</h2>")
         if not cited:
-            self.add("<p>No passage was cited.</p>")
+            self.add(f"<p>{say(r, 'no_passage')}</p>")
             return
-        self.add('<p class="small">Each passage as the trial saw it; the link opens a copy of the source page with '
-                 "the passage highlighted (yellow; quotations in orange).</p>")
+        self.add(f'<p class="small">{say(r, "passages_intro")}</p>')
         for evidence_id in cited:
             self.passage(evidence_id)
 
@@ -226,40 +245,42 @@ class _Html:
         r = self.r
         entry = r.entry(evidence_id)
         source = r.source(evidence_id)
+        card = [say(r, "card.level", level=esc(entry.level)), say(r, "card.says", says=esc(view.assessed_text(r, entry))),
+                say(r, "card.cited_by", who=esc(view.cited_by_text(r, entry) or say(r, "nobody"))),
+                say(r, "card.found_by", who=esc(view.found_by_text(r, entry)))]
+        if entry.injection:
+            card.append(f"<b>{say(r, 'card.injection')}</b>")
         self.add(f'<div class="passage" id="{esc(evidence_id)}">',
-                 f"<h3>[{esc(evidence_id)}] {view.passage_label(entry, esc)}</h3>",
-                 f'<p class="small">Evidence level: {esc(entry.level)} &#183; says: {esc(view.assessed_text(r, entry))} '
-                 f"&#183; cited by {esc(view.cited_by_text(r, entry) or 'nobody')} &#183; found by "
-                 f"{esc(view.found_by_text(r, entry))}"
-                 + (" &#183; <b>reads like instructions to a model: quoted only</b>" if entry.injection else "") + "</p>",
+                 f"<h3>[{esc(evidence_id)}] {view.passage_label(r, entry, esc)}</h3>",
+                 f'<p class="small">{" &#183; ".join(card)}</p>',
                  "<blockquote>" + "".join(f"<p>{esc(p)}</p>" for p in view.paragraphs(entry.evidence.chunk.text))
                  + "</blockquote>")
         quotes = r.quotes(evidence_id)
         if quotes:
-            self.add(f'<p class="small">Quoted by counsel: {esc("; ".join(chr(8220) + q + chr(8221) for q in quotes))}</p>')
+            quoted = say(r, "semi").join(chr(8220) + q + chr(8221) for q in quotes)
+            self.add(f'<p class="small">{say(r, "quoted_by_counsel")}{esc(quoted)}</p>')
         if source is not None and source.pdf:
-            self.add(f'<p><a href="{esc(source.href)}">Open page {source.original_page} with the passage highlighted</a> '
-                     f'<span class="small">({esc(source.pdf)}, page {source.page})</span></p>')
+            self.add(f'<p><a href="{esc(source.href)}">{say(r, "open_page", page=source.original_page)}</a> '
+                     f'<span class="small">{say(r, "file_page", file=esc(source.pdf), page=source.page)}</span></p>')
             for offset, image in enumerate(source.images):
                 number = source.original_page + offset
-                tag = self.image(image, f"{evidence_id} highlighted on page {number}")
+                tag = self.image(image, say(r, "highlighted_on", id=evidence_id, page=number))
                 if tag:
-                    caption = f"Page {number} of the source, passage highlighted" + (", continued" if offset else "")
+                    caption = say(r, "source_page", page=number) + (say(r, "continued") if offset else "")
                     self.add(f'<div class="page-image">{tag}<p class="small">{esc(caption)}</p></div>')
         if source is not None and source.note:
-            self.add(f'<p class="note">{esc(source.note)}. The passage above is the text the trial kept.</p>')
+            self.add(f'<p class="note">{say(r, "kept_text", note=esc(source.note))}</p>')
         elif source is None:
-            self.add('<p class="note">No highlighted copy was made for this report.</p>')
+            self.add(f'<p class="note">{say(r, "no_copy")}</p>')
         self.add("</div>")
 
     def evidence_table(self) -> None:
         r = self.r
-        self.add("<h2>Evidence</h2>", '<p class="small">Every passage that entered the evidence pool. Stance: the side '
-                 "that cited it.</p>")
+        self.add(f"<h2>{say(r, 'evidence')}</h2>", f'<p class="small">{say(r, "evidence_intro")}</p>')
         if not r.pool:
-            self.add("<p>The evidence pool is empty.</p>")
+            self.add(f"<p>{say(r, 'pool_empty')}</p>")
             return
-        self.add("<table><tr>" + "".join(f"<th>{h}</th>" for h in view.evidence_head(self.audience)) + "</tr>")
+        self.add("<table><tr>" + "".join(f"<th>{h}</th>" for h in view.evidence_head(r, self.audience)) + "</tr>")
         cited = set(r.cited_ids())
         for entry in r.pool:
             target = view.citation_target(r, entry.id) if entry.id in cited else ""
@@ -272,20 +293,22 @@ class _Html:
 
     def expert_detail(self) -> None:
         r = self.r
-        self.add("<h2>Rounds in detail</h2>")
+        self.add(f"<h2>{say(r, 'rounds_in_detail')}</h2>")
         for ruling in r.rulings:
             j = ruling.ruling
-            self.add(f"<h3>Round {ruling.round}: {esc(j.tendency.value)}, confidence {j.confidence:.2f}</h3>",
-                     f"<p><b>Summary:</b> {self.rich(j.summary)}</p>",
-                     f"<p><b>Evidence assessment:</b> {self.rich(j.evidence_assessment)}</p>",
-                     f"<p><b>Key controversy:</b> {self.rich(j.key_controversy)}</p>")
+            judged = say(r, "tendency_confidence", tendency=esc(term(r, j.tendency.value)), value=f"{j.confidence:.2f}")
+            self.add(f"<h3>{say(r, 'round', round=ruling.round)}{say(r, 'colon')}{judged}</h3>",
+                     f"<p>{self.bold('summary:')}{self.rich(j.summary)}</p>",
+                     f"<p>{self.bold('assessment:')}{self.rich(j.evidence_assessment)}</p>",
+                     f"<p>{self.bold('controversy:')}{self.rich(j.key_controversy)}</p>")
             if j.open_questions:
-                self.add("<p><b>Open questions:</b></p>", self.ul(list(j.open_questions), rich=True))
+                self.add(f"<p><b>{say(r, 'open_questions:').rstrip()}</b></p>", self.ul(list(j.open_questions), rich=True))
             if j.ready_for_verdict:
-                self.add(f"<p><b>Ready for verdict:</b> {self.rich(j.ready_reason)}"
-                         + (f" &#8212; overruled: {esc('; '.join(ruling.overruled))}" if ruling.overruled else "") + "</p>")
-        self.add("<h3>How the evidence was found</h3>",
-                 "<table><tr>" + "".join(f"<th>{h}</th>" for h in view.DISCOVERY_HEAD) + "</tr>")
+                why = esc(say(r, "semi").join(ruling.overruled))
+                self.add(f"<p>{self.bold('ready:')}{self.rich(j.ready_reason)}"
+                         + (say(r, "overruled_tail", dash="&#8212;", why=why) if ruling.overruled else "") + "</p>")
+        self.add(f"<h3>{say(r, 'discovery')}</h3>",
+                 "<table><tr>" + "".join(f"<th>{h}</th>" for h in view.discovery_head(r)) + "</tr>")
         for entry in r.pool:
             cells = [esc(entry.id), *(esc(c) for c in view.discovery_text(r, entry)), *view.discovery_figures(entry)]
             self.add("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
@@ -293,51 +316,57 @@ class _Html:
 
     def settings(self) -> None:
         r = self.r
-        self.add("<h2>Models and settings</h2>", "<table><tr><th>Role</th><th>Model</th></tr>")
+        self.add(f"<h2>{say(r, 'settings')}</h2>", f"<table><tr><th>{say(r, 'col.role')}</th><th>{say(r, 'col.model')}</th></tr>")
         for role, model in (r.spec.models or {}).items():
             self.add(f"<tr><td>{esc(role)}</td><td>{esc(model)}</td></tr>")
         if not r.spec.models:
-            self.add('<tr><td colspan="2">not recorded</td></tr>')
-        self.add("</table>",
-                 f"<p>Case type: {esc(r.spec.case.value)} &#183; scope: {esc(view.scope_text(r))} &#183; "
-                 f"usage: {esc(view.usage_text(r))}</p>",
-                 "<table><tr><th>Debate setting</th><th>Value</th></tr>"
+            self.add(f'<tr><td colspan="2">{say(r, "not_recorded")}</td></tr>')
+        case_line = say(r, "case_line", case=esc(term(r, r.spec.case.value)), scope=esc(view.scope_text(r)),
+                        usage=esc(view.usage_text(r)), dot=" &#183; ")
+        dates = say(r, "dates", made=esc(r.generated_at), started=esc(r.started_at or say(r, "unknown")),
+                    finished=esc(r.finished_at or say(r, "not_reached")))
+        self.add("</table>", f"<p>{case_line}</p>",
+                 f"<table><tr><th>{say(r, 'col.setting')}</th><th>{say(r, 'col.value')}</th></tr>"
                  + "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in view.settings_rows(r)) + "</table>",
-                 f'<p class="small">Report made {esc(r.generated_at)}; trial started {esc(r.started_at or "unknown")}, '
-                 f'verdict {esc(r.finished_at or "not reached")}.</p>')
+                 f'<p class="small">{dates}</p>')
 
     def transcript(self) -> None:
         r = self.r
-        self.add("<h2>Appendix: transcript</h2>")
+        self.add(f"<h2>{say(r, 'transcript')}</h2>")
         if not r.turns and not r.rulings:
-            self.add("<p>Nothing was said yet.</p>")
+            self.add(f"<p>{say(r, 'nothing_said')}</p>")
         for number in view.rounds(r):
-            self.add(f"<h3>Round {number}</h3>")
+            self.add(f"<h3>{say(r, 'round', round=number)}</h3>")
             for turn in (t for t in r.turns if t.round == number):
                 self.turn(turn)
             for ruling in (x for x in r.rulings if x.round == number):
                 self.judge(ruling)
             switch = r.switched_after(number)
             if switch:
-                self.add(f'<div class="switch"><p>Sides switched after round {number}: {esc("; ".join(switch.reasons))} '
-                         f"({esc(view.switch_roles(r, switch))})</p></div>")
+                self.add(f'<div class="switch"><p>{say(r, "switched_after", round=number)} '
+                         f'{esc(say(r, "semi").join(switch.reasons))}'
+                         f"{say(r, 'paren', text=esc(view.switch_roles(r, switch)))}</p></div>")
 
     def turn(self, turn: Turn) -> None:
-        notes = [view.turn_seat(turn), *view.turn_notes(turn)]
-        texts = view.paragraphs(turn.text) or ["(empty)"]
-        self.add(f'<div class="turn {esc(turn.stance.value)}"><p><b>{esc(turn.role)}:</b> {self.rich(texts[0])}</p>',
+        r = self.r
+        notes = [view.turn_seat(r, turn), *view.turn_notes(r, turn)]
+        texts = view.paragraphs(turn.text) or [say(r, "empty")]
+        self.add(f'<div class="turn {esc(turn.stance.value)}"><p><b>{esc(term(r, turn.role))}{say(r, "colon").rstrip()}</b> '
+                 f"{self.rich(texts[0])}</p>",
                  "".join(f"<p>{self.rich(t)}</p>" for t in texts[1:]),
                  f'<p class="small">{esc(" · ".join(notes))}</p></div>')
 
     def judge(self, ruling: Ruling) -> None:
-        j = ruling.ruling
-        extra = f"<br/>Key controversy: {self.rich(j.key_controversy)}" if j.key_controversy.strip() else ""
+        r, j = self.r, ruling.ruling
+        semi = say(r, "semi")
+        extra = f"<br/>{say(r, 'controversy:')}{self.rich(j.key_controversy)}" if j.key_controversy.strip() else ""
         if j.open_questions:
-            extra += "<br/>Open questions: " + "; ".join(self.rich(q) for q in j.open_questions)
+            extra += "<br/>" + say(r, "open_questions:") + semi.join(self.rich(q) for q in j.open_questions)
         if ruling.overruled:
-            extra += "<br/>'Ready for verdict' overruled: " + esc("; ".join(ruling.overruled))
-        self.add(f'<div class="ruling"><p><b>Judge</b> &#8212; {esc(j.tendency.value)}, confidence '
-                 f"{j.confidence:.2f}: {self.rich(j.summary)}{extra}</p></div>")
+            extra += "<br/>" + say(r, "ready_overruled:") + esc(semi.join(ruling.overruled))
+        judged = say(r, "tendency_confidence", tendency=esc(term(r, j.tendency.value)), value=f"{j.confidence:.2f}")
+        self.add(f'<div class="ruling"><p><b>{say(r, "judge")}</b> &#8212; {judged}{say(r, "colon")}'
+                 f"{self.rich(j.summary)}{extra}</p></div>")
 
     # ---------------------------------------------------------------- whole
     def body(self) -> str:
@@ -365,13 +394,15 @@ def render_html(record: TrialRecord, audience: Audience = "general", mode: Mode 
     body = builder.body()
     if mode == "pdf":
         return body, builder.images
-    title = f"Verdict report: {view.excerpt(record.spec.claim, 80)}"
-    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
+    title = say(record, "title") + say(record, "colon") + view.excerpt(record.spec.claim, 80)
+    lang = view.language(record)
+    css = WEB_CSS + (f"body {{ font-family: {CJK_FONTS[lang]}; }}\n" if lang in CJK_FONTS else "")
+    page = (f"<!DOCTYPE html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\"/>"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; "
             "style-src 'unsafe-inline'\"/>"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>"
             f"<meta name=\"generator\" content=\"Courtroom Desktop {esc(record.app_version)}\"/>"
-            f"<title>{esc(title)}</title><style>{WEB_CSS}</style></head>\n<body>\n{body}\n</body></html>\n")
+            f"<title>{esc(title)}</title><style>{css}</style></head>\n<body>\n{body}\n</body></html>\n")
     return page, {}
 
 

@@ -14,6 +14,7 @@ from courtroom_desktop.core.court.records import Ruling, Turn
 from courtroom_desktop.core.reports import view
 from courtroom_desktop.core.reports.chart import confidence_svg
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
+from courtroom_desktop.core.reports.view import say, term
 
 INLINE = re.compile(r"([\\`*_\[\]|~$])")
 ORDERED = re.compile(r"^(\d+)([.)])")
@@ -73,43 +74,49 @@ def render_markdown(record: TrialRecord, audience: Audience = "general", chart_f
 
 
 # Each section is a list of lines (a line may end in "\n" for a blank line after it); render_markdown joins them.
+# Every fixed wording comes from view's table through say(), in the claim's language.
 def _header(r: TrialRecord, audience: Audience) -> list[str]:
-    out = ["# Verdict report\n",
-           f"**{view.case_word(r)}:** {md_escape(r.spec.claim)}\n",
-           f"Trial `{r.trial_id}` · started {md_escape(r.started_at or 'unknown')} · report made {md_escape(r.generated_at)} "
-           f"· summary for {'an expert' if audience == 'expert' else 'a general'} reader · Courtroom Desktop {r.app_version}\n"]
+    meta = [say(r, "meta_trial", id=f"`{r.trial_id}`"), say(r, "meta_started", at=md_escape(r.started_at or say(r, "unknown"))),
+            say(r, "meta_made", at=md_escape(r.generated_at)), say(r, f"audience.{audience}"),
+            f"Courtroom Desktop {r.app_version}"]
+    out = [f"# {say(r, 'title')}\n",
+           f"**{view.case_word(r)}{say(r, 'colon').rstrip()}** {md_escape(r.spec.claim)}\n",
+           " · ".join(meta) + "\n"]
     verdict = r.verdict
     if verdict is None:
-        out.append(f"**NO VERDICT**: the trial is {md_escape(r.status or 'unfinished')}; `courtroom trials resume {r.trial_id}` "
-                   "continues it.\n")
+        out.append(f"**{say(r, 'no_verdict')}**{say(r, 'colon')}"
+                   f"{say(r, 'resume_hint', status=md_escape(view.status_text(r)), id=r.trial_id)}\n")
     else:
-        out.append(f"**Verdict: {verdict.label.value.upper()}**, confidence {verdict.confidence:.2f} "
-                   f"({view.confidence_words(verdict.confidence)}); {verdict.rounds} round(s), {verdict.switches} role switch(es); "
-                   f"stopped because {md_escape(verdict.stopped_because) or 'n/a'}.\n")
+        confidence = say(r, "confidence_is", value=f"{verdict.confidence:.2f}", words=view.confidence_words(r, verdict.confidence))
+        why = say(r, "stopped_because", why=md_escape(verdict.stopped_because) or say(r, "n/a"))
+        out.append(f"**{say(r, 'verdict_label', label=view.verdict_name(r))}**{say(r, 'comma')}{confidence}{say(r, 'semi')}"
+                   f"{say(r, 'rounds_switches', rounds=verdict.rounds, switches=verdict.switches)}{say(r, 'semi')}"
+                   f"{why}{say(r, 'stop')}\n")
     return out
 
 
 def _summary(r: TrialRecord, audience: Audience) -> list[str]:
-    out = ["## Summary\n"]
+    out = [f"## {say(r, 'summary')}\n"]
     out.extend(_rich(r, paragraph) + "\n" for paragraph in view.summary_paragraphs(r, audience))
     verdict = r.verdict
     if verdict and verdict.conditions:
-        out += ["### Conditions\n", *(f"- {_rich(r, c)}" for c in verdict.conditions), ""]
+        out += [f"### {say(r, 'conditions')}\n", *(f"- {_rich(r, c)}" for c in verdict.conditions), ""]
     if verdict and verdict.risks:
-        out += ["### Risks\n", *(f"- {_rich(r, c)}" for c in verdict.risks), ""]
+        out += [f"### {say(r, 'risks')}\n", *(f"- {_rich(r, c)}" for c in verdict.risks), ""]
     return out
 
 
 def _confidence(r: TrialRecord, chart_file: str) -> list[str]:
-    out = ["## The Judge's confidence per round\n"]
+    out = [f"## {say(r, 'confidence_per_round')}\n"]
     if chart_file:
-        out.append(f"![The Judge's confidence and tendency per round; dashed orange: sides switched]({chart_file})\n")
-    out += ["| Round | Tendency | Confidence | Ready for verdict | Note |", "|---|---|---|---|---|"]
+        out.append(f"![{say(r, 'chart_alt')}]({chart_file})\n")
+    out += [_row(say(r, f"col.{key}") for key in ("round", "tendency", "confidence", "ready", "note")), "|---|---|---|---|---|"]
+    colon = say(r, "colon")
     for ruling in r.rulings:
-        note = " ".join(f"**{label}**: {md_escape(detail)}" if stands_out else md_escape(f"{label}: {detail}")
+        note = " ".join(f"**{label}**{colon}{md_escape(detail)}" if stands_out else md_escape(f"{label}{colon}{detail}")
                         for label, detail, stands_out in view.ruling_notes(r, ruling))
-        out.append(f"| {ruling.round} | {ruling.ruling.tendency.value} | {ruling.ruling.confidence:.2f} | "
-                   f"{'yes' if ruling.ruling.ready_for_verdict else 'no'} | {note or ' '} |")
+        out.append(f"| {ruling.round} | {term(r, ruling.ruling.tendency.value)} | {ruling.ruling.confidence:.2f} | "
+                   f"{say(r, 'yes') if ruling.ruling.ready_for_verdict else say(r, 'no')} | {note or ' '} |")
     out.append("")
     return out
 
@@ -117,13 +124,13 @@ def _confidence(r: TrialRecord, chart_file: str) -> list[str]:
 def _findings(r: TrialRecord) -> list[str]:
     verdict = r.verdict
     if not verdict or not verdict.findings:
-        return ["## Findings\n", "No findings.\n"]
-    out = ["## Findings\n"]
+        return [f"## {say(r, 'findings')}\n", f"{say(r, 'no_findings')}\n"]
+    out = [f"## {say(r, 'findings')}\n"]
     for number, finding in enumerate(verdict.findings, 1):
         cited = [c for c in finding.citations if f"[{c}]" not in finding.text]
         line = f"{number}. {_rich(r, finding.text)}" + (f" {_cite(r, cited)}" if cited else "")
         details = view.finding_sources(r, finding, md_escape)
-        out.append(line + ("  \n   " + "; ".join(details) if details else ""))
+        out.append(line + ("  \n   " + say(r, "semi").join(details) if details else ""))
     out.append("")
     return out
 
@@ -131,9 +138,9 @@ def _findings(r: TrialRecord) -> list[str]:
 def _open_questions(r: TrialRecord) -> list[str]:
     questions = list(r.verdict.open_questions) if r.verdict else []
     lines = view.challenge_lines(r)
-    return ["## Open questions\n", *(_list(r, questions) if questions else ["None."]), "",
-            "### Open lines of argument: challenges never answered\n",
-            *([f"- {md_escape(line)}" for line in lines] if lines else ["None."]), ""]
+    return [f"## {say(r, 'open_questions')}\n", *(_list(r, questions) if questions else [say(r, "none")]), "",
+            f"### {say(r, 'open_lines')}\n",
+            *([f"- {md_escape(line)}" for line in lines] if lines else [say(r, "none")]), ""]
 
 
 def _list(r: TrialRecord, items) -> list[str]:
@@ -142,18 +149,18 @@ def _list(r: TrialRecord, items) -> list[str]:
 
 def _quality(r: TrialRecord) -> list[str]:
     flags = view.quality_flags(r)
-    out = ["## Quality flags\n", *([f"- {md_escape(f)}" for f in flags] if flags else ["None."]), ""]
+    out = [f"## {say(r, 'quality_flags')}\n", *([f"- {md_escape(f)}" for f in flags] if flags else [say(r, "none")]), ""]
     notes = view.trial_notes(r)
     if notes:
-        out += ["### Notes from the trial\n", *(f"- {md_escape(n)}" for n in notes), ""]
+        out += [f"### {say(r, 'trial_notes')}\n", *(f"- {md_escape(n)}" for n in notes), ""]
     return out
 
 
 def _passages(r: TrialRecord) -> list[str]:
-    out = ["## Cited passages\n"]
+    out = [f"## {say(r, 'cited_passages')}\n"]
     cited_ids = r.cited_ids()
     if not cited_ids:
-        out.append("No passage was cited.\n")
+        out.append(f"{say(r, 'no_passage')}\n")
     for evidence_id in cited_ids:
         out += _passage(r, evidence_id)
     return out
@@ -162,33 +169,34 @@ def _passages(r: TrialRecord) -> list[str]:
 def _passage(r: TrialRecord, evidence_id: str) -> list[str]:
     entry = r.entry(evidence_id)
     source = r.source(evidence_id)
-    who = view.cited_by_text(r, entry) or "nobody"
-    out = [f'### <a id="{evidence_id}"></a>\\[{evidence_id}\\] {view.passage_label(entry, md_escape)}\n',
-           f"Evidence level: {md_escape(entry.level)} · says: {md_escape(view.assessed_text(r, entry))} · cited by "
-           f"{md_escape(who)} · found by "
-           f"{md_escape(view.found_by_text(r, entry))}" + (" · **reads like instructions to a model: quoted only**"
-                                                           if entry.injection else "") + "\n",
+    who = view.cited_by_text(r, entry) or say(r, "nobody")
+    card = [say(r, "card.level", level=md_escape(entry.level)), say(r, "card.says", says=md_escape(view.assessed_text(r, entry))),
+            say(r, "card.cited_by", who=md_escape(who)), say(r, "card.found_by", who=md_escape(view.found_by_text(r, entry)))]
+    if entry.injection:
+        card.append(f"**{say(r, 'card.injection')}**")
+    out = [f'### <a id="{evidence_id}"></a>\\[{evidence_id}\\] {view.passage_label(r, entry, md_escape)}\n',
+           " · ".join(card) + "\n",
            "\n>\n".join(f"> {md_escape(p)}" for p in view.paragraphs(entry.evidence.chunk.text)) + "\n"]
     quotes = r.quotes(evidence_id)
     if quotes:
-        out.append("Quoted by counsel: " + "; ".join(f"\u201c{md_escape(q)}\u201d" for q in quotes) + "\n")
+        out.append(say(r, "quoted_by_counsel") + say(r, "semi").join(f"\u201c{md_escape(q)}\u201d" for q in quotes) + "\n")
     if source is not None and source.pdf:
-        out.append(f"[Open page {source.original_page} with the passage highlighted]({source.href}) ({source.pdf}, page "
-                   f"{source.page})\n")
-        out.extend(f"![{evidence_id} highlighted on page {source.original_page + offset}]({image})\n"
+        out.append(f"[{say(r, 'open_page', page=source.original_page)}]({source.href}) "
+                   f"{say(r, 'file_page', file=source.pdf, page=source.page)}\n")
+        out.extend(f"![{say(r, 'highlighted_on', id=evidence_id, page=source.original_page + offset)}]({image})\n"
                    for offset, image in enumerate(source.images))
     if source is not None and source.note:
-        out.append(f"*{md_escape(source.note)}. The passage above is the text the trial kept.*\n")
+        out.append(f"*{say(r, 'kept_text', note=md_escape(source.note))}*\n")
     elif source is None:
-        out.append("*No highlighted copy was made for this report.*\n")
+        out.append(f"*{say(r, 'no_copy')}*\n")
     return out
 
 
 def _evidence(r: TrialRecord, audience: Audience) -> list[str]:
     if not r.pool:
-        return ["## Evidence\n", "The evidence pool is empty.\n"]
-    head = view.evidence_head(audience)
-    out = ["## Evidence\n", _row(head), "|" + "---|" * len(head)]
+        return [f"## {say(r, 'evidence')}\n", f"{say(r, 'pool_empty')}\n"]
+    head = view.evidence_head(r, audience)
+    out = [f"## {say(r, 'evidence')}\n", _row(head), "|" + "---|" * len(head)]
     cited = set(r.cited_ids())
     for entry in r.pool:
         target = view.citation_target(r, entry.id) if entry.id in cited else ""
@@ -201,25 +209,32 @@ def _evidence(r: TrialRecord, audience: Audience) -> list[str]:
     return out
 
 
+def _bold(r: TrialRecord, key: str) -> str:
+    """'**Summary:** ': a bold label of the table (its colon inside the bold) and a space."""
+    return f"**{say(r, key).rstrip()}** "
+
+
 def _rounds_in_detail(r: TrialRecord) -> list[str]:
-    out = ["## Rounds in detail\n"]
+    out = [f"## {say(r, 'rounds_in_detail')}\n"]
     for ruling in r.rulings:
         j = ruling.ruling
-        out += [f"### Round {ruling.round}: {j.tendency.value}, confidence {j.confidence:.2f}\n",
-                f"**Summary:** {_rich(r, j.summary)}\n",
-                f"**Evidence assessment:** {_rich(r, j.evidence_assessment)}\n",
-                f"**Key controversy:** {_rich(r, j.key_controversy)}\n"]
+        out += [f"### {say(r, 'round', round=ruling.round)}{say(r, 'colon')}"
+                f"{say(r, 'tendency_confidence', tendency=term(r, j.tendency.value), value=f'{j.confidence:.2f}')}\n",
+                f"{_bold(r, 'summary:')}{_rich(r, j.summary)}\n",
+                f"{_bold(r, 'assessment:')}{_rich(r, j.evidence_assessment)}\n",
+                f"{_bold(r, 'controversy:')}{_rich(r, j.key_controversy)}\n"]
         if j.open_questions:
-            out += ["**Open questions:**\n", *_list(r, j.open_questions), ""]
+            out += [f"**{say(r, 'open_questions:').rstrip()}**\n", *_list(r, j.open_questions), ""]
         if j.ready_for_verdict:
-            out.append(f"**Ready for verdict:** {_rich(r, j.ready_reason)}"
-                       + (f" — overruled: {md_escape('; '.join(ruling.overruled))}" if ruling.overruled else "") + "\n")
+            why = md_escape(say(r, "semi").join(ruling.overruled))
+            out.append(f"{_bold(r, 'ready:')}{_rich(r, j.ready_reason)}"
+                       + (say(r, "overruled_tail", dash="—", why=why) if ruling.overruled else "") + "\n")
     return out
 
 
 def _discovery(r: TrialRecord) -> list[str]:
-    head = view.DISCOVERY_HEAD
-    out = ["### How the evidence was found\n", _row(head), "|" + "---|" * len(head)]
+    head = view.discovery_head(r)
+    out = [f"### {say(r, 'discovery')}\n", _row(head), "|" + "---|" * len(head)]
     out.extend(_row([entry.id, *(_cell(c) for c in view.discovery_text(r, entry)), *view.discovery_figures(entry)])
                for entry in r.pool)
     out.append("")
@@ -227,39 +242,41 @@ def _discovery(r: TrialRecord) -> list[str]:
 
 
 def _settings(r: TrialRecord) -> list[str]:
-    out = ["## Models and settings\n", "| Role | Model |", "|---|---|"]
-    out.extend(f"| {_cell(role)} | {_cell(model)} |" for role, model in (r.spec.models or {"(not recorded)": ""}).items())
+    models = r.spec.models or {say(r, "paren", text=say(r, "not_recorded")).strip(): ""}
+    out = [f"## {say(r, 'settings')}\n", _row([say(r, "col.role"), say(r, "col.model")]), "|---|---|"]
+    out.extend(f"| {_cell(role)} | {_cell(model)} |" for role, model in models.items())
     out += ["",
-            f"Case type: {r.spec.case.value} · scope: {md_escape(view.scope_text(r))} · usage: {md_escape(view.usage_text(r))}\n",
-            "| Debate setting | Value |", "|---|---|",
+            say(r, "case_line", case=term(r, r.spec.case.value), scope=md_escape(view.scope_text(r)),
+                usage=md_escape(view.usage_text(r)), dot=" · ") + "\n",
+            _row([say(r, "col.setting"), say(r, "col.value")]), "|---|---|",
             *(f"| {_cell(k)} | {_cell(v)} |" for k, v in view.settings_rows(r)), "",
-            f"Report made {md_escape(r.generated_at)}; trial started {md_escape(r.started_at or 'unknown')}, verdict "
-            f"{md_escape(r.finished_at or 'not reached')}.\n"]
+            say(r, "dates", made=md_escape(r.generated_at), started=md_escape(r.started_at or say(r, "unknown")),
+                finished=md_escape(r.finished_at or say(r, "not_reached"))) + "\n"]
     return out
 
 
 def _transcript(r: TrialRecord) -> list[str]:
-    out = ["## Appendix: transcript\n"]
+    out = [f"## {say(r, 'transcript')}\n"]
     if not r.turns and not r.rulings:
-        out.append("Nothing was said yet.\n")
+        out.append(f"{say(r, 'nothing_said')}\n")
     for number in view.rounds(r):
-        out.append(f"### Round {number}\n")
+        out.append(f"### {say(r, 'round', round=number)}\n")
         for turn in (t for t in r.turns if t.round == number):
             out += _turn(r, turn)
         for ruling in (x for x in r.rulings if x.round == number):
             out += _judge(r, ruling)
         switch = r.switched_after(number)
         if switch:
-            out.append(f"---\n\n**⇄ Sides switched after round {number}:** {md_escape('; '.join(switch.reasons))} "
-                       f"({md_escape(view.switch_roles(r, switch))})\n\n---\n")
+            out.append(f"---\n\n**⇄ {say(r, 'switched_after', round=number)}** {md_escape(say(r, 'semi').join(switch.reasons))}"
+                       f"{say(r, 'paren', text=md_escape(view.switch_roles(r, switch)))}\n\n---\n")
     return out
 
 
 def _turn(r: TrialRecord, turn: Turn) -> list[str]:
     text = view.paragraphs(turn.text)
-    out = [f"**{md_escape(turn.role)}** ({view.turn_seat(turn)})\n",
-           "\n\n".join(_rich(r, p) for p in text) + "\n" if text else "(empty)\n"]
-    notes = view.turn_notes(turn)
+    out = [f"**{md_escape(term(r, turn.role))}**{say(r, 'paren', text=view.turn_seat(r, turn))}\n",
+           "\n\n".join(_rich(r, p) for p in text) + "\n" if text else f"{say(r, 'empty')}\n"]
+    notes = view.turn_notes(r, turn)
     if notes:
         out.append(f"*{md_escape(' · '.join(notes))}*\n")
     return out
@@ -267,13 +284,14 @@ def _turn(r: TrialRecord, turn: Turn) -> list[str]:
 
 def _judge(r: TrialRecord, ruling: Ruling) -> list[str]:
     j = ruling.ruling
-    out = [f"**Judge** — {j.tendency.value}, confidence {j.confidence:.2f}: {_rich(r, j.summary)}\n"]
+    judged = say(r, "tendency_confidence", tendency=term(r, j.tendency.value), value=f"{j.confidence:.2f}")
+    out = [f"**{say(r, 'judge')}** — {judged}{say(r, 'colon')}{_rich(r, j.summary)}\n"]
     if j.key_controversy.strip():
-        out.append(f"Key controversy: {_rich(r, j.key_controversy)}\n")
+        out.append(f"{say(r, 'controversy:')}{_rich(r, j.key_controversy)}\n")
     if j.open_questions:
-        out.append("Open questions: " + "; ".join(_rich(r, q) for q in j.open_questions) + "\n")
+        out.append(say(r, "open_questions:") + say(r, "semi").join(_rich(r, q) for q in j.open_questions) + "\n")
     if ruling.overruled:
-        out.append(f"'Ready for verdict' overruled: {md_escape('; '.join(ruling.overruled))}\n")
+        out.append(f"{say(r, 'ready_overruled:')}{md_escape(say(r, 'semi').join(ruling.overruled))}\n")
     return out
 
 

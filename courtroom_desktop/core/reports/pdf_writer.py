@@ -1,6 +1,10 @@
 """The report as PDF: the HTML content laid out by PyMuPDF's Story, then real link annotations added where the
 layout placed each link: a go-to-remote link that opens ``sources/E3-p4.pdf`` at the highlighted page, or a go-to
-link within the report. Plus an outline of the sections, page numbers and document metadata."""
+link within the report. Plus an outline of the sections, page numbers and document metadata.
+
+Chinese, Japanese and Korean text comes out as real text: MuPDF takes the glyphs the body font lacks from its built-in
+CJK font (Droid Sans Fallback), which is embedded, and the footer embeds the same font when its wording is CJK. That
+font is 3.5 MB whole, so a report with CJK text has its fonts cut down to the glyphs it uses."""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from urllib.parse import unquote
 from courtroom_desktop.core.reports import view
 from courtroom_desktop.core.reports.html_writer import PDF_CSS, render_html
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
+from courtroom_desktop.core.reports.view import say
+from courtroom_desktop.core.text import has_cjk
 
 PAPER = "a4"
 MARGINS = (50, 48, -50, -56)  # left, top, right, bottom (negative: inset from the far edge)
@@ -84,11 +90,23 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
                 page.insert_link({"kind": pymupdf.LINK_GOTOR, "from": rect, "file": remote[0], "page": remote[1],
                                   "to": pymupdf.Point(0, 0), "zoom": 0})
         total = doc.page_count
-        footer = f"Courtroom Desktop verdict report \u00b7 trial {record.trial_id}"
+        footer = say(record, "footer", id=record.trial_id)
+        cjk = has_cjk(footer)
+        # CJK wording: MuPDF's CJK font, embedded through a TextWriter (insert_text would only name "china-s" for the
+        # viewer to find, and measures every glyph of the font first)
+        font = pymupdf.Font("cjk") if cjk else None
         for page in doc:
             y = page.rect.height - 28
+            label = say(record, "page_of", page=page.number + 1, pages=total)
+            if font is not None:
+                writer = pymupdf.TextWriter(page.rect, color=(0.4, 0.4, 0.4))
+                writer.append((MARGINS[0], y), footer, font=font, fontsize=7.5)
+                writer.append((page.rect.width + MARGINS[2] - font.text_length(label, fontsize=7.5), y), label, font=font,
+                              fontsize=7.5)
+                page.wrap_contents()  # the layout leaves its coordinate transform in force
+                writer.write_text(page)
+                continue
             page.insert_text((MARGINS[0], y), footer, fontsize=7.5, fontname="helv", color=(0.4, 0.4, 0.4))
-            label = f"page {page.number + 1} of {total}"
             width = pymupdf.get_text_length(label, fontname="helv", fontsize=7.5)
             page.insert_text((page.rect.width + MARGINS[2] - width, y), label, fontsize=7.5, fontname="helv",
                              color=(0.4, 0.4, 0.4))
@@ -98,10 +116,12 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
         if toc:
             toc[0][0] = 1
             doc.set_toc(toc)
-        doc.set_metadata({"title": f"Verdict report: {view.excerpt(record.spec.claim, 100)}",
+        doc.set_metadata({"title": say(record, "title") + say(record, "colon") + view.excerpt(record.spec.claim, 100),
                           "author": "Courtroom Desktop", "creator": f"Courtroom Desktop {record.app_version}",
                           "producer": "Courtroom Desktop", "subject": f"trial {record.trial_id}",
-                          "keywords": record.verdict.label.value if record.verdict else "no verdict"})
+                          "keywords": record.verdict.label.value if record.verdict else say(record, "no_verdict_kw")})
+        if cjk or has_cjk(body):
+            doc.subset_fonts()  # the CJK font whole would add 1.7 MB (compressed) to the file
         return doc.tobytes(garbage=3, deflate=True)
     finally:
         doc.close()

@@ -126,17 +126,26 @@ class TrialRecord(Frozen):
         return next((s for s in self.sources if s.evidence_id == evidence_id), None)
 
     def cited_by(self, evidence_id: str) -> list[str]:
-        """Who cited a passage: 'Prosecution (rounds 1, 2)' per role with a valid citation of it, then 'verdict'."""
+        """Who cited a passage: 'Prosecution (rounds 1, 2)' per role with a valid citation of it, then 'verdict'
+        (in English; the reports say it in the claim's language through ``view.cited_by_text``)."""
+        who = [f"{role} (round{'s' if len(n) > 1 else ''} {', '.join(map(str, n))})"
+               for role, n in self.citing_rounds(evidence_id).items()]
+        if self.cited_in_verdict(evidence_id):
+            who.append("verdict")
+        return who
+
+    def citing_rounds(self, evidence_id: str) -> dict[str, list[int]]:
+        """role -> the rounds in which that role made a valid citation of the passage, in order."""
         rounds: dict[str, list[int]] = {}
         for turn in self.turns:
             if any(c.valid and c.evidence_id == evidence_id for c in turn.citations):
                 numbers = rounds.setdefault(turn.role, [])
                 if turn.round not in numbers:
                     numbers.append(turn.round)
-        who = [f"{role} (round{'s' if len(n) > 1 else ''} {', '.join(map(str, n))})" for role, n in rounds.items()]
-        if self.verdict and any(evidence_id in f.citations for f in self.verdict.findings):
-            who.append("verdict")
-        return who
+        return rounds
+
+    def cited_in_verdict(self, evidence_id: str) -> bool:
+        return bool(self.verdict and any(evidence_id in f.citations for f in self.verdict.findings))
 
     def cited_ids(self) -> list[str]:
         """Pool ids cited by a valid turn citation or a verdict finding, in pool order."""

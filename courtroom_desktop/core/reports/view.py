@@ -1,5 +1,6 @@
 """What the reports say, independent of the format: wording for the two audiences, citation splitting, labels,
-and the escaping rules for text that came from documents or models (never trusted)."""
+and the escaping rules for text that came from documents or models (never trusted). The fixed wording is in the
+claim's language: every phrase comes from the one table in ``words`` through ``say(record, key, **fields)``."""
 
 from __future__ import annotations
 
@@ -8,32 +9,22 @@ from collections.abc import Callable
 
 from courtroom_desktop.core.court.checks import CITATION
 from courtroom_desktop.core.court.records import (
-    CaseType,
     Finding,
     PoolEntry,
     RolesSwitched,
     Ruling,
     Stance,
     Turn,
+    Verdict,
     role_name,
 )
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
+from courtroom_desktop.core.reports.words import WORDS as WORDS  # the table of wordings, per language
+from courtroom_desktop.core.reports.words import language as language
+from courtroom_desktop.core.reports.words import say, term, wording
+from courtroom_desktop.core.text import has_cjk
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
-LABEL_TEXT = {
-    CaseType.claim: {
-        "supported": "The evidence in the library supports the claim.",
-        "refuted": "The evidence in the library contradicts the claim.",
-        "mixed": "The evidence in the library points both ways: parts of the claim hold, parts do not.",
-        "insufficient evidence": "The library does not hold enough evidence to decide the claim.",
-    },
-    CaseType.decision: {
-        "supported": "On the evidence in the library, the decision looks right.",
-        "refuted": "On the evidence in the library, the decision looks wrong.",
-        "mixed": "The evidence in the library points both ways on this decision.",
-        "insufficient evidence": "The library does not hold enough evidence to weigh this decision.",
-    },
-}
 AUDIENCES = ("general", "expert")
 
 
@@ -50,7 +41,9 @@ def excerpt(text: str, chars: int = 220) -> str:
     flat = one_line(text)
     if len(flat) <= chars:
         return flat
-    cut = flat[:chars].rsplit(" ", 1)[0]
+    head, _, tail = flat[:chars].rpartition(" ")
+    # cut at a space between words; Chinese and Japanese run without spaces, so a CJK tail is cut where it stands
+    cut = head if head and not has_cjk(tail) else flat[:chars]
     return cut + " \u2026"
 
 
@@ -58,14 +51,14 @@ def paragraphs(text: str) -> list[str]:
     return [one_line(p) for p in re.split(r"\n\s*\n", clean(text)) if p.strip()]
 
 
-def confidence_words(confidence: float) -> str:
+def confidence_words(record: TrialRecord, confidence: float) -> str:
     if confidence >= 0.8:
-        return "high"
+        return say(record, "conf.high")
     if confidence >= 0.6:
-        return "moderate"
+        return say(record, "conf.moderate")
     if confidence >= 0.4:
-        return "low"
-    return "very low"
+        return say(record, "conf.low")
+    return say(record, "conf.very low")
 
 
 def split_citations(text: str) -> list[str | list[str]]:
@@ -83,16 +76,51 @@ def split_citations(text: str) -> list[str | list[str]]:
 
 
 def case_word(record: TrialRecord) -> str:
-    return "Decision" if record.spec.case == CaseType.decision else "Claim"
+    return say(record, f"case.{record.spec.case.value}")
+
+
+def status_text(record: TrialRecord) -> str:
+    return term(record, record.status) if record.status else say(record, "unfinished")
+
+
+def verdict_name(record: TrialRecord) -> str:
+    """The verdict's label as the verdict box shows it: 'SUPPORTED', in Chinese '支持 (SUPPORTED)'."""
+    return term(record, record.verdict.label.value, upper=True) if record.verdict else say(record, "no_verdict")
 
 
 def verdict_sentence(record: TrialRecord) -> str:
     verdict = record.verdict
     if verdict is None:
-        return f"No verdict yet: the trial is {record.status or 'unfinished'}."
-    sentence = LABEL_TEXT[record.spec.case][verdict.label.value]
-    return (f"{sentence} The court's confidence is {confidence_words(verdict.confidence)} "
-            f"({verdict.confidence:.2f} on a scale from 0 to 1).")
+        return say(record, "no_verdict_yet", status=status_text(record))
+    sentence = say(record, f"{record.spec.case.value}/{verdict.label.value}")
+    return say(record, "verdict_sentence", sentence=sentence, words=confidence_words(record, verdict.confidence),
+               value=f"{verdict.confidence:.2f}")
+
+
+def rests_on(record: TrialRecord, verdict: Verdict) -> str:
+    """What the confidence rests on; English keeps ``Verdict.rests_on`` (with its plurals), other wordings count the
+    same basis rows through the table."""
+    if wording(record) == "en":
+        return verdict.rests_on()
+    parts = []
+    for key in ("supports", "refutes", "mixed"):
+        counts = [(row.level, getattr(row, key)) for row in verdict.basis if getattr(row, key)]
+        if counts:
+            levels = say(record, "list").join(f"{level} {n}" for level, n in counts)
+            parts.append(say(record, f"basis.{key}", n=sum(n for _, n in counts), levels=levels))
+    if not parts:
+        return ""
+    joined = say(record, "list").join(parts[:-1]) + say(record, "and") + parts[-1] if len(parts) > 1 else parts[0]
+    return say(record, "rests_on", parts=joined)
+
+
+def correction(record: TrialRecord, verdict: Verdict) -> str:
+    """What the verdict rule changed of the judge's draft ('' when the draft stood)."""
+    if wording(record) == "en" or not verdict.corrected:
+        return verdict.correction()
+    confidence = verdict.draft_confidence if verdict.draft_confidence is not None else verdict.confidence
+    return say(record, "correction", label=term(record, (verdict.draft_label or verdict.label).value),
+               value=f"{confidence:.2f}")
 
 
 def summary_paragraphs(record: TrialRecord, audience: Audience) -> list[str]:
@@ -101,30 +129,22 @@ def summary_paragraphs(record: TrialRecord, audience: Audience) -> list[str]:
     out = [verdict_sentence(record)]
     verdict = record.verdict
     if verdict is not None:
-        out.extend(text for text in (verdict.rests_on(), verdict.correction()) if text)
+        out.extend(text for text in (rests_on(record, verdict), correction(record, verdict)) if text)
     if verdict and verdict.summary.strip():
         out.extend(paragraphs(verdict.summary))
     if audience == "expert":
         if verdict:
-            out.append(f"Verdict label '{verdict.label.value}' at confidence {verdict.confidence:.2f} after "
-                       f"{verdict.rounds} round(s) and {verdict.switches} role switch(es); stopped because "
-                       f"{one_line(verdict.stopped_because) or 'n/a'}.")
+            out.append(say(record, "expert_verdict", label=term(record, verdict.label.value),
+                           value=f"{verdict.confidence:.2f}", rounds=verdict.rounds, switches=verdict.switches,
+                           why=one_line(verdict.stopped_because) or say(record, "n/a")))
         if record.rulings:
             last = record.rulings[-1].ruling
             if last.evidence_assessment.strip():
-                out.append(f"Evidence assessment (round {record.rulings[-1].round}): {one_line(last.evidence_assessment)}")
+                out.append(say(record, "assessment_round", round=record.rulings[-1].round)
+                           + one_line(last.evidence_assessment))
             if last.key_controversy.strip():
-                out.append(f"Key controversy: {one_line(last.key_controversy)}")
+                out.append(say(record, "controversy:") + one_line(last.key_controversy))
     return out
-
-
-def stance_text(record: TrialRecord, stance: Stance | str | None) -> str:
-    if not stance:
-        return ""
-    if stance == "both":
-        return "both sides"
-    value = Stance(stance)
-    return f"{value.value} ({role_name(record.spec.case, value)})"
 
 
 def pages_label(entry: PoolEntry) -> str:
@@ -138,19 +158,23 @@ def doc_label(entry: PoolEntry) -> str:
     return evidence.doc_path.rsplit("/", 1)[-1] or evidence.chunk.doc_id
 
 
+def role_text(record: TrialRecord, stance: Stance) -> str:
+    return term(record, role_name(record.spec.case, stance))
+
+
 def found_by_text(record: TrialRecord, entry: PoolEntry) -> str:
-    who = "the judge" if entry.found_by == "judge" else f"counsel {entry.found_by.value}"
+    who = say(record, "the_judge") if entry.found_by == "judge" else say(record, "counsel", seat=entry.found_by.value)
     if entry.stance is not None:
-        who += f" ({role_name(record.spec.case, entry.stance)})"
-    return f"{who}, round {entry.round}"
+        who += say(record, "paren", text=role_text(record, entry.stance))
+    return say(record, "found_round", who=who, round=entry.round)
 
 
-def passage_label(entry: PoolEntry, escape: Callable[[str], str] = str) -> str:
+def passage_label(record: TrialRecord, entry: PoolEntry, escape: Callable[[str], str] = str) -> str:
     """'Document, page 4, Section': where a passage sits. ``escape`` is the format's escaping of untrusted text,
     applied to each piece (the document title and section come from the documents)."""
     section = one_line(entry.evidence.chunk.section_path)
-    return (f"{escape(doc_label(entry))}, page {escape(pages_label(entry))}"
-            + (f", {escape(section)}" if section else ""))
+    return (say(record, "doc_page", doc=escape(doc_label(entry)), pages=escape(pages_label(entry)))
+            + (say(record, "comma") + escape(section) if section else ""))
 
 
 def finding_sources(record: TrialRecord, finding: Finding, escape: Callable[[str], str] = str) -> list[str]:
@@ -159,7 +183,7 @@ def finding_sources(record: TrialRecord, finding: Finding, escape: Callable[[str
     for evidence_id in finding.citations:
         entry = record.entry(evidence_id)
         if entry:
-            sources.append(f"{evidence_id}: {passage_label(entry, escape)}")
+            sources.append(evidence_id + say(record, "colon") + passage_label(record, entry, escape))
     return sources
 
 
@@ -167,27 +191,33 @@ def assessed_text(record: TrialRecord, entry: PoolEntry) -> str:
     """What a passage says about the claim, as assessed: 'supports (relevance 0.80)', or 'not assessed'."""
     assessment = record.assessment(entry.id)
     if assessment is None:
-        return "not assessed"
-    return f"{assessment.stance.value} (relevance {assessment.relevance:.2f})"
+        return say(record, "not_assessed")
+    return say(record, "relevance", stance=term(record, assessment.stance.value), value=f"{assessment.relevance:.2f}")
 
 
 def cited_by_text(record: TrialRecord, entry: PoolEntry) -> str:
-    """Who cited a passage; 'both sides: ...' when the Prosecution and the Defense both did."""
-    who = ", ".join(record.cited_by(entry.id))
-    return f"both sides: {who}" if record.citing_stance(entry.id) == "both" else who
+    """Who cited a passage: 'Prosecution (rounds 1, 2), verdict'; 'both sides: ...' when the Prosecution and the
+    Defense both did; '' when nobody did."""
+    who = [say(record, "role_round" if len(numbers) == 1 else "role_rounds", role=term(record, role),
+               rounds=say(record, "list").join(map(str, numbers)))
+           for role, numbers in record.citing_rounds(entry.id).items()]
+    if record.cited_in_verdict(entry.id):
+        who.append(say(record, "verdict"))
+    text = say(record, "comma").join(who)
+    return say(record, "both_sides", who=text) if record.citing_stance(entry.id) == "both" else text
 
 
-def evidence_head(audience: Audience) -> list[str]:
-    head = ["ID", "Document", "Page", "Section", "Excerpt", "Stance (assessed)", "Found by", "Cited by", "Evidence level"]
-    return [*head, "Weight"] if audience == "expert" else head
+def evidence_head(record: TrialRecord, audience: Audience) -> list[str]:
+    keys = ["id", "document", "page", "section", "excerpt", "stance", "found_by", "cited_by", "level"]
+    return [say(record, f"col.{key}") for key in keys + (["weight"] if audience == "expert" else [])]
 
 
 def evidence_cells(record: TrialRecord, entry: PoolEntry) -> list[str]:
     """The text cells of a row of the evidence table, 'Document' to 'Evidence level' (the format escapes them)."""
     chunk = entry.evidence.chunk
     return [doc_label(entry), pages_label(entry), one_line(chunk.section_path), excerpt(chunk.text, 160),
-            assessed_text(record, entry), found_by_text(record, entry), cited_by_text(record, entry) or "not cited",
-            entry.level]
+            assessed_text(record, entry), found_by_text(record, entry),
+            cited_by_text(record, entry) or say(record, "not_cited"), entry.level]
 
 
 def challenge_lines(record: TrialRecord, open_only: bool = True) -> list[str]:
@@ -195,9 +225,9 @@ def challenge_lines(record: TrialRecord, open_only: bool = True) -> list[str]:
     answered, by default)."""
     tracked = record.verdict.open_challenges if open_only and record.verdict else [
         t for t in record.challenges if not open_only or t.status.value != "answered"]
-    return [f"{t.challenge.id} (raised by {'the ' if t.challenge.raised_by == 'Judge' else ''}{t.challenge.raised_by} "
-            f"in round {t.challenge.round}, to {t.challenge.addressed_to}; {t.status.value}): "
-            f"{one_line(t.challenge.text)}" for t in tracked]
+    return [say(record, "challenge", id=t.challenge.id, round=t.challenge.round, text=one_line(t.challenge.text),
+                by=(say(record, "the ") if t.challenge.raised_by == "Judge" else "") + term(record, t.challenge.raised_by),
+                to=term(record, t.challenge.addressed_to), status=term(record, t.status.value)) for t in tracked]
 
 
 def weight_text(record: TrialRecord, entry: PoolEntry) -> str:
@@ -206,7 +236,9 @@ def weight_text(record: TrialRecord, entry: PoolEntry) -> str:
     return "" if weight is None else f"{weight:.2f}"
 
 
-DISCOVERY_HEAD = ("ID", "Found by", "Query", "Fused score", "BM25 rank", "Vector rank", "Novelty")
+def discovery_head(record: TrialRecord) -> list[str]:
+    """The head of the expert's 'How the evidence was found' table."""
+    return [say(record, f"col.{key}") for key in ("id", "found_by", "query", "score", "bm25", "vector", "novelty")]
 
 
 def discovery_text(record: TrialRecord, entry: PoolEntry) -> list[str]:
@@ -221,25 +253,27 @@ def discovery_figures(entry: PoolEntry) -> list[str]:
             "" if ev.vector_rank is None else str(ev.vector_rank), f"{entry.novelty:.2f}"]
 
 
-def turn_seat(turn: Turn) -> str:
-    return f"counsel {turn.seat.value}, {turn.stance.value}"
+def turn_seat(record: TrialRecord, turn: Turn) -> str:
+    return say(record, "seat", seat=turn.seat.value, stance=term(record, turn.stance.value))
 
 
-def turn_notes(turn: Turn) -> list[str]:
+def turn_notes(record: TrialRecord, turn: Turn) -> list[str]:
     """What a counsel turn did besides arguing, one line each: its searches, the evidence they added, a
     regeneration, the court's flags and the citations it rejected."""
     notes = []
     if turn.queries:
-        notes.append("searched: " + "; ".join(one_line(q) for q in turn.queries))
+        notes.append(say(record, "searched", queries=say(record, "semi").join(one_line(q) for q in turn.queries)))
     if turn.evidence_added:
-        notes.append("new evidence: " + ", ".join(turn.evidence_added))
+        notes.append(say(record, "new_evidence", ids=say(record, "list").join(turn.evidence_added)))
     if turn.regenerated:
-        notes.append("regenerated once after a rejected answer")
-    notes.extend(f"challenged {c.addressed_to} ({c.id}): {one_line(c.text)}" for c in turn.challenges)
+        notes.append(say(record, "regenerated"))
+    notes.extend(say(record, "challenged", to=term(record, c.addressed_to), id=c.id, text=one_line(c.text))
+                 for c in turn.challenges)
     if turn.answers:
-        notes.append("answers " + ", ".join(turn.answers))
-    notes.extend(f"flag: {one_line(f)}" for f in turn.flags)
-    notes.extend(f"invalid citation {c.evidence_id}: {one_line(c.problem)}" for c in turn.citations if not c.valid)
+        notes.append(say(record, "answers", ids=say(record, "list").join(turn.answers)))
+    notes.extend(say(record, "flag", flag=one_line(f)) for f in turn.flags)
+    notes.extend(say(record, "invalid_citation", id=c.evidence_id, problem=one_line(c.problem))
+                 for c in turn.citations if not c.valid)
     return notes
 
 
@@ -247,20 +281,22 @@ def ruling_notes(record: TrialRecord, ruling: Ruling) -> list[tuple[str, str, bo
     """The confidence table's note on a round, as (label, detail, stands out): a 'ready for verdict' that was
     overruled, and a switch of sides after the round (the one that stands out)."""
     notes = []
+    semi = say(record, "semi")
     if ruling.marks:
-        notes.append(("challenges", "; ".join(f"{m.id} {m.status.value}" for m in ruling.marks), False))
+        notes.append((say(record, "note.challenges"),
+                      semi.join(f"{m.id} {term(record, m.status.value)}" for m in ruling.marks), False))
     if ruling.overruled:
-        notes.append(("'ready' overruled", "; ".join(ruling.overruled), False))
+        notes.append((say(record, "note.overruled"), semi.join(ruling.overruled), False))
     switch = record.switched_after(ruling.round)
     if switch:
-        notes.append(("sides switched after this round", "; ".join(switch.reasons), True))
+        notes.append((say(record, "note.switched"), semi.join(switch.reasons), True))
     return notes
 
 
 def switch_roles(record: TrialRecord, switch: RolesSwitched) -> str:
     """'counsel A is now Defense, counsel B is now Prosecution': who argues what after a switch."""
-    return ", ".join(f"counsel {seat} is now {role_name(record.spec.case, stance)}"
-                     for seat, stance in sorted(switch.assignments.items()))
+    return say(record, "comma").join(say(record, "now_role", seat=seat, role=role_text(record, stance))
+                                     for seat, stance in sorted(switch.assignments.items()))
 
 
 def cited_anchor(record: TrialRecord, evidence_id: str) -> str:
@@ -283,23 +319,26 @@ def quality_flags(record: TrialRecord) -> list[str]:
         for turn in record.turns:
             for flag in turn.flags:
                 seen[flag] = seen.get(flag, 0) + 1
-        flags.extend(f"{flag} ({n} turn{'s' if n > 1 else ''})" for flag, n in seen.items())
+        flags.extend(say(record, "flag_turns" if n > 1 else "flag_turn", flag=flag, n=n) for flag, n in seen.items())
     regenerated = sum(1 for t in record.turns if t.regenerated)
     if regenerated:
-        flags.append(f"{regenerated} argument(s) were rejected once and regenerated")
+        flags.append(say(record, "flag_regenerated", n=regenerated))
     overruled = [r for r in record.rulings if r.overruled]
     for ruling in overruled:
-        flags.append(f"round {ruling.round}: the Judge's 'ready for verdict' was overruled ({'; '.join(ruling.overruled)})")
+        flags.append(say(record, "flag_overruled", round=ruling.round, why=say(record, "semi").join(ruling.overruled)))
     for source in record.sources:
         if source.note:
-            flags.append(f"{source.evidence_id}: {source.note}")
+            flags.append(source.evidence_id + say(record, "colon") + source.note)
     return [one_line(f) for f in flags]
 
 
 def trial_notes(record: TrialRecord) -> list[str]:
-    notes = [f"round {w.round}: {one_line(w.message)}" if w.round else one_line(w.message) for w in record.warnings]
-    notes.extend(f"error: {one_line(e.message)}" + (f" (fix: {one_line(e.fix)})" if e.fix else "") for e in record.errors)
-    notes.extend(f"resumed at round {r.from_round}" + (f", redoing {one_line(r.discarded)}" if r.discarded else "")
+    notes = [say(record, "note_round", round=w.round, text=one_line(w.message)) if w.round else one_line(w.message)
+             for w in record.warnings]
+    notes.extend(say(record, "note_error", text=one_line(e.message)) + (say(record, "note_fix", fix=one_line(e.fix))
+                                                                       if e.fix else "") for e in record.errors)
+    notes.extend(say(record, "note_resumed", round=r.from_round)
+                 + (say(record, "note_redoing", what=one_line(r.discarded)) if r.discarded else "")
                  for r in record.resumptions)
     return notes
 
@@ -314,15 +353,16 @@ def settings_rows(record: TrialRecord) -> list[tuple[str, str]]:
 
 def scope_text(record: TrialRecord) -> str:
     parts = []
-    parts.append(f"{len(record.spec.documents)} chosen document(s)" if record.spec.documents else "the whole library")
+    parts.append(say(record, "scope_documents", n=len(record.spec.documents)) if record.spec.documents
+                 else say(record, "scope_library"))
     if record.spec.sections:
-        parts.append("sections starting with " + ", ".join(one_line(s) for s in record.spec.sections))
-    return "; ".join(parts)
+        parts.append(say(record, "scope_sections", sections=say(record, "list").join(one_line(s) for s in record.spec.sections)))
+    return say(record, "semi").join(parts)
 
 
 def usage_text(record: TrialRecord) -> str:
     u = record.usage
-    return f"{u.tokens_in} tokens in, {u.tokens_out} tokens out, {u.seconds:.1f} s of model time"
+    return say(record, "usage", tokens_in=u.tokens_in, tokens_out=u.tokens_out, seconds=f"{u.seconds:.1f}")
 
 
 def rounds(record: TrialRecord) -> list[int]:
