@@ -13,21 +13,28 @@ from courtroom_desktop.core.config import ROLES
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "doctor",
-        help="check the chat model of each role (server, model, context, a call, a structured call)",
-        description="For each role: is the server reachable (or the GGUF file there), is the model on it, is the "
-        "context large enough, does a one-token call work, does a structured (JSON) round trip validate. "
-        "Prints the fix for each failure; the exit status is 1 when any check fails.",
+        help="check the chat model of each role (server, model, context, a call, a structured call) and rate it",
+        description="For each role: is the server reachable (or the GGUF file there, and does it load), is the model "
+        "on it, is the context large enough, does a one-token call work, does a structured (JSON) round trip "
+        "validate. Then three short probes rate the model for this job (valid JSON, citing only given passages, a "
+        "known answer): good, usable or demo only. Prints the fix for each failure; the exit status is 1 when any "
+        "check fails (a low rating is reported, not a failure).",
     )
     parser.add_argument("--role", action="append", choices=ROLES, metavar="ROLE",
                         help=f"check only this role (repeatable; one of {', '.join(ROLES)})")
     parser.add_argument("--no-calls", action="store_true",
                         help="skip the model calls: only settings, server, model and context")
+    parser.add_argument("--no-probes", action="store_true",
+                        help="skip the three probes and the rating (the setup checks only)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
     return parser
 
 
-def _mark(ok: bool | None) -> str:
-    return {True: "[green]ok[/]", False: "[bold red]FAIL[/]", None: "[dim]skipped[/]"}[ok]
+def _mark(row) -> str:
+    if row.kind == "check":
+        return {True: "[green]ok[/]", False: "[bold red]FAIL[/]", None: "[dim]skipped[/]"}[row.ok]
+    color = {True: "green", False: "yellow", None: "dim"}[row.ok]
+    return f"[{color}]{row.result}[/]" if row.kind == "probe" else f"[bold {color}]{row.result}[/]"
 
 
 def _groups(rows):
@@ -37,7 +44,7 @@ def _groups(rows):
     out: dict[str, list] = {}
     for row in rows:
         group = out.setdefault(row.role, [])
-        if row.ok is None and group and group[-1].ok is None:
+        if row.ok is None and row.kind == "check" and group and group[-1].ok is None and group[-1].kind == "check":
             last = group[-1]
             group[-1] = DoctorRow(last.role, last.provider, last.model, f"{last.check}, {row.check}", None,
                                   last.detail, "")
@@ -50,7 +57,7 @@ def run(args, ctx) -> int:
     from courtroom_desktop.core.llm.doctor import failed, run_doctor
 
     rows = asyncio.run(run_doctor(ctx.config.models, roles=args.role, calls=not args.no_calls,
-                                  data_dir=ctx.data_dir))
+                                  data_dir=ctx.data_dir, probes=not args.no_probes))
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=1))
         return 1 if failed(rows) else 0
@@ -68,11 +75,21 @@ def run(args, ctx) -> int:
         first = group[0]
         who = f"[bold]{escape(role)}[/]\n{escape(first.provider)}: {escape(first.model)}"
         for i, row in enumerate(group):
-            table.add_row(who if i == 0 else "", escape(row.check), _mark(row.ok), escape(row.detail),
+            table.add_row(who if i == 0 else "", escape(row.check), _mark(row), escape(row.detail),
                           escape(row.fix))
     console = Console()
     console.print(table)
-    bad = [r for r in rows if r.ok is False]
+    from courtroom_desktop.core.llm.demo import demo_line
+    from courtroom_desktop.core.llm.doctor import ratings
+
+    rated = ratings(rows)
+    if rated:
+        console.print("Ratings for this job: " + ", ".join(f"{escape(role)} [bold]{escape(word)}[/]"
+                                                          for role, word in rated.items()))
+    note = demo_line(ctx.config.models)
+    if note:
+        console.print(f"[yellow]{escape(note)}[/]")
+    bad = [r for r in rows if r.ok is False and r.kind == "check"]
     if bad:
         console.print(f"[bold red]{len(bad)} check(s) failed.[/] "
                       "Fix them in order: later checks depend on earlier ones.")

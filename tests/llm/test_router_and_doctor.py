@@ -101,7 +101,8 @@ def by_check(rows: list[DoctorRow]) -> dict[str, DoctorRow]:
 @pytest.mark.asyncio
 async def test_doctor_all_green_against_a_healthy_ollama():
     with FakeOllama("healthy") as server:
-        rows = await run_doctor(ModelSettings(default=ollama_spec(server.url)), roles=["judge", "defense"])
+        rows = await run_doctor(ModelSettings(default=ollama_spec(server.url)), roles=["judge", "defense"],
+                                probes=False)
     assert [r.role for r in rows] == ["judge"] * 6 + ["defense"] * 6
     assert all(r.ok for r in rows) and not failed(rows)
     assert len(server.requests) == 2  # identical specs are checked once: one-token call + structured call
@@ -161,8 +162,14 @@ async def test_doctor_reports_a_model_that_cannot_produce_the_schema():
 @pytest.mark.asyncio
 async def test_doctor_checks_the_embedded_model_for_real():
     rows = by_check(await run_doctor(ModelSettings(), roles=["prosecution"]))
-    assert all(r.ok for r in rows.values()), {k: r.detail for k, r in rows.items() if not r.ok}
+    assert all(r.ok for r in rows.values() if r.kind == "check"), {k: r.detail for k, r in rows.items() if not r.ok}
     assert "loaded SmolLM2-135M-Instruct" in rows["model"].detail
+    # the GGUF's own metadata: its name, size and context
+    assert "Smollm2 135M" in rows["model"].detail and "135M parameters" in rows["model"].detail
+    assert "trained for 8192 tokens" in rows["model"].detail and "n_ctx 4096" in rows["model"].detail
+    # the bundled model is the demo model: rated so without a probe
+    assert rows["rating"].result == "demo only" and "not probed" in rows["rating"].detail
+    assert not any(r.kind == "probe" for r in rows.values()) and not failed(list(rows.values()))
 
 
 def test_the_doctor_command_prints_a_table_and_exits_1_on_failure(tmp_path, capsys, monkeypatch):
@@ -184,4 +191,7 @@ def test_the_doctor_command_json_output(tmp_path, capsys):
     rows = json.loads(capsys.readouterr().out)
     assert status == 0
     assert {r["role"] for r in rows} == {"prosecution", "defense", "judge"}
-    assert all(r["ok"] for r in rows) and len(rows) == 18
+    checks = [r for r in rows if r["kind"] == "check"]
+    assert all(r["ok"] for r in checks) and len(checks) == 18
+    # three probes and a rating per role: the fake's filler answers miss them (reported, not a failure)
+    assert [r["result"] for r in rows if r["kind"] == "rating"] == ["demo only"] * 3 and len(rows) == 30

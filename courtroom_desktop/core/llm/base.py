@@ -164,10 +164,11 @@ class ChatModel:
         return text, usage
 
     async def structured(self, messages: Messages, schema: type[M], *,
-                         max_tokens: int | None = None) -> tuple[M, Usage]:
+                         max_tokens: int | None = None, retry: bool = True) -> tuple[M, Usage]:
         """A validated ``schema`` instance. The backend enforces the JSON schema where it can; a non-conforming
-        answer is repaired, then retried once with the validation error named, then a :class:`ModelError` is
-        raised carrying role, provider, model and the raw answer. The usage covers every attempt."""
+        answer is repaired, then retried once with the validation error named (unless ``retry`` is False: the
+        doctor's probes judge the first answer), then a :class:`ModelError` is raised carrying role, provider,
+        model and the raw answer. The usage covers every attempt."""
         msgs = with_schema_instruction(check_messages(messages), schema)
         limit = max_tokens or self.default_max_tokens
         first, usage = await self._with_retries(lambda: self._generate_json(msgs, schema, limit))
@@ -175,6 +176,10 @@ class ChatModel:
             return parse_structured(first, schema), usage
         except RepairError as exc:
             reason = exc.reason
+            if not retry:
+                raise ModelError(f"no valid {schema.__name__}: {reason}", role=self.role, provider=self.provider,
+                                 model=self.model_name, raw=first, usage=usage,
+                                 fix="use a model that follows JSON instructions, or raise max_tokens") from None
             log.info("%s: %s answer did not validate (%s); retrying once", self.role, schema.__name__, reason)
         again = retry_messages(msgs, first, reason)
         second, usage2 = await self._with_retries(lambda: self._generate_json(again, schema, limit))

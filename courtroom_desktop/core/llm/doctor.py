@@ -1,16 +1,28 @@
-"""`courtroom doctor`: is every role's model usable, and if not, what to do about it.
+"""`courtroom doctor`: is every role's model usable, and if not, what to do about it; and how good is it at this job.
 
-For each role: the settings build a model; the server answers (or the GGUF file is there); the model is on it;
-the context is large enough; a one-token call works; a structured round trip validates. Each check is a row with
-the fix for a failure ("start Ollama", "ollama pull MODEL", "raise num_ctx", "wrong API key", ...). Checks after a
-failed prerequisite are reported as skipped. Roles with identical settings are checked once.
+For each role: the settings build a model; the server answers (or the GGUF file is there); the model is on it
+(a GGUF file loads, and its metadata names the model, its size and context); the context is large enough; a
+one-token call works; a structured round trip validates. Each check is a row with the fix for a failure ("start
+Ollama", "ollama pull MODEL", "raise num_ctx", "wrong API key", ...). Checks after a failed prerequisite are reported
+as skipped. Roles with identical settings are checked once.
+
+Then three short probes rate the model for the court's job, one call each, judged on the first answer:
+
+    JSON          a small schema answered validly, with the facts the prompt gave
+    citations     from passages E1..E3, an answer that cites passages, and only those
+    known answer  a claim against two passages, one clearly supporting, one irrelevant: "supported", citing the
+                  supporting one only
+
+and a rating: good (all three), usable (two), demo only (fewer, or the bundled SmolLM2-135M whatever it scores).
+Probe and rating rows have ``kind`` "probe" and "rating"; only failed checks (``kind`` "check") make the doctor fail.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -23,6 +35,8 @@ from courtroom_desktop.core.llm.router import build_chat_model, list_models
 MIN_NUM_CTX = 4096
 
 CHECKS = ("settings", "context", "server", "model", "one-token call", "structured call")
+PROBES = ("probe: JSON", "probe: citations", "probe: known answer")
+RATINGS = ("good", "usable", "demo only")
 
 
 class DoctorPing(BaseModel):
@@ -30,6 +44,46 @@ class DoctorPing(BaseModel):
 
     ok: bool = Field(description="Always true.")
     word: str = Field(max_length=40, description="Any one word.")
+
+
+class ProbeFacts(BaseModel):
+    """The JSON probe: facts the prompt states, in a small schema."""
+
+    city: str = Field(max_length=40, description="The city.")
+    country: str = Field(max_length=40, description="The country.")
+    year: int = Field(ge=1000, le=2100, description="The year it was completed.")
+
+
+class ProbeClaim(BaseModel):
+    """The known-answer probe: a verdict on a claim and the passages it rests on."""
+
+    verdict: Literal["supported", "refuted", "not enough evidence"] = Field(
+        description="What the passages say about the claim.")
+    evidence: list[str] = Field(max_length=3, description="Ids of the passages the verdict rests on, e.g. E1.")
+
+
+RATING_FIX = "use a larger chat model: `courtroom models list` (or Settings \u2192 Models \u2192 Find models)"
+PROBE_SYSTEM = "You are a careful assistant. Use only the passages you are given."
+FACTS_PROMPT = ("The Eiffel Tower in Paris, France, was completed in 1889. Give the city, the country and the year "
+                "it was completed.")
+CITATION_POOL = {
+    "E1": "In a trial of 300 adults, walking 30 minutes a day lowered resting blood pressure within three months.",
+    "E2": "Tomatoes reached Europe from the Americas in the sixteenth century.",
+    "E3": "Adults who walked every day had fewer heart attacks over ten years than adults who did not.",
+}
+CITATION_PROMPT = ("Passages:\n" + "\n".join(f"[{k}] {v}" for k, v in CITATION_POOL.items()) +
+                   "\n\nQuestion: is daily walking good for the heart? Answer in two sentences. Cite the passages "
+                   "you use by their id in square brackets, e.g. [E1].")
+CLAIM_POOL = {
+    "E1": "The city library opens at nine on weekdays and at ten on Saturdays.",
+    "E2": "In a randomised trial of 400 adults, those given vitamin D supplements for a year had clearly higher "
+          "blood levels of vitamin D than those given a placebo.",
+}
+CLAIM = "Vitamin D supplements raise the level of vitamin D in the blood."
+CLAIM_PROMPT = ("Passages:\n" + "\n".join(f"[{k}] {v}" for k, v in CLAIM_POOL.items()) +
+                f"\n\nClaim: {CLAIM}\nDo the passages support the claim, refute it, or not say? List the ids of "
+                "the passages your verdict rests on (leave out passages that do not bear on the claim).")
+_CITED = re.compile(r"\[\s*(E\d+(?:\s*[,;]\s*E\d+)*)\s*\]")
 
 
 @dataclass(frozen=True)
@@ -41,6 +95,8 @@ class DoctorRow:
     ok: bool | None  # None: skipped because an earlier check failed
     detail: str = ""
     fix: str = ""
+    kind: str = "check"  # check (a failure fails the doctor), probe (pass/miss), rating (good, usable, demo only)
+    result: str = ""     # the word shown for a probe or rating ("pass", "miss", "good", ...); "" for checks
 
 
 def _describe(exc: BaseException) -> tuple[str, str]:
@@ -61,8 +117,32 @@ async def _bounded(coro, seconds: float):
 
 
 async def check_spec(spec: ModelSpec, role: str, *, calls: bool = True, data_dir: Any = None,
-                     model: ChatModel | None = None) -> list[DoctorRow]:
-    """The rows for one role's spec. ``model`` replaces the one the spec would build (tests)."""
+                     model: ChatModel | None = None, probes: bool = True) -> list[DoctorRow]:
+    """The rows for one role's spec, then (with ``calls`` and ``probes``) the probes and the rating. ``model``
+    replaces the one the spec would build (tests)."""
+    built: list[ChatModel] = [model] if model is not None else []
+    rows = await _check_setup(spec, role, calls=calls, data_dir=data_dir, built=built)
+    if not (calls and probes):
+        return rows
+    label = _model_label(spec)
+    if any(r.ok is not True for r in rows) or rows[-1].check != "structured call":
+        rows.append(DoctorRow(role, spec.provider, label, "rating", None, "not rated: an earlier check failed",
+                              "fix the failed checks first", kind="rating", result="not rated"))
+        return rows
+    from courtroom_desktop.core.llm.demo import is_demo_spec
+
+    if is_demo_spec(spec):  # rated without a call: the bundled model is the demo model whatever it scores
+        rows.append(DoctorRow(role, spec.provider, label, "rating", False, "the bundled SmolLM2-135M is for trying "
+                              "the app, not for verdicts (not probed)", RATING_FIX, kind="rating", result="demo only"))
+        return rows
+    rows.extend(await probe_model(built[0], spec, role))
+    return rows
+
+
+async def _check_setup(spec: ModelSpec, role: str, *, calls: bool, data_dir: Any,
+                       built: list[ChatModel]) -> list[DoctorRow]:
+    """The setup checks; the model they build (or were given, ``built[0]``) is left in ``built``."""
+    model = built[0] if built else None
     label = _model_label(spec)
     rows: list[DoctorRow] = []
     failed = False
@@ -85,6 +165,7 @@ async def check_spec(spec: ModelSpec, role: str, *, calls: bool = True, data_dir
         if model is None:
             kwargs = {"data_dir": data_dir} if spec.provider == "openai" else {}
             model = build_chat_model(spec, role, **kwargs)
+            built.append(model)  # the probes reuse it (a loaded model, a warm client)
         add("settings", True, f"{spec.provider}: {label}")
     except CourtroomError as exc:
         add("settings", False, *_describe(exc))
@@ -115,7 +196,8 @@ async def check_spec(spec: ModelSpec, role: str, *, calls: bool = True, data_dir
     if spec.provider == "embedded":
         try:
             await _bounded(model.load(), max(spec.read_timeout_s, 60.0))  # type: ignore[attr-defined]
-            add("model", True, f"loaded {label}")
+            described = model.describe() if hasattr(model, "describe") else ""
+            add("model", True, f"loaded {label}" + (f": {described}" if described else ""))
         except (CourtroomError, TimeoutError) as exc:
             add("model", False, *_describe(exc))
             return skip_rest("one-token call")
@@ -164,9 +246,82 @@ async def check_spec(spec: ModelSpec, role: str, *, calls: bool = True, data_dir
     return rows
 
 
+async def _probe(name: str, coro, budget: float) -> tuple[bool, str]:
+    try:
+        return await _bounded(coro, budget)
+    except TimeoutError:
+        return False, f"no answer within {budget:g}s"
+    except CourtroomError as exc:
+        return False, _describe(exc)[0][:200]
+
+
+async def _probe_json(model: ChatModel) -> tuple[bool, str]:
+    messages = [{"role": "system", "content": PROBE_SYSTEM}, {"role": "user", "content": FACTS_PROMPT}]
+    facts, _usage = await model.structured(messages, ProbeFacts, max_tokens=64, retry=False)
+    right = "paris" in facts.city.lower() and "france" in facts.country.lower() and facts.year == 1889
+    shown = facts.model_dump_json()
+    return right, (f"valid and right: {shown}" if right else f"valid JSON but wrong facts: {shown}")
+
+
+async def _probe_citations(model: ChatModel) -> tuple[bool, str]:
+    messages = [{"role": "system", "content": PROBE_SYSTEM}, {"role": "user", "content": CITATION_PROMPT}]
+    text, _usage = await model.complete(messages, max_tokens=120)
+    cited = [i for group in _CITED.findall(text) for i in re.findall(r"E\d+", group)]
+    unknown = sorted({i for i in cited if i not in CITATION_POOL})
+    if not cited:
+        return False, f"cited no passage: {' '.join(text.split())[:100]!r}"
+    if unknown:
+        return False, f"cited {', '.join(unknown)}, which it was not given (given: E1, E2, E3)"
+    return True, f"cited only given passages: {', '.join(sorted(set(cited)))}"
+
+
+async def _probe_claim(model: ChatModel) -> tuple[bool, str]:
+    messages = [{"role": "system", "content": PROBE_SYSTEM}, {"role": "user", "content": CLAIM_PROMPT}]
+    answer, _usage = await model.structured(messages, ProbeClaim, max_tokens=48, retry=False)
+    ids = {re.sub(r"[^A-Z0-9]", "", e.upper()) for e in answer.evidence}
+    said = f"{answer.verdict}, citing {', '.join(sorted(ids)) or 'nothing'}"
+    if answer.verdict != "supported":
+        return False, f"said {said} (expected supported, citing E2)"
+    if "E2" not in ids or "E1" in ids:
+        return False, f"said {said} (expected E2 only: E1 is irrelevant)"
+    return True, f"said {said}"
+
+
+def rate(passed: int, demo: bool) -> str:
+    """good (three probes), usable (two), demo only (fewer; and always the bundled demo model)."""
+    if demo:
+        return "demo only"
+    return "good" if passed >= len(PROBES) else "usable" if passed == len(PROBES) - 1 else "demo only"
+
+
+async def probe_model(model: ChatModel, spec: ModelSpec, role: str) -> list[DoctorRow]:
+    """The three probes (one short call each) and the rating, as rows."""
+    from courtroom_desktop.core.llm.demo import is_demo_spec
+
+    label = _model_label(spec)
+    budget = spec.read_timeout_s + spec.connect_timeout_s + 5.0
+    rows: list[DoctorRow] = []
+    for name, probe in zip(PROBES, (_probe_json, _probe_citations, _probe_claim), strict=True):
+        ok, detail = await _probe(name, probe(model), budget)
+        rows.append(DoctorRow(role, spec.provider, label, name, ok, detail, "" if ok else
+                              "a model that misses this may cite wrongly or misjudge evidence in a trial",
+                              kind="probe", result="pass" if ok else "miss"))
+    passed = sum(1 for r in rows if r.ok)
+    demo = is_demo_spec(spec)
+    rating = rate(passed, demo)
+    detail = f"{passed} of {len(PROBES)} probes passed"
+    if demo:
+        detail += "; the bundled SmolLM2-135M is for trying the app, not for verdicts"
+    fix = "" if rating == "good" else RATING_FIX
+    rows.append(DoctorRow(role, spec.provider, label, "rating", rating != "demo only", detail, fix, kind="rating",
+                          result=rating))
+    return rows
+
+
 async def run_doctor(models: ModelSettings | AppConfig, *, roles: list[str] | None = None, calls: bool = True,
-                     data_dir: Any = None, overrides: dict[str, ChatModel] | None = None) -> list[DoctorRow]:
-    """Rows for every role (in ROLES order); roles with identical specs share one set of checks."""
+                     data_dir: Any = None, overrides: dict[str, ChatModel] | None = None,
+                     probes: bool = True) -> list[DoctorRow]:
+    """Rows for every role (in ROLES order); roles with identical specs share one set of checks (and probes)."""
     if isinstance(models, AppConfig):
         models = models.models
     done: dict[str, list[DoctorRow]] = {}
@@ -178,7 +333,7 @@ async def run_doctor(models: ModelSettings | AppConfig, *, roles: list[str] | No
         if override is None and key in done:
             rows.extend(replace(r, role=role) for r in done[key])
             continue
-        result = await check_spec(spec, role, calls=calls, data_dir=data_dir, model=override)
+        result = await check_spec(spec, role, calls=calls, data_dir=data_dir, model=override, probes=probes)
         if override is None:
             done[key] = result
         rows.extend(result)
@@ -186,4 +341,10 @@ async def run_doctor(models: ModelSettings | AppConfig, *, roles: list[str] | No
 
 
 def failed(rows: list[DoctorRow]) -> bool:
-    return any(r.ok is False for r in rows)
+    """A check failed (a missed probe or a low rating is reported, not a failure)."""
+    return any(r.ok is False and r.kind == "check" for r in rows)
+
+
+def ratings(rows: list[DoctorRow]) -> dict[str, str]:
+    """role -> its rating ("good", "usable", "demo only", "not rated")."""
+    return {r.role: r.result for r in rows if r.kind == "rating"}

@@ -1,4 +1,5 @@
-"""The doctor's checks (core.llm.doctor.DoctorRow) as a table, for the settings dialog's Test button."""
+"""The doctor's checks (core.llm.doctor.DoctorRow) as a table, for the settings dialog's Test button: setup checks
+(ok, FAILED, skipped), the probes (pass, miss) and each role's rating (good, usable, demo only)."""
 
 from __future__ import annotations
 
@@ -19,13 +20,19 @@ class DoctorModel(RecordTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             if column == ROLE:
                 return row.role if role == Qt.ItemDataRole.DisplayRole else f"{row.role}: {row.provider}, {row.model}"
-            return {CHECK: row.check, RESULT: RESULT_WORDS[row.ok], DETAIL: row.detail, FIX: row.fix}[column]
+            result = getattr(row, "result", "") or RESULT_WORDS[row.ok]
+            return {CHECK: row.check, RESULT: result, DETAIL: row.detail, FIX: row.fix}[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == RESULT:
-            return accent({True: "ok", False: "error", None: "unclear"}[row.ok])
+            missed = "warning" if getattr(row, "kind", "check") != "check" else "error"
+            return accent({True: "ok", False: missed, None: "unclear"}[row.ok])
         return None
+
+    def ratings(self) -> dict[str, str]:
+        """role -> the rating its probes earned."""
+        return {r.role: r.result for r in self._rows if getattr(r, "kind", "") == "rating"}
 
     def set_rows(self, rows: list) -> None:
         self._replace_rows(rows)
 
     def failed(self) -> bool:
-        return any(r.ok is False for r in self._rows)
+        return any(r.ok is False and getattr(r, "kind", "check") == "check" for r in self._rows)
