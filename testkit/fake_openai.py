@@ -1,8 +1,10 @@
 """A loopback OpenAI-compatible server that checks the API key and answers with what ``answer(messages)`` says
 (the stress harness passes its court actor, ``stress.common.actor``).
 
-    GET  /v1/models             one model
-    POST /v1/chat/completions   streamed (SSE) or whole; 401 unless ``Authorization: Bearer <key>``
+    GET  /v1/models             one model, or ``models`` (entries as servers write them: ``{"id": ...}`` plus what
+                                llama.cpp's server (``meta``), vLLM (``max_model_len``) or LM Studio add)
+    POST /v1/chat/completions   streamed (SSE) or whole; 401 unless ``Authorization: Bearer <key>`` (``key=None``:
+                                any key or none, as local servers do)
 
 ``echo_key``: a 401 answer quotes the key it was sent in full (some servers do), to prove that the client keeps it
 out of error messages. Bound to 127.0.0.1 only; handlers never block.
@@ -27,9 +29,11 @@ def plain_answer(messages: list[dict]) -> str:
 class FakeOpenAI(LoopbackServer):
     url_path = "/v1"
 
-    def __init__(self, key: str, echo_key: bool = False, answer: Callable[[list[dict]], str] = plain_answer):
+    def __init__(self, key: str | None, echo_key: bool = False, answer: Callable[[list[dict]], str] = plain_answer,
+                 models: list[dict] | None = None):
         super().__init__()
         self.key = key
+        self.models = list(models) if models is not None else [{"id": MODEL, "object": "model", "owned_by": "stress"}]
         self.echo_key = echo_key
         self.answer = answer
         self.authorized = 0                # requests that sent the key
@@ -47,7 +51,7 @@ class FakeOpenAI(LoopbackServer):
     def _handle(self, h: BaseHTTPRequestHandler, body: dict | None) -> None:
         sent = h.headers.get("Authorization", "")
         with self._lock:
-            ok = sent == f"Bearer {self.key}"
+            ok = self.key is None or sent == f"Bearer {self.key}"
             self.authorized += ok
             self.refused += not ok
         if not ok:
@@ -56,7 +60,7 @@ class FakeOpenAI(LoopbackServer):
                                                "type": "invalid_request_error", "code": "invalid_api_key"}})
             return
         if h.path.rstrip("/").endswith("/models"):
-            self._send_json(h, 200, {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "stress"}]})
+            self._send_json(h, 200, {"object": "list", "data": self.models})
             return
         if not h.path.rstrip("/").endswith("/chat/completions") or body is None:
             self._send_json(h, 404, {"error": {"message": "not found"}})
