@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 # action name -> (module with add_action(actions) and run_action(args, ctx), or this module's own functions)
-ACTIONS: dict[str, str] = {"retrieval": "courtroom_desktop.cli.eval", "verdicts": "courtroom_desktop.cli.eval_verdicts"}
+ACTIONS: dict[str, str] = {"retrieval": "courtroom_desktop.cli.eval", "verdicts": "courtroom_desktop.cli.eval_verdicts",
+                           "passages": "courtroom_desktop.cli.eval_passages"}
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

@@ -107,7 +107,8 @@ _PAIRS: dict[str, tuple[str, str]] = {
     "passages_intro": ("Each passage as the trial saw it; the link opens a copy of the source page with the passage "
                        "highlighted (yellow; quotations in orange).",
                        "每个文段均为审理时所见的文本；链接会打开原文页面的副本，文段以黄色高亮（引文为橙色）。"),
-    "evidence_intro": ("Every passage that entered the evidence pool. Stance: the side that cited it.",
+    "evidence_intro": ("Every passage that entered the evidence pool. Stance: what the passage says about the claim, as the judge's "
+                       "model assessed it (not the side that found it).",
                        "进入证据池的每个文段。立场（评估）：法官的模型对该文段的评估。"),
     # the evidence table and what fills it
     "col.id": ("ID", "ID"), "col.document": ("Document", "文档"), "col.page": ("Page", "页码"), "col.section": ("Section", "章节"),

@@ -1,0 +1,97 @@
+"""Passage-level retrieval evaluation on a labelled PDF set: queries each with the document and a verbatim answer
+(a phrase of that document). A chunk is relevant to a query when it holds the answer (whitespace aside); BM25, vector
+and hybrid rankings of chunks are scored with nDCG@10, recall@10, MRR@10 and the share of queries whose first passage
+holds the answer (hit@1). `courtroom eval passages` prints them; the labelled Chinese set is
+tests/retrieval/data/zh_queries.jsonl over resources/samples-zh/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from courtroom_desktop.core.config import RetrievalSettings
+from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.eval.metrics import query_metrics
+from courtroom_desktop.core.eval.retrieval import SystemResult
+from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, fuse
+from courtroom_desktop.core.retrieval.retriever import Retriever
+
+SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class LabelledQuery:
+    id: str
+    query: str
+    doc: str      # the PDF's file name
+    answer: str   # a verbatim phrase of that document that answers the query
+    kind: str = ""
+
+
+def read_labelled(path: Path) -> list[LabelledQuery]:
+    queries = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            queries.append(LabelledQuery(str(row.get("id", number)), row["query"], row["doc"], row["answer"],
+                                         row.get("kind", "")))
+        except (ValueError, KeyError) as exc:
+            raise ConfigError(f"{path}:{number}: not a labelled query (query, doc, answer): {exc}") from exc
+    return queries
+
+
+def _flat(text: str) -> str:
+    return SPACE.sub("", text).casefold()
+
+
+def relevant_chunks(library, queries: Sequence[LabelledQuery]) -> dict[str, dict[str, int]]:
+    """Per query, the chunks of its document that hold its answer. A query whose answer no chunk holds whole (split
+    between two chunks) counts the chunks that hold its longer half; one that no chunk answers is an error."""
+    docs = {Path(d.path).name: d.id for d in library.documents()}
+    chunks_of: dict[str, list] = {}
+    relevant: dict[str, dict[str, int]] = {}
+    for item in queries:
+        doc_id = docs.get(item.doc)
+        if doc_id is None:
+            raise ConfigError(f"query {item.id}: the library has no document named {item.doc!r}")
+        chunks = chunks_of.setdefault(doc_id, library.doc_chunks(doc_id))
+        answer = _flat(item.answer)
+        found = {c.id: 1 for c in chunks if answer in _flat(c.text)}
+        if not found:
+            half = max(answer[: len(answer) // 2], answer[len(answer) // 2:], key=len)
+            found = {c.id: 1 for c in chunks if half in _flat(c.text)}
+        if not found:
+            raise ConfigError(f"query {item.id}: no passage of {item.doc} holds its answer {item.answer!r}")
+        relevant[item.id] = found
+    return relevant
+
+
+def evaluate_passages(library, queries: Sequence[LabelledQuery], settings: RetrievalSettings,
+                      depth: int = 100) -> list[SystemResult]:
+    """BM25, vector and hybrid (as the Retriever fuses them, language rule included) over chunks."""
+    relevant = relevant_chunks(library, queries)
+    retriever = Retriever(library, settings, reranker=None)
+    weights = {BM25: settings.bm25_weight, VECTOR: settings.vector_weight}
+    runs: dict[str, dict[str, list[str]]] = {"bm25": {}, "vector": {}, "hybrid": {}}
+    for item in queries:
+        lists = retriever.gather([item.query], depth)
+        for method in (BM25, VECTOR):
+            runs[method][item.id] = [h.chunk_id for r in lists if r.method == method for h in r.hits]
+        fused = fuse(lists, weights, settings.fusion, settings.rrf_k, normalisation=settings.score_normalisation)
+        runs["hybrid"][item.id] = [f.chunk_id for f in fused]
+    results = []
+    for name, ranked in runs.items():
+        per_query = {}
+        for item in queries:
+            scores = query_metrics(ranked[item.id], relevant[item.id])
+            scores["hit@1"] = 1.0 if ranked[item.id][:1] and ranked[item.id][0] in relevant[item.id] else 0.0
+            per_query[item.id] = scores
+        means = {m: sum(q[m] for q in per_query.values()) / len(per_query) for m in next(iter(per_query.values()))}
+        results.append(SystemResult(name, means, per_query))
+    return results
