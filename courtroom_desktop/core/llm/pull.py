@@ -24,6 +24,7 @@ import shutil
 import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -177,32 +178,33 @@ async def pull_model(name: str, base_url: str = "", *, on_progress: Callable[[Pu
                 if response.status_code >= 400:
                     body = (await response.aread()).decode("utf-8", "replace")
                     _raise_for(name, _error_of(body) or f"status {response.status_code}")
-                async for raw in response.aiter_lines():
-                    if not raw.strip():
-                        continue
-                    try:
-                        line = json.loads(raw)
-                    except json.JSONDecodeError:
-                        continue
-                    if not isinstance(line, dict):
-                        continue
-                    if line.get("error"):
-                        _raise_for(name, str(line["error"]))
-                    progress, new_layer = tracker.update(line)
-                    if new_layer and local:
-                        remaining = progress.total - progress.completed
-                        free = free_bytes(folder)
-                        if remaining + HEADROOM_BYTES > free:
-                            raise PullError(
-                                f"not enough disk space for {name}: it needs {human_bytes(remaining)} more, "
-                                f"{human_bytes(free) or '0 B'} is free in {folder}",
-                                fix="free some space there (`ollama rm` a model you no longer use), or set "
-                                "OLLAMA_MODELS to a folder on a larger disk and restart Ollama")
-                    if on_progress is not None:
-                        on_progress(progress)
-                    if line.get("status") == "success":
-                        return PullResult(name, progress.overall_total, time.monotonic() - start,
-                                          tracker.resumed_from, tracker.statuses)
+                async with aclosing(response.aiter_lines()) as lines:  # closed here, not by the garbage collector
+                    async for raw in lines:
+                        if not raw.strip():
+                            continue
+                        try:
+                            line = json.loads(raw)
+                        except json.JSONDecodeError:
+                            continue
+                        if not isinstance(line, dict):
+                            continue
+                        if line.get("error"):
+                            _raise_for(name, str(line["error"]))
+                        progress, new_layer = tracker.update(line)
+                        if new_layer and local:
+                            remaining = progress.total - progress.completed
+                            free = free_bytes(folder)
+                            if remaining + HEADROOM_BYTES > free:
+                                raise PullError(
+                                    f"not enough disk space for {name}: it needs {human_bytes(remaining)} more, "
+                                    f"{human_bytes(free) or '0 B'} is free in {folder}",
+                                    fix="free some space there (`ollama rm` a model you no longer use), or set "
+                                    "OLLAMA_MODELS to a folder on a larger disk and restart Ollama")
+                        if on_progress is not None:
+                            on_progress(progress)
+                        if line.get("status") == "success":
+                            return PullResult(name, progress.overall_total, time.monotonic() - start,
+                                              tracker.resumed_from, tracker.statuses)
     except httpx.ConnectError:
         raise ModelUnavailable(f"cannot reach Ollama at {base}", fix=START_FIX) from None
     except httpx.ConnectTimeout:
