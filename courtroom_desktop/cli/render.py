@@ -9,10 +9,11 @@ from rich.markup import escape
 
 
 class TranscriptPrinter:
-    def __init__(self, console: Console | None = None, show_tokens: bool = True):
+    def __init__(self, console: Console | None = None, show_tokens: bool = True, demo_note: str = ""):
         self.console = console or Console(highlight=False)
         self.show_tokens = show_tokens and self.console.is_terminal
         self._streaming = False
+        self.demo_note = demo_note  # printed next to the verdict (core.llm.demo); else taken from the trial's spec
 
     def _end_stream(self) -> None:
         if self._streaming:
@@ -31,6 +32,10 @@ class TranscriptPrinter:
             return
         self._end_stream()
         if kind == "trial_started":
+            if not self.demo_note:
+                from courtroom_desktop.core.llm.demo import demo_line
+
+                self.demo_note = demo_line(event.spec.models)
             c.rule(f"[bold]Trial {event.trial_id}[/]")
             c.print(f"[bold]{'Decision' if event.spec.case.value == 'decision' else 'Claim'}:[/] "
                     f"{escape(event.spec.claim)}")
@@ -85,6 +90,8 @@ class TranscriptPrinter:
             c.rule("[bold]Verdict[/]")
             c.print(f"[bold]{v.label.value.upper()}[/] (confidence {v.confidence:.2f}) after {v.rounds} rounds, "
                     f"{v.switches} switch(es); stopped because {escape(v.stopped_because)}")
+            if self.demo_note:
+                c.print(f"[bold yellow]{escape(self.demo_note)}[/]")
             for note in (v.rests_on(), v.correction()):
                 if note:
                     c.print(f"[dim]{escape(note)}[/]")

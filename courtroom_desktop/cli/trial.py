@@ -41,8 +41,15 @@ def drive(workspace, run, report: str | None, stream: bool) -> int:
     import asyncio
 
     from courtroom_desktop.cli.render import TranscriptPrinter
+    from courtroom_desktop.core.llm.demo import demo_line
 
-    printer = TranscriptPrinter(show_tokens=stream)
+    # the demo model, when the trial began on it or goes on with it now (a resumed trial uses today's settings)
+    note = demo_line(getattr(run.spec, "models", None)) or demo_line(workspace.config.models)
+    printer = TranscriptPrinter(show_tokens=stream, demo_note=note)
+    if note:
+        from rich.markup import escape
+
+        printer.console.print(f"[yellow]{escape(note)}[/]")
     last = None
 
     async def main():
