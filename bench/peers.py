@@ -351,7 +351,7 @@ def run_latency(base: list[tuple[str, np.ndarray]], size: int, work: Path, embed
 
 
 # ---------------------------------------------------------------------------------------------------- report
-def report(args, manifest: dict, ingest: dict, quality: dict | None, latency: dict[int, dict], queries: int,
+def report(args, manifest: dict, ingest: dict | None, quality: dict | None, latency: dict[int, dict], queries: int,
            seconds: float) -> None:
     print(f"\npeers benchmark: this app vs the standard LangChain recipe, {os.cpu_count()} CPUs, "
           f"load average (1 min) at the end {os.getloadavg()[0]:.1f}")
@@ -359,9 +359,12 @@ def report(args, manifest: dict, ingest: dict, quality: dict | None, latency: di
           f"{manifest['distractors']:,} distractors), {manifest['pages']:,} pages; {queries} claims")
     print(f"  recipe: PyMuPDFLoader -> RecursiveCharacterTextSplitter({RECIPE_CHUNK_SIZE}/{RECIPE_CHUNK_OVERLAP}) -> "
           "HuggingFaceEmbeddings(all-MiniLM-L6-v2) -> LanceDB.from_documents -> similarity_search")
-    print("\n  INGEST (median of "
-          f"{len(ingest['ours']['runs'])} runs each, order alternating; model load excluded)")
-    for side in ("ours", "recipe"):
+    if ingest is None:
+        print("\n  INGEST: not run (--stores)")
+    for side in ("ours", "recipe") if ingest else ():
+        if side == "ours":
+            print(f"\n  INGEST (median of {len(ingest['ours']['runs'])} runs each, order alternating; "
+                  "model load excluded)")
         item = ingest[side]
         rates = ", ".join(f"{r:.2f}" for r in item["rates"])
         print(f"    {side:<7} {item['pages_per_s']:7.2f} pages/s  ({item['pages']:,} pages, {item['chunks']:,} chunks, "
@@ -370,7 +373,8 @@ def report(args, manifest: dict, ingest: dict, quality: dict | None, latency: di
             if run.get("stages"):
                 print("            ours' stages (s, extraction overlaps embedding): "
                       + ", ".join(f"{k} {v:.0f}" for k, v in run["stages"].items()))
-    print(f"    ratio ours/recipe: {ingest['ratio']:.3f}  (target >= 0.9)")
+    if ingest:
+        print(f"    ratio ours/recipe: {ingest['ratio']:.3f}  (target >= 0.9)")
     if quality:
         print(f"\n  QUALITY, document level, {queries} claims (each side's best {args.depth} chunks)")
         for name, values in quality.items():
@@ -390,9 +394,10 @@ def report(args, manifest: dict, ingest: dict, quality: dict | None, latency: di
 
     print("\nMarkdown:\n")
     print("| measure | ours | recipe | ours / recipe |\n|---|---:|---:|---:|")
-    print(f"| ingest, pages/s (median of {len(ingest['ours']['runs'])}) | {ingest['ours']['pages_per_s']:.2f} | "
-          f"{ingest['recipe']['pages_per_s']:.2f} | {ingest['ratio']:.2f} |")
-    print(f"| chunks stored | {ingest['ours']['chunks']:,} | {ingest['recipe']['chunks']:,} | |")
+    if ingest:
+        print(f"| ingest, pages/s (median of {len(ingest['ours']['runs'])}) | {ingest['ours']['pages_per_s']:.2f} | "
+              f"{ingest['recipe']['pages_per_s']:.2f} | {ingest['ratio']:.2f} |")
+        print(f"| chunks stored | {ingest['ours']['chunks']:,} | {ingest['recipe']['chunks']:,} | |")
     if quality:
         ours = quality["ours: hybrid (default settings)"]
         recipe = quality["recipe: vector search"]
@@ -425,6 +430,9 @@ def main() -> int:
     parser.add_argument("--no-recipe-index", action="store_true",
                         help="skip timing the recipe after create_index() (timed at sizes >= 20,000 otherwise)")
     parser.add_argument("--work", type=Path, help="folder for the stores (default: a temporary one, removed)")
+    parser.add_argument("--stores", type=Path, metavar="DIR",
+                        help="skip the ingest: score and time with the stores an earlier run left in DIR (its ours-0 "
+                             "and recipe-0; --work keeps them, an interrupted run leaves them in its temporary folder)")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: 40 claims, 60 distractors, 1 ingest each, sizes 2000,20000, 50 queries")
     args = parser.parse_args()
@@ -451,19 +459,30 @@ def main() -> int:
 
     temp = None
     work = args.work
-    if work is None:
+    if args.stores:
+        work = args.stores
+    elif work is None:
         temp = tempfile.mkdtemp(prefix="courtroom-peers-")
         work = Path(temp)
     else:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
     try:
-        ingest = run_ingest(pdfs, work, args.repeats, embedder, embeddings)
-        stores = ingest.pop("stores")
-        library, store = stores["ours"], stores["recipe"]
+        if args.stores:
+            from langchain_community.vectorstores import LanceDB
+
+            log(f"no ingest: the stores of an earlier run in {work} (ours-0, recipe-0)")
+            ingest = None
+            library = Library.open(work / "ours-0", LibrarySettings(), embedder)
+            store = LanceDB(uri=str(work / "recipe-0"), table_name="vectorstore", embedding=embeddings)
+        else:
+            ingest = run_ingest(pdfs, work, args.repeats, embedder, embeddings)
+            stores = ingest.pop("stores")
+            library, store = stores["ours"], stores["recipe"]
+            del stores
         log(f"scoring {len(queries)} claims ...")
         quality = run_quality(library, store, queries, args.depth)
-        del store, stores
+        del store
         base = base_passages(library)
         library.close()
         rng = random.Random(3)
