@@ -9,7 +9,7 @@ import json
 import time
 from dataclasses import dataclass, field
 
-from courtroom_desktop.core.court import prompts
+from courtroom_desktop.core.court import hearing, prompts
 from courtroom_desktop.core.court.checks import (
     challenge_ids,
     check_citations,
@@ -83,7 +83,7 @@ async def _queries(court, state: TrialState, model, stance: Stance, role: str, o
     """Progressive retrieval: the claim, the opponent's key terms, the judge's open question, the model's queries."""
     spec, settings = state.spec, court.settings
     open_questions = state.rulings[-1].ruling.open_questions if state.rulings else []
-    queries, usages = [spec.claim], []
+    queries, usages = hearing.search_text(spec, state.round), []
     if opponent:
         queries.append(key_terms(opponent.text))
     if open_questions:
@@ -91,7 +91,8 @@ async def _queries(court, state: TrialState, model, stance: Stance, role: str, o
     if court.model_queries:
         try:
             plan, usage = await model.structured(
-                prompts.query_messages(spec.case, stance, spec.claim, opponent, open_questions),
+                prompts.query_messages(spec.case, stance, hearing.subject(spec, state.round), opponent,
+                                       open_questions),
                 prompts.SearchPlan, max_tokens=QUERY_TOKENS)
             usages.append(usage)
             queries.extend(plan.queries[: settings.queries_per_turn])
@@ -115,8 +116,8 @@ async def _argue(court, state: TrialState, model, seat: Seat, stance: Stance, ro
     error, argued = "", Argued()
     for attempt in (0, 1):
         messages = await asyncio.to_thread(  # sizing the prompt tokenizes it several times: not on the loop
-            prompts.argument_messages, spec.case, stance, switched, spec.claim, state.pool, state.turns,
-            state.rulings, state.round, model.count_tokens, budget, error, assessed=dict(state.assessments),
+            prompts.argument_messages, spec.case, stance, switched, hearing.subject(spec, state.round), state.pool,
+            state.turns, state.rulings, state.round, model.count_tokens, budget, error, assessed=dict(state.assessments),
             challenges=owed)
         argued = Argued(regenerated=attempt > 0, usages=argued.usages)
         structured = _json_arguments(court, model)

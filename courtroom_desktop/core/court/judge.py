@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from courtroom_desktop.core.court import prompts, rules
+from courtroom_desktop.core.court import decisions, hearing, prompts, rules
 from courtroom_desktop.core.court.checks import cut_generated, generated_problems, is_question, normalise
 from courtroom_desktop.core.court.counsel import BOTH_SIDES
 from courtroom_desktop.core.court.records import (
@@ -15,6 +15,7 @@ from courtroom_desktop.core.court.records import (
     Challenge,
     ChallengeMark,
     ChallengeStatus,
+    DecisionDraft,
     EvidenceAssessed,
     Finding,
     JudgeRuling,
@@ -23,6 +24,7 @@ from courtroom_desktop.core.court.records import (
     TrialWarning,
     Verdict,
     VerdictDraft,
+    VerdictLabel,
     VerdictReached,
 )
 from courtroom_desktop.core.court.state import TrialState
@@ -42,7 +44,8 @@ async def assess(court, state: TrialState, emit) -> None:
         return
     judge = court.model("judge")
     tokens = ASSESS_TOKENS_EACH * len(entries) + 32
-    messages = await asyncio.to_thread(prompts.assessment_messages, state.spec.case, state.spec.claim, entries,
+    messages = await asyncio.to_thread(prompts.assessment_messages, state.spec.case,
+                                       hearing.subject(state.spec, state.round), entries,
                                        judge.count_tokens, judge.context_window - tokens - 64)
     try:
         draft, usage = await judge.structured(messages, prompts.assessment_schema([e.id for e in entries]),
@@ -64,13 +67,19 @@ async def assess(court, state: TrialState, emit) -> None:
 
 async def rule(court, state: TrialState, emit) -> Ruling:
     judge = court.model("judge")
-    budget = judge.context_window - RULING_TOKENS - 64
+    spec, pool_ids = state.spec, [e.id for e in state.pool]
+    scoring = spec.option_of(state.round) is not None
+    tokens = RULING_TOKENS + (hearing.SCORE_TOKENS_EACH * (len(spec.decision.criteria) + len(spec.decision.constraints))
+                              if scoring else 0)
+    budget = judge.context_window - tokens - 64
     open_before = state.open_challenges()
-    messages = await asyncio.to_thread(prompts.ruling_messages, state.spec.case, state.spec.claim, state.pool,
-                                       state.turns, state.rulings, state.round, judge.count_tokens, budget,
-                                       assessed=dict(state.assessments), challenges=open_before)
-    draft, usage = await judge.structured(messages, prompts.ruling_schema([c.id for c in open_before]),
-                                          max_tokens=RULING_TOKENS)
+    messages = await asyncio.to_thread(prompts.ruling_messages, spec.case, hearing.subject(spec, state.round),
+                                       state.pool, state.turns, state.rulings, state.round, judge.count_tokens, budget,
+                                       assessed=dict(state.assessments), challenges=open_before,
+                                       also=hearing.scoring_instruction(spec) if scoring else "")
+    extra = hearing.scoring_fields(spec.decision, pool_ids) if scoring else None
+    draft, usage = await judge.structured(messages, prompts.ruling_schema([c.id for c in open_before], extra),
+                                          max_tokens=tokens)
     ruling = JudgeRuling.model_validate({name: getattr(draft, name) for name in JudgeRuling.model_fields})
     marks = tuple(ChallengeMark(id=m.id, status=ChallengeStatus(m.status))
                   for m in dict((m.id, m) for m in getattr(draft, "challenges", [])).values())
@@ -83,7 +92,10 @@ async def rule(court, state: TrialState, emit) -> Ruling:
                                        raised_by=JUDGE, addressed_to=BOTH_SIDES))
     record = Ruling(round=state.round, ruling=ruling, overruled=tuple(rules.overrule_reasons(ruling, state,
                                                                                              court.settings)),
-                    usage=usage, questions=tuple(questions), marks=marks)
+                    usage=usage, questions=tuple(questions), marks=marks,
+                    hearing=hearing.hearing_of(spec, state.round, draft, pool_ids) if scoring else None)
+    if record.hearing is not None and record.hearing.flags:
+        emit(TrialWarning(round=state.round, message=f"{record.hearing.option}: " + "; ".join(record.hearing.flags)))
     emit(RulingIssued(ruling=record))
     return record
 
@@ -91,13 +103,15 @@ async def rule(court, state: TrialState, emit) -> Ruling:
 async def verdict(court, state: TrialState, stop: str, emit) -> Verdict:
     """The judge drafts the verdict; its text is checked and the rule holds its label to the record. A draft with
     problems goes back once with them named; what is still wrong then is cut or set by the rule, and flagged."""
+    if state.spec.decision is not None:
+        return await decision_verdict(court, state, stop, emit)
     judge = court.model("judge")
     budget = judge.context_window - VERDICT_TOKENS - 64
     open_lines = rules.open_challenges(state)
     problems, usages, flags = "", [], []
     for attempt in (0, 1):
         messages = await asyncio.to_thread(
-            prompts.verdict_messages, state.spec.case, state.spec.claim, state.pool, state.turns, state.rulings,
+            prompts.verdict_messages, state.spec.case, hearing.subject(state.spec, 0), state.pool, state.turns, state.rulings,
             judge.count_tokens, budget, assessed=dict(state.assessments),
             challenges=[o.challenge for o in open_lines], problems=problems)
         draft, usage = await judge.structured(messages, VerdictDraft, max_tokens=VERDICT_TOKENS)
@@ -170,3 +184,59 @@ def plain_summary(state: TrialState, label, cited) -> str:
     ids = list(dict.fromkeys(cited))[:4]
     rests = f" ({', '.join(f'[{i}]' for i in ids)})" if ids else ""
     return f"The evidence the court weighed{rests} {finding[str(label)]}."
+
+
+OUTCOME_LABEL = {"recommended": VerdictLabel.supported, "too close to call": VerdictLabel.mixed,
+                 "not enough evidence": VerdictLabel.insufficient, "no option passes": VerdictLabel.refuted}
+
+
+async def decision_verdict(court, state: TrialState, stop: str, emit) -> Verdict:
+    """A decision with options: the table computed from the hearings sets the recommendation, its label and
+    confidence; the judge explains it (a summary that must name the recommended option and cite evidence, findings,
+    risks), checked like any verdict text and replaced by the table's own sentence when it cannot stand."""
+    spec, judge = state.spec, court.model("judge")
+    result = decisions.outcome(spec.claim, spec.decision, [r.hearing for r in state.rulings if r.hearing])
+    budget = judge.context_window - VERDICT_TOKENS - 64
+    open_lines = rules.open_challenges(state)
+    table = decisions.plain_summary(spec.claim, result)
+    problems, usages, flags, found = "", [], [], []
+    for attempt in (0, 1):
+        messages = await asyncio.to_thread(
+            prompts.verdict_messages, spec.case, hearing.subject(spec, 0), state.pool, state.turns, state.rulings,
+            judge.count_tokens, budget, assessed=dict(state.assessments),
+            challenges=[o.challenge for o in open_lines], problems=problems, table=table)
+        draft, usage = await judge.structured(messages, DecisionDraft, max_tokens=VERDICT_TOKENS)
+        usages.append(usage)
+        findings = _findings(state, draft, emit if attempt == 0 else None)
+        cited = rules.counsel_cited(state) + [c for f in findings for c in f.citations]
+        instructions = [messages[0]["content"]]
+        text_problems = {"summary": generated_problems(draft.summary, instructions, need_citation=bool(cited))}
+        text_problems.update((f"finding {n}", generated_problems(f.text, instructions))
+                             for n, f in enumerate(findings, 1))
+        found = [f"the {part} {'; '.join(p)}" for part, p in text_problems.items() if p]
+        if result.recommended and result.recommended.casefold() not in draft.summary.casefold():
+            found.insert(0, f"the summary does not name the option the table recommends ({result.recommended})")
+        if not found:
+            break
+        problems = "; ".join(found)
+        if attempt == 0:
+            emit(TrialWarning(round=state.round, message=f"the verdict was sent back ({problems}); "
+                                                         "regenerating once"))
+    summary = draft.summary
+    if found:
+        summary = table
+        findings = [f for f in (Finding(text=cut_generated(f.text, instructions), citations=f.citations)
+                                for f in findings) if f.text]
+        flags += [f"verdict text: {p}; the table's own summary stands" for p in found]
+    flags += [f"{r.hearing.option}: {flag}" for r in state.rulings if r.hearing for flag in r.hearing.flags]
+    verdict = Verdict(
+        label=OUTCOME_LABEL[result.label], confidence=result.confidence, findings=tuple(findings),
+        open_questions=tuple(dict.fromkeys([q for q in [result.next_question, *draft.open_questions] if q.strip()])),
+        summary=summary, conditions=result.conditions,
+        risks=tuple(dict.fromkeys([*result.risks, *(r for r in draft.risks if r.strip())]))[:6],
+        evidence=tuple(rules.weigh(state, court.settings)),
+        quality_flags=tuple(rules.trial_flags(state) + flags), stopped_because=stop, rounds=len(state.rulings),
+        switches=len(state.switches), usage=sum(usages, Usage()), basis=tuple(rules.basis(state, cited)),
+        open_challenges=tuple(open_lines), decision=result)
+    emit(VerdictReached(verdict=verdict))
+    return verdict

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
+from courtroom_desktop.core.court.decisions import DecisionOutcome, DecisionSpec, Hearing
 from courtroom_desktop.core.records import Evidence, Frozen, Usage
 
 
@@ -193,6 +194,8 @@ class Ruling(Frozen):
     usage: Usage = Usage()
     questions: tuple[Challenge, ...] = Field((), description="The ruling's open questions, with their ids.")
     marks: tuple[ChallengeMark, ...] = Field((), description="How the judge marked the challenges open before it.")
+    hearing: Hearing | None = Field(None, description="Decision cases: the option heard this round, scored on each "
+                                    "criterion.")
 
 
 class FindingDraft(Bounded):
@@ -211,6 +214,15 @@ class VerdictDraft(Bounded):
     conditions: list[str] = Field(default_factory=list, max_length=4,
                                   description="Decision cases: conditions for the recommendation.")
     risks: list[str] = Field(default_factory=list, max_length=4, description="Decision cases: risks of the recommendation.")
+
+
+class DecisionDraft(Bounded):
+    """The judge's account of a decision whose recommendation the court's table has set (the structured schema)."""
+
+    summary: Annotated[str, Cap(700)] = Field(description="For the user: the recommendation and why, citing evidence.")
+    findings: list[FindingDraft] = Field(default_factory=list, max_length=5)
+    risks: list[str] = Field(default_factory=list, max_length=4, description="Risks of the recommended option.")
+    open_questions: list[str] = Field(default_factory=list, max_length=3)
 
 
 class Finding(Frozen):
@@ -266,6 +278,8 @@ class Verdict(Frozen):
     draft_label: VerdictLabel | None = Field(None, description="The judge's own label when the rule changed it.")
     draft_confidence: float | None = Field(None, description="The judge's own confidence when the rule changed it.")
     rule_notes: tuple[str, ...] = Field((), description="What the verdict rule and the text checks changed, and why.")
+    decision: DecisionOutcome | None = Field(None, description="Decision cases with options: the weighted table, the "
+                                             "recommendation and what would change it.")
 
     @property
     def corrected(self) -> bool:
@@ -305,6 +319,22 @@ class TrialSpec(Frozen):
     sections: tuple[str, ...] = ()
     settings: dict = Field(default_factory=dict, description="DebateSettings as a dict.")
     models: dict[str, str] = Field(default_factory=dict, description="role -> provider:model, for the record.")
+    background: str = Field("", description="Free text every role sees (as data, delimited): the situation, what the "
+                            "user already knows.")
+    decision: DecisionSpec | None = Field(None, description="A decision's options, weighted criteria and hard "
+                                          "constraints (decision cases only; without it a decision is go / no-go).")
+
+    @model_validator(mode="after")
+    def _decision_needs_case(self) -> TrialSpec:
+        if self.decision is not None and self.case != CaseType.decision:
+            raise ValueError("options and criteria belong to a decision: use case 'decision'")
+        return self
+
+    def option_of(self, round_number: int) -> str | None:
+        """The option heard in a round of a decision with options (one round each, in order), else None."""
+        if self.decision is None or not 1 <= round_number <= len(self.decision.options):
+            return None
+        return self.decision.options[round_number - 1]
 
 
 # ---------------------------------------------------------------- events

@@ -29,6 +29,9 @@ def stop_reason(state: TrialState, settings: DebateSettings) -> str:
         return ""
     last = state.rulings[-1]
     ruled = last.round
+    if state.spec.decision is not None:  # a decision with options: one round per option, then the table decides
+        heard = len(state.spec.decision.options)
+        return f"every option heard ({heard})" if ruled >= heard else ""
     if ruled >= settings.max_rounds:
         return f"round limit ({settings.max_rounds})"
     if ruled >= settings.min_rounds and last.ruling.confidence >= settings.confidence_threshold:
@@ -50,8 +53,8 @@ def switch_reasons(state: TrialState, settings: DebateSettings, controversy_simi
     """Why counsel should swap sides now ([] if not): the judge asks, confidence is flat over ``stall_rounds``, the key
     controversy repeats (``controversy_similarity``: cosine of the two ``controversies``, or None to compare their
     words), or too little new evidence came in."""
-    if len(state.switches) >= settings.max_switches or not state.rulings:
-        return []
+    if len(state.switches) >= settings.max_switches or not state.rulings or state.spec.decision is not None:
+        return []  # a decision with options hears each option from both sides: there is nothing to swap
     reasons = []
     rulings = state.rulings
     if rulings[-1].ruling.switch_request:

@@ -1,0 +1,397 @@
+"""A decision with options and criteria: what the user asks (``DecisionSpec``), what the judge found for each option
+(``Hearing``: a score per criterion with citations, each hard constraint met, violated or unknown), and the outcome the
+court computes from the hearings alone (``outcome``): the weighted table, the recommended option, the conditions
+under which the recommendation would change, the risks, and the one thing worth finding out next.
+
+The arithmetic is deterministic and documented (docs/decisions.md): the model scores, the table decides.
+
+- A cell's score is 0 (very bad) to 10 (excellent), and counts only with a citation; a cell the evidence does not
+  establish is *unknown* and enters the total at the midpoint (5), with its range (0 to 10) kept.
+- An option's total is the weighted mean of its cells; an option with a hard constraint *violated* (with a citation)
+  is out of the running.
+- The recommendation is the best total among the options still running; the margin is its lead over the runner-up.
+- Conditions: the weight at which a criterion would hand the lead to another option (within 0.25x to 4x of the
+  user's weight); a score change of at most 3 points, or an unknown cell turning out at either end, that would; an
+  unknown constraint of the recommended option turning out violated.
+- The next thing to find out: the unknown cell (or constraint) that could change the recommendation and weighs most;
+  when none could, the known cell closest to changing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from courtroom_desktop.core.records import Frozen
+from courtroom_desktop.core.text import language_of
+
+MIDPOINT = 5.0
+MAX_OPTIONS, MAX_CRITERIA, MAX_CONSTRAINTS = 5, 8, 5
+WEIGHT_RANGE = (0.25, 4.0)  # weight changes within this factor of the user's weight count as plausible
+SCORE_REACH = 3.0           # a known score that would have to move more than this does not make a condition
+CLOSE_MARGIN = 0.5          # a lead under half a point (of 10) is too close to call
+
+
+class Criterion(Frozen):
+    name: str = Field(min_length=1, max_length=60)
+    weight: float = Field(1.0, gt=0, le=100, description="Relative importance; the table divides by the sum.")
+
+    @field_validator("name")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("a criterion needs a name")
+        return value.strip()
+
+    @classmethod
+    def parse(cls, text: str) -> Criterion:
+        """'cost=3' or 'cost' (weight 1); a clear error for anything else."""
+        name, _, weight = text.rpartition("=") if "=" in text else (text, "", "")
+        try:
+            return cls(name=name, weight=float(weight) if weight.strip() else 1.0)
+        except ValueError as exc:
+            raise ValueError(f"criterion {text!r}: write NAME or NAME=WEIGHT with a positive weight, e.g. "
+                             f"'cost=3' ({exc})") from None
+
+
+class DecisionSpec(Frozen):
+    """Two to five options, one to eight weighted criteria, up to five hard constraints."""
+
+    options: tuple[str, ...]
+    criteria: tuple[Criterion, ...]
+    constraints: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _check(self) -> DecisionSpec:
+        options = [o.strip() for o in self.options]
+        if not 2 <= len(options) <= MAX_OPTIONS or not all(options):
+            raise ValueError(f"a decision needs 2 to {MAX_OPTIONS} options, each named (got {len(options)})")
+        if len({o.casefold() for o in options}) != len(options):
+            raise ValueError("two options have the same name: name each option differently")
+        if not 1 <= len(self.criteria) <= MAX_CRITERIA:
+            raise ValueError(f"a decision needs 1 to {MAX_CRITERIA} criteria (got {len(self.criteria)})")
+        if len({c.name.casefold() for c in self.criteria}) != len(self.criteria):
+            raise ValueError("two criteria have the same name: name each criterion differently")
+        if len(self.constraints) > MAX_CONSTRAINTS or not all(c.strip() for c in self.constraints):
+            raise ValueError(f"up to {MAX_CONSTRAINTS} hard constraints, each written out")
+        return self
+
+    def constraint_id(self, index: int) -> str:
+        return f"K{index + 1}"
+
+
+class CriterionScore(Frozen):
+    criterion: str
+    score: float | None = Field(None, ge=0, le=10, description="0 very bad .. 10 excellent; None: not established.")
+    citations: tuple[str, ...] = ()
+    reason: str = ""
+
+
+class ConstraintCheck(Frozen):
+    constraint: str
+    status: Literal["met", "violated", "unknown"] = "unknown"
+    citations: tuple[str, ...] = ()
+    reason: str = ""
+
+
+class Hearing(Frozen):
+    """What the judge found for one option after its round."""
+
+    option: str
+    scores: tuple[CriterionScore, ...] = ()
+    constraints: tuple[ConstraintCheck, ...] = ()
+    flags: tuple[str, ...] = Field((), description="Scores set aside (no citation, unknown evidence) and why.")
+
+
+class OptionRow(Frozen):
+    option: str
+    scores: tuple[CriterionScore, ...]
+    total: float = Field(description="Weighted mean, 0-10, unknown cells at the midpoint.")
+    low: float = Field(description="The total if every unknown cell turned out 0.")
+    high: float = Field(description="The total if every unknown cell turned out 10.")
+    known: float = Field(description="Share of the weight whose cell is established by cited evidence.")
+    excluded: str = Field("", description="The hard constraint it violates, with its citations ('' when running).")
+    heard: bool = True
+
+
+class DecisionOutcome(Frozen):
+    rows: tuple[OptionRow, ...]
+    criteria: tuple[Criterion, ...]
+    recommended: str | None = None
+    runner_up: str | None = None
+    margin: float = 0.0
+    conditions: tuple[str, ...] = ()
+    risks: tuple[str, ...] = ()
+    next_question: str = ""
+    next_reason: str = ""
+    label: Literal["recommended", "too close to call", "not enough evidence", "no option passes"] = "not enough evidence"
+    confidence: float = 0.0
+
+
+# ---------------------------------------------------------------- wording (the claim's language)
+_WORDS = {
+    "en": {
+        "weight_up": "If {c} mattered {f:.1f}x as much as you weighted it (weight {w:.2g} instead of {w0:.2g}), {u} would "
+                     "be recommended instead of {r}.",
+        "weight_down": "If {c} mattered less (weight under {w:.2g} instead of {w0:.2g}), {u} would be recommended "
+                       "instead of {r}.",
+        "score_down": "If {o}'s {c} were {x:.1f}/10 or lower (your notes put it at {s:.0f}/10 {cites}), {u} would be "
+                      "recommended instead of {r}.",
+        "score_up": "If {o}'s {c} were {x:.1f}/10 or higher (your notes put it at {s:.0f}/10 {cites}), {u} would be "
+                    "recommended instead of {r}.",
+        "unknown_low": "If {o}'s {c}, which your notes do not establish, turned out below {x:.1f}/10, {u} would be "
+                       "recommended instead of {r}.",
+        "unknown_high": "If {o}'s {c}, which your notes do not establish, turned out above {x:.1f}/10, {u} would be "
+                        "recommended instead of {r}.",
+        "constraint": "If {r} turns out to break the constraint '{k}', {u} would be recommended.",
+        "weak": "{r} is weak on {c} ({s:.0f}/10) {cites}.",
+        "unknown_risk": "{r}'s {c} is not established by your notes; the table assumed the midpoint.",
+        "unknown_constraint_risk": "Whether {r} meets '{k}' is not established by your notes.",
+        "q_cell": "What is {o}'s {c}?",
+        "q_constraint": "Does {o} meet '{k}'?",
+        "why_flip": "It weighs {share:.0%} of the decision and could change the recommendation.",
+        "why_close": "It is the closest call in the table: a change of {d:.1f} points would change the recommendation.",
+        "why_weight": "It is the heaviest cell your notes leave open.",
+        "plain/recommended": "The court's table recommends {r} ({t:.1f}/10) over {u} ({t2:.1f}/10){cites}.",
+        "plain/too close to call": "{r} ({t:.1f}/10) and {u} ({t2:.1f}/10) are too close to call{cites}.",
+        "plain/not enough evidence": "Your notes do not establish enough to recommend an option; {r} leads on what "
+                                     "they do establish ({t:.1f}/10){cites}.",
+        "plain/no option passes": "Every option breaks a hard constraint.",
+    },
+    "zh": {
+        "weight_up": "如果{c}的重要性是你所设权重的{f:.1f}倍（权重{w:.2g}而非{w0:.2g}），推荐的将是{u}而不是{r}。",
+        "weight_down": "如果{c}没那么重要（权重低于{w:.2g}而非{w0:.2g}），推荐的将是{u}而不是{r}。",
+        "score_down": "如果{o}的{c}不高于{x:.1f}/10（你的笔记给出的是{s:.0f}/10 {cites}），推荐的将是{u}而不是{r}。",
+        "score_up": "如果{o}的{c}不低于{x:.1f}/10（你的笔记给出的是{s:.0f}/10 {cites}），推荐的将是{u}而不是{r}。",
+        "unknown_low": "你的笔记没有确定{o}的{c}；如果它低于{x:.1f}/10，推荐的将是{u}而不是{r}。",
+        "unknown_high": "你的笔记没有确定{o}的{c}；如果它高于{x:.1f}/10，推荐的将是{u}而不是{r}。",
+        "constraint": "如果{r}违反约束“{k}”，推荐的将是{u}。",
+        "weak": "{r}在{c}上较弱（{s:.0f}/10）{cites}。",
+        "unknown_risk": "你的笔记没有确定{r}的{c}；表格按中间值计算。",
+        "unknown_constraint_risk": "你的笔记没有确定{r}是否满足“{k}”。",
+        "q_cell": "{o}的{c}如何？",
+        "q_constraint": "{o}是否满足“{k}”？",
+        "why_flip": "它占决定权重的{share:.0%}，可能改变推荐。",
+        "why_close": "这是表格中最接近的一项：变化{d:.1f}分就会改变推荐。",
+        "why_weight": "这是你的笔记尚未确定的权重最大的一项。",
+        "plain/recommended": "法庭的评分表推荐{r}（{t:.1f}/10），优于{u}（{t2:.1f}/10）{cites}。",
+        "plain/too close to call": "{r}（{t:.1f}/10）与{u}（{t2:.1f}/10）难分高下{cites}。",
+        "plain/not enough evidence": "你的笔记不足以推荐某个选项；就已确定的部分而言，{r}领先（{t:.1f}/10）{cites}。",
+        "plain/no option passes": "每个选项都违反了某项硬性约束。",
+    },
+}
+
+
+def _words(question: str) -> dict[str, str]:
+    return _WORDS["zh"] if language_of(question) in ("zh", "ja") else _WORDS["en"]
+
+
+def _cites(ids: Sequence[str]) -> str:
+    return " ".join(f"[{i}]" for i in ids)
+
+
+def plain_summary(question: str, result: DecisionOutcome) -> str:
+    """The recommendation in one sentence from the table alone, citing the recommended option's evidence: what the
+    verdict says when the judge's own summary could not stand."""
+    words = _words(question)
+    rows = {r.option: r for r in result.rows}
+    best, runner = rows.get(result.recommended or ""), rows.get(result.runner_up or "")
+    if best is None:
+        return words["plain/no option passes"]
+    ids = list(dict.fromkeys(c for s in best.scores for c in s.citations))[:4]
+    return words[f"plain/{result.label}"].format(r=best.option, t=best.total, u=runner.option if runner else "-",
+                                                 t2=runner.total if runner else 0.0,
+                                                 cites=(" " + _cites(ids)) if ids else "")
+
+
+# ---------------------------------------------------------------- the table
+def _cell(row_scores: Sequence[CriterionScore], criterion: str) -> CriterionScore:
+    return next((s for s in row_scores if s.criterion == criterion), CriterionScore(criterion=criterion))
+
+
+def _total(values: dict[str, float], weights: dict[str, float]) -> float:
+    return sum(weights[c] * values[c] for c in weights) / sum(weights.values())
+
+
+def _values(row: OptionRow, fill: float = MIDPOINT, **override: float) -> dict[str, float]:
+    values = {s.criterion: (s.score if s.score is not None else fill) for s in row.scores}
+    values.update(override)
+    return values
+
+
+def table(spec: DecisionSpec, hearings: Sequence[Hearing]) -> list[OptionRow]:
+    """One row per option, in the spec's order (an option not yet heard has every cell unknown)."""
+    weights = {c.name: c.weight for c in spec.criteria}
+    found = {h.option: h for h in hearings}
+    rows = []
+    for option in spec.options:
+        hearing = found.get(option)
+        scores = tuple(_cell(hearing.scores if hearing else (), c.name) for c in spec.criteria)
+        values = {s.criterion: s.score for s in scores}
+        known = sum(weights[c] for c, v in values.items() if v is not None) / sum(weights.values())
+        broken = [k for k in (hearing.constraints if hearing else ()) if k.status == "violated"]
+        excluded = "; ".join(f"{k.constraint} {_cites(k.citations)}".strip() for k in broken)
+        rows.append(OptionRow(
+            option=option, scores=scores, known=round(known, 3), excluded=excluded, heard=hearing is not None,
+            total=round(_total({c: v if v is not None else MIDPOINT for c, v in values.items()}, weights), 2),
+            low=round(_total({c: v if v is not None else 0.0 for c, v in values.items()}, weights), 2),
+            high=round(_total({c: v if v is not None else 10.0 for c, v in values.items()}, weights), 2)))
+    return rows
+
+
+def outcome(question: str, spec: DecisionSpec, hearings: Sequence[Hearing]) -> DecisionOutcome:
+    rows = table(spec, hearings)
+    words = _words(question)
+    running = sorted((r for r in rows if not r.excluded), key=lambda r: -r.total)
+    if not running:
+        return DecisionOutcome(rows=tuple(rows), criteria=spec.criteria, label="no option passes",
+                               risks=tuple(f"{r.option}: {r.excluded}" for r in rows))
+    best = running[0]
+    runner = running[1] if len(running) > 1 else None
+    margin = round(best.total - runner.total, 2) if runner else best.total
+    known = (best.known + (runner.known if runner else best.known)) / 2
+    if best.known < 0.5:
+        label = "not enough evidence"
+    elif runner is not None and margin < CLOSE_MARGIN:
+        label = "too close to call"
+    else:
+        label = "recommended"
+    confidence = round(min(0.95, 0.5 + margin / 5) * known, 2) if runner else round(0.5 * known, 2)
+    weights = {c.name: c.weight for c in spec.criteria}
+    conditions = _conditions(best, running[1:], spec, weights, words)
+    question_text, reason = _next_question(best, running[1:], rows, hearings, spec, weights, words)
+    return DecisionOutcome(
+        rows=tuple(rows), criteria=spec.criteria, recommended=best.option, runner_up=runner.option if runner else None,
+        margin=margin, conditions=tuple(conditions[:6]), risks=tuple(_risks(best, hearings, words)[:5]),
+        next_question=question_text, next_reason=reason, label=label, confidence=confidence)
+
+
+def _leader(rows: Sequence[OptionRow], weights: dict[str, float], values: dict[str, dict[str, float]]) -> str:
+    return max(rows, key=lambda r: _total(values[r.option], weights)).option
+
+
+def _conditions(best: OptionRow, others: Sequence[OptionRow], spec: DecisionSpec, weights: dict[str, float],
+                words: dict[str, str]) -> list[str]:
+    if not others:
+        return []
+    rows = [best, *others]
+    base = {r.option: _values(r) for r in rows}
+    found: list[tuple[float, str]] = []  # (how far the change is, text): the nearest first
+    for criterion in spec.criteria:
+        name, w0 = criterion.name, criterion.weight
+        for direction in _grid():  # the nearest change of this weight, up and down, that hands the lead over
+            for factor in direction:
+                winner = _leader(rows, dict(weights, **{name: w0 * factor}), base)
+                if winner == best.option:
+                    continue
+                key = "weight_up" if factor > 1 else "weight_down"
+                threshold = _flip_weight(rows, weights, base, name, best.option, factor)
+                found.append((max(factor, 1 / factor) - 1.0,
+                              words[key].format(c=name, f=threshold / w0, w=threshold, w0=w0, u=winner, r=best.option)))
+                break
+    for row in rows:
+        for cell in row.scores:
+            name = cell.criterion
+            if cell.score is None:
+                for end, key in ((0.0, "unknown_low"), (10.0, "unknown_high")):
+                    values = dict(base, **{row.option: _values(row, **{name: end})})
+                    winner = _leader(rows, weights, values)
+                    if winner != best.option and (key == "unknown_low") == (row.option == best.option):
+                        x = _flip_score(rows, weights, base, row, name, best.option, end)
+                        winner = _leader(rows, weights, dict(base, **{row.option: _values(row, **{name: x})}))
+                        found.append((abs(x - MIDPOINT) / 10, words[key].format(o=row.option, c=name, x=x, u=winner,
+                                                                               r=best.option)))
+                continue
+            end = 0.0 if row.option == best.option else 10.0
+            x = _flip_score(rows, weights, base, row, name, best.option, end)
+            if x is not None and abs(x - cell.score) <= SCORE_REACH:
+                values = dict(base, **{row.option: _values(row, **{name: x})})
+                found.append((abs(x - cell.score) / 10, words["score_down" if x < cell.score else "score_up"].format(
+                    o=row.option, c=name, x=x, s=cell.score, cites=_cites(cell.citations),
+                    u=_leader(rows, weights, values), r=best.option)))
+    return [text for _, text in sorted(found, key=lambda item: item[0])]
+
+
+def _grid() -> tuple[list[float], list[float]]:
+    """Weight factors to try, nearest first: up to 4x, and down to 0.25x."""
+    low, high = WEIGHT_RANGE
+    up = [1 + 0.05 * n for n in range(1, int(round((high - 1) / 0.05)) + 1)]
+    return up, [1 / f for f in up if 1 / f >= low - 1e-9]
+
+
+def _flip_weight(rows, weights, base, name, best, factor) -> float:
+    """The weight of ``name`` at which the lead changes, found by bisection between the user's and ``factor`` x."""
+    lo, hi = weights[name], weights[name] * factor
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        if _leader(rows, dict(weights, **{name: mid}), base) == best:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def _flip_score(rows, weights, base, row, name, best, end) -> float | None:
+    """The score of ``row``'s cell ``name`` at which the lead changes (moving it toward ``end``), or None."""
+    values = dict(base, **{row.option: _values(row, **{name: end})})
+    if _leader(rows, weights, values) == best:
+        return None
+    lo, hi = base[row.option][name], end
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        values = dict(base, **{row.option: _values(row, **{name: mid})})
+        if _leader(rows, weights, values) == best:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def _risks(best: OptionRow, hearings: Sequence[Hearing], words: dict[str, str]) -> list[str]:
+    risks = [words["weak"].format(r=best.option, c=s.criterion, s=s.score, cites=_cites(s.citations))
+             for s in sorted(best.scores, key=lambda s: s.score if s.score is not None else 99)
+             if s.score is not None and s.score <= 4]
+    risks += [words["unknown_risk"].format(r=best.option, c=s.criterion) for s in best.scores if s.score is None]
+    hearing = next((h for h in hearings if h.option == best.option), None)
+    risks += [words["unknown_constraint_risk"].format(r=best.option, k=k.constraint)
+              for k in (hearing.constraints if hearing else ()) if k.status == "unknown"]
+    return risks
+
+
+def _next_question(best: OptionRow, others: Sequence[OptionRow], rows: Sequence[OptionRow],
+                   hearings: Sequence[Hearing], spec: DecisionSpec, weights: dict[str, float],
+                   words: dict[str, str]) -> tuple[str, str]:
+    """The open question whose answer would most change the recommendation."""
+    total_weight = sum(weights.values())
+    contenders = [best, *others]
+    base = {r.option: _values(r) for r in contenders}
+    candidates: list[tuple[tuple, str, str]] = []  # (sort key, question, reason)
+    for row in contenders:
+        for cell in row.scores:
+            if cell.score is not None:
+                continue
+            share = weights[cell.criterion] / total_weight
+            end = 0.0 if row.option == best.option else 10.0
+            flips = _flip_score(contenders, weights, base, row, cell.criterion, best.option, end) is not None
+            candidates.append(((not flips, -share), words["q_cell"].format(o=row.option, c=cell.criterion),
+                               words["why_flip" if flips else "why_weight"].format(share=share)))
+    hearing = next((h for h in hearings if h.option == best.option), None)
+    for check in (hearing.constraints if hearing else ()):
+        if check.status == "unknown" and others:
+            candidates.append(((False, -1.0), words["q_constraint"].format(o=best.option, k=check.constraint),
+                               words["constraint"].format(r=best.option, k=check.constraint, u=others[0].option)))
+    if candidates:
+        _, text, reason = min(candidates, key=lambda item: item[0])
+        return text, reason
+    closest: tuple[float, str] | None = None
+    for row in contenders:
+        for cell in row.scores:
+            end = 0.0 if row.option == best.option else 10.0
+            x = _flip_score(contenders, weights, base, row, cell.criterion, best.option, end)
+            if x is not None and (closest is None or abs(x - cell.score) < closest[0]):
+                closest = (abs(x - cell.score), words["q_cell"].format(o=row.option, c=cell.criterion))
+    if closest is None:
+        return "", ""
+    return closest[1], words["why_close"].format(d=closest[0])

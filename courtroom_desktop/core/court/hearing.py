@@ -1,0 +1,132 @@
+"""A decision's hearings in the prompts: how the case is put to every role (the question, the options, the option
+under hearing, the criteria, the constraints, the user's background as data), the judge's scoring schema (one score
+per criterion, each hard constraint met, violated or unknown, citations only of pool ids), and the judge's draft
+turned into a ``Hearing`` (a score without a citation does not count)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Literal
+
+from pydantic import Field, create_model
+
+from courtroom_desktop.core.court.decisions import ConstraintCheck, CriterionScore, DecisionSpec, Hearing
+from courtroom_desktop.core.court.records import Bounded, Cap, TrialSpec
+from courtroom_desktop.core.text import language_of
+
+BACKGROUND_CHARS = 2000
+SCORE_TOKENS_EACH = 70  # one criterion's score: its name, known, a score, citations, a short reason
+
+_LABELS = {
+    "en": {"options": "Options", "hearing": "Option under hearing ({n} of {total})", "criteria": "Criteria (weight)",
+           "constraints": "Hard constraints", "background": "Background from the user"},
+    "zh": {"options": "选项", "hearing": "本轮审理的选项（第{n}个，共{total}个）", "criteria": "标准（权重）",
+           "constraints": "硬性约束", "background": "用户提供的背景"},
+}
+
+
+def _escape(text: str) -> str:
+    from courtroom_desktop.core.court.prompts import escape
+
+    return escape(text)
+
+
+def subject(spec: TrialSpec, round_number: int) -> str:
+    """What every prompt puts after 'Claim:' or 'Decision:' in this round."""
+    lines = [spec.claim]
+    labels = _LABELS["zh"] if language_of(spec.claim) in ("zh", "ja") else _LABELS["en"]
+    decision = spec.decision
+    if decision is not None:
+        lines.append(f"{labels['options']}: " + "; ".join(f"{n}. {_escape(o)}"
+                                                          for n, o in enumerate(decision.options, 1)))
+        option = spec.option_of(round_number)
+        if option is not None:
+            lines.append(labels["hearing"].format(n=round_number, total=len(decision.options)) + f": {_escape(option)}")
+        lines.append(f"{labels['criteria']}: " + "; ".join(f"{_escape(c.name)} ({c.weight:g})"
+                                                           for c in decision.criteria))
+        if decision.constraints:
+            lines.append(f"{labels['constraints']}: " + "; ".join(
+                f"{decision.constraint_id(n)} {_escape(k)}" for n, k in enumerate(decision.constraints)))
+    if spec.background.strip():
+        text = spec.background.strip()[:BACKGROUND_CHARS]
+        lines.append(f"{labels['background']}:\n<background>{_escape(text)}</background>")
+    return "\n".join(lines)
+
+
+def search_text(spec: TrialSpec, round_number: int) -> list[str]:
+    """The first queries of a counsel's search: the claim, or for an option its name with the question and with the
+    criteria."""
+    option = spec.option_of(round_number)
+    if option is None:
+        return [spec.claim]
+    names = " ".join(c.name for c in spec.decision.criteria)
+    return [f"{option} {spec.claim}", f"{option} {names}"]
+
+
+def _one_of(values: Sequence[str]):
+    return Literal[tuple(values)] if values else str  # type: ignore[valid-type]
+
+
+def scoring_fields(decision: DecisionSpec, pool_ids: Sequence[str]) -> dict:
+    """Extra fields of the judge's ruling in a decision round: scores (one per criterion) and constraint checks."""
+    cites = list[_one_of(pool_ids)] if pool_ids else list[str]
+    score = create_model(
+        "CriterionScoreDraft", __base__=Bounded,
+        criterion=(_one_of([c.name for c in decision.criteria]), ...),
+        known=(bool, Field(description="false when the evidence does not say how the option does on it")),
+        score=(int, Field(ge=0, le=10, description="0 very bad .. 10 excellent, for this option on this criterion")),
+        citations=(cites, Field(default_factory=list, max_length=3, description="Evidence ids that show it.")),
+        reason=(Annotated[str, Cap(200)], Field("", description="One short sentence.")))
+    fields: dict = {"scores": (list[score], Field(..., min_length=len(decision.criteria),
+                                                  max_length=len(decision.criteria),
+                                                  description="The option under hearing on every criterion."))}
+    if decision.constraints:
+        ids = [decision.constraint_id(n) for n in range(len(decision.constraints))]
+        check = create_model(
+            "ConstraintCheckDraft", __base__=Bounded, constraint=(_one_of(ids), ...),
+            status=(Literal["met", "violated", "unknown"], ...),
+            citations=(cites, Field(default_factory=list, max_length=3)))
+        fields["constraints"] = (list[check], Field(..., min_length=len(ids), max_length=len(ids),
+                                                    description="Each hard constraint for the option under hearing."))
+    return fields
+
+
+def scoring_instruction(spec: TrialSpec) -> str:
+    return ("Also score the option under hearing on every criterion, 0 (very bad) to 10 (excellent), citing the "
+            "evidence ids that show it; set known to false when the evidence does not say (a score without a citation "
+            "does not count)." + (" For each hard constraint say met, violated or unknown, citing the evidence."
+                                  if spec.decision and spec.decision.constraints else ""))
+
+
+def hearing_of(spec: TrialSpec, round_number: int, draft, pool_ids: Sequence[str]) -> Hearing | None:
+    """The judge's draft as a Hearing: only criteria of the decision, only pool citations; a score that is not known
+    or cites nothing is set aside (unknown), with a flag naming it."""
+    option = spec.option_of(round_number)
+    if option is None:
+        return None
+    decision, pool, flags = spec.decision, set(pool_ids), []
+    given = {s.criterion: s for s in getattr(draft, "scores", [])}
+    scores = []
+    for criterion in decision.criteria:
+        item = given.get(criterion.name)
+        if item is None:
+            flags.append(f"{criterion.name}: not scored")
+            scores.append(CriterionScore(criterion=criterion.name))
+            continue
+        citations = tuple(dict.fromkeys(c for c in item.citations if c in pool))
+        if item.known and not citations:
+            flags.append(f"{criterion.name}: a score of {item.score} without a citation was set aside")
+        known = item.known and bool(citations)
+        scores.append(CriterionScore(criterion=criterion.name, score=float(item.score) if known else None,
+                                     citations=citations, reason=item.reason.strip()))
+    checks = []
+    found = {c.constraint: c for c in getattr(draft, "constraints", [])}
+    for n, text in enumerate(decision.constraints):
+        item = found.get(decision.constraint_id(n))
+        citations = tuple(dict.fromkeys(c for c in (item.citations if item else ()) if c in pool))
+        status = item.status if item else "unknown"
+        if status != "unknown" and not citations:
+            flags.append(f"constraint '{text}': '{status}' without a citation was set aside")
+            status = "unknown"
+        checks.append(ConstraintCheck(constraint=text, status=status, citations=citations))
+    return Hearing(option=option, scores=tuple(scores), constraints=tuple(checks), flags=tuple(flags))
