@@ -70,10 +70,13 @@ def _md_cites(ids) -> str:
     return " ".join(f"[\\[{i}\\]]({cite_href(i)})" for i in ids)
 
 
-def verdict_markdown(verdict, case="claim", claim: str = "") -> str:
-    """The final verdict card, as Markdown (rendered by Qt's Markdown support)."""
+def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> str:
+    """The final verdict card, as Markdown (rendered by Qt's Markdown support). ``demo``: the demo-model note
+    (core.llm.demo), shown right under the heading when a role ran the bundled model."""
     label = VERDICT_WORDS.get(_value(verdict.label), str(_value(verdict.label)).capitalize())
     lines = [f"## Verdict: {label}", ""]
+    if demo:
+        lines += [f"**\u26a0 {_md(demo)}**", ""]
     if claim:
         lines += [f"*{'Decision' if _value(case) == 'decision' else 'Claim'}:* {_md(claim)}", ""]
     lines += [f"**Confidence {verdict.confidence:.0%}** \u00b7 {verdict.rounds} round{'s' if verdict.rounds != 1 else ''}"

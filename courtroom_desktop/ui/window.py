@@ -40,6 +40,7 @@ from courtroom_desktop.ui.widgets.courtroom_panel import CourtroomPanel
 from courtroom_desktop.ui.widgets.history_panel import HistoryPanel
 from courtroom_desktop.ui.widgets.inspector import EvidenceInspector
 from courtroom_desktop.ui.widgets.library_panel import LibraryPanel
+from courtroom_desktop.ui.widgets.model_offer import ModelOfferBar
 from courtroom_desktop.ui.widgets.notice_bar import NoticeBar
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._start_after_ingest = False
         self._shown = False
+        self._offering = False  # the first-run search for models is running
         self.dialogs: dict[str, QWidget] = {}
 
         # controllers
@@ -78,6 +80,7 @@ class MainWindow(QMainWindow):
 
         # widgets
         self.notice = NoticeBar()
+        self.model_offer = ModelOfferBar()
         self.library_panel = LibraryPanel(self.documents_model, self.library)
         self.history_panel = HistoryPanel(self.trials_model, self.history)
         self.left_tabs = QTabWidget()
@@ -101,6 +104,7 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(central)
         column.setContentsMargins(4, 4, 4, 4)
         column.addWidget(self.notice)
+        column.addWidget(self.model_offer)
         column.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
         self.status_label = QLabel("")
@@ -135,7 +139,15 @@ class MainWindow(QMainWindow):
         self.courtroom.sig_citation.connect(self.show_evidence)
         self.courtroom.sig_scope_requested.connect(self.choose_scope)
         self.courtroom.sig_try_samples.connect(self.try_samples)
+        self.courtroom.sig_setup_models.connect(self.open_model_setup)
         self.courtroom.claim.editTextChanged.connect(self._update_actions)
+        self.trial.sig_opened.connect(self._update_demo)
+        self.trial.sig_state.connect(self._update_demo)
+        ws.sig_config_applied.connect(self._update_demo)
+        self.model_offer.sig_accept.connect(self.use_proposed_models)
+        self.model_offer.sig_dismiss.connect(lambda: self.settings.setValue("models/offer_dismissed", True))
+        self.settings_controller.sig_detected.connect(self._on_models_detected)
+        self._update_demo()
 
         self.history_panel.sig_open.connect(self.trial.open)
         self.history_panel.sig_resume.connect(self.trial.resume)
@@ -145,8 +157,48 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def start_background(self) -> None:
-        """Once the window shows: open the library and load the models off the GUI thread."""
+        """Once the window shows: open the library and load the models off the GUI thread; on first run (no settings
+        file yet), look for model servers on this computer too."""
         self.workspace.start()
+        self.offer_models()
+
+    # ---------------------------------------------------------------- models: the demo label, the first-run offer
+    def _update_demo(self, *args) -> None:
+        """The courtroom's demo banner: the trial shown ran on the bundled demo model, or (none shown) the next
+        one will."""
+        from courtroom_desktop.core.llm.demo import SETUP_IN_WINDOW, demo_line
+
+        spec = self.trial.spec
+        source = spec.models if spec is not None and getattr(spec, "models", None) else self.workspace.config.models
+        self.courtroom.set_demo(demo_line(source, SETUP_IN_WINDOW))
+
+    def offer_models(self):
+        """First run only (no settings file, the offer never dismissed): find the models on this computer in the
+        background; a proposal shows in the offer bar."""
+        from courtroom_desktop.core.config import CONFIG_FILE
+
+        if (self.workspace.config_dir / CONFIG_FILE).exists() or \
+                self.settings.value("models/offer_dismissed", False, type=bool):
+            return None
+        self._offering = True
+        config = self.workspace.config
+        return self.settings_controller.find_models(config.models, config.library.embedding_model)
+
+    def _on_models_detected(self, detection, proposal) -> None:
+        if getattr(self, "_offering", False):
+            self._offering = False
+            self.model_offer.offer(detection, proposal)
+
+    def use_proposed_models(self, proposal) -> None:
+        """The offer accepted: the proposed model per role, saved and in use from the next trial."""
+        config = self.workspace.config
+        self.apply_settings(config.model_copy(update={"models": proposal.settings(config.models)}), "", {})
+
+    def open_model_setup(self):
+        """Settings, on the Models tab (its model setup at the top)."""
+        dialog = self.dialogs.get("settings") or self.open_settings()
+        dialog.tabs.setCurrentIndex(0)
+        return dialog
 
     def refresh_all(self) -> None:
         self.library.refresh()

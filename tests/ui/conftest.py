@@ -90,6 +90,12 @@ def make_workspace(tmp_path: Path, template: Path | None = None, config: AppConf
     return ws
 
 
+@pytest.fixture(autouse=True)
+def _no_model_servers(monkeypatch):
+    """The window looks for model servers on first run: in tests, nowhere (a test that wants some names them)."""
+    monkeypatch.setenv("COURTROOM_MODEL_SERVERS", "none")
+
+
 @pytest.fixture
 def qloop(qapp):
     from courtroom_desktop.ui.tasks import make_event_loop

@@ -208,10 +208,17 @@ def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbo
         judge.fields["num_ctx"].widget.setValue(8192)
         qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
         run(qloop, until(lambda: dialog.doctor_model.rowCount() > 0 and dialog.test_button.isEnabled(), 120,
-                         "the doctor"))
+                         "the doctor"), 130)
     judge_rows = [r for r in dialog.doctor_model._rows if r.role == "judge"]
-    assert judge_rows and all(r.ok for r in judge_rows), judge_rows
+    assert judge_rows and all(r.ok for r in judge_rows if r.kind == "check"), judge_rows
     assert "passed" in dialog.test_status.text() or "failed" in dialog.test_status.text()
+    # the probes rate each role in the same table: the fake answers with schema-shaped filler, so the judge misses
+    # them; the bundled model is rated without probes
+    assert [r.check for r in judge_rows if r.kind == "probe"] == ["probe: JSON", "probe: citations",
+                                                                   "probe: known answer"]
+    assert dialog.doctor_model.ratings() == {"prosecution": "demo only", "defense": "demo only",
+                                             "judge": "demo only"}
+    assert "Rating for this job: prosecution demo only" in dialog.test_status.text()
 
     # an OpenAI-compatible role shows its API key field
     defense = dialog.editors["defense"]

@@ -1,9 +1,11 @@
-"""The settings feature: list a server's models, run the doctor's checks on settings that are not saved yet, and store
-the API keys typed for servers in the OS keyring."""
+"""The settings feature: list a server's models, run the doctor's checks on settings that are not saved yet, store
+the API keys typed for servers in the OS keyring, find the model servers on this computer (and propose a model per
+role), and pull a model through Ollama with progress and cancel."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 
 from PySide6.QtCore import QObject, Signal
 
@@ -19,10 +21,24 @@ class SettingsController(Controller):
     """list[DoctorRow]: one row per role and check, with the fix for a failure."""
     sig_key_storage = Signal(str)
     """Where API keys are stored on this machine (the OS keyring, or the owner-only file when there is none)."""
+    sig_detect_started = Signal()
+    """Looking for model servers on this computer."""
+    sig_detected = Signal(object, object)
+    """(core.llm.discover.Detection, Proposal or None): what was found and the model proposed for each role."""
+    sig_pull_progress = Signal(object)
+    """A core.llm.pull.PullProgress (at most every ``PULL_SIGNAL_S``, and the last one)."""
+    sig_pull_finished = Signal(str, bool, str)
+    """(model name, pulled, what happened: "pulled ...", "cancelled ...", or the error and its fix)."""
+
+    #: Progress reaches the window at most this often (Ollama sends a line per chunk).
+    PULL_SIGNAL_S = 0.1
 
     def __init__(self, data_dir, parent: QObject | None = None):
         super().__init__(parent)
         self.data_dir = data_dir
+        self.detection = None
+        self.proposal = None
+        self._pull_task: asyncio.Task | None = None
 
     def list_models(self, role: str, spec, api_key: str | None = None) -> asyncio.Task:
         return self.tasks.spawn(self._list(role, spec, api_key), "Listing the server's models")
@@ -68,3 +84,85 @@ class SettingsController(Controller):
         where = await asyncio.to_thread(key_storage, data_dir=self.data_dir)
         self.sig_key_storage.emit(where)
         return where
+
+    # ---------------------------------------------------------------- finding models on this computer
+    def find_models(self, models, embedding_model: str = "all-MiniLM-L6-v2", probes=None) -> asyncio.Task:
+        """Probe the usual local model servers in a worker thread (well under 2 s with none running) and propose a
+        model per role against ``models`` (ModelSettings); answers on sig_detected."""
+        return self.tasks.spawn(self._find(models, embedding_model, probes), "Finding models on this computer")
+
+    async def _find(self, models, embedding_model: str, probes):
+        from courtroom_desktop.core.llm.discover import detect_blocking, propose
+
+        self.sig_detect_started.emit()
+        detection = await asyncio.to_thread(detect_blocking, probes)
+        proposal = propose(detection.models(), models, embedding_model)
+        self.detection, self.proposal = detection, proposal
+        self.sig_detected.emit(detection, proposal)
+        return detection, proposal
+
+    # ---------------------------------------------------------------- pulling a model through Ollama
+    @property
+    def pulling(self) -> bool:
+        return self._pull_task is not None and not self._pull_task.done()
+
+    def pull_model(self, name: str, base_url: str = "") -> asyncio.Task | None:
+        """Pull ``name`` through Ollama; progress on sig_pull_progress, the end on sig_pull_finished. One at a time."""
+        if self.pulling:
+            return None
+        self._pull_task = self.tasks.spawn(self._pull(name.strip(), base_url), "Pulling a model")
+        return self._pull_task
+
+    def cancel_pull(self) -> None:
+        """Close the pull's HTTP stream (Ollama keeps what it downloaded: pulling again resumes)."""
+        if self.pulling:
+            self._pull_task.cancel()
+
+    async def _pull(self, name: str, base_url: str):
+        """The pull runs in a worker thread on an event loop of its own (the HTTP stream never touches the window's
+        loop); cancelling this task cancels the worker's, which closes the stream, and waits until it has."""
+        from courtroom_desktop.core.errors import CourtroomError
+        from courtroom_desktop.core.llm.discover import human_bytes
+        from courtroom_desktop.core.llm.pull import pull_model
+
+        last = [0.0, None]
+        worker: dict = {}
+
+        def progress(p) -> None:  # in the worker thread: the signal is queued to the window's thread
+            last[1] = p
+            now = time.monotonic()
+            if now - last[0] >= self.PULL_SIGNAL_S or p.status == "success" or p.resuming and last[0] == 0.0:
+                last[0] = now
+                self.sig_pull_progress.emit(p)
+
+        def work():
+            async def main():
+                worker["loop"], worker["task"] = asyncio.get_running_loop(), asyncio.current_task()
+                if worker.get("cancelled"):
+                    raise asyncio.CancelledError
+                return await pull_model(name, base_url, on_progress=progress)
+
+            return asyncio.run(main())
+
+        done = asyncio.get_running_loop().run_in_executor(None, work)
+        try:
+            result = await asyncio.shield(done)
+        except asyncio.CancelledError:
+            worker["cancelled"] = True
+            if "loop" in worker:
+                worker["loop"].call_soon_threadsafe(worker["task"].cancel)
+            try:
+                await asyncio.wait_for(done, 10)  # the stream is closed once the worker is done
+            except BaseException:  # noqa: BLE001 - it ends cancelled, which is the point
+                pass
+            self.sig_pull_finished.emit(name, False, f"Cancelled: Ollama keeps what was downloaded of {name}; "
+                                        "pull it again to resume.")
+            raise
+        except CourtroomError as exc:
+            self.sig_pull_finished.emit(name, False, str(exc) + (f" ({exc.fix})" if exc.fix else ""))
+            return None
+        if last[1] is not None:
+            self.sig_pull_progress.emit(last[1])
+        self.sig_pull_finished.emit(name, True, f"Pulled {name} ({human_bytes(result.total_bytes) or 'up to date'} "
+                                    f"in {result.seconds:.1f} s).")
+        return result

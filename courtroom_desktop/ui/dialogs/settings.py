@@ -1,6 +1,8 @@
-"""The settings dialog: a provider per role (embedded, Ollama, OpenAI-compatible) with base URL, the model picked
-from the list the server returns, API key (stored in the OS keyring) and a Test button that runs the doctor's
-checks; retrieval, debate and library parameters (one table, ``TABS``: each field's widget comes from its pydantic
+"""The settings dialog: the model setup (find the model servers on this computer, use the proposed model per role,
+pull a model through Ollama: ``model_setup``), a provider per role (embedded, Ollama, OpenAI-compatible) with base
+URL, the model picked from the list the server returns or, for embedded, any GGUF file chosen from disk, API key
+(stored in the OS keyring) and a Test button that runs the doctor's checks and probes (with each role's rating);
+retrieval, debate and library parameters (one table, ``TABS``: each field's widget comes from its pydantic
 field); the data folder. It edits a copy of the AppConfig, validated by the config model itself; OK or Apply hands
 the new config to the window, which applies it without a restart."""
 
@@ -51,7 +53,9 @@ TABS: dict[str, list[tuple[str, str]]] = {
     "Library && data": [("library", "chunk_tokens"), ("library", "overlap_tokens"), ("library", "embed_batch")],
 }
 #: The ModelSpec fields each role's editor shows below its provider, URL, model and key.
-ROLE_FIELDS = ("num_ctx", "max_tokens", "temperature", "read_timeout_s")
+ROLE_FIELDS = ("num_ctx", "max_tokens", "temperature", "read_timeout_s", "threads", "gpu_layers")
+#: Of those, the ones only the embedded provider (llama.cpp in process) reads.
+EMBEDDED_FIELDS = ("threads", "gpu_layers")
 
 
 def _row(*widgets) -> QWidget:
@@ -95,6 +99,9 @@ class RoleEditor(QWidget):
         self.set_model_names([], spec.model)
         self.list_button = push_button("List models", "Ask the server which models it has",
                                        lambda: self.sig_list_requested.emit(self.role), name=f"listModels_{role}")
+        self.gguf_button = push_button("Choose GGUF\u2026", "Use any GGUF model file on this computer (llama.cpp "
+                                       "runs it in the app; Test checks that it loads)", self.choose_gguf,
+                                       name=f"chooseGguf_{role}")
         self.api_key = QLineEdit()
         self.api_key.setObjectName(f"apiKey_{role}")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -104,12 +111,12 @@ class RoleEditor(QWidget):
                                                for name in ROLE_FIELDS}
         self.status = QLabel("")
         self.status.setWordWrap(True)
-        self._widgets = (self.provider, self.base_url, self.model, self.list_button, self.api_key,
+        self._widgets = (self.provider, self.base_url, self.model, self.list_button, self.gguf_button, self.api_key,
                          *(field.widget for field in self.fields.values()))
         self._spec = spec
         form.addRow("Provider:", self.provider)
         form.addRow("Base URL:", self.base_url)
-        form.addRow("Model:", _row(self.model, self.list_button))
+        form.addRow("Model:", _row(self.model, self.list_button, self.gguf_button))
         self.api_key_label = QLabel("API key:")
         form.addRow(self.api_key_label, self.api_key)
         self.key_storage = QLabel("")
@@ -160,6 +167,19 @@ class RoleEditor(QWidget):
         text = self.model.currentText().strip()
         return "" if text == BUNDLED_LABEL else text
 
+    def choose_gguf(self, path: str | None = None) -> str:
+        """Pick a GGUF file (``path`` given: no file dialog, for tests and scripts); the provider becomes embedded."""
+        if path is None:
+            start = self.model_value() if self.provider_value() == "embedded" else ""
+            path, _ = QFileDialog.getOpenFileName(self, "Choose a GGUF model file", str(Path(start).parent) if start
+                                                  else str(Path.home()), "GGUF models (*.gguf);;All files (*)")
+        if not path:
+            return ""
+        self.provider.setCurrentIndex(self.provider.findData("embedded"))
+        self.model.setEditText(str(path))
+        self.status.setText(f"{Path(path).name}: press Test to check that it loads.")
+        return str(path)
+
     def spec(self, base: ModelSpec) -> ModelSpec:
         """The edited spec (validated by pydantic; ConfigError-like ValueError on a bad value)."""
         data = base.model_dump()
@@ -180,6 +200,10 @@ class RoleEditor(QWidget):
         provider = self.provider_value()
         self.base_url.setPlaceholderText(URL_HINTS.get(provider, ""))
         self.base_url.setEnabled(enabled and provider != "embedded")
+        self.gguf_button.setVisible(provider == "embedded")
+        self.list_button.setVisible(provider != "embedded")
+        for name in EMBEDDED_FIELDS:
+            self.fields[name].widget.setEnabled(enabled and provider == "embedded")
         openai = provider == "openai"
         self.api_key.setVisible(openai)
         self.api_key_label.setVisible(openai)
@@ -229,6 +253,12 @@ class SettingsDialog(QDialog):
         self.doctor_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, width in enumerate((90, 110, 60, 300)):
             self.doctor_table.setColumnWidth(column, width)
+        from courtroom_desktop.ui.dialogs.model_setup import ModelSetupPanel
+
+        self.model_setup = ModelSetupPanel(controller, self._settings_for_proposal,
+                                           self.config.library.embedding_model, self._ollama_url)
+        self.model_setup.sig_use.connect(self.use_proposal)
+        models_layout.addWidget(self.model_setup, 2)
         models_layout.addWidget(self.role_tabs)
         models_layout.addWidget(_row(self.test_button, self.test_status))
         models_layout.addWidget(self.doctor_table, 1)
@@ -282,7 +312,7 @@ class SettingsDialog(QDialog):
         controller.sig_error.connect(self._on_error)
         controller.sig_key_storage.connect(self._on_key_storage)
         controller.find_key_storage()
-        self.resize(760, 620)
+        self.resize(940, 860)
 
     def _on_key_storage(self, where: str) -> None:
         for editor in self.editors.values():
@@ -388,14 +418,50 @@ class SettingsDialog(QDialog):
         self.test_status.setText("Starting the checks\u2026")
         self.doctor_model.set_rows([])
         task = self.controller.test(models, self.typed_keys())
-        task.add_done_callback(lambda _t: self.test_button.setEnabled(True))
+        task.add_done_callback(lambda _t: _enable(self.test_button))
         return task
 
     def _on_doctor_rows(self, rows: list) -> None:
         self.doctor_model.set_rows(rows)
-        failed = [r for r in rows if r.ok is False]
-        self.test_status.setText(f"{len(failed)} check{'s' if len(failed) != 1 else ''} failed: fix them in order."
-                                 if failed else "All checks passed.")
+        failed = [r for r in rows if r.ok is False and getattr(r, "kind", "check") == "check"]
+        text = (f"{len(failed)} check{'s' if len(failed) != 1 else ''} failed: fix them in order."
+                if failed else "All checks passed.")
+        rated = self.doctor_model.ratings()
+        if rated:
+            text += " Rating for this job: " + ", ".join(f"{role} {word}" for role, word in rated.items()) + "."
+        self.test_status.setText(text)
+
+    # ---------------------------------------------------------------- the model setup
+    def _settings_for_proposal(self) -> ModelSettings:
+        """The models as edited now (the proposal keeps their other settings); the saved ones if an edit is bad."""
+        try:
+            return self.models_settings()
+        except ValueError:
+            return self.config.models
+
+    def _ollama_url(self) -> str:
+        """Where to pull: the Ollama the edited settings name, else the one found, else Ollama's default."""
+        for editor in self.editors.values():
+            if editor.provider_value() == "ollama" and editor.base_url.text().strip() and not editor.inherits():
+                return editor.base_url.text().strip()
+        detection = getattr(self.controller, "detection", None)
+        for server in getattr(detection, "servers", []) or []:
+            if server.provider == "ollama":
+                return server.base_url
+        return ""
+
+    def use_proposal(self, proposal) -> ModelSettings:
+        """Fill the role editors with the proposed models: counsel's as the default (prosecution and defense use
+        it), the judge its own. Nothing is saved until OK or Apply."""
+        models = proposal.settings(self._settings_for_proposal())
+        self.editors["default"].load(models.default, None)
+        for role in ROLES:
+            own = getattr(models, role)
+            self.editors[role].load(own or models.default, own is None)
+        self.role_tabs.setCurrentWidget(self.editors["judge"])
+        self.test_status.setText("The proposed models are in the editors: press Test to check and rate them, then OK "
+                                 "to save.")
+        return models
 
     def _on_error(self, title: str, message: str, fix: str) -> None:
         text = f"{title}: {message}" + (f" ({fix})" if fix else "")
@@ -404,6 +470,14 @@ class SettingsDialog(QDialog):
             current.status.setText(text)
         else:
             self.test_status.setText(text)
+
+
+def _enable(widget) -> None:
+    """Enable a widget when a task ends, unless the dialog was closed (and the widget deleted) meanwhile."""
+    try:
+        widget.setEnabled(True)
+    except RuntimeError:
+        pass
 
 
 def _first_error(exc: Exception) -> str:

@@ -87,6 +87,7 @@ class TranscriptModel(RecordTableModel):
         self.max_rounds = 0
         self.threshold = 0.0
         self.assignments: dict[str, str] = {"A": "against", "B": "for"}
+        self.models: dict[str, str] = {}       # role -> provider:model the trial ran on (the demo-model label)
         self._turn_rows: dict[int, int] = {}   # turn index -> row
 
     # ---------------------------------------------------------------- Qt
@@ -104,10 +105,12 @@ class TranscriptModel(RecordTableModel):
         if spec is not None:
             self.case = spec.case.value
             self.claim = spec.claim
+            self.models = dict(getattr(spec, "models", None) or {})
             self.max_rounds = int(spec.settings.get("max_rounds", 0) or 0)
             self.threshold = float(spec.settings.get("confidence_threshold", 0) or 0)
         else:
             self.case, self.claim, self.max_rounds, self.threshold = "claim", "", 0, 0.0
+            self.models = {}
         for event in events:
             self._apply(event, live=False)
         self.endResetModel()

@@ -1,5 +1,5 @@
 """The courtroom: the claim (or decision), its case type and document scope, Start / Stop / Resume, the live
-transcript and the chart of the judge's confidence per round."""
+transcript and the chart of the judge's confidence per round; a small banner while the bundled demo model is in use."""
 
 from __future__ import annotations
 
@@ -37,6 +37,8 @@ class CourtroomPanel(QWidget):
     """The user wants to choose the documents in scope."""
     sig_try_samples = Signal()
     """The first-run button: add the sample library and start a trial on a suggested claim."""
+    sig_setup_models = Signal()
+    """The demo banner's link: open the model setup (Settings, Models tab)."""
 
     def __init__(self, controller, transcript: TranscriptModel, lookup=lambda _id: None, parent=None):
         super().__init__(parent)
@@ -85,6 +87,14 @@ class CourtroomPanel(QWidget):
         welcome.addWidget(self.try_button)
         self.welcome.setVisible(False)
 
+        self.demo_note = ""
+        self.demo_banner = QLabel("")
+        self.demo_banner.setObjectName("demoBanner")
+        self.demo_banner.setTextFormat(Qt.TextFormat.RichText)
+        self.demo_banner.setWordWrap(True)
+        self.demo_banner.linkActivated.connect(lambda _href: self.sig_setup_models.emit())
+        self.demo_banner.setVisible(False)
+
         self.status = QLabel("")
         self.status.setObjectName("trialStatus")
         self.status.setTextFormat(Qt.TextFormat.RichText)
@@ -115,6 +125,7 @@ class CourtroomPanel(QWidget):
         layout.addLayout(claim_row)
         layout.addLayout(action_row)
         layout.addWidget(self.welcome)
+        layout.addWidget(self.demo_banner)
         layout.addWidget(self.status)
         layout.addWidget(self.splitter, 1)
 
@@ -160,6 +171,17 @@ class CourtroomPanel(QWidget):
 
     def set_first_run(self, show: bool) -> None:
         self.welcome.setVisible(show)
+
+    def set_demo(self, note: str) -> None:
+        """The demo-model note (core.llm.demo.demo_line) for the trial shown, or for the next one; "" hides it."""
+        from courtroom_desktop.core.llm.demo import DEMO_NOTE
+
+        self.demo_note = note
+        self.demo_banner.setText(f"\u26a0 <b>{html.escape(DEMO_NOTE)}</b> \u00b7 "
+                                 '<a href="setup:models">Set up a model</a> (Settings \u2192 Models: find the models '
+                                 "on this computer, or pull one)" if note else "")
+        self.demo_banner.setToolTip(note)
+        self.demo_banner.setVisible(bool(note))
 
     # ---------------------------------------------------------------- actions
     def start(self) -> None:
@@ -249,6 +271,9 @@ class CourtroomPanel(QWidget):
         self.welcome.setStyleSheet(f"QFrame#welcome {{ background: {tint('for', palette, 30).name()}; "
                                    f"border: 1px solid {accent('for', palette).name()}; border-radius: 6px; }}"
                                    " QFrame#welcome QLabel { background: transparent; }")
+        self.demo_banner.setStyleSheet(f"QLabel#demoBanner {{ background: {tint('warning', palette, 34).name()}; "
+                                       f"border: 1px solid {accent('warning', palette).name()}; border-radius: 4px; "
+                                       "padding: 3px 8px; }")
 
     def _on_palette(self) -> None:
         self._restyle()
