@@ -105,3 +105,48 @@ def test_which_settings_and_labels_are_the_demo_model():
     assert "(prosecution, defense on the bundled SmolLM2-135M" in demo_line(mixed)
     assert demo_line({"judge": "ollama:x"}) == "" and demo_line(None) == ""
 
+
+def test_every_report_says_so_next_to_the_verdict(sample_library_template, tmp_path):
+    import asyncio
+
+    from courtroom_desktop.core.reports import TrialRecord, view
+
+    def report(config=None):
+        workspace = make_workspace(tmp_path / ("demo" if config is None else "ollama"), sample_library_template,
+                                   config=config)
+        try:
+            run = workspace.start_trial(CLAIM)
+
+            async def drain():
+                async for _event in run.events():
+                    pass
+
+            asyncio.run(drain())
+            out = tmp_path / f"report-{run.trial_id}"
+            workspace.export_trial(run.trial_id, ["md", "html", "pdf", "json"], out)
+            return out, TrialRecord.from_store(workspace.trials, run.trial_id)
+        finally:
+            workspace.close()
+
+    out, record = report()
+    md = (out / "report.md").read_text(encoding="utf-8").splitlines()
+    verdict = next(i for i, line in enumerate(md) if line.startswith("**Verdict: SUPPORTED**"))
+    assert md[verdict + 2].startswith(f"> **\u26a0 {DEMO_NOTE}"), md[verdict:verdict + 3]
+    assert "set up a model in the window's Settings \u2192 Models, or with \\`courtroom models list\\`" in md[verdict + 2]
+    html = (out / "report.html").read_text(encoding="utf-8")
+    box = html[html.index('<div class="verdict'):]
+    box = box[:box.index("</div>")]
+    assert f'<p class="demo"><b>&#9888; {DEMO_NOTE} (prosecution, defense, judge on the bundled' in box
+    import fitz  # the PDF is rendered from the HTML: the note is in it, on the first page
+
+    with fitz.open(out / "report.pdf") as pdf:
+        first = " ".join(pdf[0].get_text().split())
+    assert DEMO_NOTE in first
+    assert record.spec.models["judge"] == "embedded:bundled SmolLM2-135M"
+    zh = record.model_copy(update={"spec": record.spec.model_copy(update={"claim": "维生素D缺乏与出生体重无关。"})})
+    assert view.demo_note(zh).startswith("演示模型：仅供试用本应用，请勿依赖此裁决")
+
+    out, record = report(OLLAMA)
+    assert view.demo_note(record) == ""
+    assert "demo model" not in (out / "report.md").read_text(encoding="utf-8")
+    assert "demo model" not in (out / "report.html").read_text(encoding="utf-8")

@@ -174,7 +174,9 @@ class _Html:
         self.add(f'<div class="verdict {css}"><p><span class="label">{esc(view.verdict_name(r))}</span> '
                  f"&#160; {confidence}</p>"
                  f'<p class="small">{say(r, "rounds_switches", rounds=verdict.rounds, switches=verdict.switches)}'
-                 f"{say(r, 'semi')}{why}</p></div>")
+                 f"{say(r, 'semi')}{why}</p>"
+                 + (f'<p class="demo"><b>&#9888; {esc(view.demo_note(r))}</b></p>' if view.demo_note(r) else "")
+                 + "</div>")
 
     def summary(self) -> None:
         self.add(f"<h2>{say(self.r, 'summary')}</h2>")

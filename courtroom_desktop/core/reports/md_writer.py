@@ -92,6 +92,8 @@ def _header(r: TrialRecord, audience: Audience) -> list[str]:
         out.append(f"**{say(r, 'verdict_label', label=view.verdict_name(r))}**{say(r, 'comma')}{confidence}{say(r, 'semi')}"
                    f"{say(r, 'rounds_switches', rounds=verdict.rounds, switches=verdict.switches)}{say(r, 'semi')}"
                    f"{why}{say(r, 'stop')}\n")
+        if view.demo_note(r):
+            out.append(f"> **\u26a0 {md_escape(view.demo_note(r))}**\n")
     return out
 
 

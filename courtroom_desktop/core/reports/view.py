@@ -88,6 +88,17 @@ def verdict_name(record: TrialRecord) -> str:
     return term(record, record.verdict.label.value, upper=True) if record.verdict else say(record, "no_verdict")
 
 
+def demo_note(record: TrialRecord) -> str:
+    """Next to the verdict when a role ran the bundled demo model (core.llm.demo; the trial records its models per
+    role): 'demo model: try the app, do not rely on this verdict (...)'; "" otherwise."""
+    from courtroom_desktop.core.llm.demo import demo_roles
+
+    roles = demo_roles(record.spec.models)
+    if not roles:
+        return ""
+    return say(record, "demo_note", roles=say(record, "list").join(term(record, r) for r in roles))
+
+
 def verdict_sentence(record: TrialRecord) -> str:
     verdict = record.verdict
     if verdict is None:

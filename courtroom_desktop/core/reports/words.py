@@ -37,6 +37,10 @@ _PAIRS: dict[str, tuple[str, str]] = {
     "audience.expert": ("summary for an expert reader", "面向专业读者的摘要"),
     "unknown": ("unknown", "未知"), "unfinished": ("unfinished", "未完成"), "n/a": ("n/a", "无"),
     "no_verdict": ("NO VERDICT", "尚无裁决"),
+    "demo_note": ("demo model: try the app, do not rely on this verdict ({roles} on the bundled SmolLM2-135M; set up a "
+                  "model in the window's Settings \u2192 Models, or with `courtroom models list`)",
+                  "演示模型：仅供试用本应用，请勿依赖此裁决（{roles}使用内置的 SmolLM2-135M；请在窗口的“设置 \u2192 模型”中，或用 "
+                  "`courtroom models list` 设置模型）"),
     "resume_hint": ("the trial is {status}; `courtroom trials resume {id}` continues it.",
                     "审理状态：{status}；`courtroom trials resume {id}` 可继续审理。"),
     "verdict_label": ("Verdict: {label}", "裁决：{label}"),
