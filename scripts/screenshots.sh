@@ -5,6 +5,8 @@
 #   scripts/screenshots.sh [OUT_DIR]        (default: docs/screenshots)
 #
 # Uses the bundled models (a two-round trial on the sample library: a few minutes on two cores).
+#
+#   SCRIPT=scripts/screenshots_models.py scripts/screenshots.sh    the model setup only (a fake Ollama; seconds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-docs/screenshots}"
@@ -32,5 +34,5 @@ done
 
 mkdir -p "$OUT"
 DISPLAY=":${DISPLAY_NUMBER}" QT_QPA_PLATFORM=xcb HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 \
-  "$PY" scripts/screenshots.py "$OUT"
+  "$PY" "${SCRIPT:-scripts/screenshots.py}" "$OUT"
 ls -l "$OUT"
