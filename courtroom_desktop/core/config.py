@@ -61,6 +61,15 @@ class LibrarySettings(_Section):
     isolate_extraction: bool = Field(
         True, description="Read PDFs in a child process that is killed at file_timeout_s, so one pathological file "
         "can never hang or crash the app (starting the child costs about a second, once per open library).")
+    ocr: Literal["auto", "off", "force"] = Field(
+        "auto", description="Read scanned pages by OCR (RapidOCR, Chinese and English, on this machine): 'auto' reads "
+        "the pages that show an image but have no text layer, 'force' every page (its text layer is replaced), 'off' "
+        "none (a document that is all scans is then refused). Pages read once are cached by content.")
+    ocr_dpi: int = Field(300, ge=72, le=600, description="Resolution pages are rendered at for OCR (dots per inch); "
+                         "a page is never rendered to more than 24 million pixels, whatever its size.")
+    ocr_page_timeout_s: float = Field(
+        60.0, gt=0, description="Give up on OCR of one page after this many seconds (the page is reported, the rest "
+        "of the document goes on). Each page read by OCR extends file_timeout_s by this much.")
 
     @model_validator(mode="after")
     def _overlap_below_size(self):

@@ -63,6 +63,8 @@ class Chunk(Frozen):
     char_end: int
     text: str
     highlights: tuple[Highlight, ...] = ()
+    ocr_confidence: float | None = Field(None, description="Set when the text was read by OCR from a scanned page: "
+                                         "the recogniser's mean confidence (0..1) over the chunk's characters.")
 
     @property
     def section_title(self) -> str:
@@ -96,20 +98,26 @@ class Document(Frozen):
     error: str = ""
     added_at: float = 0.0
     pages_without_text: tuple[int, ...] = Field((), description="0-based pages that show an image (a scan) but have "
-                                                "no text layer: not searchable.")
+                                                "no text layer, and no text OCR could read: not searchable.")
+    pages_ocr: tuple[int, ...] = Field((), description="0-based pages OCR was run on (their text, if it found any, "
+                                       "comes from OCR).")
 
     def no_text_note(self) -> str:
-        """'2 of 12 pages have no text layer (pages 3, 7): scanned?' ('' when every page has text)."""
-        return no_text_note(self.pages_without_text, self.pages)
+        """'2 of 12 pages have no text layer (pages 3, 7): scanned? ...' ('' when every page has text)."""
+        return no_text_note(self.pages_without_text, self.pages, self.pages_ocr)
 
 
-def no_text_note(pages_without_text, pages: int) -> str:
+def no_text_note(pages_without_text, pages: int, pages_ocr=()) -> str:
+    """What to say about pages that hold no searchable text: scans OCR could not read, or scans not read by OCR."""
     if not pages_without_text:
         return ""
     numbers = ", ".join(str(p + 1) for p in pages_without_text[:12]) + (", ..." if len(pages_without_text) > 12 else "")
     count = len(pages_without_text)
-    return (f"{count} of {pages} page{'s' if pages != 1 else ''} {'have' if count > 1 else 'has'} no text layer "
-            f"(page{'s' if count > 1 else ''} {numbers}): scanned? They are not searchable until they are read by OCR")
+    head = (f"{count} of {pages} page{'s' if pages != 1 else ''} {'have' if count > 1 else 'has'} no text layer "
+            f"(page{'s' if count > 1 else ''} {numbers}): scanned?")
+    if set(pages_without_text) <= set(pages_ocr):
+        return f"{head} OCR read no text on {'them' if count > 1 else 'it'}: not searchable"
+    return f"{head} They are not searchable until they are read by OCR (library.ocr)"
 
 
 class Evidence(Frozen):
@@ -134,6 +142,7 @@ class Evidence(Frozen):
 
 class IngestStage(StrEnum):
     extract = "extract"
+    ocr = "ocr"  # pages with no text layer read by OCR (pages_done of pages to read)
     chunk = "chunk"
     embed = "embed"
     index = "index"

@@ -136,7 +136,7 @@ def test_bad_files_are_reported_and_never_stop_the_batch(library, folder):
     assert "not a PDF" in reasons["text.pdf"]
     assert "encrypted" in reasons["locked.pdf"]
     assert "corrupt" in reasons["broken.pdf"]
-    assert "needs OCR" in reasons["scan.pdf"]
+    assert "a scan), and OCR read no text on them" in reasons["scan.pdf"]  # OCR ran (library.ocr = "auto")
     assert _counts(library)[0] == before[0] + 1
     assert library.check_consistency()["consistent"]
     assert {Path(p).name for p, _ in library.catalog.failures()} == set(makers)

@@ -20,7 +20,8 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
     id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL, title TEXT DEFAULT '', authors TEXT DEFAULT '',
     year INTEGER, pages INTEGER DEFAULT 0, chunks INTEGER DEFAULT 0, sections INTEGER DEFAULT 0,
-    status TEXT NOT NULL, error TEXT DEFAULT '', added_at REAL NOT NULL, pages_without_text TEXT DEFAULT ''
+    status TEXT NOT NULL, error TEXT DEFAULT '', added_at REAL NOT NULL, pages_without_text TEXT DEFAULT '',
+    pages_ocr TEXT DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
 CREATE TABLE IF NOT EXISTS failures (path TEXT PRIMARY KEY, sha256 TEXT, error TEXT NOT NULL, at REAL NOT NULL);
@@ -29,8 +30,9 @@ CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, key TEXT NOT NULL, v
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 FIELDS = ("id", "path", "sha256", "title", "authors", "year", "pages", "chunks", "sections", "status", "error", "added_at",
-          "pages_without_text")
-ADDED_COLUMNS = {"pages_without_text": "TEXT DEFAULT ''"}  # columns newer than a catalog may be
+          "pages_without_text", "pages_ocr")
+PAGE_LISTS = ("pages_without_text", "pages_ocr")  # tuples of page numbers, stored as "2,7"
+ADDED_COLUMNS = {"pages_without_text": "TEXT DEFAULT ''", "pages_ocr": "TEXT DEFAULT ''"}  # newer than a catalog may be
 
 
 def text_key(text: str) -> str:
@@ -61,7 +63,8 @@ class Catalog(SqliteFile):
 
     def _row(self, row) -> Document:
         values = dict(zip(FIELDS, row))
-        values["pages_without_text"] = tuple(int(p) for p in (values["pages_without_text"] or "").split(",") if p)
+        for name in PAGE_LISTS:
+            values[name] = tuple(int(p) for p in (values[name] or "").split(",") if p)
         values["status"] = DocStatus(values["status"])
         values["authors"] = values["authors"] or ""
         values["error"] = values["error"] or ""
@@ -160,6 +163,6 @@ def _column(doc: Document, name: str):
     value = getattr(doc, name)
     if name == "status":
         return value.value
-    if name == "pages_without_text":
+    if name in PAGE_LISTS:
         return ",".join(str(p) for p in value)
     return value

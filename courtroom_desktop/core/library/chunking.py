@@ -130,7 +130,7 @@ def chunk_document(doc: ExtractedDoc, doc_id: str, budget: int, overlap: int, mi
         chunks.append(Chunk(
             id=f"{doc_id}-{ordinal:04d}", doc_id=doc_id, ordinal=ordinal, section_path=path,
             page_start=min(pages), page_end=max(pages), char_start=start, char_end=end,
-            text=doc.text[start:end], highlights=highlights,
+            text=doc.text[start:end], highlights=highlights, ocr_confidence=doc.ocr_confidence(start, end),
         ))
     return chunks
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pymupdf
 
 from courtroom_desktop.core.errors import IngestError
+from courtroom_desktop.core.library.ocr import OcrOptions
 from courtroom_desktop.core.records import Highlight
 
 BOLD_FLAG = 1 << 4
@@ -50,6 +51,7 @@ class Line:
     size: float
     bold: bool
     block: int  # block number on its page
+    conf: float | None = None  # the recogniser's confidence when the line was read by OCR
 
 
 @dataclass
@@ -76,6 +78,10 @@ class ExtractedDoc:
     authors: str = ""
     year: int | None = None
     pages_without_text: list[int] = field(default_factory=list)  # 0-based: pages that show an image but hold no text
+    ocr_pages: list[int] = field(default_factory=list)  # 0-based: pages OCR was run on (found text or not)
+    ocr_notes: list[str] = field(default_factory=list)  # pages OCR gave up on, and why
+    ocr_read: int = 0            # pages run through the OCR engine (the rest came from its cache)
+    ocr_seconds: float = 0.0
 
     def page_of(self, char: int) -> int:
         char = min(max(char, 0), len(self.text) - 1)
@@ -83,6 +89,18 @@ class ExtractedDoc:
             char -= 1
         line = self.line_of[char]
         return self.lines[line].page if line >= 0 else 0
+
+    def ocr_confidence(self, start: int, end: int) -> float | None:
+        """The recogniser's confidence over text[start:end] (its lines' confidences weighted by their characters
+        there); None when none of it was read by OCR."""
+        weight = 0
+        total = 0.0
+        for i in range(start, end):
+            line = self.line_of[i]
+            if line >= 0 and self.lines[line].conf is not None:
+                weight += 1
+                total += self.lines[line].conf
+        return round(total / weight, 4) if weight else None
 
     def highlights(self, start: int, end: int) -> tuple[Highlight, ...]:
         """Page-relative rectangles covering text[start:end], one per line, grouped by page."""
@@ -136,12 +154,17 @@ def _normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
-def extract(path: Path, on_page=None, cancelled=lambda: False) -> ExtractedDoc:
-    """Extract text, positions, metadata and section marks. ``on_page(done, total)`` reports progress."""
+def extract(path: Path, on_page=None, cancelled=lambda: False, ocr: OcrOptions | None = None,
+            on_ocr=None) -> ExtractedDoc:
+    """Extract text, positions, metadata and section marks. ``on_page(done, total)`` reports progress. With ``ocr``
+    (mode "auto" or "force"), pages with no text layer (or every page) are read by OCR afterwards, reported by
+    ``on_ocr(done, total)``."""
+    from courtroom_desktop.core.errors import Cancelled
+
     doc = open_pdf(path)
     try:
-        return _extract(doc, path, on_page, cancelled)
-    except IngestError:
+        return _extract(doc, path, on_page, cancelled, ocr, on_ocr)
+    except (IngestError, Cancelled):
         raise
     except Exception as exc:
         raise IngestError(str(path), f"corrupt PDF, text extraction failed ({exc}): repair or re-export it") from exc
@@ -149,28 +172,54 @@ def extract(path: Path, on_page=None, cancelled=lambda: False) -> ExtractedDoc:
         doc.close()
 
 
-def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> ExtractedDoc:
+def _page_lines(page: pymupdf.Page, page_number: int) -> tuple[list[Line], int]:
+    """The text layer of one page as lines (blocks numbered on the page), and how many image blocks it has."""
+    raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+    lines: list[Line] = []
+    images = 0
+    for block_number, block in enumerate(raw.get("blocks", [])):
+        if block.get("type") == 1:
+            images += 1
+            continue
+        for raw_line in block.get("lines", []):
+            chars: list[str] = []
+            xs0 = array("f")
+            xs1 = array("f")
+            sizes: list[float] = []
+            bold = True
+            for span in raw_line.get("spans", []):
+                span_chars = span.get("chars", [])
+                if not span_chars:
+                    continue
+                if not span["flags"] & BOLD_FLAG and "bold" not in span.get("font", "").lower():
+                    bold = False
+                sizes.extend([span["size"]] * len(span_chars))
+                for ch in span_chars:
+                    chars.append(ch["c"])
+                    xs0.append(ch["bbox"][0])
+                    xs1.append(ch["bbox"][2])
+            text = "".join(chars)
+            stripped = text.rstrip()
+            if not stripped.strip():
+                continue
+            lead = len(text) - len(text.lstrip())
+            text = stripped[lead:]
+            xs0 = xs0[lead:lead + len(text)]
+            xs1 = xs1[lead:lead + len(text)]
+            y0, y1 = raw_line["bbox"][1], raw_line["bbox"][3]
+            lines.append(Line(page_number, y0, y1, text, xs0, xs1, max(sizes), bold, block_number))
+    return lines, images
+
+
+def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled, ocr: OcrOptions | None = None,
+             on_ocr=None) -> ExtractedDoc:
     from courtroom_desktop.core.errors import Cancelled
 
-    pieces: list[str] = []
-    line_of = array("i")
-    col_of = array("i")
-    lines: list[Line] = []
     page_sizes: list[tuple[float, float]] = []
-    paragraph_breaks: list[int] = []
-    length = 0
+    pages: list[list[Line]] = []
     images = 0
-    pending_hyphen = False
     pages_without_text: list[int] = []
-
-    def emit(text: str, line_index: int, first_col: int) -> None:
-        nonlocal length
-        pieces.append(text)
-        for offset in range(len(text)):
-            line_of.append(line_index)
-            col_of.append(first_col + offset if line_index >= 0 else -1)
-        length += len(text)
-
+    mode = ocr.mode if ocr is not None else "off"
     for page_number in range(doc.page_count):
         if cancelled():
             raise Cancelled()
@@ -178,74 +227,38 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> Extracted
         # text positions are in the unrotated page's space: measure them against the unrotated size
         rect = page.rect * page.derotation_matrix if page.rotation else page.rect
         page_sizes.append((abs(rect.width) or 1.0, abs(rect.height) or 1.0))
-        raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
-        page_started = length
-        for block_number, block in enumerate(raw.get("blocks", [])):
-            if block.get("type") == 1:
-                images += 1
-                continue
-            block_started = False
-            for raw_line in block.get("lines", []):
-                chars: list[str] = []
-                xs0 = array("f")
-                xs1 = array("f")
-                sizes: list[float] = []
-                bold = True
-                for span in raw_line.get("spans", []):
-                    span_chars = span.get("chars", [])
-                    if not span_chars:
-                        continue
-                    if not span["flags"] & BOLD_FLAG and "bold" not in span.get("font", "").lower():
-                        bold = False
-                    sizes.extend([span["size"]] * len(span_chars))
-                    for ch in span_chars:
-                        chars.append(ch["c"])
-                        xs0.append(ch["bbox"][0])
-                        xs1.append(ch["bbox"][2])
-                text = "".join(chars)
-                stripped = text.rstrip()
-                if not stripped.strip():
-                    continue
-                lead = len(text) - len(text.lstrip())
-                text = stripped[lead:]
-                xs0 = xs0[lead:lead + len(text)]
-                xs1 = xs1[lead:lead + len(text)]
-                y0, y1 = raw_line["bbox"][1], raw_line["bbox"][3]
-                line = Line(page_number, y0, y1, text, xs0, xs1, max(sizes), bold, block_number)
-                line_index = len(lines)
-                lines.append(line)
-                if not block_started:
-                    if length:
-                        emit("\n\n", -1, 0)
-                    paragraph_breaks.append(length)
-                    block_started = True
-                elif not pending_hyphen and not (CJK_END.search(lines[line_index - 1].text)
-                                                 and CJK_START.match(text)):
-                    emit(" ", -1, 0)  # a line wrapped in Chinese or Japanese continues without a space
-                pending_hyphen = False
-                # "treat-\nment" -> "treatment": drop a line-final hyphen before a lower-case continuation
-                if len(text) > 2 and text.endswith("-") and text[-2].isalpha():
-                    emit(text[:-1], line_index, 0)
-                    pending_hyphen = True
-                else:
-                    emit(text, line_index, 0)
-            if pending_hyphen:  # a block never continues a hyphenated word into the next block
-                pending_hyphen = False
-        if length - page_started < MIN_PAGE_CHARS and _image_share(page) >= MIN_IMAGE_SHARE:
+        page_lines, page_images = _page_lines(page, page_number)
+        images += page_images
+        pages.append(page_lines)
+        if sum(len(line.text) for line in page_lines) < MIN_PAGE_CHARS and _image_share(page) >= MIN_IMAGE_SHARE:
             pages_without_text.append(page_number)
         if on_page:
             on_page(page_number + 1, doc.page_count)
 
-    text = "".join(pieces)
+    to_read = list(range(doc.page_count)) if mode == "force" else list(pages_without_text) if mode == "auto" else []
+    if mode == "auto" and not any(pages):
+        # no text anywhere, but images: a scan whose images cover less of the page than a full-page scan does
+        to_read = [n for n in range(doc.page_count) if doc.load_page(n).get_images()]
+    report = _read_scans(doc, pages, to_read, pages_without_text, ocr, on_ocr, cancelled) if to_read else None
+
+    text, line_of, col_of, lines, paragraph_breaks = _assemble(pages)
     if not text.strip():
         if images or any(doc.load_page(i).get_images() for i in range(doc.page_count)):
-            raise IngestError(str(path), "no text layer: the pages are images (a scan); needs OCR first")
+            if report is None:
+                off = ' (library.ocr is "off")' if ocr is not None and mode == "off" else ""
+                raise IngestError(str(path), f"no text layer: the pages are images (a scan); needs OCR first{off}")
+            gave_up = f"; {'; '.join(report.notes)}" if report.notes else ""
+            raise IngestError(str(path), f"no text layer: the pages are images (a scan), and OCR read no text on "
+                                         f"them{gave_up}")
         raise IngestError(str(path), "no text found in the PDF")
 
     extracted = ExtractedDoc(
         path=str(path), pages=doc.page_count, text=text, line_of=line_of, col_of=col_of, lines=lines,
         page_sizes=page_sizes, paragraph_breaks=paragraph_breaks, pages_without_text=pages_without_text,
     )
+    if report is not None:
+        extracted.ocr_pages, extracted.ocr_notes = report.tried, report.notes
+        extracted.ocr_read, extracted.ocr_seconds = report.read, report.seconds
     line_starts = _line_starts(extracted)
     try:
         toc = doc.get_toc(simple=True)
@@ -256,6 +269,131 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled) -> Extracted
         extracted.headings = _headings_from_fonts(extracted, line_starts)
     _metadata(extracted, doc.metadata or {})
     return extracted
+
+
+def _assemble(pages: list[list[Line]]):
+    """The document's text from its pages' lines, in order: blocks become paragraphs (a blank line between them),
+    lines of a block join with a space (none where Chinese or Japanese wraps, none after a dropped hyphen)."""
+    pieces: list[str] = []
+    line_of = array("i")
+    col_of = array("i")
+    lines: list[Line] = []
+    paragraph_breaks: list[int] = []
+    length = 0
+    pending_hyphen = False
+
+    def emit(text: str, line_index: int, first_col: int) -> None:
+        nonlocal length
+        pieces.append(text)
+        if line_index >= 0:
+            line_of.extend([line_index] * len(text))
+            col_of.extend(range(first_col, first_col + len(text)))
+        else:
+            line_of.extend([-1] * len(text))
+            col_of.extend([-1] * len(text))
+        length += len(text)
+
+    block_key = None
+    for page_lines in pages:
+        for line in page_lines:
+            line_index = len(lines)
+            lines.append(line)
+            if (line.page, line.block) != block_key:
+                pending_hyphen = False  # a block never continues a hyphenated word into the next block
+                block_key = (line.page, line.block)
+                if length:
+                    emit("\n\n", -1, 0)
+                paragraph_breaks.append(length)
+            elif not pending_hyphen and not (CJK_END.search(lines[line_index - 1].text) and CJK_START.match(line.text)):
+                emit(" ", -1, 0)  # a line wrapped in Chinese or Japanese continues without a space
+            pending_hyphen = False
+            # "treat-\nment" -> "treatment": drop a line-final hyphen before a lower-case continuation
+            text = line.text
+            if len(text) > 2 and text.endswith("-") and text[-2].isalpha():
+                emit(text[:-1], line_index, 0)
+                pending_hyphen = True
+            else:
+                emit(text, line_index, 0)
+    return "".join(pieces), line_of, col_of, lines, paragraph_breaks
+
+
+@dataclass
+class _OcrReport:
+    tried: list[int] = field(default_factory=list)   # pages OCR was run on (or taken from its cache)
+    notes: list[str] = field(default_factory=list)   # pages given up, and why
+    read: int = 0                                    # pages run through the engine (not from the cache)
+    seconds: float = 0.0
+
+
+def _read_scans(doc: pymupdf.Document, pages: list[list[Line]], to_read: list[int], pages_without_text: list[int],
+                options: OcrOptions, on_ocr, cancelled) -> _OcrReport:
+    """OCR ``to_read`` one page at a time (rendered, read, freed), each within options.page_timeout_s; a page whose
+    OCR found text replaces its text layer and leaves ``pages_without_text``."""
+    import time
+
+    from courtroom_desktop.core.errors import Cancelled
+    from courtroom_desktop.core.library import ocr as ocr_module
+
+    began = time.perf_counter()
+    report = _OcrReport()
+    cache = None
+    if options.cache:
+        try:
+            cache = ocr_module.OcrCache(options.cache)
+        except Exception:  # noqa: BLE001 - no cache: slower, not wrong
+            cache = None
+
+    def check() -> None:
+        if cancelled():
+            raise Cancelled()
+
+    if on_ocr:
+        on_ocr(0, len(to_read))
+    read_lines: list[Line] = []
+    try:
+        for done, page_number in enumerate(to_read, start=1):
+            check()
+            page = doc.load_page(page_number)
+            key = ocr_module.page_key(page, options)
+            found = cache.get(key) if cache is not None else None
+            report.tried.append(page_number)
+            if found is None:
+                deadline = time.monotonic() + options.page_timeout_s
+                try:
+                    found = ocr_module.read_page(page, options, deadline, check)
+                except ocr_module.OcrGaveUp:
+                    report.notes.append(f"OCR gave up on page {page_number + 1} after "
+                                        f"{options.page_timeout_s:g} s (library.ocr_page_timeout_s)")
+                    found = None
+                except ImportError as exc:  # an installation without the OCR package: say so once, read nothing
+                    report.notes.append(f"OCR is not available ({exc}): install rapidocr-onnxruntime")
+                    report.tried.pop()
+                    break
+                except (Cancelled, MemoryError):
+                    raise
+                except Exception as exc:  # noqa: BLE001 - one page OCR cannot read costs that page, not the document
+                    report.notes.append(f"OCR failed on page {page_number + 1} ({type(exc).__name__}: {exc})")
+                    found = None
+                else:
+                    report.read += 1
+                    if cache is not None:
+                        cache.put(key, found)
+            del page
+            if found:
+                lines = [Line(page_number, item.y0, item.y1, item.text, array("f", item.xs0), array("f", item.xs1),
+                              item.size, False, item.block, item.conf) for item in found]
+                pages[page_number] = lines
+                read_lines.extend(lines)
+                if page_number in pages_without_text:
+                    pages_without_text.remove(page_number)
+            if on_ocr:
+                on_ocr(done, len(to_read))
+    finally:
+        if cache is not None:
+            cache.close()
+    ocr_module.settle_sizes(read_lines)
+    report.seconds = time.perf_counter() - began
+    return report
 
 
 def _image_share(page: pymupdf.Page) -> float:

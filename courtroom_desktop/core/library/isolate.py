@@ -11,7 +11,9 @@ process, started on first use and reused file after file:
 - the child also arms an alarm a little past the deadline, so it ends even if the parent was killed meanwhile, and
   it exits when its pipe to the parent closes.
 
-The extracted document comes back pickled over a pipe (a few MB for a 3000-page PDF).
+The extracted document comes back pickled over a pipe (a few MB for a 3000-page PDF). Scanned pages are read by
+OCR in the child too (``ocr``: core.library.ocr), one page at a time, each within its own deadline; the child reports
+("ocr", done, total) after each, and the parent pushes the file's deadline back as they come.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pathlib import Path
 
 from courtroom_desktop.core.errors import Cancelled, IngestError
 from courtroom_desktop.core.library.extract import ExtractedDoc
+from courtroom_desktop.core.library.ocr import OcrOptions
 
 log = logging.getLogger(__name__)
 
@@ -105,11 +108,20 @@ def serve() -> None:  # pragma: no cover - runs in the child process
         request = _read(source)
         if request is None:
             return
-        path, deadline_s = request
+        path, deadline_s, ocr = request
         if hasattr(signal, "alarm"):
             signal.alarm(max(1, math.ceil(deadline_s) + ALARM_GRACE_S))
+
+        def on_ocr(done: int, total: int, ocr=ocr) -> None:
+            # each page OCR starts on has its own deadline: the alarm must not fire before it (and its slack) ends
+            if hasattr(signal, "alarm") and ocr is not None and done < total:
+                left = signal.alarm(0)
+                signal.alarm(max(left, math.ceil(ocr.page_timeout_s * 1.5) + ALARM_GRACE_S + 10))
+            _write(out, ("ocr", done, total))
+
         try:
-            doc = extract(Path(path), on_page=lambda done, total: _write(out, ("page", done, total)))
+            doc = extract(Path(path), on_page=lambda done, total: _write(out, ("page", done, total)), ocr=ocr,
+                          on_ocr=on_ocr)
             _send_doc(out, doc)
         except ChildIngestError as exc:
             _write(out, ("error", exc.reason))
@@ -192,14 +204,16 @@ class ExtractWorker:
             self._stop()
 
     def extract(self, path: Path, on_page: Callable[[int, int], None] | None = None,
-                cancelled: Callable[[], bool] = lambda: False, deadline_s: float = 300.0) -> ExtractedDoc:
+                cancelled: Callable[[], bool] = lambda: False, deadline_s: float = 300.0,
+                ocr: OcrOptions | None = None, on_ocr: Callable[[int, int], None] | None = None) -> ExtractedDoc:
         """Like ``extract.extract``; ``cancelled()`` is polled every few ms and kills the child when true (raising
-        Cancelled). ``deadline_s`` arms the child's own alarm (a backstop for a parent that died)."""
+        Cancelled). ``deadline_s`` arms the child's own alarm (a backstop for a parent that died); each page the
+        child reads by OCR re-arms it for that page."""
         with self._lock:
             for attempt in (0, 1):  # a child that died between files: one fresh start
                 self._ensure()
                 try:
-                    _write(self._proc.stdin, (str(path), float(deadline_s)))
+                    _write(self._proc.stdin, (str(path), float(deadline_s), ocr))
                     break
                 except (OSError, ValueError):
                     self._stop(kill=True)
@@ -226,6 +240,9 @@ class ExtractWorker:
                 if kind == "page":
                     if on_page is not None:
                         on_page(message[1], message[2])
+                elif kind == "ocr":
+                    if on_ocr is not None:
+                        on_ocr(message[1], message[2])
                 elif kind == "lines":
                     lines.extend(message[1])
                 elif kind == "done":

@@ -26,6 +26,7 @@ from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.embedder import Embedder, embedding_text
 from courtroom_desktop.core.library.extract import ExtractedDoc, extract
 from courtroom_desktop.core.library.files import CancelToken, find_files, sha256_file
+from courtroom_desktop.core.library.ocr import OcrOptions
 from courtroom_desktop.core.library.stores import VectorStore
 from courtroom_desktop.core.library.text_docs import TextDocument, text_extract
 from courtroom_desktop.core.library.text_index import TextIndex
@@ -196,20 +197,28 @@ class Library:
         emit(finished)
         return finished
 
-    def _extract(self, path: Path, on_page, cancelled) -> ExtractedDoc:
+    def ocr_options(self) -> OcrOptions:
+        """How scanned pages are read (library.ocr, ocr_dpi, ocr_page_timeout_s); the cache is a table of the
+        catalog's SQLite file."""
+        return OcrOptions(mode=self.settings.ocr, dpi=self.settings.ocr_dpi,
+                          page_timeout_s=self.settings.ocr_page_timeout_s, cache=str(self.catalog.path))
+
+    def _extract(self, path: Path, on_page, cancelled, on_ocr=None) -> ExtractedDoc:
         """In this thread, or (``isolate_extraction``) in a child process that is killed when ``cancelled()`` turns
-        true, so that neither a page PyMuPDF never finishes nor a crash in it can take the app down."""
+        true, so that neither a page PyMuPDF never finishes nor a crash in it can take the app down. Pages with no
+        text layer are read by OCR there too (``on_ocr(done, total)``)."""
+        options = self.ocr_options()
         if not self.settings.isolate_extraction:
-            return extract(path, on_page=on_page, cancelled=cancelled)
+            return extract(path, on_page=on_page, cancelled=cancelled, ocr=options, on_ocr=on_ocr)
         if self._extractor is None:
             from courtroom_desktop.core.library.isolate import ExtractWorker
 
             self._extractor = ExtractWorker()
         return self._extractor.extract(path, on_page=on_page, cancelled=cancelled,
-                                       deadline_s=self.settings.file_timeout_s)
+                                       deadline_s=self.settings.file_timeout_s, ocr=options, on_ocr=on_ocr)
 
     def _prepare(self, path: Path, emit: EventSink, cancel: CancelToken, force: bool) -> _Prepared:
-        seconds = {"extract": 0.0, "chunk": 0.0}
+        seconds = {"extract": 0.0, "ocr": 0.0, "chunk": 0.0}
         try:
             sha = sha256_file(path) if path.exists() and path.is_file() else ""
         except OSError as exc:
@@ -219,21 +228,34 @@ class Library:
         if existing and existing.status == DocStatus.ready and not force:
             return _Prepared(path, sha)  # skipped: same content already in the library
         began = time.perf_counter()
-        deadline = began + self.settings.file_timeout_s
+        deadline = [began + self.settings.file_timeout_s]
+        # OCR is slow: each page it starts on gets its own deadline (the child gives a page up at
+        # ocr_page_timeout_s), so the file's is pushed back to cover the page being read, with some slack for a
+        # page stuck in the recogniser's C code past it
+        page_slack = self.settings.ocr_page_timeout_s * 1.5 + 10.0
+
+        def on_ocr(done: int, total: int) -> None:
+            if done < total:
+                deadline[0] = max(deadline[0], time.perf_counter() + page_slack)
+            emit(FileProgress(path=str(path), stage=IngestStage.ocr, pages_done=done, pages=total))
+
         try:
             doc = self._extract(
                 path,
                 on_page=lambda done, total: emit(FileProgress(path=str(path), stage=IngestStage.extract,
                                                               pages_done=done, pages=total)),
-                cancelled=lambda: cancel.cancelled or time.perf_counter() > deadline,
+                cancelled=lambda: cancel.cancelled or time.perf_counter() > deadline[0],
+                on_ocr=on_ocr,
             )
         except Cancelled:
             if cancel.cancelled:
                 return _Prepared(path, sha, error="cancelled")
-            return _Prepared(path, sha, error=f"gave up after {self.settings.file_timeout_s:.0f} s (library.file_timeout_s)")
+            return _Prepared(path, sha, error=f"gave up after {time.perf_counter() - began:.0f} s "
+                                              f"(library.file_timeout_s)")
         except IngestError as exc:
             return _Prepared(path, sha, error=exc.reason)
-        seconds["extract"] = time.perf_counter() - began
+        seconds["ocr"] = min(doc.ocr_seconds, time.perf_counter() - began)
+        seconds["extract"] = time.perf_counter() - began - seconds["ocr"]
         began = time.perf_counter()
         chunks = chunk_document(doc, doc_id, self.settings.chunk_tokens, self.settings.overlap_tokens,
                                 self.settings.min_section_tokens)
@@ -271,7 +293,7 @@ class Library:
             id=doc_id, path=path, sha256=item.sha256, title=doc.title, authors=doc.authors, year=doc.year,
             pages=doc.pages, chunks=len(chunks), sections=len({c.section_path for c in chunks}),
             status=DocStatus.pending, added_at=replacing.added_at if replacing else time.time(),
-            pages_without_text=tuple(doc.pages_without_text),
+            pages_without_text=tuple(doc.pages_without_text), pages_ocr=tuple(doc.ocr_pages),
         )
         self.catalog.put(record)
         try:
@@ -305,7 +327,8 @@ class Library:
         totals["pages"] += doc.pages
         totals["chunks"] += len(chunks)
         emit(FileFinished(path=path, outcome=outcome, doc_id=doc_id, pages=doc.pages, chunks=len(chunks),
-                          seconds=time.perf_counter() - began + sum(item.seconds.values()), note=record.no_text_note()))
+                          seconds=time.perf_counter() - began + sum(item.seconds.values()),
+                          note="; ".join(n for n in (record.no_text_note(), *doc.ocr_notes) if n)))
         return outcome
 
     def add_text_documents(self, docs: Iterable[TextDocument], batch_docs: int = 256,

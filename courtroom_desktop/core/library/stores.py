@@ -31,6 +31,7 @@ def chunk_schema(dim: int) -> pa.Schema:
         pa.field("text", pa.string()),
         pa.field("highlights", pa.string()),  # JSON: [[page, [[x0, y0, x1, y1], ...]], ...]
         pa.field("vector", pa.list_(pa.float32(), dim)),
+        pa.field("ocr_confidence", pa.float32()),  # null unless the text was read by OCR (added to older tables on open)
     ])
 
 
@@ -45,6 +46,7 @@ def row_to_chunk(row: dict) -> Chunk:
         char_end=row["char_end"], text=row["text"],
         highlights=tuple(Highlight(page=p, rects=tuple(tuple(r) for r in rects))
                          for p, rects in json.loads(row["highlights"] or "[]")),
+        ocr_confidence=round(row["ocr_confidence"], 4) if row.get("ocr_confidence") is not None else None,
     )
 
 
@@ -72,6 +74,8 @@ class VectorStore:
                         f"{folder}: the chunk table holds {existing}-dimensional vectors but the embedding model gives "
                         f"{dim}: run `courtroom library reindex` to rebuild it with the current model"
                     )
+                if "ocr_confidence" not in self.table.schema.names:  # a table from before OCR: every chunk's is null
+                    self.table.add_columns({"ocr_confidence": "CAST(NULL AS FLOAT)"})
             else:
                 self.table = self._db.create_table(TABLE, schema=chunk_schema(dim))
         except LibraryError:
@@ -94,6 +98,7 @@ class VectorStore:
             "char_start": [c.char_start for c in chunks], "char_end": [c.char_end for c in chunks],
             "text": [c.text for c in chunks], "highlights": [_highlights_json(c) for c in chunks],
             "vector": pa.FixedSizeListArray.from_arrays(pa.array(vectors.reshape(-1), pa.float32()), self.dim),
+            "ocr_confidence": pa.array([c.ocr_confidence for c in chunks], pa.float32()),
         }, schema=chunk_schema(self.dim))
         with self._lock:
             self.table.add(data)
