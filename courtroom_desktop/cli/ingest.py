@@ -55,6 +55,9 @@ def run_ingest(job, quiet: bool = False):
         elif isinstance(event, FileProgress) and event.path in tasks:
             if event.stage.value == "extract":
                 progress.update(tasks[event.path], completed=event.pages_done, total=event.pages, unit="pages")
+            elif event.stage.value == "ocr":  # scanned pages, one at a time: the slow part of a scan
+                progress.update(tasks[event.path], completed=event.pages_done, total=event.pages or None,
+                                unit="pages (ocr)")
             else:
                 progress.update(tasks[event.path], completed=event.chunks_done, total=event.chunks or None,
                                 unit=f"chunks ({event.stage.value})")

@@ -39,6 +39,9 @@ def ingest_progress(event) -> tuple[str, int]:
     if stage == "extract":
         frac = event.pages_done / event.pages if event.pages else 0.0
         return f"reading page {event.pages_done}/{event.pages}", round(30 * frac)
+    if stage == "ocr":  # scanned pages read one by one: the bar starts again for them
+        frac = event.pages_done / event.pages if event.pages else 0.0
+        return f"OCR page {event.pages_done}/{event.pages}", round(30 * frac)
     if stage == "chunk":
         return f"{event.chunks} passages", 35
     if stage == "embed":
