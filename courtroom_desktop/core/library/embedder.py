@@ -1,7 +1,34 @@
-"""Sentence embeddings, loaded lazily (importing sentence-transformers costs seconds)."""
+"""Sentence embeddings, loaded lazily (importing sentence-transformers costs seconds).
+
+Three backends run the same model (``library.embedding_backend``):
+
+    torch      sentence-transformers on PyTorch, float32: the reference every other backend is measured against.
+    onnx       the model exported to ONNX (float32) and run by onnxruntime: the same vectors (cosine 1.0000).
+    onnx-int8  that export with its weights quantised to int8 (dynamic quantisation): faster on CPUs with int8
+               dot-product instructions, vectors at cosine ~0.994 of the float ones (docs/performance.md).
+
+The ONNX models are exported from the local weights (nothing is downloaded) once per machine, on first use, by the
+worker thread that first needs the model, into the cache folder (``COURTROOM_CACHE_DIR``, else the platform's user
+cache folder): written to a temporary folder, then renamed into place, so a crash or a second process never leaves
+or reads a half-written model. At run time the ONNX backends need onnxruntime and the ``tokenizers`` package only
+(no torch import); the export itself needs torch and onnx.
+
+Vectors of two backends never mix in a library: the table records :attr:`Embedder.identity`
+("all-MiniLM-L6-v2@onnx-int8"; plain "all-MiniLM-L6-v2" for torch, as libraries made before backends existed
+recorded), and the embedding cache is keyed by it.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+import os
+import re
+import shutil
+import tempfile
+import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +37,13 @@ from courtroom_desktop.core.errors import ConfigError
 from courtroom_desktop.core.lazy import LazyModel
 from courtroom_desktop.core.records import Chunk
 
+log = logging.getLogger(__name__)
+
 BUNDLED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+BACKENDS = ("torch", "onnx", "onnx-int8")
+EXPORT_FORMAT = 1  # bump when the exported files change, so that every machine exports again
+POOLING = ("mean", "cls", "max")
+_SETTING = "library.embedding_backend"
 
 
 def resolve_model_path(name: str) -> str:
@@ -27,18 +60,49 @@ def resolve_model_path(name: str) -> str:
     )
 
 
-class Embedder:
-    """Normalised float32 embeddings. Thread-safe; the model loads on first use."""
+def cache_root() -> Path:
+    """Where exported models live: ``COURTROOM_CACHE_DIR``, else the platform's user cache folder."""
+    value = os.environ.get("COURTROOM_CACHE_DIR")
+    if value:
+        return Path(value).expanduser()
+    import platformdirs
 
-    def __init__(self, name: str = "all-MiniLM-L6-v2", batch: int = 32):
+    from courtroom_desktop import APP_ID
+
+    return Path(platformdirs.user_cache_dir(APP_ID))
+
+
+class Embedder:
+    """Normalised float32 embeddings. Thread-safe; the model loads (and, for an ONNX backend, is exported once per
+    machine) on first use.
+
+    ``length_batching``: texts are sorted by length before they are cut into batches of ``batch``, so that a batch
+    pads less, and the vectors come back in the order of the texts.
+    """
+
+    def __init__(self, name: str = "all-MiniLM-L6-v2", batch: int = 32, backend: str = "torch",
+                 length_batching: bool = True, cache_dir: str | os.PathLike | None = None):
+        if backend not in BACKENDS:
+            raise ConfigError(f"{_SETTING} = {backend!r}: use one of {', '.join(repr(b) for b in BACKENDS)}")
         self.name = name
         self.batch = batch
+        self.backend = backend
+        self.length_batching = length_batching
+        self.cache_dir = Path(cache_dir) if cache_dir else None
         self._model = LazyModel(self._build)
 
-    def _build(self):
-        from sentence_transformers import SentenceTransformer
+    @property
+    def identity(self) -> str:
+        """What the library records its vectors under: the model, and the backend unless it is torch (the vectors
+        libraries made before there were backends hold)."""
+        return self.name if self.backend == "torch" else f"{self.name}@{self.backend}"
 
-        return SentenceTransformer(resolve_model_path(self.name), device="cpu")
+    def _build(self):
+        path = resolve_model_path(self.name)
+        if self.backend == "torch":
+            return _TorchModel(path)
+        folder = exported_model(path, self.backend, self.cache_dir or cache_root(), label=self.name)
+        return _OnnxModel(folder, self.backend)
 
     def _load(self):
         return self._model.get()
@@ -52,19 +116,242 @@ class Embedder:
 
     @property
     def dim(self) -> int:
-        model = self._load()
-        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
-        return int(getter())
+        return int(self._load().dim)
 
     def encode(self, texts: list[str]) -> np.ndarray:
+        texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
-        vectors = model.encode(
-            list(texts), batch_size=self.batch, normalize_embeddings=True, convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        if self.length_batching:  # longest first, as sentence-transformers orders one call's texts
+            order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        else:
+            order = list(range(len(texts)))
+        out = np.empty((len(texts), model.dim), dtype=np.float32)
+        step = max(int(self.batch), 1)
+        for start in range(0, len(order), step):
+            part = order[start:start + step]
+            out[part] = model.encode_batch([texts[i] for i in part])
+        return out
+
+
+class _TorchModel:
+    """sentence-transformers on PyTorch: each call is one batch."""
+
+    def __init__(self, path: str):
+        from sentence_transformers import SentenceTransformer
+
+        self.model = SentenceTransformer(path, device="cpu")
+        getter = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        self.dim = int(getter())
+
+    def encode_batch(self, texts: list[str]) -> np.ndarray:
+        vectors = self.model.encode(texts, batch_size=len(texts), normalize_embeddings=True, convert_to_numpy=True,
+                                    show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
+
+
+# ---------------------------------------------------------------------------- ONNX
+
+def _need_onnxruntime(backend: str, export: bool):
+    missing = []
+    for module in ("onnxruntime", "tokenizers") + (("onnx",) if export else ()):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(module)
+    if missing:
+        raise ConfigError(
+            f"{_SETTING} = {backend!r} needs {' and '.join(missing)}, which is not installed: install it with "
+            f"`python -m pip install {' '.join(missing)}` (they are among the app's dependencies), or set "
+            f"{_SETTING} = 'torch'",
+            reason=f"{' and '.join(missing)} not installed",
+            fix=f"python -m pip install {' '.join(missing)}, or set {_SETTING} = 'torch'",
+        )
+
+
+def _cpu_has_vnni() -> bool:
+    """int8 dot-product instructions (AVX512-VNNI or AVX-VNNI): then int8 weights are signed (the fast kernels);
+    without them onnxruntime's signed kernels can saturate, and unsigned weights (its 'avx2' setting) are safe."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text(errors="replace")
+    except OSError:
+        import platform
+
+        return platform.machine().lower() in ("arm64", "aarch64")  # ARM: signed int8 is native
+    return "avx512_vnni" in flags or "avx_vnni" in flags
+
+
+def _fingerprint(path: Path) -> list:
+    """Names, sizes and modification times of the model's files: a changed model exports again."""
+    files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in (".json", ".safetensors", ".bin", ".txt"))
+    return [[str(p.relative_to(path)), p.stat().st_size, int(p.stat().st_mtime)] for p in files]
+
+
+def exported_model(model_path: str, backend: str, root: Path, label: str = "") -> Path:
+    """The folder of ``model_path`` exported for ``backend`` under ``root``, exporting it first if it is not there
+    (``label`` names the folder). Raises ConfigError (naming the setting) when the packages are missing or the
+    export fails."""
+    _need_onnxruntime(backend, export=False)
+    import onnxruntime
+
+    weights = "s8" if backend == "onnx-int8" and _cpu_has_vnni() else "u8"
+    source = Path(model_path).resolve()
+    material = json.dumps({"model": str(source), "files": _fingerprint(source), "backend": backend,
+                           "weights": weights if backend == "onnx-int8" else None, "format": EXPORT_FORMAT,
+                           "onnxruntime": onnxruntime.__version__}, sort_keys=True)
+    key = hashlib.sha1(material.encode()).hexdigest()[:12]
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(label or source.name).name)[:48]
+    folder = Path(root) / "embedders" / f"{slug}-{backend}-{key}"
+    if (folder / "manifest.json").exists():
+        return folder
+    _need_onnxruntime(backend, export=True)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    temp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    began = time.perf_counter()
+    log.info("exporting %s to ONNX (%s) in %s: once per machine", source.name, backend, folder)
+    try:
+        _export(str(source), backend, weights, temp)
+        try:
+            os.rename(temp, folder)
+        except OSError:
+            if not (folder / "manifest.json").exists():  # not another process that got there first
+                raise
+    except ConfigError:
+        raise
+    except Exception as exc:
+        raise ConfigError(
+            f"{_SETTING} = {backend!r}: exporting the embedding model {source.name} to ONNX failed ({exc}); "
+            f"set {_SETTING} = 'torch' to embed with PyTorch",
+            reason=f"ONNX export failed ({exc})", fix=f"set {_SETTING} = 'torch'",
+        ) from exc
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    log.info("exported %s (%s) in %.1f s", source.name, backend, time.perf_counter() - began)
+    return folder
+
+
+def _export(model_path: str, backend: str, weights: str, out: Path) -> None:
+    """Export the sentence-transformers model at ``model_path`` into ``out``: model.onnx (the transformer, its
+    token embeddings as output), tokenizer.json, and manifest.json (pooling, normalisation, lengths: what the
+    runner needs to do what sentence-transformers does around the transformer)."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    st = SentenceTransformer(model_path, device="cpu")
+    kinds = [type(module).__name__ for module in st]
+    if kinds[:2] != ["Transformer", "Pooling"] or any(k != "Normalize" for k in kinds[2:]):
+        raise ConfigError(f"{_SETTING}: the ONNX backends run Transformer + Pooling (+ Normalize) models; "
+                          f"{Path(model_path).name} is {' + '.join(kinds)}: set {_SETTING} = 'torch'")
+    pooling = st[1].get_config_dict().get("pooling_mode", "mean")
+    if pooling not in POOLING:
+        raise ConfigError(f"{_SETTING}: the ONNX backends pool by {', '.join(POOLING)}; {Path(model_path).name} "
+                          f"pools by {pooling!r}: set {_SETTING} = 'torch'")
+    tokenizer = st.tokenizer
+    inputs = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in tokenizer.model_input_names]
+    transformer = st[0].auto_model.eval()
+    if hasattr(transformer, "set_attn_implementation"):
+        transformer.set_attn_implementation("eager")  # plain ops, which onnxruntime fuses into its Attention
+
+    class Wrapped(torch.nn.Module):
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+
+        def forward(self, *tensors):
+            return self.model(**dict(zip(inputs, tensors))).last_hidden_state
+
+    sample = tokenizer(["an example sentence", "a second, longer example sentence"], padding=True,
+                       return_tensors="pt")
+    raw = out / "raw.onnx"
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the tracer's notes on shapes it fixes: checked by tests/library
+        torch.onnx.export(
+            Wrapped(transformer), tuple(sample[n] for n in inputs), str(raw), input_names=inputs,
+            output_names=["token_embeddings"], opset_version=17, dynamo=False,
+            dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*inputs, "token_embeddings"]},
+        )
+    config = transformer.config
+    _optimise_and_quantise(raw, out / "model.onnx", backend, weights, getattr(config, "model_type", "bert"),
+                           int(config.num_attention_heads), int(config.hidden_size))
+    raw.unlink()
+    backend_tokenizer = tokenizer.backend_tokenizer
+    backend_tokenizer.save(str(out / "tokenizer.json"))
+    manifest = {
+        "format": EXPORT_FORMAT, "backend": backend, "weights": weights if backend == "onnx-int8" else "float32",
+        "source": model_path, "inputs": inputs, "pooling": pooling, "dim": int(st[1].get_config_dict().get(
+            "embedding_dimension", config.hidden_size)),
+        "max_length": int(st.max_seq_length), "pad_id": int(tokenizer.pad_token_id or 0),
+        "pad_token": str(tokenizer.pad_token), "padding_side": tokenizer.padding_side,
+        "truncation_side": tokenizer.truncation_side,
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
+
+
+def _optimise_and_quantise(raw: Path, dest: Path, backend: str, weights: str, model_type: str, heads: int,
+                           hidden: int) -> None:
+    """onnxruntime's transformer fusions (attention, layer norm, GELU), then for int8 dynamic quantisation of the
+    weights (per channel; signed where the CPU has VNNI, else unsigned: optimum's 'avx512_vnni' and 'avx2')."""
+    import onnx
+    from onnxruntime.transformers.optimizer import optimize_model
+
+    fused = raw
+    if model_type == "bert":
+        optimised = optimize_model(str(raw), model_type="bert", num_heads=heads, hidden_size=hidden)
+        fused = raw.with_name("fused.onnx")
+        optimised.save_model_to_file(str(fused))
+    if backend == "onnx":
+        shutil.move(fused, dest)
+        return
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(str(fused), str(dest), weight_type=QuantType.QInt8 if weights == "s8" else QuantType.QUInt8,
+                     per_channel=True, reduce_range=False,
+                     extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})  # the fused ops' outputs
+    if fused != raw:
+        fused.unlink()
+
+
+class _OnnxModel:
+    """An exported model run by onnxruntime: tokenise as sentence-transformers does (padding to the batch's
+    longest, truncation at max_seq_length), run the transformer, pool, normalise."""
+
+    def __init__(self, folder: Path, backend: str):
+        _need_onnxruntime(backend, export=False)
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        manifest = json.loads((folder / "manifest.json").read_text())
+        self.dim = int(manifest["dim"])
+        self.pooling = manifest["pooling"]
+        tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        tokenizer.enable_truncation(max_length=int(manifest["max_length"]), strategy="longest_first",
+                                    direction=manifest["truncation_side"])
+        tokenizer.enable_padding(pad_id=int(manifest["pad_id"]), pad_token=manifest["pad_token"],
+                                 direction=manifest["padding_side"])
+        self.tokenizer = tokenizer
+        options = ort.SessionOptions()
+        options.inter_op_num_threads = 1
+        # no busy-waiting between ops: the window and the extraction thread share the cores
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(str(folder / "model.onnx"), options, providers=["CPUExecutionProvider"])
+        self.feeds = [i.name for i in self.session.get_inputs()]
+
+    def encode_batch(self, texts: list[str]) -> np.ndarray:
+        encodings = self.tokenizer.encode_batch(texts)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        columns = {"input_ids": np.array([e.ids for e in encodings], dtype=np.int64), "attention_mask": mask,
+                   "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64)}
+        tokens = self.session.run(None, {name: columns[name] for name in self.feeds})[0]
+        if self.pooling == "cls":
+            vectors = tokens[:, 0]
+        elif self.pooling == "max":
+            vectors = np.where(mask[..., None] > 0, tokens, -1e9).max(axis=1)
+        else:
+            weights = mask[..., None].astype(np.float32)
+            vectors = (tokens * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return (vectors / np.clip(norms, 1e-12, None)).astype(np.float32)
 
 
 def embedding_text(title: str, chunk: Chunk) -> str:
