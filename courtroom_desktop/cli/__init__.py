@@ -19,7 +19,8 @@ from courtroom_desktop import APP_NAME, __version__
 from courtroom_desktop.core.config import AppConfig, config_dir, data_dir, load_config
 from courtroom_desktop.core.errors import CourtroomError
 
-SUBCOMMANDS = ["ingest", "library", "search", "trial", "trials", "export", "eval", "config", "doctor", "models"]
+SUBCOMMANDS = ["ingest", "library", "notes", "watch", "search", "trial", "trials", "export", "eval", "config", "doctor",
+               "models"]
 
 
 @dataclass

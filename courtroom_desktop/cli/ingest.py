@@ -8,14 +8,18 @@ import sys
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "ingest", help="add PDFs (files or folders, recursive) to the library",
-        description="Add PDFs to the library: files, or folders searched recursively for *.pdf. Unchanged files "
+        "ingest", help="add PDFs, Markdown, text and Word files (files or folders, recursive) to the library",
+        description="Add documents to the library: files, or folders searched recursively for PDF, Markdown (.md, "
+        ".markdown), text (.txt) and Word (.docx) files (README, LICENSE and hidden files skipped). Unchanged files "
         "are skipped, changed ones re-ingested; a file that cannot be read is reported with the reason and the "
         "rest of the batch goes on. Ctrl+C cancels cleanly (nothing half-written stays).",
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="PDF files or folders")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
     parser.add_argument("--force", action="store_true", help="re-ingest even files whose content is unchanged")
     parser.add_argument("--quiet", action="store_true", help="no progress bars; print only the summary")
+    parser.add_argument("--private", action=argparse.BooleanOptionalAction, default=None,
+                        help="mark the documents private (never sent to a model server on another machine), or not "
+                        "(--no-private); by default a file keeps its earlier flag")
     return parser
 
 
@@ -23,7 +27,8 @@ def run(args, ctx) -> int:
     workspace = ctx.workspace()
     try:
         finished = run_ingest(lambda emit, cancel: workspace.ingest(args.paths, on_event=emit, cancel=cancel,
-                                                                    force=args.force), quiet=args.quiet)
+                                                                    force=args.force, private=args.private),
+                              quiet=args.quiet)
     finally:
         workspace.close()
     return 1 if finished.failed or finished.cancelled else 0
@@ -66,7 +71,8 @@ def run_ingest(job, quiet: bool = False):
                 progress.remove_task(tasks.pop(event.path))
             if overall is not None:
                 progress.advance(overall)
-            detail = f"{event.pages} pages, {event.chunks} chunks" if event.chunks else event.reason
+            pages = f"{event.pages} pages, " if event.pages else ""  # a text document has none
+            detail = f"{pages}{event.chunks} chunks" if event.chunks else event.reason
             console.print(f"[{styles[event.outcome]}]{event.outcome.value:>9}[/] {event.path}: {detail}",
                           highlight=False, markup=True, soft_wrap=True)
             if event.note:

@@ -1,4 +1,4 @@
-"""`courtroom library list|show|remove|reindex`"""
+"""`courtroom library list|show|remove|reindex|check|private`"""
 
 from __future__ import annotations
 
@@ -21,6 +21,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                  "e.g. after changing the embedding model or chunk settings")
     reindex.add_argument("documents", nargs="*", help="document ids, prefixes or file paths")
     actions.add_parser("check", help="check that the catalog, LanceDB and tantivy agree")
+    private = actions.add_parser("private", help="mark a document private (its text is never sent to a model server "
+                                 "on another machine), or not")
+    private.add_argument("document", help="document id (or a unique prefix of it) or file path")
+    private.add_argument("state", choices=("on", "off"))
     return parser
 
 
@@ -43,10 +47,10 @@ def _run(args, library) -> int:
             print(json.dumps({"documents": [d.model_dump(mode="json") for d in docs],
                               "failures": [{"path": p, "error": e} for p, e in library.catalog.failures()]}, indent=2))
             return 0
-        table = Table("id", "title", "year", "pages", "sections", "chunks", "status", "path")
+        table = Table("id", "title", "kind", "year", "pages", "sections", "chunks", "status", "path")
         for d in docs:
-            table.add_row(d.id, d.title[:60], str(d.year or ""), str(d.pages), str(d.sections), str(d.chunks),
-                          d.status.value, d.path)
+            table.add_row(d.id, d.title[:60], d.kind + (" (private)" if d.private else ""), str(d.year or ""),
+                          str(d.pages) if d.on_pages else "-", str(d.sections), str(d.chunks), d.status.value, d.path)
         console.print(table)
         for d in docs:
             if d.pages_without_text:
@@ -58,25 +62,30 @@ def _run(args, library) -> int:
                 failed.add_row(path, error)
             console.print(failed)
         if not docs and not failures:
-            console.print("The library is empty: add PDFs with `courtroom ingest PATH`.")
+            console.print("The library is empty: add documents with `courtroom ingest PATH`.")
         return 0
     if args.action == "show":
         doc = library.find(args.document)
         console.print(f"[bold]{doc.title}[/]  ({doc.id})\n{doc.path}\nauthors: {doc.authors or '-'}  year: "
-                      f"{doc.year or '-'}  pages: {doc.pages}  chunks: {doc.chunks}  status: {doc.status.value}"
-                      f"{'  error: ' + doc.error if doc.error else ''}", highlight=False)
-        table = Table("section", "pages", "chunks")
+                      f"{doc.year or '-'}  kind: {doc.kind}{' (private)' if doc.private else ''}  "
+                      f"{'pages: ' + str(doc.pages) + '  ' if doc.on_pages else ''}chunks: {doc.chunks}  status: "
+                      f"{doc.status.value}{'  error: ' + doc.error if doc.error else ''}", highlight=False)
+        table = Table("section", "pages" if doc.on_pages else "characters", "chunks")
         sections: dict[str, list] = {}
         chunks = library.doc_chunks(doc.id)
         for chunk in chunks:
             sections.setdefault(chunk.section_path or "(before the first heading)", []).append(chunk)
         for path, members in sections.items():
-            first, last = min(c.page_start for c in members) + 1, max(c.page_end for c in members) + 1
+            if doc.on_pages:
+                first, last = min(c.page_start for c in members) + 1, max(c.page_end for c in members) + 1
+            else:  # a text document: where the section's passages lie in its text
+                first, last = min(c.char_start for c in members), max(c.char_end for c in members)
             table.add_row(path, f"{first}-{last}" if last != first else str(first), str(len(members)))
         console.print(table)
         if args.chunks:
             for chunk in chunks:
-                console.rule(f"{chunk.id}  p.{chunk.page_start + 1}  {chunk.section_path}")
+                where = f"p.{chunk.page_start + 1}" if chunk.on_pages else f"chars {chunk.char_start}-{chunk.char_end}"
+                console.rule(f"{chunk.id}  {where}  {chunk.section_path}")
                 console.print(chunk.text, highlight=False, markup=False)
         return 0
     if args.action == "remove":
@@ -96,4 +105,10 @@ def _run(args, library) -> int:
             console.print(f"{store:>8}: {len(report[store])} documents")
         console.print("consistent" if report["consistent"] else "[red]INCONSISTENT[/]: run `courtroom library reindex`")
         return 0 if report["consistent"] else 1
+    if args.action == "private":
+        doc = library.find(args.document)
+        library.catalog.set_private(doc.id, args.state == "on")
+        console.print(f"{doc.id} {doc.title or doc.path}: {'private' if args.state == 'on' else 'not private'}",
+                      highlight=False)
+        return 0
     return 2

@@ -48,7 +48,8 @@ class TranscriptPrinter:
         elif kind == "evidence_added":
             e = event.entry
             chunk = e.evidence.chunk
-            c.print(f"  [cyan]+ {e.id}[/] {escape(e.evidence.doc_title[:60])}, p.{chunk.page_start + 1}"
+            page = f", p.{chunk.page_start + 1}" if chunk.page_start >= 0 else ""  # a text document has no pages (-1)
+            c.print(f"  [cyan]+ {e.id}[/] {escape(e.evidence.doc_title[:60])}{page}"
                     f"{', ' + escape(chunk.section_path[:50]) if chunk.section_path else ''} [dim]({e.level})[/]")
         elif kind == "evidence_assessed":
             said = ", ".join(f"{a.evidence_id} {a.stance.value} ({a.relevance:.1f})" for a in event.assessments)

@@ -45,7 +45,10 @@ def run(args, ctx) -> int:
     if args.json:
         print(json.dumps([{
             "rank": rank, "score": e.score, "document": e.doc_title, "doc_id": e.chunk.doc_id, "path": e.doc_path,
-            "page": e.chunk.page_start + 1, "page_end": e.chunk.page_end + 1, "section": e.chunk.section_path,
+            # a passage of a text document has no page (null) but a character span in its text
+            "page": e.chunk.page_start + 1 if e.chunk.on_pages else None,
+            "page_end": e.chunk.page_end + 1 if e.chunk.on_pages else None, "section": e.chunk.section_path,
+            "char_start": e.chunk.char_start, "char_end": e.chunk.char_end,
             "chunk_id": e.chunk.id, "query": e.query, "bm25_rank": e.bm25_rank, "bm25_score": e.bm25_score,
             "vector_rank": e.vector_rank, "vector_score": e.vector_score, "rerank_score": e.rerank_score,
             "text": e.chunk.text,
@@ -56,12 +59,13 @@ def run(args, ctx) -> int:
 
     console = Console()
     if not evidence:
-        console.print("No passages found." + (" The library is empty: add PDFs with `courtroom ingest PATH`."
+        console.print("No passages found." + (" The library is empty: add documents with `courtroom ingest PATH`."
                                               if empty else ""))
         return 0
     for rank, e in enumerate(evidence, 1):
         pages = e.chunk.page_start + 1
         page = f"p. {pages}" if e.chunk.page_end == e.chunk.page_start else f"pp. {pages}-{e.chunk.page_end + 1}"
+        page = page if e.chunk.on_pages else "(text)"  # a text document has no pages
         how = ", ".join(part for part in (
             f"bm25 #{e.bm25_rank}" if e.bm25_rank else "", f"vector #{e.vector_rank}" if e.vector_rank else "",
             f"rerank {e.rerank_score:.3f}" if e.rerank_score is not None else "") if part)

@@ -45,6 +45,14 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+class WatchedFolder(_Section):
+    """A folder the app keeps in step with the library (core.library.watch)."""
+
+    path: str = Field(description="Absolute path of the folder.")
+    private: bool = Field(False, description="Every document from this folder is private (never sent to a model "
+                          "server on another machine).")
+
+
 class LibrarySettings(_Section):
     embedding_model: str = Field(
         "all-MiniLM-L6-v2",
@@ -70,6 +78,14 @@ class LibrarySettings(_Section):
     ocr_page_timeout_s: float = Field(
         60.0, gt=0, description="Give up on OCR of one page after this many seconds (the page is reported, the rest "
         "of the document goes on). Each page read by OCR extends file_timeout_s by this much.")
+
+    watched_folders: list[WatchedFolder] = Field(
+        default_factory=list, description="Folders watched while the app (or `courtroom watch`) runs: a file added "
+        "or changed there is ingested, a file removed leaves the library.")
+
+    def private_folder(self, path: str) -> bool:
+        """Whether ``path`` lies in a watched folder marked private."""
+        return any(f.private and Path(path).is_relative_to(f.path) for f in self.watched_folders)
 
     @model_validator(mode="after")
     def _overlap_below_size(self):

@@ -57,7 +57,7 @@ class Chunk(Frozen):
     doc_id: str
     ordinal: int = Field(description="Position of the chunk in its document.")
     section_path: str = Field(description="e.g. '3 Results > 3.2 Adverse events'; empty when the document has no headings.")
-    page_start: int = Field(description="0-based first page.")
+    page_start: int = Field(description="0-based first page; -1 for a passage of a text document, which has no pages.")
     page_end: int = Field(description="0-based last page (inclusive).")
     char_start: int = Field(description="Offset of the chunk in the document's extracted text.")
     char_end: int
@@ -71,8 +71,17 @@ class Chunk(Frozen):
         return self.section_path.rsplit(" > ", 1)[-1] if self.section_path else ""
 
     @property
+    def on_pages(self) -> bool:
+        """False for a passage of a text document (Markdown, plain text, Word, a note, a benchmark corpus): such a
+        document has no pages, so its chunks have page_start = page_end = -1 and no highlight rectangles, and the
+        character span (char_start, char_end) locates the passage in the document's text."""
+        return self.page_start >= 0
+
+    @property
     def pages(self) -> str:
-        """The 1-based page, or page range, the chunk spans: '3' or '3\u20134'."""
+        """The 1-based page, or page range, the chunk spans: '3' or '3\u20134'; '' for a passage of a text document."""
+        if not self.on_pages:
+            return ""
         first, last = self.page_start + 1, max(self.page_end, self.page_start) + 1
         return str(first) if first == last else f"{first}\u2013{last}"
 
@@ -101,6 +110,16 @@ class Document(Frozen):
                                                 "no text layer, and no text OCR could read: not searchable.")
     pages_ocr: tuple[int, ...] = Field((), description="0-based pages OCR was run on (their text, if it found any, "
                                        "comes from OCR).")
+    kind: str = Field("pdf", description="What the file is: 'pdf', 'markdown', 'text', 'docx', or 'note' (a note "
+                      "written in the app). Anything but a PDF has no pages (pages = 0): its passages are located "
+                      "by their character spans in its text.")
+    private: bool = Field(False, description="Marked private by the user: its text must not be sent to a model "
+                          "server on another machine.")
+
+    @property
+    def on_pages(self) -> bool:
+        """True for a PDF; False for a text document (no pages, no page numbers to show)."""
+        return self.kind == "pdf"
 
     def no_text_note(self) -> str:
         """'2 of 12 pages have no text layer (pages 3, 7): scanned? ...' ('' when every page has text)."""

@@ -108,27 +108,59 @@ class Workspace:
             labels[role] = f"{spec.provider}:{spec.model or 'bundled SmolLM2-135M'}"
         return labels
 
+    def _catalog_only(self):
+        """The library's catalog, without opening the vector and text stores; None when there is no library yet."""
+        if self._library is not None:
+            return self._library.catalog
+        path = self.data_dir / "library" / "catalog.sqlite"
+        if not path.is_file():
+            return None
+        if self._catalog is None:
+            from courtroom_desktop.core.library.catalog import Catalog
+
+            self._catalog = Catalog(path)
+        return self._catalog
+
     def locate_document(self, doc_id: str) -> str | None:
         """Where the library has a document now (it may have been moved and added again); None if it is gone. Reads
         the catalog only: exporting an old trial does not open the vector and text stores."""
-        if self._library is not None:
-            catalog = self._library.catalog
-        else:
-            path = self.data_dir / "library" / "catalog.sqlite"
-            if not path.is_file():
-                return None
-            if self._catalog is None:
-                from courtroom_desktop.core.library.catalog import Catalog
-
-                self._catalog = Catalog(path)
-            catalog = self._catalog
-        doc = catalog.get(doc_id)
+        catalog = self._catalog_only()
+        doc = catalog.get(doc_id) if catalog is not None else None
         return doc.path if doc else None
 
+    def private_documents(self, ids) -> frozenset[str]:
+        """The ids of the private documents among ``ids`` (document ids, or chunk ids such as '3fa2...-0007'), from
+        the catalog only; empty when there is no library."""
+        catalog = self._catalog_only()
+        return catalog.private_ids(ids) if catalog is not None else frozenset()
+
+    # ---------------------------------------------------------------- notes and private documents
+    @property
+    def notes_dir(self) -> Path:
+        """Where notes written in the app are kept: ``<data folder>/notes``."""
+        from courtroom_desktop.core.library.notes import notes_folder
+
+        return notes_folder(self.data_dir / "library")
+
+    def save_note(self, title: str, text: str, path: Path | None = None, private: bool | None = None,
+                  on_event=None, cancel=None):
+        """Write a note (a new one, or the one at ``path``) as Markdown under ``notes_dir`` and ingest it; returns
+        (its path, the IngestFinished summary). ``private``: None keeps the note's earlier flag."""
+        from courtroom_desktop.core.library.notes import write_note
+
+        written = write_note(self.notes_dir, title, text, path)
+        return written, self.library.ingest([written], on_event=on_event, cancel=cancel, private=private)
+
+    def set_private(self, ref: str, private: bool):
+        """Mark a document (id, id prefix or path) private or not; returns it as it is now."""
+        doc = self.library.find(ref)
+        self.library.catalog.set_private(doc.id, private)
+        return self.library.catalog.get(doc.id)
+
     # ---------------------------------------------------------------- use cases
-    def ingest(self, paths, on_event=None, cancel=None, force: bool = False):
+    def ingest(self, paths, on_event=None, cancel=None, force: bool = False, private: bool | None = None):
         """Files and folders into the library (see ``Library.ingest``); returns the IngestFinished summary."""
-        return self.library.ingest(paths, on_event=on_event, cancel=cancel, force=force)
+        return self.library.ingest(paths, on_event=on_event, cancel=cancel, force=force, private=private)
 
     def search(self, queries, k: int | None = None, documents: list[str] | None = None,
                sections: list[str] | None = None, reranker: str | None = None):

@@ -116,8 +116,11 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> 
 
 
 def pages_label(chunk) -> str:
-    """'p. 3' or 'pp. 3\u20134': the chunk's own pages (core.records.Chunk.pages) with the prefix."""
+    """'p. 3' or 'pp. 3\u20134': the chunk's own pages (core.records.Chunk.pages) with the prefix; '' for a passage of
+    a text document, which has no pages."""
     pages = chunk.pages
+    if not pages:
+        return ""
     return f"pp. {pages}" if "\u2013" in pages else f"p. {pages}"
 
 

@@ -240,14 +240,15 @@ class MainWindow(QMainWindow):
 
     def add_files(self) -> None:
         start = str(self.settings.value("paths/last_add", str(Path.home()), type=str))
-        files, _ = QFileDialog.getOpenFileNames(self, "Add PDF files", start, "PDF files (*.pdf);;All files (*)")
+        files, _ = QFileDialog.getOpenFileNames(self, "Add documents", start, "Documents (*.pdf *.md *.markdown *.txt "
+                                                "*.docx);;PDF files (*.pdf);;All files (*)")
         if files:
             self.settings.setValue("paths/last_add", str(Path(files[0]).parent))
             self.library.ingest(files)
 
     def add_folder(self) -> None:
         start = str(self.settings.value("paths/last_add", str(Path.home()), type=str))
-        folder = QFileDialog.getExistingDirectory(self, "Add every PDF under a folder", start)
+        folder = QFileDialog.getExistingDirectory(self, "Add every document under a folder", start)
         if folder:
             self.settings.setValue("paths/last_add", folder)
             self.library.ingest([folder])

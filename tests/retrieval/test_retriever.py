@@ -85,7 +85,7 @@ def test_evidence_carries_ranks_scores_query_and_document(labelled):
     assert len(evidence) == 3
     top = evidence[0]
     assert top.chunk.doc_id == "kx44" and top.doc_title == "Compound KX-44" and top.doc_path == "/docs/kx44.pdf"
-    assert top.chunk.section_path == "Safety" and top.chunk.page_start == 0
+    assert top.chunk.section_path == "Safety" and top.chunk.page_start == -1  # a text document: no page
     assert top.query == "KX-44 liver enzymes" and top.queries == ("KX-44 liver enzymes",)
     assert top.bm25_rank == 1 and top.bm25_score > 0
     assert top.vector_rank is not None and 0 < top.vector_score <= 1

@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS documents (
     id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL, title TEXT DEFAULT '', authors TEXT DEFAULT '',
     year INTEGER, pages INTEGER DEFAULT 0, chunks INTEGER DEFAULT 0, sections INTEGER DEFAULT 0,
     status TEXT NOT NULL, error TEXT DEFAULT '', added_at REAL NOT NULL, pages_without_text TEXT DEFAULT '',
-    pages_ocr TEXT DEFAULT ''
+    pages_ocr TEXT DEFAULT '', kind TEXT DEFAULT 'pdf', private INTEGER DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
 CREATE TABLE IF NOT EXISTS failures (path TEXT PRIMARY KEY, sha256 TEXT, error TEXT NOT NULL, at REAL NOT NULL);
@@ -30,9 +30,10 @@ CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, key TEXT NOT NULL, v
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 FIELDS = ("id", "path", "sha256", "title", "authors", "year", "pages", "chunks", "sections", "status", "error", "added_at",
-          "pages_without_text", "pages_ocr")
+          "pages_without_text", "pages_ocr", "kind", "private")
 PAGE_LISTS = ("pages_without_text", "pages_ocr")  # tuples of page numbers, stored as "2,7"
-ADDED_COLUMNS = {"pages_without_text": "TEXT DEFAULT ''", "pages_ocr": "TEXT DEFAULT ''"}  # newer than a catalog may be
+ADDED_COLUMNS = {"pages_without_text": "TEXT DEFAULT ''", "pages_ocr": "TEXT DEFAULT ''",  # newer than a catalog may be
+                 "kind": "TEXT DEFAULT 'pdf'", "private": "INTEGER DEFAULT 0"}
 
 
 def text_key(text: str) -> str:
@@ -68,6 +69,8 @@ class Catalog(SqliteFile):
         values["status"] = DocStatus(values["status"])
         values["authors"] = values["authors"] or ""
         values["error"] = values["error"] or ""
+        values["kind"] = values["kind"] or "pdf"
+        values["private"] = bool(values["private"])
         return Document(**values)
 
     def documents(self, status: DocStatus | None = None) -> list[Document]:
@@ -101,6 +104,25 @@ class Catalog(SqliteFile):
         assignments = ", ".join(f"{k} = ?" for k in ("status", *fields))
         with self._lock:
             self._db.execute(f"UPDATE documents SET {assignments} WHERE id = ?", (status.value, *fields.values(), doc_id))
+
+    def set_private(self, doc_id: str, private: bool) -> None:
+        with self._lock:
+            self._db.execute("UPDATE documents SET private = ? WHERE id = ?", (int(private), doc_id))
+
+    def private_ids(self, ids) -> frozenset[str]:
+        """Which of these documents are private. ``ids`` may be document ids or chunk ids ('<doc id>-0007')."""
+        doc_ids = sorted({i if self._is_doc(i) else i.rsplit("-", 1)[0] for i in ids})
+        found: set[str] = set()
+        with self._lock:
+            for start in range(0, len(doc_ids), 500):
+                part = doc_ids[start:start + 500]
+                rows = self._db.execute(f"SELECT id FROM documents WHERE private != 0 AND id IN "
+                                        f"({', '.join('?' * len(part))})", part).fetchall()
+                found.update(row[0] for row in rows)
+        return frozenset(found)
+
+    def _is_doc(self, ref: str) -> bool:
+        return "-" not in ref or self.get(ref) is not None
 
     def delete(self, doc_id: str) -> None:
         with self._lock:

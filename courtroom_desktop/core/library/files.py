@@ -31,14 +31,37 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+#: what a folder yields, by extension: PDFs, and text documents (core.library.text_files)
+KINDS = {".pdf": "pdf", ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".docx": "docx"}
+#: files a folder holds about itself rather than as content: skipped in folders (taken when named explicitly)
+ABOUT_THE_FOLDER = ("readme", "license", "licence", "copying", "changelog")
+
+
+def kind_of(path: Path) -> str:
+    """'pdf', 'markdown', 'text' or 'docx' by extension; 'pdf' for anything else (it is then checked as a PDF and
+    refused with a clear reason if it is not one)."""
+    return KINDS.get(Path(path).suffix.lower(), "pdf")
+
+
+def in_folder_scan(path: Path) -> bool:
+    """Whether a file found under a folder is taken: a known extension, and not hidden, an editor's or Word's
+    temporary file ('~$report.docx', 'notes.md~', '.#notes.md'), or a README / LICENSE / CHANGELOG."""
+    name = path.name
+    if path.suffix.lower() not in KINDS or name.startswith((".", "~", "#")) or name.endswith("~"):
+        return False
+    return not name.lower().startswith(ABOUT_THE_FOLDER)
+
+
 def find_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
-    """Files named, and every file under folders named (recursively, sorted). A folder yields its PDFs only;
-    a file named explicitly is tried whatever its extension, so a mislabelled file gets a clear reason."""
+    """Files named, and every file under folders named (recursively, sorted). A folder yields its PDFs, Markdown,
+    text and Word files (``in_folder_scan``); a file named explicitly is tried whatever its extension, so a
+    mislabelled file gets a clear reason."""
     files: list[Path] = []
     for raw in paths:
         path = Path(raw).expanduser().resolve()
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf"))
+            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and in_folder_scan(p)
+                                and not any(part.startswith(".") for part in p.relative_to(path).parts[:-1])))
         else:
             files.append(path)
     seen: set[Path] = set()

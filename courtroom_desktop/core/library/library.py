@@ -8,7 +8,6 @@ either fully present or absent; an ingest run again reuses the cached embeddings
 
 from __future__ import annotations
 
-import hashlib
 import os
 import queue
 import threading
@@ -25,10 +24,11 @@ from courtroom_desktop.core.library.catalog import Catalog, text_key
 from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.embedder import Embedder, embedding_text
 from courtroom_desktop.core.library.extract import ExtractedDoc, extract
-from courtroom_desktop.core.library.files import CancelToken, find_files, sha256_file
+from courtroom_desktop.core.library.files import CancelToken, find_files, kind_of, sha256_file
+from courtroom_desktop.core.library.notes import document_fields
 from courtroom_desktop.core.library.ocr import OcrOptions
 from courtroom_desktop.core.library.stores import VectorStore
-from courtroom_desktop.core.library.text_docs import TextDocument, text_extract
+from courtroom_desktop.core.library.text_docs import TextDocument, store_text_documents
 from courtroom_desktop.core.library.text_index import TextIndex
 from courtroom_desktop.core.records import (
     Chunk,
@@ -151,8 +151,9 @@ class Library:
 
     # ---------------------------------------------------------------- writing
     def ingest(self, paths: Iterable[str | os.PathLike], on_event: EventSink | None = None,
-               cancel: CancelToken | None = None, force: bool = False) -> IngestFinished:
-        """Ingest files and folders. Bad files are reported per file and never stop the batch.
+               cancel: CancelToken | None = None, force: bool = False, private: bool | None = None) -> IngestFinished:
+        """Ingest files and folders. Bad files are reported per file and never stop the batch. ``private``: mark
+        every document private (True) or not (False); None keeps each file's earlier flag (see core.library.notes).
 
         Extraction and chunking of the next file run in a worker thread while the current one is embedded, so
         that everything but embedding overlaps with it.
@@ -180,7 +181,7 @@ class Library:
             worker = threading.Thread(target=producer, name="courtroom-extract", daemon=True)
             worker.start()
             while (item := prepared.get()) is not None:
-                outcome = self._store_prepared(item, emit, cancel, stages, totals)
+                outcome = self._store_prepared(item, emit, cancel, stages, totals, private)
                 if outcome == FileOutcome.cancelled:
                     break
             # drain the producer so it can stop
@@ -207,6 +208,10 @@ class Library:
         """In this thread, or (``isolate_extraction``) in a child process that is killed when ``cancelled()`` turns
         true, so that neither a page PyMuPDF never finishes nor a crash in it can take the app down. Pages with no
         text layer are read by OCR there too (``on_ocr(done, total)``)."""
+        if kind_of(path) != "pdf":  # Markdown, text, Word: read here (core.library.text_files)
+            from courtroom_desktop.core.library.text_files import read_text_file
+
+            return read_text_file(path)
         options = self.ocr_options()
         if not self.settings.isolate_extraction:
             return extract(path, on_page=on_page, cancelled=cancelled, ocr=options, on_ocr=on_ocr)
@@ -261,13 +266,13 @@ class Library:
                                 self.settings.min_section_tokens)
         seconds["chunk"] = time.perf_counter() - began
         if not chunks:
-            return _Prepared(path, sha, error="no text found in the PDF")
+            return _Prepared(path, sha, error="no text found in the " + ("PDF" if kind_of(path) == "pdf" else "file"))
         emit(FileProgress(path=str(path), stage=IngestStage.chunk, pages_done=doc.pages, pages=doc.pages,
                           chunks=len(chunks)))
         return _Prepared(path, sha, doc=doc, chunks=chunks, seconds=seconds)
 
     def _store_prepared(self, item: _Prepared, emit: EventSink, cancel: CancelToken, stages: dict,
-                        totals: dict) -> FileOutcome:
+                        totals: dict, private: bool | None = None) -> FileOutcome:
         path = str(item.path)
         began = time.perf_counter()
         if item.error:
@@ -281,6 +286,8 @@ class Library:
         if item.doc is None:
             totals["skipped"] += 1
             self._forget_other_versions(path, item.sha256[:16])
+            if private is not None:
+                self.catalog.set_private(item.sha256[:16], private)
             emit(FileFinished(path=path, outcome=FileOutcome.skipped, doc_id=item.sha256[:16],
                               reason="unchanged: already in the library"))
             return FileOutcome.skipped
@@ -294,6 +301,7 @@ class Library:
             pages=doc.pages, chunks=len(chunks), sections=len({c.section_path for c in chunks}),
             status=DocStatus.pending, added_at=replacing.added_at if replacing else time.time(),
             pages_without_text=tuple(doc.pages_without_text), pages_ocr=tuple(doc.ocr_pages),
+            **document_fields(self, path, getattr(doc, "kind", "pdf"), previous, replacing, private),
         )
         self.catalog.put(record)
         try:
@@ -334,73 +342,8 @@ class Library:
     def add_text_documents(self, docs: Iterable[TextDocument], batch_docs: int = 256,
                            on_progress: Callable[[int, int], None] | None = None,
                            cancel: CancelToken | None = None) -> int:
-        """Add text documents in batches, through the same chunking, embedding cache and stores as PDFs, with the
-        same protocol per batch: catalog ``pending`` -> LanceDB and tantivy -> ``ready``. A batch goes into each
-        store in one write (one LanceDB append, one tantivy commit), which is what makes a corpus of thousands of
-        abstracts quick to load. Documents without text are skipped. ``on_progress(docs_done, chunks_done)``.
-        Returns the number of chunks stored."""
-        cancel = cancel or CancelToken()
-        stored = done = 0
-        batch: list[TextDocument] = []
-        with self._write_lock:
-            for doc in docs:
-                batch.append(doc)
-                if len(batch) >= batch_docs:
-                    stored += self._store_text_batch(batch, cancel)
-                    done += len(batch)
-                    batch = []
-                    if on_progress:
-                        on_progress(done, stored)
-            if batch:
-                stored += self._store_text_batch(batch, cancel)
-                done += len(batch)
-                if on_progress:
-                    on_progress(done, stored)
-            if stored:
-                self.vectors.optimize()
-        return stored
-
-    def _store_text_batch(self, batch: list[TextDocument], cancel: CancelToken) -> int:
-        if cancel.cancelled:
-            raise Cancelled()
-        records: list[tuple[Document, list[Chunk]]] = []
-        now = time.time()
-        for item in batch:
-            extracted = text_extract(item)
-            if not extracted.text.strip():
-                continue
-            chunks = chunk_document(extracted, item.id, self.settings.chunk_tokens, self.settings.overlap_tokens,
-                                    self.settings.min_section_tokens)
-            if not chunks:
-                continue
-            previous = self.catalog.get(item.id)
-            records.append((Document(
-                id=item.id, path=item.path, sha256=hashlib.sha256(extracted.text.encode("utf-8")).hexdigest(),
-                title=item.title, authors=item.authors, year=item.year, pages=1, chunks=len(chunks),
-                sections=len({c.section_path for c in chunks}), status=DocStatus.pending,
-                added_at=previous.added_at if previous else now,
-            ), chunks))
-        if not records:
-            return 0
-        replacing = [doc.id for doc, _ in records if self.catalog.get(doc.id) is not None]
-        for doc, _ in records:
-            self.catalog.put(doc)
-        try:
-            texts = [embedding_text(doc.title, c) for doc, chunks in records for c in chunks]
-            vectors = self._embed_cached(texts, cancel, batch=max(self.settings.embed_batch, 1) * 8)
-            all_chunks = [c for _, chunks in records for c in chunks]
-            for doc_id in replacing:
-                self.vectors.delete_doc(doc_id)
-            self.vectors.add(all_chunks, vectors)
-            self.text_index.add_docs([(doc.id, chunks, doc.title) for doc, chunks in records])
-        except BaseException:
-            for doc, _ in records:
-                self._purge(doc.id)
-                self.catalog.delete(doc.id)
-            raise
-        for doc, _ in records:
-            self.catalog.set_status(doc.id, DocStatus.ready, error="")
-        return len(texts)
+        """Add text documents (a benchmark corpus) in batches: see ``text_docs.store_text_documents``."""
+        return store_text_documents(self, docs, batch_docs, on_progress, cancel or CancelToken())
 
     def _forget_other_versions(self, path: str, keep: str) -> None:
         for old in self.catalog.by_path(path):

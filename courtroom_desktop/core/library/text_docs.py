@@ -1,20 +1,26 @@
-"""Documents that arrive as text rather than as PDFs (a benchmark corpus, a note): sections of (heading, body),
-laid out as an ExtractedDoc so that ``chunk_document`` cuts them like PDFs."""
+"""Documents that arrive as text rather than as PDFs (a benchmark corpus): sections of (heading, body), laid out as
+an ExtractedDoc so that ``chunk_document`` cuts them like PDFs, and stored in batches. Files of text (Markdown, plain
+text, Word) are read by ``text_files``, on the same ``_TextExtract``."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import time
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from courtroom_desktop.core.errors import Cancelled
 from courtroom_desktop.core.library.extract import ExtractedDoc, SectionMark
+from courtroom_desktop.core.records import Chunk, DocStatus, Document
 
 
 @dataclass
 class TextDocument:
     """A document that arrives as text rather than as a PDF (a benchmark corpus, a note): sections of
-    (heading, body). It has no pages: its chunks sit on page 0 with no highlight rectangles."""
+    (heading, body). It has no pages: its chunks sit on page -1 (Chunk.on_pages is False) with no highlight
+    rectangles."""
 
     id: str
     title: str
@@ -28,10 +34,13 @@ class _TextExtract(ExtractedDoc):
     """An ExtractedDoc without page geometry, so ``chunk_document`` can cut text documents like PDFs."""
 
     def page_of(self, char: int) -> int:
-        return 0
+        return -1  # no page
 
     def highlights(self, start: int, end: int) -> tuple:
         return ()
+
+    def ocr_confidence(self, start: int, end: int) -> None:
+        return None
 
 
 def text_extract(doc: TextDocument) -> ExtractedDoc:
@@ -63,3 +72,78 @@ def text_extract(doc: TextDocument) -> ExtractedDoc:
     return _TextExtract(path=doc.path, pages=1, text=text, line_of=line_of, col_of=array("i", [-1]) * len(text),
                         lines=[], page_sizes=[], headings=marks, paragraph_breaks=sorted(set(breaks)),
                         title=doc.title, authors=doc.authors, year=doc.year)
+
+
+def store_text_documents(library, docs: Iterable[TextDocument], batch_docs: int,
+                         on_progress: Callable[[int, int], None] | None, cancel) -> int:
+    """Add text documents to ``library`` in batches, through the same chunking, embedding cache and stores as PDFs,
+    with the same protocol per batch: catalog ``pending`` -> LanceDB and tantivy -> ``ready``. A batch goes into each
+    store in one write (one LanceDB append, one tantivy commit), which is what makes a corpus of thousands of
+    abstracts quick to load. Documents without text are skipped. ``on_progress(docs_done, chunks_done)``.
+    Returns the number of chunks stored."""
+    stored = done = 0
+    batch: list[TextDocument] = []
+    with library._write_lock:
+        for doc in docs:
+            batch.append(doc)
+            if len(batch) >= batch_docs:
+                stored += _store_batch(library, batch, cancel)
+                done += len(batch)
+                batch = []
+                if on_progress:
+                    on_progress(done, stored)
+        if batch:
+            stored += _store_batch(library, batch, cancel)
+            done += len(batch)
+            if on_progress:
+                on_progress(done, stored)
+        if stored:
+            library.vectors.optimize()
+    return stored
+
+
+def _store_batch(library, batch: list[TextDocument], cancel) -> int:
+    from courtroom_desktop.core.library.chunking import chunk_document
+    from courtroom_desktop.core.library.embedder import embedding_text
+
+    if cancel.cancelled:
+        raise Cancelled()
+    settings, catalog = library.settings, library.catalog
+    records: list[tuple[Document, list[Chunk]]] = []
+    now = time.time()
+    for item in batch:
+        extracted = text_extract(item)
+        if not extracted.text.strip():
+            continue
+        chunks = chunk_document(extracted, item.id, settings.chunk_tokens, settings.overlap_tokens,
+                                settings.min_section_tokens)
+        if not chunks:
+            continue
+        previous = catalog.get(item.id)
+        records.append((Document(
+            id=item.id, path=item.path, sha256=hashlib.sha256(extracted.text.encode("utf-8")).hexdigest(),
+            title=item.title, authors=item.authors, year=item.year, pages=0, chunks=len(chunks),
+            sections=len({c.section_path for c in chunks}), status=DocStatus.pending, kind="text",
+            added_at=previous.added_at if previous else now,
+        ), chunks))
+    if not records:
+        return 0
+    replacing = [doc.id for doc, _ in records if catalog.get(doc.id) is not None]
+    for doc, _ in records:
+        catalog.put(doc)
+    try:
+        texts = [embedding_text(doc.title, c) for doc, chunks in records for c in chunks]
+        vectors = library._embed_cached(texts, cancel, batch=max(settings.embed_batch, 1) * 8)
+        all_chunks = [c for _, chunks in records for c in chunks]
+        for doc_id in replacing:
+            library.vectors.delete_doc(doc_id)
+        library.vectors.add(all_chunks, vectors)
+        library.text_index.add_docs([(doc.id, chunks, doc.title) for doc, chunks in records])
+    except BaseException:
+        for doc, _ in records:
+            library._purge(doc.id)
+            catalog.delete(doc.id)
+        raise
+    for doc, _ in records:
+        catalog.set_status(doc.id, DocStatus.ready, error="")
+    return len(texts)

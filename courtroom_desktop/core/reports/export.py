@@ -1,7 +1,7 @@
 """Export a trial record: highlighted source pages first, then each requested format, all into one folder.
 
     out_dir/report.md (+ report-chart.svg)   out_dir/report.html   out_dir/report.pdf   out_dir/report.json
-    out_dir/sources/E3-p4.pdf, E3-p4.png, ...
+    out_dir/sources/E3-p4.pdf, E3-p4.png, ...       (E5.html: the excerpt of a passage of a text document)
 
 One folder holds one trial's report (an export into the same folder replaces the earlier one).
 """
@@ -60,4 +60,6 @@ def export(record: TrialRecord, formats: Iterable[str], out_dir: Path, audience:
     for source in record.sources:
         if source.pdf:
             written.append(out_dir / source.pdf)
+        if source.excerpt:
+            written.append(out_dir / source.excerpt)
     return written

@@ -113,8 +113,7 @@ class _Html:
         for evidence_id in ids:
             target = view.citation_target(self.r, evidence_id)
             entry = self.r.entry(evidence_id)
-            title = (say(self.r, "doc_page", doc=view.doc_label(entry), pages=view.pages_label(entry)) if entry
-                     else say(self.r, "not_in_pool"))
+            title = view.doc_where(self.r, entry) if entry else say(self.r, "not_in_pool")
             if target:
                 links.append(f'<a class="cite" href="{esc(target)}" title="{esc(title)}">{esc(evidence_id)}</a>')
             else:
@@ -270,6 +269,9 @@ class _Html:
                 if tag:
                     caption = say(r, "source_page", page=number) + (say(r, "continued") if offset else "")
                     self.add(f'<div class="page-image">{tag}<p class="small">{esc(caption)}</p></div>')
+        if source is not None and source.excerpt:  # a text document: its excerpt, the passage marked
+            self.add(f'<p><a href="{esc(source.href)}">{say(r, "open_excerpt")}</a> '
+                     f'<span class="small">({esc(source.excerpt)})</span></p>')
         if source is not None and source.note:
             self.add(f'<p class="note">{say(r, "kept_text", note=esc(source.note))}</p>')
         elif source is None:

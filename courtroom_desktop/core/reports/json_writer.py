@@ -74,7 +74,9 @@ This file is generated: `python -m courtroom_desktop.core.reports.schema > docs/
   (`sources/E3-p4.pdf`; empty if none could be made), `page` (1-based page in that copy; the link is
   `pdf#page=N`), `original_page` (1-based page in the source document), `images` (PNG renders of the highlighted
   region), `highlights` (highlight annotations on the passage), `quotes` (quotations also highlighted), `note` (why
-  there is no copy, e.g. the source PDF was moved, or what could not be highlighted).
+  there is no copy, e.g. the source PDF was moved, or what could not be highlighted). A passage of a text document
+  (Markdown, text, Word, a note: `chunk.highlights` empty, no pages) has `excerpt` instead (`sources/E3.html`, the
+  passage in its text inside `<mark id="passage">`; the link is `excerpt#passage`) and `original_page` 0.
 
 Ids: evidence ids (`E7`) are stable within a trial and are what every citation in `turns[].citations`,
 `verdict.findings[].citations` and `verdict.evidence` refers to. Seats `A` and `B` keep their model for the whole

@@ -187,6 +187,8 @@ def _passage(r: TrialRecord, evidence_id: str) -> list[str]:
                    f"{say(r, 'file_page', file=source.pdf, page=source.page)}\n")
         out.extend(f"![{say(r, 'highlighted_on', id=evidence_id, page=source.original_page + offset)}]({image})\n"
                    for offset, image in enumerate(source.images))
+    if source is not None and source.excerpt:  # a text document: its excerpt, the passage marked
+        out.append(f"[{say(r, 'open_excerpt')}]({source.href}) ({source.excerpt})\n")
     if source is not None and source.note:
         out.append(f"*{say(r, 'kept_text', note=md_escape(source.note))}*\n")
     elif source is None:

@@ -85,6 +85,10 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
                     page.insert_link({"kind": pymupdf.LINK_GOTO, "from": rect, "page": target[0],
                                       "to": pymupdf.Point(target[1].x0, target[1].y0), "zoom": 0})
                 continue
+            file = unquote(href.partition("#")[0])
+            if file.startswith("sources/") and file.endswith(".html") and ".." not in file:  # a text excerpt
+                page.insert_link({"kind": pymupdf.LINK_LAUNCH, "from": rect, "file": file})
+                continue
             remote = _target(href)
             if remote is not None:
                 page.insert_link({"kind": pymupdf.LINK_GOTOR, "from": rect, "file": remote[0], "page": remote[1],

@@ -47,9 +47,13 @@ class SourceCopy(Frozen):
     highlights: int = Field(0, description="Highlight annotations placed on the passage's stored rectangles.")
     quotes: tuple[str, ...] = Field((), description="Quotations of the passage that were found and highlighted too.")
     note: str = Field("", description="Why there is no copy, or what could not be highlighted.")
+    excerpt: str = Field("", description="For a passage of a text document (no pages): its excerpt, an HTML file with "
+                         "the passage marked, relative to the report folder, e.g. 'sources/E3.html'.")
 
     @property
     def href(self) -> str:
+        if self.excerpt:
+            return f"{self.excerpt}#passage"
         return f"{self.pdf}#page={self.page}" if self.pdf else ""
 
 

@@ -18,11 +18,13 @@ import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
+from courtroom_desktop.core.reports.excerpts import write_excerpt
 from courtroom_desktop.core.reports.record import SourceCopy, TrialRecord
+from courtroom_desktop.core.reports.words import language
 
 log = logging.getLogger(__name__)
 SOURCES_DIR = "sources"
-SOURCE_FILE = re.compile(r"^E\d+-p\d+\.(pdf|png)$")
+SOURCE_FILE = re.compile(r"^E\d+(-p\d+\.(pdf|png)|\.html)$")
 PASSAGE_COLOUR = (1.0, 0.86, 0.2)   # yellow: the cited passage
 QUOTE_COLOUR = (1.0, 0.55, 0.1)     # orange: the words counsel quoted
 IMAGE_DPI = 110
@@ -45,6 +47,11 @@ def highlight_sources(record: TrialRecord, out_dir: Path, locate: Locate | None 
         entry = record.entry(evidence_id)
         chunk = entry.evidence.chunk
         try:
+            if not chunk.on_pages:  # a text document: an excerpt with the passage marked (core.reports.excerpts)
+                path, why = find_source(chunk.doc_id, entry.evidence.doc_path, locate, hashes)
+                copies.append(write_excerpt(entry, folder, path, why and f"{why}; the excerpt shows the passage the "
+                                            "trial kept", language(record)))
+                continue
             copies.append(_copy(entry, record.quotes(evidence_id), folder, locate, hashes))
         except Exception as exc:  # a broken source file must not stop the report
             log.warning("highlighting %s failed", evidence_id, exc_info=True)

@@ -184,8 +184,14 @@ def passage_label(record: TrialRecord, entry: PoolEntry, escape: Callable[[str],
     """'Document, page 4, Section': where a passage sits. ``escape`` is the format's escaping of untrusted text,
     applied to each piece (the document title and section come from the documents)."""
     section = one_line(entry.evidence.chunk.section_path)
-    return (say(record, "doc_page", doc=escape(doc_label(entry)), pages=escape(pages_label(entry)))
-            + (say(record, "comma") + escape(section) if section else ""))
+    return doc_where(record, entry, escape) + (say(record, "comma") + escape(section) if section else "")
+
+
+def doc_where(record: TrialRecord, entry: PoolEntry, escape: Callable[[str], str] = str) -> str:
+    """'Document, page 4'; the document alone for a text document, which has no pages."""
+    if not pages_label(entry):
+        return escape(doc_label(entry))
+    return say(record, "doc_page", doc=escape(doc_label(entry)), pages=escape(pages_label(entry)))
 
 
 def finding_sources(record: TrialRecord, finding: Finding, escape: Callable[[str], str] = str) -> list[str]:
@@ -316,9 +322,10 @@ def cited_anchor(record: TrialRecord, evidence_id: str) -> str:
 
 
 def citation_target(record: TrialRecord, evidence_id: str) -> str:
-    """Where a citation points: the highlighted page of the source when it was written, else the passage in the report."""
+    """Where a citation points: the highlighted page of the source when it was written (for a text document, its
+    excerpt with the passage marked), else the passage in the report."""
     source = record.source(evidence_id)
-    if source is not None and source.pdf:
+    if source is not None and source.href:
         return source.href
     return f"#{cited_anchor(record, evidence_id)}" if record.entry(evidence_id) else ""
 

@@ -1,4 +1,5 @@
-"""The library feature: list, ingest (with progress and cancel), re-index and remove documents.
+"""The library feature: list, ingest (with progress and cancel), re-index and remove documents; write notes, mark
+documents private, and keep the watched folders in step (core.library.watch, in its own thread).
 
 ``Library.ingest`` blocks, so it runs in a worker thread; its events are handed to the GUI thread with
 ``loop.call_soon_threadsafe`` and re-emitted as ``sig_ingest_event``."""
@@ -22,6 +23,8 @@ class LibraryController(Controller):
     """True while an ingest or re-index runs (one at a time)."""
     sig_ingest_event = Signal(object)
     """Each ingest event (IngestStarted, FileStarted, FileProgress, FileFinished, IngestFinished), on the GUI thread."""
+    sig_watch = Signal(str)
+    """A line about the watched folders: how many are watched, and what the last pass did."""
 
     def __init__(self, workspace, parent: QObject | None = None):
         super().__init__(parent)
@@ -31,6 +34,12 @@ class LibraryController(Controller):
         self.documents: list = []
         self.failures: list[tuple[str, str]] = []
         self.last_result = None
+        self.watcher = None
+        self.watch_line = ""
+        for name, slot in (("sig_library_ready", self.start_watching), ("sig_config_applied", self._on_config)):
+            signal = getattr(workspace, name, None)  # the window's WorkspaceController; tests may pass less
+            if signal is not None:
+                signal.connect(slot)
 
     @property
     def busy(self) -> bool:
@@ -105,8 +114,9 @@ class LibraryController(Controller):
         library = await self.workspace.library()
 
         def work() -> None:
-            for doc_id in doc_ids:
-                library.remove(doc_id)
+            with library._write_lock:  # not while the folder watcher writes
+                for doc_id in doc_ids:
+                    library.remove(doc_id)
             for path in failure_paths:
                 library.catalog.clear_failure(path)
 
@@ -121,6 +131,7 @@ class LibraryController(Controller):
         """Cancel an ingest and wait for its thread to notice (it checks between pages and batches), so the stores
         are closed only once nothing writes to them."""
         self.cancel()
+        await self.stop_watching()
         try:
             await asyncio.wait_for(self.tasks.wait(), grace_s)
         except TimeoutError:
@@ -130,3 +141,74 @@ class LibraryController(Controller):
         if busy != self._busy:
             self._busy = busy
             self.sig_busy.emit(busy)
+
+    # ---------------------------------------------------------------- notes and private documents
+    def save_note(self, title: str, text: str, private: bool, path: str | None = None) -> asyncio.Task | None:
+        """Write the note (a new one, or the one at ``path``) and add it to the library, with progress like any file."""
+        core = self.workspace.workspace
+        return self._write(lambda library, on_event, cancel: core.save_note(title, text, path, private, on_event,
+                                                                            cancel)[1], "Saving the note")
+
+    def set_private(self, doc_ids: list[str], private: bool) -> asyncio.Task:
+        return self.tasks.spawn(self._set_private(list(doc_ids), private), "Marking documents private")
+
+    async def _set_private(self, doc_ids: list[str], private: bool) -> None:
+        library = await self.workspace.library()
+        await asyncio.to_thread(lambda: [library.catalog.set_private(i, private) for i in doc_ids])
+        await self._refresh()
+
+    # ---------------------------------------------------------------- watched folders
+    def watch_folder(self, path: str, private: bool = False) -> None:
+        """Watch a folder from now on (saved in the settings: library.watched_folders)."""
+        from courtroom_desktop.core.library.watch import watching
+
+        self.workspace.apply_config(watching(self.workspace.config, path, private))
+
+    def unwatch_folder(self, path: str) -> None:
+        from courtroom_desktop.core.library.watch import unwatching
+
+        self.workspace.apply_config(unwatching(self.workspace.config, path))
+
+    def _on_config(self, config) -> None:
+        folders = [(f.path, f.private) for f in config.library.watched_folders]
+        running = [(str(f.path), f.private) for f in self.watcher.folders] if self.watcher is not None else []
+        if folders != running:
+            self.tasks.spawn(self._restart_watching(), "Watching folders")
+
+    def start_watching(self) -> asyncio.Task:
+        return self.tasks.spawn(self._restart_watching(), "Watching folders")
+
+    async def _restart_watching(self) -> None:
+        from courtroom_desktop.core.library.watch import FolderWatcher, folders_of
+
+        await self.stop_watching()
+        folders = folders_of(self.workspace.config.library)
+        if not folders:
+            self._set_watch_line("")
+            return
+        library = await self.workspace.library()
+        loop = asyncio.get_running_loop()
+        self._set_watch_line(f"Watching {len(folders)} folder{'s' if len(folders) != 1 else ''}: catching up\u2026")
+        self.watcher = FolderWatcher(
+            library, folders, on_report=lambda report: call_soon_threadsafe(loop, self._on_watch_report, report),
+            on_error=lambda message: call_soon_threadsafe(loop, self._set_watch_line, f"Watched folders: {message}"))
+        self.watcher.start()
+
+    async def stop_watching(self) -> None:
+        watcher, self.watcher = self.watcher, None
+        if watcher is not None:
+            await asyncio.to_thread(watcher.stop)
+
+    def _on_watch_report(self, report) -> None:
+        import time
+
+        count = len(self.watcher.folders) if self.watcher is not None else len(report.folders)
+        head = f"Watching {count} folder{'s' if count != 1 else ''}"
+        summary = report.summary()
+        self._set_watch_line(f"{head} \u00b7 {summary} ({time.strftime('%H:%M', time.localtime(report.at))})"
+                             if summary else f"{head} \u00b7 up to date")
+        self.refresh()
+
+    def _set_watch_line(self, line: str) -> None:
+        self.watch_line = line
+        self.sig_watch.emit(line)

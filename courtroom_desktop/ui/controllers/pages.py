@@ -1,5 +1,6 @@
 """Rendering PDF pages for the evidence inspector with PyMuPDF, in a worker thread. The highlight is not burnt
-into the image: the page view paints the passage's page-relative rectangles over it, so it survives zoom."""
+into the image: the page view paints the passage's page-relative rectangles over it, so it survives zoom. A text
+document (Markdown, text, Word, a note) has no pages: its text is read instead (``load_text``)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ class PageRenderer(Controller):
     sig_rendered = Signal(int, object)
     """(request id, RenderedPage)."""
     sig_failed = Signal(int, str)
-    """(request id, why the page cannot be shown)."""
+    """(request id, why the page, or the text, cannot be shown)."""
+    sig_text = Signal(int, str)
+    """(request id, the text of a text document: what its passages' character spans index)."""
 
     def __init__(self, parent: QObject | None = None, cache: int = 4):
         super().__init__(parent)
@@ -46,6 +49,23 @@ class PageRenderer(Controller):
         request = self._next
         self.tasks.spawn(self._render(request, path, page, zoom, device_ratio), "Rendering the page")
         return request
+
+    def load_text(self, path: str) -> int:
+        self._next += 1
+        request = self._next
+        self.tasks.spawn(self._load_text(request, path), "Reading the document")
+        return request
+
+    async def _load_text(self, request: int, path: str) -> None:
+        from courtroom_desktop.core.errors import CourtroomError
+        from courtroom_desktop.core.library.text_files import document_text
+
+        try:
+            text = await asyncio.to_thread(document_text, Path(path))
+        except (CourtroomError, OSError) as exc:
+            self.sig_failed.emit(request, getattr(exc, "reason", "") or str(exc))
+            return
+        self.sig_text.emit(request, text)
 
     async def _render(self, request: int, path: str, page: int, zoom: float, device_ratio: float) -> None:
         try:

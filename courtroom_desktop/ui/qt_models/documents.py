@@ -13,6 +13,8 @@ from courtroom_desktop.ui.theme import accent
 
 COLUMNS = ("Document", "Status", "Pages", "Sections", "Chunks", "Reason")
 DOCUMENT, STATUS, PAGES, SECTIONS, CHUNKS, REASON = range(len(COLUMNS))
+KIND_NAMES = {"markdown": "Markdown", "text": "text", "docx": "Word", "note": "note"}  # shown for documents without pages
+PRIVATE_TIP = "private: its text is never sent to a model server on another machine"
 
 
 @dataclass
@@ -64,12 +66,14 @@ class DocumentsModel(RecordTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             doc = row.doc
             if column == DOCUMENT:
-                return row.title
+                return row.title + (" (private)" if doc is not None and doc.private else "")
             if column == STATUS:
                 return row.status
             if column in (PAGES, SECTIONS, CHUNKS):
                 if doc is None:
                     return ""
+                if column == PAGES and not doc.on_pages:  # a text document has no pages: its kind instead
+                    return KIND_NAMES.get(doc.kind, doc.kind)
                 return str({PAGES: doc.pages, SECTIONS: doc.sections, CHUNKS: doc.chunks}[column])
             if column == REASON:
                 return row.reason
@@ -80,7 +84,7 @@ class DocumentsModel(RecordTableModel):
             extra = ""
             if doc is not None:
                 extra = "\n".join(x for x in (doc.authors, str(doc.year or ""), f"{doc.chunks} passages", f"id {doc.id}",
-                                             row.reason) if x)
+                                             PRIVATE_TIP if doc.private else "", row.reason) if x)
             elif row.reason:
                 extra = row.reason
             return f"{row.path}\n{extra}".strip()

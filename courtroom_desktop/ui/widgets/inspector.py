@@ -1,6 +1,7 @@
 """The evidence inspector: the trial's evidence pool, and the selected passage's page rendered with the passage
 highlighted (page-relative rectangles painted over the rendered page, so the highlight survives zoom), with zoom,
-previous and next page, and "open in the system viewer"."""
+previous and next page, and "open in the system viewer". A passage of a text document (Markdown, text, Word, a note)
+is shown in the document's text instead, highlighted by its character span and scrolled into view."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import html
 from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSettings, QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QColor, QDesktopServices, QImage, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QDesktopServices, QImage, QPainter, QPalette, QPen, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QTextBrowser,
+    QTextEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -155,6 +157,13 @@ class EvidenceInspector(QWidget):
         self.page_stack = QStackedWidget()
         self.page_stack.addWidget(self.unavailable)
         self.page_stack.addWidget(self.scroll)
+        self.text_view = QTextBrowser()  # a text document: its text, the passage highlighted
+        self.text_view.setObjectName("documentText")
+        self.text_view.setOpenLinks(False)
+        self.text_view.setAccessibleName("Document text with the passage highlighted")
+        self.page_stack.addWidget(self.text_view)
+        self.text_mode = False
+        self.span: tuple[int, int] | None = None  # the passage in text_view, in Qt's (UTF-16) positions
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(150)
@@ -180,6 +189,7 @@ class EvidenceInspector(QWidget):
 
         renderer.sig_rendered.connect(self._on_rendered)
         renderer.sig_failed.connect(self._on_failed)
+        renderer.sig_text.connect(self._on_text)
         self._update_controls()
 
     def _tool(self, text: str, tip: str, slot) -> QToolButton:
@@ -207,6 +217,8 @@ class EvidenceInspector(QWidget):
 
     def _on_reset(self) -> None:
         self.entry, self.path, self.pages = None, "", 0
+        self.text_mode, self.span = False, None
+        self.text_view.clear()
         self.info.setText("Select a passage (or click a citation such as [E3]) to see it on its page.")
         self.passage.clear()
         self.page_view.show_page(None, [], QSize(0, 0))
@@ -228,7 +240,8 @@ class EvidenceInspector(QWidget):
         cited = ", ".join(self.model.cited_by(entry.id)) or "not cited yet"
         self.info.setText(
             f"<b>{entry.id}</b> &middot; {html.escape(evidence.doc_title or evidence.doc_path)}"
-            f" &middot; {html.escape(chunk.section_path or 'no section')} &middot; {pages_label(chunk)}<br>"
+            f" &middot; {html.escape(chunk.section_path or 'no section')}"
+            f"{' &middot; ' + pages_label(chunk) if chunk.on_pages else ''}<br>"
             f'<span style="color:{color}">found by {html.escape(finder)}'
             f"{' (' + html.escape(stance_words(case, stance)) + ')' if stance else ''}</span>"
             f" in round {entry.round} at {clock(entry.at)} by the query <i>{html.escape(entry.query)}</i><br>"
@@ -237,7 +250,54 @@ class EvidenceInspector(QWidget):
         self.passage.setPlainText(chunk.text)
         self.path = self.locate(entry) or evidence.doc_path
         self.page = chunk.highlights[0].page if chunk.highlights else chunk.page_start
+        self.text_mode = not chunk.on_pages
+        if self.text_mode:  # a text document: no page to render, its text instead
+            self.pages, self.span = 0, None
+            self._request = self.renderer.load_text(self.path) if self.path else 0
+            self._update_controls()
+            return
         self._render()
+
+    # ---------------------------------------------------------------- text documents
+    def _on_text(self, request: int, text: str) -> None:
+        if request != self._request or self.entry is None:
+            return
+        chunk = self.entry.evidence.chunk
+        start, end = chunk.char_start, chunk.char_end
+        if text[start:end] != chunk.text:  # the file changed since it was ingested: find the passage, else show it alone
+            found = text.find(chunk.text)
+            if found >= 0:
+                start, end = found, found + len(chunk.text)
+            else:
+                text = ("(The document has changed since it was added: this is the passage the trial kept.)\n\n"
+                        + chunk.text)
+                start, end = len(text) - len(chunk.text), len(text)
+        self.text_view.setPlainText(text)
+        self.span = (_utf16(text, start), _utf16(text, end))
+        selection = QTextEdit.ExtraSelection()
+        selection.cursor = self._cursor(*self.span)
+        selection.format = QTextCharFormat()
+        selection.format.setBackground(QColor(255, 214, 0, 140))
+        self.text_view.setExtraSelections([selection])
+        self.page_stack.setCurrentWidget(self.text_view)
+        self.scroll_to_passage()
+        self._update_controls()
+
+    def _cursor(self, start: int, end: int) -> QTextCursor:
+        cursor = QTextCursor(self.text_view.document())
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        return cursor
+
+    def scroll_to_passage(self) -> None:
+        """Bring the highlighted passage into view: its end first, then its start, so a long one shows from the top."""
+        if self.span is None:
+            return
+        for position in (self.span[1], self.span[0]):
+            cursor = QTextCursor(self.text_view.document())
+            cursor.setPosition(position)
+            self.text_view.setTextCursor(cursor)
+            self.text_view.ensureCursorVisible()
 
     # ---------------------------------------------------------------- pages
     def _rects(self) -> list:
@@ -252,7 +312,7 @@ class EvidenceInspector(QWidget):
         return max(ZOOM_MIN, min(ZOOM_MAX, available / (self._page_points.width() * BASE_SCALE)))
 
     def _render(self) -> None:
-        if not self.path:
+        if not self.path or self.text_mode:
             return
         if self.fit:
             zoom = self._fit_zoom()
@@ -302,6 +362,9 @@ class EvidenceInspector(QWidget):
             self._render()
 
     def go_to_passage(self) -> None:
+        if self.text_mode:
+            self.scroll_to_passage()
+            return
         if self.entry is not None:
             chunk = self.entry.evidence.chunk
             self.page = chunk.highlights[0].page if chunk.highlights else chunk.page_start
@@ -364,4 +427,9 @@ class EvidenceInspector(QWidget):
         self.zoom_label.setText(f"{self.zoom:.0%}" + (" (fit)" if self.fit else ""))
         for button in (self.zoom_in_button, self.zoom_out_button, self.fit_button, self.highlight_button,
                        self.open_button):
-            button.setEnabled(has)
+            button.setEnabled(has and (button in (self.highlight_button, self.open_button) or not self.text_mode))
+
+
+def _utf16(text: str, index: int) -> int:
+    """A position in ``text`` as Qt counts it (UTF-16 code units: a character beyond the BMP counts two)."""
+    return len(text[:index].encode("utf-16-le")) // 2

@@ -1,5 +1,6 @@
 """The library panel: drop files and folders, add, remove, re-index; per document its status, pages, sections and
-any error with its reason; progress bars with cancel while ingesting."""
+any error with its reason; progress bars with cancel while ingesting. Notes are written here (New note, or Edit note
+from a note's context menu), documents marked private from the context menu, and folders watched (Watch folder)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from pathlib import Path
 from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
+    QMenu,
+    QMessageBox,
     QProgressBar,
     QStyle,
     QStyledItemDelegate,
@@ -18,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.dialogs.note_editor import NoteEditor
 from courtroom_desktop.ui.qt_models import ProgressRole
 from courtroom_desktop.ui.qt_models.documents import COLUMNS, DocumentsModel, ingest_progress
 from courtroom_desktop.ui.widgets import push_button, record_table, table_panel
@@ -63,18 +68,31 @@ class LibraryPanel(QWidget):
         # progress event of an ingest (ResizeToContents asked the model for every row's cells each time)
         self.table.setColumnHidden(COLUMNS.index("Chunks"), True)  # in the row's tooltip
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
 
-        self.empty = QLabel("Your library is empty. Drop PDFs or folders here, use Add, or try the sample library "
-                            "(six short articles and a suggested claim).")
+        self.empty = QLabel("Your library is empty. Drop PDFs, Markdown, text or Word files or folders here, use Add, "
+                            "write a note, or try the sample library (six short articles and a suggested claim).")
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.samples_button = push_button("Add the sample library", slot=self.sig_add_samples, name="samplesButton")
 
-        self.add_button = push_button("Add files\u2026", "Add PDF files (Ctrl+O)", self.sig_add_files)
-        self.folder_button = push_button("Add folder\u2026", "Add every PDF under a folder (Ctrl+Shift+O)", self.sig_add_folder)
+        self.add_button = push_button("Add files\u2026", "Add PDF, Markdown, text or Word files (Ctrl+O)", self.sig_add_files)
+        self.folder_button = push_button("Add folder\u2026", "Add every PDF, Markdown, text and Word file under a folder "
+                                         "(Ctrl+Shift+O)", self.sig_add_folder)
         self.remove_button = push_button("Remove", "Remove the selected documents from the library (Delete)", self.remove_selected)
         self.reindex_button = push_button("Re-index", "Extract and embed the selected documents again (all when none is "
                                           "selected)", self.reindex_selected)
+        self.note_button = push_button("New note\u2026", "Write or paste a note: it becomes evidence like any document",
+                                       self.new_note, name="newNoteButton")
+        self.watch_button = push_button("Watch folder\u2026", "Keep a folder in step with the library: files added or "
+                                        "changed there are ingested, files removed leave it", self.watch_folder,
+                                        name="watchButton")
+        self.watch_status = QLabel(controller.watch_line)
+        self.watch_status.setObjectName("watchStatus")
+        self.watch_status.setWordWrap(True)
+        self.watch_status.setVisible(bool(controller.watch_line))
+        controller.sig_watch.connect(self._on_watch_line)
 
         self.progress_label = QLabel("")
         self.progress_label.setWordWrap(False)
@@ -102,11 +120,12 @@ class LibraryPanel(QWidget):
         self.last_run = QLabel("")
         self.last_run.setObjectName("lastRun")
         self.last_run.setWordWrap(True)
-        layout = table_panel(self, (self.add_button, self.folder_button, self.remove_button, self.reindex_button),
-                             self.table, self.empty)
+        layout = table_panel(self, (self.add_button, self.folder_button, self.note_button, self.remove_button,
+                                    self.reindex_button), self.table, self.empty, (self.watch_button,))
         layout.addWidget(self.samples_button, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addWidget(self.progress_box)
         layout.addWidget(self.last_run)
+        layout.addWidget(self.watch_status)
         layout.addWidget(self.summary)
 
         controller.sig_busy.connect(self._on_busy)
@@ -146,6 +165,64 @@ class LibraryPanel(QWidget):
     def reindex_selected(self) -> None:
         ids = [r.doc_id for r in self.selected_rows() if r.doc_id]
         self.controller.reindex(ids or None)
+
+    # ---------------------------------------------------------------- notes, private, watched folders
+    def new_note(self) -> NoteEditor:
+        return self.open_note_editor(NoteEditor(parent=self))
+
+    def edit_note(self, row) -> NoteEditor | None:
+        from courtroom_desktop.core.library.notes import read_note
+
+        try:
+            note = read_note(Path(row.path))
+        except OSError as exc:
+            QMessageBox.warning(self, "Edit note", f"The note cannot be read: {exc}")
+            return None
+        return self.open_note_editor(NoteEditor(note.title, note.text, row.doc.private, row.path, parent=self))
+
+    def open_note_editor(self, editor: NoteEditor) -> NoteEditor:
+        """Show the editor (not modal: the window goes on); its Save writes the note and adds it to the library."""
+        def save() -> None:
+            title, text, private = editor.values()
+            self.controller.save_note(title, text, private, editor.path)
+
+        editor.accepted.connect(save)
+        editor.open()
+        return editor
+
+    def set_private(self, rows: list, private: bool) -> None:
+        ids = [r.doc_id for r in rows if r.doc_id]
+        if ids:
+            self.controller.set_private(ids, private)
+
+    def watch_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Watch a folder")
+        if folder:
+            private = QMessageBox.question(
+                self, "Watch a folder", "Mark every document from this folder private? Private documents are never "
+                "sent to a model server on another machine.") == QMessageBox.StandardButton.Yes
+            self.controller.watch_folder(folder, private)
+
+    def _context_menu(self, point) -> QMenu | None:
+        index = self.table.indexAt(point)
+        rows = self.selected_rows() if index.isValid() else []
+        menu = QMenu(self)
+        docs = [r for r in rows if r.doc is not None]
+        if len(docs) == 1 and docs[0].doc.kind == "note":
+            menu.addAction("Edit note\u2026", lambda: self.edit_note(docs[0]))
+        if docs:
+            private = all(r.doc.private for r in docs)
+            menu.addAction("Not private" if private else "Mark private", lambda: self.set_private(docs, not private))
+        menu.addAction("New note\u2026", self.new_note)
+        menu.addAction("Watch a folder\u2026", self.watch_folder)
+        for folder in self.controller.workspace.config.library.watched_folders:
+            menu.addAction(f"Stop watching {folder.path}", lambda f=folder.path: self.controller.unwatch_folder(f))
+        menu.popup(self.table.viewport().mapToGlobal(point))
+        return menu
+
+    def _on_watch_line(self, line: str) -> None:
+        self.watch_status.setText(line)
+        self.watch_status.setVisible(bool(line))
 
     # ---------------------------------------------------------------- progress
     def _on_busy(self, busy: bool) -> None:

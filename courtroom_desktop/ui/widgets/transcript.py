@@ -85,7 +85,8 @@ def chip_tip(evidence_id: str, valid: bool, problem: str, lookup: Callable[[str]
     tip = ""
     if entry is not None:
         chunk = entry.evidence.chunk
-        tip = f"{entry.evidence.doc_title}, p. {chunk.page_start + 1}\n{chunk.text[:240]}"
+        where = f", p. {chunk.page_start + 1}" if chunk.page_start >= 0 else ""  # a text document has no pages (-1)
+        tip = f"{entry.evidence.doc_title}{where}\n{chunk.text[:240]}"
     if not valid:
         tip = f"Rejected citation: {problem}\n{tip}".strip()
     return tip or evidence_id
