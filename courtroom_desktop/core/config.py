@@ -58,6 +58,12 @@ class LibrarySettings(_Section):
         "all-MiniLM-L6-v2",
         description="sentence-transformers model: 'all-MiniLM-L6-v2' (bundled) or a local model folder.",
     )
+    embedding_backend: Literal["torch", "onnx", "onnx-int8"] = Field(
+        "torch", description="How the embedding model runs: 'torch' (PyTorch, float32: the reference), 'onnx' (the model "
+        "exported once per machine to ONNX and run by onnxruntime: the same vectors), 'onnx-int8' (that export with "
+        "int8 weights: faster where the CPU has int8 dot-product instructions, vectors at cosine ~0.994 of the float "
+        "ones; docs/performance.md). A library keeps the backend it was embedded with: after changing it, run "
+        "`courtroom library reindex`.")
     chunk_tokens: int = Field(200, ge=32, le=2000, description="Token budget of one chunk (passage).",
                               json_schema_extra=shown("Passage size", "tokens", 10))
     overlap_tokens: int = Field(30, ge=0, le=500, description="Tokens repeated from the end of the previous chunk.",

@@ -63,7 +63,7 @@ class Library:
         self.root.mkdir(parents=True, exist_ok=True)
         self.settings = settings
         self.catalog = Catalog(self.root / "catalog.sqlite")
-        self.embedder = embedder or Embedder(settings.embedding_model, settings.embed_batch)
+        self.embedder = embedder or Embedder(settings.embedding_model, settings.embed_batch, settings.embedding_backend)
         self.text_index = TextIndex(self.root / "tantivy")
         self._vectors: VectorStore | None = None
         self._write_lock = threading.Lock()
@@ -85,15 +85,18 @@ class Library:
     @property
     def vectors(self) -> VectorStore:
         if self._vectors is None:
+            # the model and, unless it is torch, the backend ("all-MiniLM-L6-v2@onnx-int8"): vectors of two never mix
+            identity = self.embedder.identity
             recorded = self.catalog.get_meta("embedding_model")
-            if recorded and recorded != self.embedder.name and self.catalog.documents(DocStatus.ready):
+            if recorded and recorded != identity and self.catalog.documents(DocStatus.ready):
                 raise LibraryError(
-                    f"{self.root}: the library was embedded with {recorded!r} but the settings name "
-                    f"{self.embedder.name!r}: run `courtroom library reindex` to re-embed it"
+                    f"{self.root}: the library was embedded with {recorded!r} but the settings name {identity!r} "
+                    "(library.embedding_model, library.embedding_backend): run `courtroom library reindex` to "
+                    "re-embed it"
                 )
             dim = int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim
             self._vectors = VectorStore(self.root / "lancedb", dim)
-            self.catalog.set_meta("embedding_model", self.embedder.name)
+            self.catalog.set_meta("embedding_model", identity)
             self.catalog.set_meta("embedding_dim", str(dim))
         return self._vectors
 
@@ -365,7 +368,7 @@ class Library:
         """Vectors of ``texts``, from the catalog's cache where they are there, else embedded ``batch`` at a time and
         cached at once (so an interrupted ingest never embeds the same text twice). ``on_batch(done, seconds)`` after
         each batch. Raises Cancelled between batches."""
-        model = self.embedder.name
+        model = self.embedder.identity  # never hands vectors of one backend to another
         keys = [text_key(t) for t in texts]
         cached = self.catalog.cached_vectors(model, keys)
         todo = [i for i, k in enumerate(keys) if k not in cached]
@@ -403,12 +406,12 @@ class Library:
         missing = [d.path for d in docs if d and not Path(d.path).exists()]
         if missing:
             raise LibraryError(f"cannot re-index, file moved or deleted: {', '.join(missing)}; remove it or restore it")
-        if not doc_ids and self.catalog.get_meta("embedding_model") != self.embedder.name:
+        if not doc_ids and self.catalog.get_meta("embedding_model") != self.embedder.identity:
             # a new embedding model: start the vector table afresh
             import shutil
 
             shutil.rmtree(self.root / "lancedb", ignore_errors=True)
             self._vectors = None
-            self.catalog.set_meta("embedding_model", self.embedder.name)
+            self.catalog.set_meta("embedding_model", self.embedder.identity)
             self.catalog.set_meta("embedding_dim", str(self.embedder.dim))
         return self.ingest([d.path for d in docs if d], on_event=on_event, cancel=cancel, force=True)

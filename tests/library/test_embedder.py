@@ -1,0 +1,186 @@
+"""Embedding backends: the int8 ONNX export against the float model, length batching, and a library that never
+mixes the vectors of two backends (the table and the embedding cache are keyed by the embedder's identity)."""
+
+from __future__ import annotations
+
+import builtins
+import zlib
+
+import numpy as np
+import pytest
+
+from courtroom_desktop.core.config import LibrarySettings
+from courtroom_desktop.core.errors import ConfigError, LibraryError
+from courtroom_desktop.core.library import Embedder, Library
+from courtroom_desktop.core.library import embedder as embedder_module
+from courtroom_desktop.core.library.embedder import embedding_text
+
+from .docs import make_structured
+
+SENTENCES = [
+    "Vitamin D deficiency is unrelated to birth weight.",
+    "The court ruled that the evidence presented by the prosecution was insufficient.",
+    "Patients who received the intervention had fewer hospital admissions after twelve weeks.",
+    "维生素D缺乏与出生体重无关。",
+    "二甲双胍可以降低2型糖尿病患者的血糖。",
+]
+SETTINGS = LibrarySettings(chunk_tokens=120, overlap_tokens=20, min_section_tokens=10, embed_batch=8,
+                           isolate_extraction=False)
+
+
+@pytest.fixture(scope="module")
+def int8(tmp_path_factory) -> Embedder:
+    """The bundled MiniLM exported to ONNX and quantised to int8, once for this module (in a temporary cache)."""
+    pytest.importorskip("onnxruntime")
+    embedder = Embedder("all-MiniLM-L6-v2", batch=8, backend="onnx-int8",
+                        cache_dir=tmp_path_factory.mktemp("embedder-cache"))
+    assert embedder.dim == 384  # exports now
+    return embedder
+
+
+def test_int8_vectors_are_normalised_and_close_to_the_float_ones(int8, embedder):
+    float_vectors = embedder.encode(SENTENCES)
+    vectors = int8.encode(SENTENCES)
+    assert int8.dim == embedder.dim == vectors.shape[1] == 384 and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    cosines = (vectors * float_vectors).sum(axis=1)
+    assert cosines.min() > 0.99, dict(zip(SENTENCES, cosines.round(4)))
+
+
+def test_the_onnx_tokenizer_cuts_texts_as_sentence_transformers_does(int8, embedder):
+    """Long (truncated at 256), padded, blank, Chinese: the same token ids as the float model's tokenizer."""
+    texts = [*SENTENCES, "word " * 400, "  spaced   out  ", "", "naïve café — ﬁne"]
+    reference = embedder._load().model.tokenizer(texts, padding=True, truncation="longest_first", max_length=256)
+    ours = int8._load().tokenizer.encode_batch(texts)
+    assert [e.ids for e in ours] == reference["input_ids"]
+    assert [e.attention_mask for e in ours] == reference["attention_mask"]
+
+
+def test_length_batching_returns_the_vectors_in_the_order_of_the_texts(embedder):
+    texts = ["short", "a much longer text about the effect of vitamin D on birth weight in a cohort of mothers " * 3,
+             "medium length text on blood pressure", "x", "another long passage on hospital admissions " * 4,
+             "two words"]
+    unsorted = Embedder(embedder.name, batch=2, length_batching=False)
+    sorted_ = Embedder(embedder.name, batch=2, length_batching=True)
+    unsorted._model = sorted_._model = embedder._model  # the loaded model
+    a, b = unsorted.encode(texts), sorted_.encode(texts)
+    assert ((a * b).sum(axis=1) > 0.9999).all()
+    assert ((b @ a.T).argmax(axis=1) == np.arange(len(texts))).all()
+
+
+def test_missing_onnxruntime_is_a_config_error_naming_the_setting(monkeypatch, tmp_path):
+    real_import = builtins.__import__
+
+    def no_onnxruntime(name, *args, **kwargs):
+        if name.split(".")[0] == "onnxruntime":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_onnxruntime)
+    with pytest.raises(ConfigError, match=r"library\.embedding_backend = 'onnx-int8' needs onnxruntime.*'torch'"):
+        _ = Embedder(backend="onnx-int8", cache_dir=tmp_path).dim
+
+
+def test_a_failed_export_is_a_config_error_and_leaves_no_folder(monkeypatch, tmp_path):
+    pytest.importorskip("onnxruntime")
+
+    def broken(model_path, backend, weights, out):
+        (out / "model.onnx").write_bytes(b"half a model")
+        raise RuntimeError("the exporter gave up")
+
+    monkeypatch.setattr(embedder_module, "_export", broken)
+    with pytest.raises(ConfigError, match=r"library\.embedding_backend = 'onnx-int8'.*gave up.*'torch'"):
+        _ = Embedder(backend="onnx-int8", cache_dir=tmp_path).dim
+    assert not any((tmp_path / "embedders").iterdir())  # neither the temporary folder nor a final one
+
+
+def test_an_unknown_backend_is_refused():
+    with pytest.raises(ConfigError, match="embedding_backend"):
+        Embedder(backend="tensorflow")
+
+
+# ---------------------------------------------------------------------------- one library, one embedder
+
+class _Hashed:
+    """A model stand-in: words hashed into 32 dimensions; ``sign`` tells two backends' vectors apart."""
+
+    dim = 32
+
+    def __init__(self, sign: float):
+        self.sign = sign
+
+    def encode_batch(self, texts):
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in text.lower().split():
+                out[row, zlib.crc32(word.encode()) % self.dim] += self.sign
+            out[row, 0] += self.sign * 0.01
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+class FakeBackend(Embedder):
+    """The bundled model's name with a backend, and hashed vectors (negated for int8): no model to load."""
+
+    def __init__(self, backend: str):
+        super().__init__("all-MiniLM-L6-v2", batch=8, backend=backend)
+        self.encoded = 0
+
+    def _build(self):
+        return _Hashed(-1.0 if self.backend == "onnx-int8" else 1.0)
+
+    def encode(self, texts):
+        self.encoded += len(texts)
+        return super().encode(texts)
+
+
+def test_the_identity_is_the_plain_model_name_for_torch_and_names_any_other_backend():
+    assert Embedder("all-MiniLM-L6-v2").identity == "all-MiniLM-L6-v2"  # what libraries recorded before backends
+    assert Embedder("all-MiniLM-L6-v2", backend="onnx-int8").identity == "all-MiniLM-L6-v2@onnx-int8"
+    assert Embedder("all-MiniLM-L6-v2", backend="onnx").identity == "all-MiniLM-L6-v2@onnx"
+
+
+def test_a_library_of_one_backend_refuses_another_until_reindexed(tmp_path):
+    make_structured(tmp_path / "report.pdf", outline=True)
+    library = Library.open(tmp_path / "lib", SETTINGS, FakeBackend("torch"))
+    library.ingest([tmp_path / "report.pdf"])
+    assert library.catalog.get_meta("embedding_model") == "all-MiniLM-L6-v2"  # as libraries always recorded it
+    library.close()
+
+    library = Library.open(tmp_path / "lib", SETTINGS, FakeBackend("torch"))  # the same backend: opens as before
+    assert library.vectors.count() > 0
+    library.close()
+
+    int8 = FakeBackend("onnx-int8")
+    library = Library.open(tmp_path / "lib", SETTINGS, int8)
+    try:
+        with pytest.raises(LibraryError, match=r"'all-MiniLM-L6-v2'.*'all-MiniLM-L6-v2@onnx-int8'.*"
+                                               r"run `courtroom library reindex`"):
+            _ = library.vectors
+        library.reindex()
+        assert library.catalog.get_meta("embedding_model") == "all-MiniLM-L6-v2@onnx-int8"
+        assert library.vectors.count() == int8.encoded > 0
+        assert library.check_consistency()["consistent"]
+    finally:
+        library.close()
+
+
+def test_the_embedding_cache_never_hands_int8_vectors_to_a_torch_library(tmp_path):
+    """Embedded with int8, then reindexed with torch: every chunk is embedded again by torch (nothing comes from the
+    int8 entries of the cache), and the table holds torch's vectors."""
+    make_structured(tmp_path / "report.pdf", outline=True)
+    library = Library.open(tmp_path / "lib", SETTINGS, FakeBackend("onnx-int8"))
+    library.ingest([tmp_path / "report.pdf"])
+    library.close()
+
+    torch = FakeBackend("torch")
+    library = Library.open(tmp_path / "lib", SETTINGS, torch)
+    try:
+        library.reindex()
+        doc = library.documents()[0]
+        chunks = library.doc_chunks(doc.id)
+        assert torch.encoded == len(chunks) > 0
+        stored = library.vectors.fetch([c.id for c in chunks])
+        expected = _Hashed(1.0).encode_batch([embedding_text(doc.title, c) for c in chunks])
+        assert np.allclose(np.stack([stored[c.id][1] for c in chunks]), expected, atol=1e-6)
+    finally:
+        library.close()
