@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 #: Part of every cache key: a change to the models or to how pages are read invalidates what was cached.
-ENGINE_TAG = "rapidocr-onnxruntime-1.4/ppocrv4/4"
+ENGINE_TAG = "rapidocr-onnxruntime-1.4/ppocrv4/5"
 MODES = ("auto", "off", "force")
 #: The most pixels one page is rendered to, whatever its size and ocr_dpi (a 2 m poster at 300 dpi would be 0.4
 #: gigapixels); an A3 page at 300 dpi is 17 million. One byte a pixel (grey).
@@ -233,7 +233,9 @@ class Engine:
 
     def _turn_needed(self, gray: np.ndarray, quads: list[np.ndarray]) -> int | None:
         """The cv2.rotate code that turns the page upright (None: it is upright), from the shape of its lines and
-        the direction classifier's votes on the longest of them."""
+        windows of its longest lines: the direction classifier votes on them (it reads 192 x 48 pixels, so a whole
+        line squeezed into that would tell it little), and where it says the page is not upright, or the lines run
+        down the page, the recogniser's confidence on the windows either way up decides."""
         import cv2
 
         sized = []
@@ -247,18 +249,24 @@ class Engine:
         tall = sum(length for length, is_tall, _ in sized if is_tall) > sum(length for length, is_tall, _ in sized
                                                                            if not is_tall)
         sample = sorted((item for item in sized if item[1] == tall), key=lambda item: -item[0])[:CLS_SAMPLE]
-        crops = []
+        windows = []
         for _, _, quad in sample:
             if tall:  # read it as a wide line, as if the page were turned a quarter clockwise
                 quad = np.array([quad[3], quad[0], quad[1], quad[2]], dtype=np.float32)
-            crops.append(self._crop(gray, quad, condense=1.0))
-        _, votes, _ = self._ocr.text_cls(crops)
+            windows.extend(_windows(self._crop(gray, quad, condense=1.0)))
+        _, votes, _ = self._ocr.text_cls(windows)
         flipped = sum(score for label, score in votes if label == "180")
         upright = sum(score for label, score in votes if label != "180")
+        if not tall and flipped <= upright:
+            return None  # the usual case: upright, and no more work
+        # the recogniser is sure of text the right way up and unsure of it upside down
+        as_is, _ = self._ocr.text_rec(windows)
+        turned, _ = self._ocr.text_rec([np.ascontiguousarray(w[::-1, ::-1]) for w in windows])
+        upside_down = _mean_conf(turned) > _mean_conf(as_is)
         if not tall:
-            return cv2.ROTATE_180 if flipped > upright else None
+            return cv2.ROTATE_180 if upside_down else None
         # the lines read upright with the page turned a quarter clockwise, or upside down: a quarter the other way
-        return cv2.ROTATE_90_COUNTERCLOCKWISE if flipped > upright else cv2.ROTATE_90_CLOCKWISE
+        return cv2.ROTATE_90_COUNTERCLOCKWISE if upside_down else cv2.ROTATE_90_CLOCKWISE
 
     def read(self, gray: np.ndarray, deadline: float = math.inf,
              check: Callable[[], None] = lambda: None) -> list[tuple[str, float, np.ndarray, list[float], int]]:
@@ -359,6 +367,20 @@ def _number_space(text: str, centres: list[float]) -> tuple[str, list[float]]:
     if len(centres) == len(text):
         centres = [*centres[:at], (centres[at - 1] + centres[at]) / 2, *centres[at:]]
     return text[:at] + " " + text[at:], centres
+
+
+def _windows(crop: np.ndarray, count: int = 3, width: int = 192) -> list[np.ndarray]:
+    """Up to ``count`` windows ``width`` pixels wide spread along a line's crop (the whole crop when narrower)."""
+    if crop.shape[1] <= width:
+        return [crop]
+    starts = np.linspace(0, crop.shape[1] - width, count).astype(int)
+    return [np.ascontiguousarray(crop[:, start:start + width]) for start in dict.fromkeys(starts.tolist())]
+
+
+def _mean_conf(results) -> float:
+    """The recogniser's confidence over some windows, weighted by the characters it read in each."""
+    weight = sum(len(text) for text, *_ in results)
+    return sum(float(conf) * len(text) for text, conf, *_ in results) / weight if weight else 0.0
 
 
 def _unturn(quad: np.ndarray, turn: int | None, width: int, height: int) -> np.ndarray:
