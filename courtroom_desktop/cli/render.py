@@ -76,6 +76,11 @@ class TranscriptPrinter:
                 c.print("  challenges: " + "; ".join(f"{m.id} {m.status.value}" for m in r.marks))
             for question in r.questions:
                 c.print(f"  [cyan]{question.id}[/] to both sides: {escape(question.text)}")
+            if r.hearing is not None:
+                cells = [f"{s.criterion} {s.score:g}" + (f" [{', '.join(s.citations)}]" if s.citations else "")
+                         if s.score is not None else f"{s.criterion} ?" for s in r.hearing.scores]
+                cells += [f"{k.constraint}: {k.status}" for k in r.hearing.constraints]
+                c.print(f"  scores for {escape(r.hearing.option)}: {escape('; '.join(cells))}")
         elif kind == "switch":
             c.rule(f"[bold yellow]Sides switched after round {event.round}: {escape('; '.join(event.reasons))}[/]")
         elif kind == "warning":
@@ -96,6 +101,8 @@ class TranscriptPrinter:
             for note in (v.rests_on(), v.correction()):
                 if note:
                     c.print(f"[dim]{escape(note)}[/]")
+            if v.decision is not None:
+                self._decision_table(v.decision)
             c.print(escape(v.summary))
             for finding in v.findings:
                 c.print(f"  • {escape(finding.text)} [cyan]{' '.join('[' + x + ']' for x in finding.citations)}[/]")
@@ -106,3 +113,29 @@ class TranscriptPrinter:
                         f"{line.challenge.round}; {line.status.value}): {escape(line.challenge.text)}")
             for flag in v.quality_flags:
                 c.print(f"  [yellow]quality:[/] {escape(flag)}")
+
+    def _decision_table(self, result) -> None:
+        """A decision's options by criteria: scores with citations, the weighted total, recommended or out."""
+        from rich.table import Table
+
+        table = Table(title="Options by criteria (0-10; ? = not established by your notes, counted at 5)")
+        table.add_column("Option")
+        for criterion in result.criteria:
+            table.add_column(escape(f"{criterion.name} ({criterion.weight:g})"), justify="right")
+        table.add_column("Score", justify="right")
+        table.add_column("Standing")
+        for row in result.rows:
+            standing = (f"out: breaks {row.excluded}" if row.excluded else
+                        ("recommended" if result.label == "recommended" else "leads")
+                        if row.option == result.recommended else "runner-up" if row.option == result.runner_up else "")
+            table.add_row(escape(row.option), *[
+                escape(f"{s.score:g}" + (f" [{', '.join(s.citations)}]" if s.citations else "")) if s.score is not None
+                else "?" for s in row.scores],
+                f"{row.total:.1f}" + (f" ({row.low:.1f}-{row.high:.1f})" if row.low != row.high else ""),
+                escape(standing))
+        self.console.print(table)
+        for condition in result.conditions:
+            self.console.print(f"  if: {escape(condition)}")
+        if result.next_question:
+            self.console.print(f"  [bold]worth finding out next:[/] {escape(result.next_question)} "
+                               f"[dim]{escape(result.next_reason)}[/]")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -15,6 +17,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("claim", help="the claim to verify, or the decision to weigh with --case decision")
     parser.add_argument("--case", choices=["claim", "decision"], default="claim",
                         help="claim: is it true? decision: should I do it? (inner court: counsel for and against)")
+    parser.add_argument("--option", action="append", default=[], metavar="TEXT",
+                        help="a decision's option (2 to 5, repeatable; implies --case decision): each is heard in "
+                        "turn and scored on every criterion")
+    parser.add_argument("--criterion", action="append", default=[], metavar="NAME[=WEIGHT]",
+                        help="what the options are judged on, with its weight (default 1), e.g. cost=3 (repeatable)")
+    parser.add_argument("--constraint", action="append", default=[], metavar="TEXT",
+                        help="a hard constraint: an option shown to break it is out (repeatable, up to 5)")
+    parser.add_argument("--background", metavar="TEXT", default="",
+                        help="context every role sees (as data): your situation, what you already know")
+    parser.add_argument("--background-file", metavar="FILE", help="the background from a text file")
     parser.add_argument("--documents", nargs="+", metavar="DOC", help="limit evidence to these documents (ids or paths)")
     parser.add_argument("--sections", nargs="+", metavar="PREFIX", help="limit evidence to sections starting so")
     parser.add_argument("--max-rounds", type=int, metavar="N", help="round limit (default: debate.max_rounds)")
@@ -27,10 +39,32 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args, ctx) -> int:
+    case, decision, background = args.case, None, args.background
+    if args.option or args.criterion or args.constraint:
+        from courtroom_desktop.core.court.decisions import Criterion, DecisionSpec, problem_of
+
+        if len(args.option) < 2 or not args.criterion:
+            print("courtroom trial: a decision needs at least two --option and one --criterion, e.g. --option "
+                  "Lisbon --option Berlin --criterion cost=3", file=sys.stderr)
+            return 2
+        try:
+            decision = DecisionSpec(options=tuple(args.option), constraints=tuple(args.constraint),
+                                    criteria=tuple(Criterion.parse(c) for c in args.criterion))
+        except ValueError as exc:
+            print(f"courtroom trial: {problem_of(exc)}", file=sys.stderr)
+            return 2
+        case = "decision"
+    if args.background_file:
+        try:
+            background = Path(args.background_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"courtroom trial: cannot read the background file {args.background_file}: {exc}", file=sys.stderr)
+            return 2
     workspace = ctx.workspace(args.model)
     try:
         settings = workspace.config.debate.with_rounds(args.min_rounds, args.max_rounds)
-        run = workspace.start_trial(args.claim, args.case, args.documents, args.sections, settings)
+        run = workspace.start_trial(args.claim, case, args.documents, args.sections, settings, background=background,
+                                    decision=decision)
         return drive(workspace, run, args.report, stream=not args.no_stream)
     finally:
         workspace.close()

@@ -101,6 +101,28 @@ class Workspace:
         return Court(self.router.for_role, self.retriever, self.trials, settings, embed=embedder.encode,
                      covers=embedder.covers, scope=scope, k=settings.passages_per_turn)
 
+    def check_private(self, scope) -> None:
+        """Refuse a trial whose scope holds private documents while a role's model server is on another machine
+        (core.llm.servers): the message names the documents, the roles and the servers."""
+        from courtroom_desktop.core.llm.servers import remote_roles
+
+        remote = remote_roles(self.config.models)
+        if not remote:
+            return
+        ids = scope.doc_ids if scope is not None and scope.doc_ids is not None else self.library.ready_ids()
+        private = sorted(self.private_documents(ids))
+        if not private:
+            return
+        titles = [(self.library.catalog.get(i).title or i) for i in private[:3]]
+        more = f" and {len(private) - 3} more" if len(private) > 3 else ""
+        sends = "; ".join(f"the {role} would send it to {server.label}" + (f" ({server.url})" if server.url else "")
+                          for role, server in remote.items())
+        raise TrialError(f"this trial would send private notes ({', '.join(repr(t) for t in titles)}{more}) to a model "
+                         f"server on another machine: {sends}",
+                         fix="use a model on this computer for those roles (Settings → Models, or --model "
+                             "ROLE=ollama:MODEL with a local Ollama), or leave the private notes out of the trial's "
+                             "scope (Scope…, or --documents)")
+
     def model_labels(self) -> dict[str, str]:
         labels = {}
         for role in ROLES:
@@ -174,9 +196,13 @@ class Workspace:
         return retriever.search(queries, k=k, scope=self.scope(documents, sections))
 
     def start_trial(self, claim: str, case: str = "claim", documents: list[str] | None = None,
-                    sections: list[str] | None = None, settings: DebateSettings | None = None) -> TrialRun:
+                    sections: list[str] | None = None, settings: DebateSettings | None = None, *,
+                    background: str = "", decision=None) -> TrialRun:
         """Create a trial of ``claim`` over the library (or the named documents and sections) with ``settings``
-        (default: the config's debate settings)."""
+        (default: the config's debate settings). ``background``: text every role sees, as data; ``decision``: a
+        ``DecisionSpec`` (options, weighted criteria, hard constraints) for a decision case."""
+        from pydantic import ValidationError
+
         from courtroom_desktop.core.court import CaseType, TrialSpec
 
         claim = " ".join(claim.split())
@@ -185,9 +211,17 @@ class Workspace:
         if not self.library.ready_ids():
             raise TrialError(EMPTY_LIBRARY)
         scope = self.scope(documents, sections)
+        try:
+            spec = TrialSpec(claim=claim, case=CaseType(case), documents=tuple(sorted(scope.doc_ids or ())),
+                             sections=tuple(scope.sections), models=self.model_labels(), background=background.strip(),
+                             decision=decision)
+        except ValidationError as exc:
+            from courtroom_desktop.core.court.decisions import problem_of
+
+            raise TrialError(problem_of(exc)) from None
+        self.check_private(scope)
         court = self.court(scope, settings or self.config.debate)
-        trial_id = court.start(TrialSpec(claim=claim, case=CaseType(case), documents=tuple(sorted(scope.doc_ids or ())),
-                                         sections=tuple(scope.sections), models=self.model_labels()))
+        trial_id = court.start(spec)
         return TrialRun(trial_id, self.trials.spec(trial_id), court)
 
     def resume_trial(self, ref: str) -> TrialRun:
@@ -196,7 +230,9 @@ class Workspace:
         trial_id = self.trials.find(ref)
         spec = self.trials.spec(trial_id)
         settings = DebateSettings.model_validate(spec.settings) if spec.settings else self.config.debate
-        court = self.court(self.scope(list(spec.documents), list(spec.sections)), settings)
+        scope = self.scope(list(spec.documents), list(spec.sections))
+        self.check_private(scope)  # today's models, today's private flags
+        court = self.court(scope, settings)
         return TrialRun(trial_id, spec, court)
 
     def export_trial(self, ref: str, formats, out_dir, audience: str = "general") -> Export:

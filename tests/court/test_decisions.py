@@ -98,7 +98,9 @@ def test_an_unknown_constraint_of_the_leader_is_what_to_find_out_first():
 
 def test_not_enough_evidence_and_no_option_passing():
     empty = [scores(o, None, None, None) for o in SPEC.options]
-    assert outcome("Where?", SPEC, empty).label == "not enough evidence"
+    result = outcome("Where?", SPEC, empty)
+    assert result.label == "not enough evidence" and result.conditions == ()  # a tie of midpoints: nothing to say
+    assert result.next_question == f"What is {result.recommended}'s cost?"  # the heaviest open criterion
     broken = [scores(o, 5, 5, 5, "violated") for o in SPEC.options]
     result = outcome("Where?", SPEC, broken)
     assert result.label == "no option passes" and result.recommended is None
@@ -157,10 +159,9 @@ def decision_ruling(table_by_option, uncited=()):
         return json.dumps({
             "tendency": "support", "confidence": 0.6, "key_controversy": f"how {option} fares",
             "summary": f"Both sides argued {option}.", "evidence_assessment": "", "open_questions": [],
-            "scores": [{"criterion": name, "known": True, "score": value,
-                        "citations": [] if name in uncited else ids[:1], "reason": "as the passage says"}
-                       for name, value in cells.items()],
-            "constraints": [{"constraint": "K1", "status": "met", "citations": ids[:1]}],
+            "scores": {name: {"known": True, "score": value, "citations": [] if name in uncited else ids[:1],
+                              "reason": "as the passage says"} for name, value in cells.items()},
+            "constraints": {"K1": {"status": "met", "citations": ids[:1]}},
         })
     return reply
 
@@ -239,6 +240,18 @@ async def test_a_decision_trial_stopped_after_one_hearing_resumes_with_the_next_
     events = [e async for e in again.run(trial_id)]
     assert [e.ruling.hearing.option for e in events if e.kind == "ruling"] == ["Sunlight"]
     assert events[-1].verdict.decision.recommended == "Supplements"
+
+
+def test_the_scoring_schema_asks_for_every_criterion_once_by_name():
+    from courtroom_desktop.core.court.hearing import scoring_fields
+    from courtroom_desktop.core.court.prompts import ruling_schema
+
+    schema = ruling_schema([], scoring_fields(DECISION, ["E1", "E2"])).model_json_schema()
+    text = json.dumps(schema)
+    assert '"evidence"' in text and '"effort"' in text and '"K1"' in text
+    scores = schema["properties"]["scores"]
+    target = schema["$defs"][scores["$ref"].split("/")[-1]] if "$ref" in scores else scores
+    assert sorted(target["required"]) == ["effort", "evidence"]
 
 
 def test_options_belong_to_a_decision():

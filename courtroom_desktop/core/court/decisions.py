@@ -34,6 +34,14 @@ SCORE_REACH = 3.0           # a known score that would have to move more than th
 CLOSE_MARGIN = 0.5          # a lead under half a point (of 10) is too close to call
 
 
+def problem_of(exc: Exception) -> str:
+    """A validation error as one line for the user: the messages without pydantic's decoration."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        return "; ".join(str(e.get("msg", "")).removeprefix("Value error, ") for e in errors())
+    return str(exc)
+
+
 class Criterion(Frozen):
     name: str = Field(min_length=1, max_length=60)
     weight: float = Field(1.0, gt=0, le=100, description="Relative importance; the table divides by the sum.")
@@ -53,7 +61,7 @@ class Criterion(Frozen):
             return cls(name=name, weight=float(weight) if weight.strip() else 1.0)
         except ValueError as exc:
             raise ValueError(f"criterion {text!r}: write NAME or NAME=WEIGHT with a positive weight, e.g. "
-                             f"'cost=3' ({exc})") from None
+                             f"'cost=3' ({problem_of(exc)})") from None
 
 
 class DecisionSpec(Frozen):
@@ -153,7 +161,8 @@ _WORDS = {
         "q_constraint": "Does {o} meet '{k}'?",
         "why_flip": "It weighs {share:.0%} of the decision and could change the recommendation.",
         "why_close": "It is the closest call in the table: a change of {d:.1f} points would change the recommendation.",
-        "why_weight": "It is the heaviest cell your notes leave open.",
+        "why_weight": "It is the heaviest criterion your notes leave open for the option that leads.",
+        "why_open": "It is the heaviest cell your notes leave open ({share:.0%} of the decision).",
         "plain/recommended": "The court's table recommends {r} ({t:.1f}/10) over {u} ({t2:.1f}/10){cites}.",
         "plain/too close to call": "{r} ({t:.1f}/10) and {u} ({t2:.1f}/10) are too close to call{cites}.",
         "plain/not enough evidence": "Your notes do not establish enough to recommend an option; {r} leads on what "
@@ -175,7 +184,8 @@ _WORDS = {
         "q_constraint": "{o}是否满足“{k}”？",
         "why_flip": "它占决定权重的{share:.0%}，可能改变推荐。",
         "why_close": "这是表格中最接近的一项：变化{d:.1f}分就会改变推荐。",
-        "why_weight": "这是你的笔记尚未确定的权重最大的一项。",
+        "why_weight": "这是领先选项中你的笔记尚未确定的权重最大的一项。",
+        "why_open": "这是你的笔记尚未确定的权重最大的一项（占决定的{share:.0%}）。",
         "plain/recommended": "法庭的评分表推荐{r}（{t:.1f}/10），优于{u}（{t2:.1f}/10）{cites}。",
         "plain/too close to call": "{r}（{t:.1f}/10）与{u}（{t2:.1f}/10）难分高下{cites}。",
         "plain/not enough evidence": "你的笔记不足以推荐某个选项；就已确定的部分而言，{r}领先（{t:.1f}/10）{cites}。",
@@ -260,8 +270,15 @@ def outcome(question: str, spec: DecisionSpec, hearings: Sequence[Hearing]) -> D
         label = "recommended"
     confidence = round(min(0.95, 0.5 + margin / 5) * known, 2) if runner else round(0.5 * known, 2)
     weights = {c.name: c.weight for c in spec.criteria}
-    conditions = _conditions(best, running[1:], spec, weights, words)
-    question_text, reason = _next_question(best, running[1:], rows, hearings, spec, weights, words)
+    if label == "not enough evidence":  # a lead that rests on midpoints: no condition means anything yet
+        conditions = []
+        open_cells = [(weights[s.criterion], s.criterion) for s in best.scores if s.score is None]
+        weight, name = max(open_cells)
+        question_text = words["q_cell"].format(o=best.option, c=name)
+        reason = words["why_weight"]
+    else:
+        conditions = _conditions(best, running[1:], spec, weights, words)
+        question_text, reason = _next_question(best, running[1:], rows, hearings, spec, weights, words)
     return DecisionOutcome(
         rows=tuple(rows), criteria=spec.criteria, recommended=best.option, runner_up=runner.option if runner else None,
         margin=margin, conditions=tuple(conditions[:6]), risks=tuple(_risks(best, hearings, words)[:5]),
@@ -376,7 +393,7 @@ def _next_question(best: OptionRow, others: Sequence[OptionRow], rows: Sequence[
             end = 0.0 if row.option == best.option else 10.0
             flips = _flip_score(contenders, weights, base, row, cell.criterion, best.option, end) is not None
             candidates.append(((not flips, -share), words["q_cell"].format(o=row.option, c=cell.criterion),
-                               words["why_flip" if flips else "why_weight"].format(share=share)))
+                               words["why_flip" if flips else "why_open"].format(share=share)))
     hearing = next((h for h in hearings if h.option == best.option), None)
     for check in (hearing.constraints if hearing else ()):
         if check.status == "unknown" and others:

@@ -119,7 +119,7 @@ async def verdict(court, state: TrialState, stop: str, emit) -> Verdict:
         findings = _findings(state, draft, emit if attempt == 0 else None)
         cited = rules.counsel_cited(state) + [c for f in findings for c in f.citations]
         check = rules.check_verdict(draft.label, draft.confidence, state, court.settings, cited)
-        instructions = [messages[0]["content"]]
+        instructions = [messages[0]["content"], *prompts.verdict_instructions(state.spec.case)]
         text_problems = {"summary": generated_problems(draft.summary, instructions, need_citation=bool(cited))}
         text_problems.update((f"finding {n}", generated_problems(f.text, instructions))
                              for n, f in enumerate(findings, 1))
@@ -209,7 +209,7 @@ async def decision_verdict(court, state: TrialState, stop: str, emit) -> Verdict
         usages.append(usage)
         findings = _findings(state, draft, emit if attempt == 0 else None)
         cited = rules.counsel_cited(state) + [c for f in findings for c in f.citations]
-        instructions = [messages[0]["content"]]
+        instructions = [messages[0]["content"], *prompts.verdict_instructions(spec.case, "(the table)")]
         text_problems = {"summary": generated_problems(draft.summary, instructions, need_citation=bool(cited))}
         text_problems.update((f"finding {n}", generated_problems(f.text, instructions))
                              for n, f in enumerate(findings, 1))
