@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from courtroom_desktop.core.court.records import Ruling, Turn
-from courtroom_desktop.core.reports import view
+from courtroom_desktop.core.reports import memo, view
 from courtroom_desktop.core.reports.chart import confidence_svg
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
 from courtroom_desktop.core.reports.view import say, term
@@ -157,7 +157,7 @@ class _Html:
         meta = [say(r, "meta_trial", id=esc(r.trial_id)), say(r, "meta_started", at=esc(r.started_at or say(r, "unknown"))),
                 say(r, "meta_made", at=esc(r.generated_at)), say(r, f"audience.{self.audience}"),
                 esc("Courtroom Desktop " + r.app_version)]
-        self.add(f"<h1>{say(r, 'title')}</h1>",
+        self.add(f"<h1>{esc(view.report_title(r))}</h1>",
                  f'<p class="claim"><b>{esc(view.case_word(r))}{say(r, "colon").rstrip()}</b> {esc(view.one_line(r.spec.claim))}</p>',
                  f'<p class="meta">{" &#183; ".join(meta)}</p>')
         verdict = r.verdict
@@ -183,9 +183,25 @@ class _Html:
             self.add(f"<p>{self.rich(paragraph)}</p>")
         verdict = self.r.verdict
         if verdict and verdict.conditions:
-            self.add(f"<h3>{say(self.r, 'conditions')}</h3>", self.ul(list(verdict.conditions), rich=True))
+            self.add(f"<h3>{esc(view.conditions_title(self.r))}</h3>", self.ul(list(verdict.conditions), rich=True))
         if verdict and verdict.risks:
             self.add(f"<h3>{say(self.r, 'risks')}</h3>", self.ul(list(verdict.risks), rich=True))
+
+    def decision(self) -> None:
+        """A decision with options: the table of options by criteria, scores with citations; what to find out next."""
+        r, result = self.r, memo.outcome(self.r)
+        if result is None:
+            return
+        self.add(f"<h2>{esc(memo.memo_say(r, 'table'))}</h2>", "<table><tr>" + "".join(
+            f"<th>{esc(h)}</th>" for h in memo.head(r, result)) + "</tr>")
+        for row in memo.rows(r, result):
+            cells = "".join(f"<td>{esc(c.text)}{' ' + self.cite(list(c.citations)) if c.citations else ''}</td>"
+                            for c in row.cells)
+            self.add(f"<tr><td>{esc(row.option)}</td>{cells}<td>{esc(row.total)}</td><td>{esc(row.status)}</td></tr>")
+        self.add("</table>", f'<p class="small">{esc(memo.memo_say(r, "table_note"))}</p>')
+        lines = memo.next_lines(r, result)
+        if lines:
+            self.add(f"<h3>{esc(memo.memo_say(r, 'next'))}</h3>", f"<p>{' '.join(self.rich(x) for x in lines)}</p>")
 
     def chart(self) -> None:
         r = self.r
@@ -376,6 +392,7 @@ class _Html:
     def body(self) -> str:
         self.header()
         self.summary()
+        self.decision()
         self.chart()
         self.findings()
         self.quality()
@@ -398,7 +415,7 @@ def render_html(record: TrialRecord, audience: Audience = "general", mode: Mode 
     body = builder.body()
     if mode == "pdf":
         return body, builder.images
-    title = say(record, "title") + say(record, "colon") + view.excerpt(record.spec.claim, 80)
+    title = view.report_title(record) + say(record, "colon") + view.excerpt(record.spec.claim, 80)
     lang = view.language(record)
     css = WEB_CSS + (f"body {{ font-family: {CJK_FONTS[lang]}; }}\n" if lang in CJK_FONTS else "")
     page = (f"<!DOCTYPE html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\"/>"

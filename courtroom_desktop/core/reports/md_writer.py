@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from courtroom_desktop.core.court.records import Ruling, Turn
-from courtroom_desktop.core.reports import view
+from courtroom_desktop.core.reports import memo, view
 from courtroom_desktop.core.reports.chart import confidence_svg
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
 from courtroom_desktop.core.reports.view import say, term
@@ -65,7 +65,7 @@ def render_markdown(record: TrialRecord, audience: Audience = "general", chart_f
     if audience not in view.AUDIENCES:
         raise ValueError(f"audience must be one of {view.AUDIENCES}, not {audience!r}")
     r = record
-    sections = [_header(r, audience), _summary(r, audience), _confidence(r, chart_file), _findings(r),
+    sections = [_header(r, audience), _summary(r, audience), _decision(r), _confidence(r, chart_file), _findings(r),
                 _open_questions(r), _quality(r), _passages(r), _evidence(r, audience)]
     if audience == "expert":
         sections += [_rounds_in_detail(r), _discovery(r)]
@@ -79,7 +79,7 @@ def _header(r: TrialRecord, audience: Audience) -> list[str]:
     meta = [say(r, "meta_trial", id=f"`{r.trial_id}`"), say(r, "meta_started", at=md_escape(r.started_at or say(r, "unknown"))),
             say(r, "meta_made", at=md_escape(r.generated_at)), say(r, f"audience.{audience}"),
             f"Courtroom Desktop {r.app_version}"]
-    out = [f"# {say(r, 'title')}\n",
+    out = [f"# {view.report_title(r)}\n",
            f"**{view.case_word(r)}{say(r, 'colon').rstrip()}** {md_escape(r.spec.claim)}\n",
            " · ".join(meta) + "\n"]
     verdict = r.verdict
@@ -89,7 +89,7 @@ def _header(r: TrialRecord, audience: Audience) -> list[str]:
     else:
         confidence = say(r, "confidence_is", value=f"{verdict.confidence:.2f}", words=view.confidence_words(r, verdict.confidence))
         why = say(r, "stopped_because", why=md_escape(verdict.stopped_because) or say(r, "n/a"))
-        out.append(f"**{say(r, 'verdict_label', label=view.verdict_name(r))}**{say(r, 'comma')}{confidence}{say(r, 'semi')}"
+        out.append(f"**{say(r, 'verdict_label', label=md_escape(view.verdict_name(r)))}**{say(r, 'comma')}{confidence}{say(r, 'semi')}"
                    f"{say(r, 'rounds_switches', rounds=verdict.rounds, switches=verdict.switches)}{say(r, 'semi')}"
                    f"{why}{say(r, 'stop')}\n")
         if view.demo_note(r):
@@ -102,9 +102,27 @@ def _summary(r: TrialRecord, audience: Audience) -> list[str]:
     out.extend(_rich(r, paragraph) + "\n" for paragraph in view.summary_paragraphs(r, audience))
     verdict = r.verdict
     if verdict and verdict.conditions:
-        out += [f"### {say(r, 'conditions')}\n", *(f"- {_rich(r, c)}" for c in verdict.conditions), ""]
+        out += [f"### {view.conditions_title(r)}\n", *(f"- {_rich(r, c)}" for c in verdict.conditions), ""]
     if verdict and verdict.risks:
         out += [f"### {say(r, 'risks')}\n", *(f"- {_rich(r, c)}" for c in verdict.risks), ""]
+    return out
+
+
+def _decision(r: TrialRecord) -> list[str]:
+    """A decision with options: the table of options by criteria (scores with their citations) and what is worth
+    finding out next."""
+    result = memo.outcome(r)
+    if result is None:
+        return []
+    head = memo.head(r, result)
+    out = [f"## {memo.memo_say(r, 'table')}\n", _row(_cell(h) for h in head), "|" + "---|" * len(head)]
+    for row in memo.rows(r, result):
+        cells = [md_escape(c.text) + (" " + _cite(r, list(c.citations)) if c.citations else "") for c in row.cells]
+        out.append(_row([_cell(row.option), *cells, _cell(row.total), _cell(row.status)]))
+    out += ["", f"*{md_escape(memo.memo_say(r, 'table_note'))}*\n"]
+    lines = memo.next_lines(r, result)
+    if lines:
+        out += [f"### {memo.memo_say(r, 'next')}\n", " ".join(_rich(r, line) for line in lines) + "\n"]
     return out
 
 

@@ -120,7 +120,7 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
         if toc:
             toc[0][0] = 1
             doc.set_toc(toc)
-        doc.set_metadata({"title": say(record, "title") + say(record, "colon") + view.excerpt(record.spec.claim, 100),
+        doc.set_metadata({"title": view.report_title(record) + say(record, "colon") + view.excerpt(record.spec.claim, 100),
                           "author": "Courtroom Desktop", "creator": f"Courtroom Desktop {record.app_version}",
                           "producer": "Courtroom Desktop", "subject": f"trial {record.trial_id}",
                           "keywords": record.verdict.label.value if record.verdict else say(record, "no_verdict_kw")})

@@ -84,8 +84,28 @@ def status_text(record: TrialRecord) -> str:
 
 
 def verdict_name(record: TrialRecord) -> str:
-    """The verdict's label as the verdict box shows it: 'SUPPORTED', in Chinese '支持 (SUPPORTED)'."""
+    """The verdict's label as the verdict box shows it: 'SUPPORTED', in Chinese '支持 (SUPPORTED)'; for a decision
+    with options, the table's outcome: 'RECOMMENDED: Move to Lisbon' (core.reports.memo)."""
+    from courtroom_desktop.core.reports import memo
+
+    result = memo.outcome(record)
+    if result is not None:
+        return memo.verdict_name(record, result)
     return term(record, record.verdict.label.value, upper=True) if record.verdict else say(record, "no_verdict")
+
+
+def report_title(record: TrialRecord) -> str:
+    """'Verdict report'; 'Decision memo' for a decision with options."""
+    from courtroom_desktop.core.reports import memo
+
+    return memo.memo_say(record, "title") if memo.outcome(record) is not None else say(record, "title")
+
+
+def conditions_title(record: TrialRecord) -> str:
+    """'Conditions'; for a decision with options, 'What would change the recommendation' (what its conditions are)."""
+    from courtroom_desktop.core.reports import memo
+
+    return memo.memo_say(record, "changes") if memo.outcome(record) is not None else say(record, "conditions")
 
 
 def demo_note(record: TrialRecord) -> str:
@@ -103,6 +123,11 @@ def verdict_sentence(record: TrialRecord) -> str:
     verdict = record.verdict
     if verdict is None:
         return say(record, "no_verdict_yet", status=status_text(record))
+    from courtroom_desktop.core.reports import memo
+
+    result = memo.outcome(record)
+    if result is not None:
+        return memo.verdict_sentence(record, result)
     sentence = say(record, f"{record.spec.case.value}/{verdict.label.value}")
     return say(record, "verdict_sentence", sentence=sentence, words=confidence_words(record, verdict.confidence),
                value=f"{verdict.confidence:.2f}")
