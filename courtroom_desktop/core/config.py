@@ -53,11 +53,31 @@ class WatchedFolder(_Section):
                           "server on another machine).")
 
 
+EMBEDDERS = {"bundled": "Bundled all-MiniLM-L6-v2 (English)", "local": "A sentence-transformers folder on this computer",
+             "ollama": "Ollama (/api/embed)", "openai": "OpenAI-compatible server (/v1/embeddings)"}
+BUNDLED_EMBEDDER = "all-MiniLM-L6-v2"
+
+
 class LibrarySettings(_Section):
+    embedder: Literal["bundled", "local", "ollama", "openai"] = Field(
+        "bundled", description="What embeds passages and queries: 'bundled' (all-MiniLM-L6-v2, English, in the app), "
+        "'local' (a sentence-transformers model folder: embedding_model), 'ollama' (an Ollama server's /api/embed) or "
+        "'openai' (any OpenAI-compatible /v1/embeddings). A server on another machine receives the text of every "
+        "passage: private documents are then refused (docs/embedders.md). Changing it re-embeds the library.",
+        json_schema_extra={**shown("Embedder"), "choices": EMBEDDERS})
     embedding_model: str = Field(
-        "all-MiniLM-L6-v2",
-        description="sentence-transformers model: 'all-MiniLM-L6-v2' (bundled) or a local model folder.",
+        BUNDLED_EMBEDDER,
+        description="The embedding model: 'all-MiniLM-L6-v2' (bundled), a sentence-transformers folder (local), or "
+        "the model's name on the server (ollama, openai: e.g. 'bge-m3').",
     )
+    embedding_url: str = Field("", description="The embedding server's URL (ollama: empty for "
+                               "http://localhost:11434; openai: required, e.g. http://127.0.0.1:8000/v1).")
+    embedding_languages: str = Field(
+        "", description="Languages the embedding model reads, as codes ('en', 'zh', 'ja', 'ko'; comma-separated) or "
+        "'all'; empty: 'en' for the bundled MiniLM, 'all' for any other model. A query in a language it does not read "
+        "leans on BM25 (retrieval.uncovered_vector_weight).")
+    embedding_timeout_s: float = Field(60.0, gt=0, le=3600, description="Embedding server: the longest wait for "
+                                       "one batch's answer (one retry follows).")
     embedding_backend: Literal["torch", "onnx", "onnx-int8"] = Field(
         "torch", description="How the embedding model runs: 'torch' (PyTorch, float32: the reference), 'onnx' (the model "
         "exported once per machine to ONNX and run by onnxruntime: the same vectors), 'onnx-int8' (that export with "
@@ -92,6 +112,27 @@ class LibrarySettings(_Section):
     def private_folder(self, path: str) -> bool:
         """Whether ``path`` lies in a watched folder marked private."""
         return any(f.private and Path(path).is_relative_to(f.path) for f in self.watched_folders)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _embedder_of_older_files(cls, data):
+        """A settings file from before ``embedder`` existed names a model folder in embedding_model alone: 'local'."""
+        from courtroom_desktop.core.embedder_settings import BUNDLED_NAMES
+
+        model = str(data.get("embedding_model") or BUNDLED_EMBEDDER) if isinstance(data, dict) else ""
+        if isinstance(data, dict) and "embedder" not in data and model.lower() not in BUNDLED_NAMES:
+            data = {**data, "embedder": "local"}
+        if isinstance(data, dict) and data.get("embedder") in ("ollama", "openai") and "embedding_model" not in data:
+            raise ValueError(f"library.embedding_model: name the embedding model on the {data['embedder']} server "
+                             "(e.g. 'bge-m3')")
+        return data
+
+    @model_validator(mode="after")
+    def _embedder_fields(self):
+        from courtroom_desktop.core.embedder_settings import check_embedder
+
+        check_embedder(self)
+        return self
 
     @model_validator(mode="after")
     def _overlap_below_size(self):

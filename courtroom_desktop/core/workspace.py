@@ -102,11 +102,12 @@ class Workspace:
                      covers=embedder.covers, scope=scope, k=settings.passages_per_turn)
 
     def check_private(self, scope) -> None:
-        """Refuse a trial whose scope holds private documents while a role's model server is on another machine
-        (core.llm.servers): the message names the documents, the roles and the servers."""
+        """Refuse a trial whose scope holds private documents while a role's model server, or the embedder (the
+        court embeds the passages it weighs), is on another machine (core.llm.servers): the message names the
+        documents, the roles and the servers."""
         from courtroom_desktop.core.llm.servers import remote_roles
 
-        remote = remote_roles(self.config.models)
+        remote = remote_roles(self.config.models, self.config.library)
         if not remote:
             return
         ids = scope.doc_ids if scope is not None and scope.doc_ids is not None else self.library.ready_ids()
@@ -120,8 +121,9 @@ class Workspace:
         raise TrialError(f"this trial would send private notes ({', '.join(repr(t) for t in titles)}{more}) to a model "
                          f"server on another machine: {sends}",
                          fix="use a model on this computer for those roles (Settings → Models, or --model "
-                             "ROLE=ollama:MODEL with a local Ollama), or leave the private notes out of the trial's "
-                             "scope (Scope…, or --documents)")
+                             "ROLE=ollama:MODEL with a local Ollama)" + (", an embedder on this computer (Settings → "
+                             "Library)" if "embedder" in remote else "") + ", or leave the private notes out of the "
+                             "trial's scope (Scope…, or --documents)")
 
     def model_labels(self) -> dict[str, str]:
         labels = {}

@@ -60,6 +60,25 @@ def resolve_model_path(name: str) -> str:
     )
 
 
+def make_embedder(settings, local=None, data_dir=None):
+    """The embedder ``settings`` (a ``LibrarySettings``) name: the bundled MiniLM or a local folder run by
+    ``local`` (``Embedder`` unless given), or a ``RemoteEmbedder`` for an Ollama or OpenAI-compatible server. Nothing
+    loads and nothing is sent until the first ``encode`` or ``dim``."""
+    from courtroom_desktop.core import embedder_settings as rules
+
+    languages = rules.languages(settings)
+    if settings.embedder in rules.ENDPOINTS:
+        from courtroom_desktop.core.library.embed_remote import RemoteEmbedder
+
+        return RemoteEmbedder(settings.embedder, settings.embedding_model, rules.endpoint_url(settings),
+                              batch=settings.embed_batch, timeout_s=settings.embedding_timeout_s,
+                              languages=languages, data_dir=data_dir)
+    embedder = (local or Embedder)(settings.embedding_model, settings.embed_batch, settings.embedding_backend)
+    if settings.embedding_languages.strip() and hasattr(embedder, "languages"):
+        embedder.languages = languages
+    return embedder
+
+
 def cache_root() -> Path:
     """Where exported models live: ``COURTROOM_CACHE_DIR``, else the platform's user cache folder."""
     value = os.environ.get("COURTROOM_CACHE_DIR")
@@ -81,7 +100,8 @@ class Embedder:
     """
 
     def __init__(self, name: str = "all-MiniLM-L6-v2", batch: int = 32, backend: str = "torch",
-                 length_batching: bool = True, cache_dir: str | os.PathLike | None = None):
+                 length_batching: bool = True, cache_dir: str | os.PathLike | None = None,
+                 languages: frozenset[str] | None = None):
         if backend not in BACKENDS:
             raise ConfigError(f"{_SETTING} = {backend!r}: use one of {', '.join(repr(b) for b in BACKENDS)}")
         self.name = name
@@ -89,6 +109,7 @@ class Embedder:
         self.backend = backend
         self.length_batching = length_batching
         self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.languages = languages  # None: English for the bundled MiniLM, every language for any other model
         self._model = LazyModel(self._build)
 
     @property
@@ -112,6 +133,8 @@ class Embedder:
         Korean text gets a vector, but not one worth ranking by (retrieval then leans on BM25, the court on words)."""
         from courtroom_desktop.core.text import language_of
 
+        if self.languages is not None:
+            return language_of(text) in self.languages
         return self.name.lower() not in BUNDLED or language_of(text) == "en"
 
     @property

@@ -20,9 +20,10 @@ import numpy as np
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled, IngestError, LibraryError
+from courtroom_desktop.core.library import reembed
 from courtroom_desktop.core.library.catalog import Catalog, text_key
 from courtroom_desktop.core.library.chunking import chunk_document
-from courtroom_desktop.core.library.embedder import Embedder, embedding_text
+from courtroom_desktop.core.library.embedder import Embedder, embedding_text, make_embedder
 from courtroom_desktop.core.library.extract import ExtractedDoc, extract
 from courtroom_desktop.core.library.files import CancelToken, find_files, kind_of, sha256_file
 from courtroom_desktop.core.library.notes import document_fields
@@ -63,7 +64,11 @@ class Library:
         self.root.mkdir(parents=True, exist_ok=True)
         self.settings = settings
         self.catalog = Catalog(self.root / "catalog.sqlite")
-        self.embedder = embedder or Embedder(settings.embedding_model, settings.embed_batch, settings.embedding_backend)
+        self.embedder_class = Embedder
+        # the embedder the settings name, and the one whose vectors the table holds (searches use it): they differ
+        # after the settings changed, until reindex() has switched (core.library.reembed)
+        self.target_embedder = embedder or make_embedder(settings, Embedder)
+        self.embedder = embedder or reembed.recorded_embedder(self, self.target_embedder)
         self.text_index = TextIndex(self.root / "tantivy")
         self._vectors: VectorStore | None = None
         self._write_lock = threading.Lock()
@@ -83,26 +88,38 @@ class Library:
 
     # ---------------------------------------------------------------- stores
     @property
+    def embedder_pending(self) -> bool:
+        """The settings name another embedder than the one the vectors were made with: reindex() switches."""
+        recorded = self.catalog.get_meta("embedding_model")
+        return bool(recorded) and recorded != self.target_embedder.identity and bool(self.catalog.ready_ids())
+
+    @property
     def vectors(self) -> VectorStore:
         if self._vectors is None:
-            # the model and, unless it is torch, the backend ("all-MiniLM-L6-v2@onnx-int8"): vectors of two never mix
+            # the model and, unless it is torch, the backend ("all-MiniLM-L6-v2@onnx-int8"), or the server
+            # ("ollama:bge-m3@http://..."): vectors of two never mix
             identity = self.embedder.identity
             recorded = self.catalog.get_meta("embedding_model")
-            if recorded and recorded != identity and self.catalog.documents(DocStatus.ready):
+            if recorded and recorded != identity and self.catalog.ready_ids():
                 raise LibraryError(
                     f"{self.root}: the library was embedded with {recorded!r} but the settings name {identity!r} "
-                    "(library.embedding_model, library.embedding_backend): run `courtroom library reindex` to "
+                    "(library.embedder, embedding_model, embedding_backend): run `courtroom library reindex` to "
                     "re-embed it"
                 )
-            dim = int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim
-            self._vectors = VectorStore(self.root / "lancedb", dim)
-            self.catalog.set_meta("embedding_model", identity)
-            self.catalog.set_meta("embedding_dim", str(dim))
+            if recorded == identity:
+                self._vectors = VectorStore(reembed.folder_of(self), int(self.catalog.get_meta("embedding_dim") or 0)
+                                            or self.embedder.dim)
+            else:  # a new library, or an empty one whose embedder changed: a table of this embedder's dimension
+                dim = self.embedder.dim
+                folder = reembed.DEFAULT_FOLDER if not recorded else f"{reembed.DEFAULT_FOLDER}-{dim}-{int(time.time())}"
+                self._vectors = VectorStore(self.root / folder, dim)
+                reembed.record(self.catalog, folder, identity, dim, reembed.spec_of(self.settings, self.embedder))
         return self._vectors
 
     def recover(self) -> list[str]:
         """Purge documents a crash left half-written or half-removed; returns their ids."""
         purged = []
+        reembed.sweep(self)
         for doc in self.catalog.documents():
             if doc.status in (DocStatus.pending, DocStatus.removing):
                 self._purge(doc.id)
@@ -112,7 +129,7 @@ class Library:
 
     def _purge(self, doc_id: str) -> None:
         self.text_index.delete_doc(doc_id)
-        if self._vectors is not None or (self.root / "lancedb").exists():
+        if self._vectors is not None or reembed.folder_of(self).exists():
             self.vectors.delete_doc(doc_id)
 
     # ---------------------------------------------------------------- reading
@@ -354,21 +371,26 @@ class Library:
                 self.remove(old.id)
 
     def _embed(self, doc: Document, chunks: list[Chunk], emit: EventSink, cancel: CancelToken,
-               stages: dict) -> np.ndarray:
+               stages: dict, embedder=None) -> np.ndarray:
+        refusal = reembed.private_refusal(self, [doc], embedder or self.embedder)
+        if refusal:
+            raise LibraryError(refusal)
+
         def progress(done: int, seconds: float) -> None:
             stages["embed"] += seconds
             emit(FileProgress(path=doc.path, stage=IngestStage.embed, pages_done=doc.pages, pages=doc.pages,
                               chunks_done=done, chunks=len(chunks)))
 
         return self._embed_cached([embedding_text(doc.title, c) for c in chunks], cancel,
-                                  batch=max(self.settings.embed_batch, 1), on_batch=progress)
+                                  batch=max(self.settings.embed_batch, 1), on_batch=progress, embedder=embedder)
 
     def _embed_cached(self, texts: list[str], cancel: CancelToken, batch: int,
-                      on_batch: Callable[[int, float], None] | None = None) -> np.ndarray:
+                      on_batch: Callable[[int, float], None] | None = None, embedder=None) -> np.ndarray:
         """Vectors of ``texts``, from the catalog's cache where they are there, else embedded ``batch`` at a time and
         cached at once (so an interrupted ingest never embeds the same text twice). ``on_batch(done, seconds)`` after
         each batch. Raises Cancelled between batches."""
-        model = self.embedder.identity  # never hands vectors of one backend to another
+        embedder = embedder or self.embedder
+        model = embedder.identity  # never hands vectors of one backend (or server) to another
         keys = [text_key(t) for t in texts]
         cached = self.catalog.cached_vectors(model, keys)
         todo = [i for i, k in enumerate(keys) if k not in cached]
@@ -378,7 +400,7 @@ class Library:
                 raise Cancelled()
             part = todo[start:start + batch]
             began = time.perf_counter()
-            vectors = self.embedder.encode([texts[i] for i in part])
+            vectors = embedder.encode([texts[i] for i in part])
             spent = time.perf_counter() - began
             self.catalog.cache_vectors(model, [(keys[i], v) for i, v in zip(part, vectors)])
             cached.update((keys[i], v) for i, v in zip(part, vectors))
@@ -399,19 +421,24 @@ class Library:
         return doc
 
     def reindex(self, doc_ids: list[str] | None = None, on_event: EventSink | None = None,
-                cancel: CancelToken | None = None) -> IngestFinished:
+                cancel: CancelToken | None = None, settings: LibrarySettings | None = None,
+                embedder=None) -> IngestFinished:
         """Re-extract and re-embed documents from their files (all when none are named), for example after
-        changing the embedding model or the chunk settings."""
+        changing the chunk settings. With no ids and another embedder than the vectors' (``embedder``, else the one
+        ``settings`` name, else the library's settings), switch to it instead: every stored passage is embedded
+        again into a new table while searches use the old one, which stays until the new one is complete
+        (core.library.reembed). ``settings`` become the library's when the switch completes."""
+        if not doc_ids:
+            target = embedder or (make_embedder(settings, self.embedder_class) if settings is not None
+                                  else self.target_embedder)
+            if target.identity != self.catalog.get_meta("embedding_model"):
+                spec = reembed.spec_of(settings or self.settings, target)
+                finished = reembed.switch(self, target, spec, on_event=on_event, cancel=cancel)
+                if settings is not None and not finished.cancelled:
+                    self.settings = settings
+                return finished
         docs = [self.catalog.get(i) for i in doc_ids] if doc_ids else self.catalog.documents(DocStatus.ready)
         missing = [d.path for d in docs if d and not Path(d.path).exists()]
         if missing:
             raise LibraryError(f"cannot re-index, file moved or deleted: {', '.join(missing)}; remove it or restore it")
-        if not doc_ids and self.catalog.get_meta("embedding_model") != self.embedder.identity:
-            # a new embedding model: start the vector table afresh
-            import shutil
-
-            shutil.rmtree(self.root / "lancedb", ignore_errors=True)
-            self._vectors = None
-            self.catalog.set_meta("embedding_model", self.embedder.identity)
-            self.catalog.set_meta("embedding_dim", str(self.embedder.dim))
         return self.ingest([d.path for d in docs if d], on_event=on_event, cancel=cancel, force=True)

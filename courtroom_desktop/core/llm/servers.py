@@ -7,10 +7,10 @@ network is another machine, and so is any host name other than localhost, since 
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from courtroom_desktop.core.embedder_settings import is_loopback
 from courtroom_desktop.core.llm.ollama import DEFAULT_OLLAMA_URL
 
 ROLES = ("prosecution", "defense", "judge")
@@ -21,16 +21,6 @@ class Server:
     label: str      # 'this computer (bundled model)', 'Ollama at localhost:11434', 'api.example.com'
     url: str        # '' for the embedded model
     local: bool     # on this computer: private notes may go there
-
-
-def is_loopback(url: str) -> bool:
-    host = (urlsplit(url if "//" in url else f"//{url}").hostname or "").strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def server_of(spec) -> Server:
@@ -50,6 +40,24 @@ def servers(models) -> dict[str, Server]:
     return {role: server_of(models.for_role(role)) for role in ROLES}
 
 
-def remote_roles(models) -> dict[str, Server]:
-    """The roles whose text leaves this computer."""
-    return {role: server for role, server in servers(models).items() if not server.local}
+def embedder_server(library) -> Server:
+    """Where a ``config.LibrarySettings``' embedder sends passage text (and queries): this computer for the bundled
+    and local models, else its server."""
+    from courtroom_desktop.core.embedder_settings import ENDPOINTS, describe, endpoint_url
+
+    if library.embedder not in ENDPOINTS:
+        return Server(f"this computer ({describe(library)})", "", True)
+    url = endpoint_url(library)
+    local = is_loopback(url)
+    kind = "Ollama" if library.embedder == "ollama" else "OpenAI-compatible"
+    return Server(f"the {kind} embedding server at {urlsplit(url).netloc or url}"
+                  + (" (this computer)" if local else " (another machine)"), url, local)
+
+
+def remote_roles(models, library=None) -> dict[str, Server]:
+    """The roles whose text leaves this computer; with ``library`` (``config.LibrarySettings``), the embedder too
+    (as role 'embedder'): it receives the text of every passage it embeds."""
+    remote = {role: server for role, server in servers(models).items() if not server.local}
+    if library is not None and not (embedder := embedder_server(library)).local:
+        remote["embedder"] = embedder
+    return remote

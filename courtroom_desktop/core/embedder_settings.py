@@ -1,0 +1,91 @@
+"""The rules of the library's embedder settings (``LibrarySettings.embedder`` and the fields beside it), kept apart
+from ``config.py`` so that the config model stays a table of fields: which combinations are valid, the server URL an
+endpoint embedder uses, and the languages an embedder is taken to read.
+
+    embedder   embedding_model                 embedding_url
+    bundled    all-MiniLM-L6-v2                not used
+    local      a sentence-transformers folder  not used
+    ollama     the model on the server         empty: http://localhost:11434
+    openai     the model on the server         required (http://host:port/v1)
+
+Languages (``embedding_languages``): empty means 'en' for the bundled MiniLM (trained on English) and every language
+for any other model (an endpoint model such as bge-m3 is assumed multilingual, as a local folder always was); the
+setting says otherwise where a model reads less ('en', or 'en, zh'). 'en' stands for every alphabetic language
+(``core.text.language_of``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from urllib.parse import urlsplit
+
+BUNDLED_NAMES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+ENDPOINTS = ("ollama", "openai")
+LANGUAGES = ("en", "zh", "ja", "ko")
+OLLAMA_URL = "http://localhost:11434"
+
+
+def check_embedder(settings) -> None:
+    """Raise ValueError (naming the setting and what to do) when the embedder fields do not fit together."""
+    provider = settings.embedder
+    model = settings.embedding_model.strip()
+    if provider == "bundled" and model.lower() not in BUNDLED_NAMES:
+        raise ValueError(f"library.embedding_model = {model!r} but library.embedder = 'bundled' runs all-MiniLM-L6-v2: "
+                         "set library.embedder = 'local' to use a model folder, or embedding_model = 'all-MiniLM-L6-v2'")
+    if not model:
+        what = "the folder of the sentence-transformers model" if provider == "local" else \
+            f"the embedding model's name on the {provider} server (e.g. 'bge-m3')"
+        raise ValueError(f"library.embedding_model is empty: give {what}")
+    url = settings.embedding_url.strip()
+    if provider == "openai" and not url:
+        raise ValueError("library.embedding_url is empty: an OpenAI-compatible embedding server needs its URL, "
+                         "e.g. http://127.0.0.1:8000/v1")
+    if provider in ENDPOINTS and url:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"library.embedding_url = {url!r} is not an http(s) URL such as http://127.0.0.1:11434")
+    languages(settings)
+
+
+def is_loopback(url: str) -> bool:
+    """Whether ``url`` names this computer: localhost, 127.0.0.0/8 or ::1 (any other host could be anywhere)."""
+    host = (urlsplit(url if "//" in url else f"//{url}").hostname or "").strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def endpoint_url(settings) -> str:
+    """The base URL of an endpoint embedder (no trailing slash); '' for the bundled and local ones."""
+    if settings.embedder not in ENDPOINTS:
+        return ""
+    return (settings.embedding_url.strip() or (OLLAMA_URL if settings.embedder == "ollama" else "")).rstrip("/")
+
+
+def languages(settings) -> frozenset[str]:
+    """The language codes the embedder reads (all of ``LANGUAGES`` for every language: ``core.text.language_of``
+    tells no others apart). Raises ValueError on an unknown code."""
+    raw = settings.embedding_languages.strip().lower()
+    if not raw:
+        return frozenset({"en"}) if settings.embedder == "bundled" else frozenset(LANGUAGES)
+    if raw == "all":
+        return frozenset(LANGUAGES)
+    codes = {c.strip() for c in raw.replace(";", ",").split(",") if c.strip()}
+    unknown = codes - set(LANGUAGES)
+    if unknown or not codes:
+        raise ValueError(f"library.embedding_languages = {settings.embedding_languages!r}: use 'all' or codes among "
+                         f"{', '.join(LANGUAGES)}, comma-separated")
+    return frozenset(codes)
+
+
+def describe(settings) -> str:
+    """In words, for messages and the settings dialog: 'Ollama bge-m3 at http://127.0.0.1:11434'."""
+    if settings.embedder == "bundled":
+        return "the bundled all-MiniLM-L6-v2"
+    if settings.embedder == "local":
+        return f"the model folder {settings.embedding_model}"
+    kind = "Ollama" if settings.embedder == "ollama" else "OpenAI-compatible server"
+    return f"{kind} {settings.embedding_model} at {endpoint_url(settings)}"

@@ -1,0 +1,167 @@
+"""The embedder in the settings dialog's Library tab: the bundled MiniLM, a sentence-transformers folder, an Ollama
+server or an OpenAI-compatible one (``library.embedder`` and the fields beside it, docs/embedders.md), with the
+server's URL, the model, the languages it reads and, for a server, an API key kept in the OS keyring. Where the
+passages would go is said under it (a server on another machine: private documents are refused).
+
+After OK or Apply with another embedder, :func:`offer_reembed` asks whether to re-embed the library now; the re-embed
+runs through the window's library controller (progress and Cancel in the library panel), and searches use the old
+vectors until the new ones are complete."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QFileDialog, QFormLayout, QLabel, QLineEdit, QMessageBox, QWidget
+
+from courtroom_desktop.core.config import EMBEDDERS, LibrarySettings
+from courtroom_desktop.core.embedder_settings import OLLAMA_URL, describe
+from courtroom_desktop.ui.dialogs.role_editor import _first_error, _row
+from courtroom_desktop.ui.widgets import push_button
+
+FIELDS = ("embedder", "embedding_model", "embedding_url", "embedding_languages")
+SUGGESTIONS = {"bundled": ["all-MiniLM-L6-v2"], "local": [], "ollama": ["bge-m3", "nomic-embed-text",
+                                                                        "mxbai-embed-large", "all-minilm"],
+               "openai": ["text-embedding-3-small", "bge-m3"]}
+URL_HINTS = {"bundled": "not used", "local": "not used", "ollama": OLLAMA_URL, "openai": "http://127.0.0.1:8000/v1"}
+
+
+class EmbedderEditor(QWidget):
+    def __init__(self, settings: LibrarySettings, parent=None):
+        super().__init__(parent)
+        self.provider = QComboBox()
+        self.provider.setObjectName("embedder")
+        for value, label in EMBEDDERS.items():
+            self.provider.addItem(label, value)
+        self.model = QComboBox()
+        self.model.setObjectName("embeddingModel")
+        self.model.setEditable(True)
+        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.browse = push_button("Choose folder\u2026", "A sentence-transformers model folder on this computer",
+                                  self.choose_folder, name="embeddingFolder")
+        self.url = QLineEdit()
+        self.url.setObjectName("embeddingUrl")
+        self.languages = QLineEdit()
+        self.languages.setObjectName("embeddingLanguages")
+        self.languages.setPlaceholderText("empty: English for the bundled model, all for any other")
+        self.languages.setToolTip(LibrarySettings.model_fields["embedding_languages"].description)
+        self.api_key = QLineEdit()
+        self.api_key.setObjectName("embeddingApiKey")
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key.setPlaceholderText("leave empty to keep the stored key (or for a server that needs none)")
+        self.api_key.setToolTip("Stored in the operating system's keyring, per server, never in the settings file")
+        self.where = QLabel("")
+        self.where.setObjectName("embedderWhere")
+        self.where.setWordWrap(True)
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Embedder:", self.provider)
+        form.addRow("Model:", _row(self.model, self.browse))
+        form.addRow("Server URL:", self.url)
+        form.addRow("Languages:", self.languages)
+        self.key_label = QLabel("API key:")
+        form.addRow(self.key_label, self.api_key)
+        form.addRow(self.where)
+        self.load(settings)
+        self.provider.currentIndexChanged.connect(self._provider_changed)
+        self.model.currentTextChanged.connect(self._update)
+        self.url.textChanged.connect(self._update)
+
+    def load(self, settings: LibrarySettings) -> None:
+        self._shown = settings.embedder
+        self.provider.blockSignals(True)
+        self.provider.setCurrentIndex(max(0, self.provider.findData(settings.embedder)))
+        self.provider.blockSignals(False)
+        self._suggest(settings.embedding_model)
+        self.url.setText(settings.embedding_url)
+        self.languages.setText(settings.embedding_languages)
+        self.api_key.clear()
+        self._update()
+
+    def provider_value(self) -> str:
+        return self.provider.currentData()
+
+    def values(self) -> dict:
+        """The embedder fields as edited (validated with the rest of the config)."""
+        return {"embedder": self.provider_value(), "embedding_model": self.model.currentText().strip(),
+                "embedding_url": self.url.text().strip() if self.provider_value() in ("ollama", "openai") else "",
+                "embedding_languages": self.languages.text().strip()}
+
+    def typed_key(self) -> tuple[str, str]:
+        """(server URL, API key typed) for an endpoint with a key typed; ('', '') otherwise."""
+        key = self.api_key.text().strip()
+        if not key or self.provider_value() not in ("ollama", "openai"):
+            return "", ""
+        return (self.url.text().strip() or OLLAMA_URL), key
+
+    def choose_folder(self, path: str | None = None) -> str:
+        if path is None:
+            path = QFileDialog.getExistingDirectory(self, "A sentence-transformers model folder")
+        if path:
+            self.provider.setCurrentIndex(self.provider.findData("local"))
+            self.model.setEditText(str(path))
+        return str(path or "")
+
+    def _suggest(self, current: str) -> None:
+        self.model.blockSignals(True)
+        self.model.clear()
+        self.model.addItems(SUGGESTIONS[self.provider_value()])
+        self.model.setEditText(current)
+        self.model.blockSignals(False)
+
+    def _provider_changed(self) -> None:
+        provider = self.provider_value()
+        if provider != self._shown:  # the old model name means nothing to the new kind of embedder
+            self._suggest(SUGGESTIONS[provider][0] if SUGGESTIONS[provider] else "")
+            self._shown = provider
+        self._update()
+
+    def _update(self, *args) -> None:
+        provider = self.provider_value()
+        endpoint = provider in ("ollama", "openai")
+        self.model.setEnabled(provider != "bundled")
+        self.browse.setVisible(provider == "local")
+        self.url.setEnabled(endpoint)
+        self.url.setPlaceholderText(URL_HINTS[provider])
+        self.api_key.setVisible(endpoint)
+        self.key_label.setVisible(endpoint)
+        try:
+            settings = LibrarySettings(**{k: v for k, v in self.values().items() if v or k == "embedding_url"})
+        except ValueError as exc:
+            self.where.setText(_first_error(exc))
+            return
+        from courtroom_desktop.core.llm.servers import embedder_server
+
+        server = embedder_server(settings)
+        text = f"Passages and queries are embedded by {describe(settings)}"
+        if server.local:
+            self.where.setText(text + ", on this computer.")
+        else:
+            self.where.setText(text + ": another machine receives the text of every passage, so private documents "
+                               "are refused while it is chosen.")
+
+
+def changed(before: LibrarySettings, after: LibrarySettings) -> bool:
+    """Another embedder (the backend counts: its vectors differ too)."""
+    return any(getattr(before, name) != getattr(after, name) for name in (*FIELDS, "embedding_backend"))
+
+
+def offer_reembed(parent, library_controller, settings: LibrarySettings) -> QMessageBox | None:
+    """Ask whether to re-embed the library with ``settings``' embedder now (it opens, it does not block: returns
+    the box). Yes: the library controller re-embeds (progress and Cancel in the library panel); the old vectors
+    serve searches until the new ones are complete."""
+    if library_controller is None:
+        return None
+    documents = len(library_controller.ready_documents())
+    box = QMessageBox(QMessageBox.Icon.Question, "Re-embed the library?",
+                      f"The embedder is now {describe(settings)}. The library's {documents} document"
+                      f"{'s' if documents != 1 else ''} must be embedded again before searches use it; until then, "
+                      "and if you cancel, searches use the current vectors.\n\nRe-embed now?",
+                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, parent)
+    box.setObjectName("reembedBox")
+
+    def answered(button) -> None:
+        if box.standardButton(button) == QMessageBox.StandardButton.Yes:
+            library_controller._write(lambda library, on_event, cancel: library.reindex(
+                None, on_event=on_event, cancel=cancel, settings=settings), "Re-embedding the library")
+
+    box.buttonClicked.connect(answered)
+    box.open()
+    return box
