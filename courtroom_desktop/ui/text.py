@@ -74,6 +74,9 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> 
     """The final verdict card, as Markdown (rendered by Qt's Markdown support). ``demo``: the demo-model note
     (core.llm.demo), shown right under the heading when a role ran the bundled model."""
     label = VERDICT_WORDS.get(_value(verdict.label), str(_value(verdict.label)).capitalize())
+    result = getattr(verdict, "decision", None)  # a decision with options: the table's outcome
+    if result is not None:
+        label = result.label.capitalize() + (f": {_md(result.recommended)}" if result.recommended else "")
     lines = [f"## Verdict: {label}", ""]
     if demo:
         lines += [f"**\u26a0 {_md(demo)}**", ""]
@@ -86,13 +89,16 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> 
             lines += [f"*{_md(note)}*", ""]
     if verdict.summary:
         lines += [_md(verdict.summary), ""]
+    if result is not None:
+        lines += decision_markdown(result)
     if verdict.findings:
         lines += ["### Findings", ""]
         for number, finding in enumerate(verdict.findings, 1):
             cites = f" {_md_cites(finding.citations)}" if finding.citations else ""
             lines.append(f"{number}. {_md(finding.text)}{cites}")
         lines.append("")
-    for title, items in (("Conditions", verdict.conditions), ("Risks", verdict.risks),
+    for title, items in (("What would change the recommendation" if result is not None else "Conditions",
+                          verdict.conditions), ("Risks", verdict.risks),
                          ("Open questions", verdict.open_questions)):
         if items:
             lines += [f"### {title}", ""] + [f"- {_md(item)}" for item in items] + [""]
@@ -113,6 +119,26 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> 
     if verdict.quality_flags:
         lines += ["### Quality flags", ""] + [f"- {_md(flag)}" for flag in verdict.quality_flags] + [""]
     return "\n".join(lines).strip() + "\n"
+
+
+def decision_markdown(result) -> list[str]:
+    """A decision's options by criteria (core.court.decisions.DecisionOutcome) as a Markdown table, scores with
+    their citations as links, and what is worth finding out next."""
+    head = ["Option", *(f"{_md(c.name)} ({c.weight:g})" for c in result.criteria), "Score", "Standing"]
+    lines = ["### Options by criteria", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in result.rows:
+        cells = [(f"{s.score:g}" + (f" {_md_cites(s.citations)}" if s.citations else "")) if s.score is not None
+                 else "?" for s in row.scores]
+        standing = (f"out: breaks {_md(row.excluded)}" if row.excluded else
+                    ("recommended" if result.label == "recommended" else "leads") if row.option == result.recommended
+                    else "runner-up" if row.option == result.runner_up else "")
+        total = f"{row.total:.1f}" + (f" ({row.low:.1f}\u2013{row.high:.1f})" if row.low != row.high else "")
+        lines.append("| " + " | ".join([_md(row.option), *cells, total, standing]) + " |")
+    lines += ["", "*Scores 0\u201310 by the judge, counted only with a citation; ? = not established by your notes "
+              "(counted at 5).*", ""]
+    if result.next_question:
+        lines += [f"**Worth finding out next:** {_md(result.next_question)} {_md(result.next_reason)}", ""]
+    return lines
 
 
 def pages_label(chunk) -> str:

@@ -31,6 +31,7 @@ from courtroom_desktop.ui.controllers.pages import PageRenderer
 from courtroom_desktop.ui.controllers.settings import SettingsController
 from courtroom_desktop.ui.controllers.trial import FINISHED, PAUSED, RUNNING, STARTING, STOPPED, TrialController
 from courtroom_desktop.ui.controllers.workspace import WorkspaceController
+from courtroom_desktop.ui.first_run import FirstRun
 from courtroom_desktop.ui.qt_models.documents import DocumentsModel
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
@@ -46,7 +47,7 @@ from courtroom_desktop.ui.widgets.notice_bar import NoticeBar
 log = logging.getLogger(__name__)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(FirstRun, QMainWindow):
     sig_shown = Signal()
     """The window was painted for the first time (start-up timing)."""
 
@@ -139,6 +140,7 @@ class MainWindow(QMainWindow):
         self.courtroom.sig_citation.connect(self.show_evidence)
         self.courtroom.sig_scope_requested.connect(self.choose_scope)
         self.courtroom.sig_try_samples.connect(self.try_samples)
+        self.courtroom.sig_try_decision.connect(self.try_decision)
         self.courtroom.sig_setup_models.connect(self.open_model_setup)
         self.courtroom.claim.editTextChanged.connect(self._update_actions)
         self.trial.sig_opened.connect(self._update_demo)
@@ -161,38 +163,6 @@ class MainWindow(QMainWindow):
         file yet), look for model servers on this computer too."""
         self.workspace.start()
         self.offer_models()
-
-    # ---------------------------------------------------------------- models: the demo label, the first-run offer
-    def _update_demo(self, *args) -> None:
-        """The courtroom's demo banner: the trial shown ran on the bundled demo model, or (none shown) the next
-        one will."""
-        from courtroom_desktop.core.llm.demo import SETUP_IN_WINDOW, demo_line
-
-        spec = self.trial.spec
-        source = spec.models if spec is not None and getattr(spec, "models", None) else self.workspace.config.models
-        self.courtroom.set_demo(demo_line(source, SETUP_IN_WINDOW))
-
-    def offer_models(self):
-        """First run only (no settings file, the offer never dismissed): find the models on this computer in the
-        background; a proposal shows in the offer bar."""
-        from courtroom_desktop.core.config import CONFIG_FILE
-
-        if (self.workspace.config_dir / CONFIG_FILE).exists() or \
-                self.settings.value("models/offer_dismissed", False, type=bool):
-            return None
-        self._offering = True
-        config = self.workspace.config
-        return self.settings_controller.find_models(config.models, config.library.embedding_model)
-
-    def _on_models_detected(self, detection, proposal) -> None:
-        if getattr(self, "_offering", False):
-            self._offering = False
-            self.model_offer.offer(detection, proposal)
-
-    def use_proposed_models(self, proposal) -> None:
-        """The offer accepted: the proposed model per role, saved and in use from the next trial."""
-        config = self.workspace.config
-        self.apply_settings(config.model_copy(update={"models": proposal.settings(config.models)}), "", {})
 
     def open_model_setup(self):
         """Settings, on the Models tab (its model setup at the top)."""
@@ -252,26 +222,6 @@ class MainWindow(QMainWindow):
         if folder:
             self.settings.setValue("paths/last_add", folder)
             self.library.ingest([folder])
-
-    def add_samples(self):
-        files = sample_files()
-        if not files:
-            self.notice.show_error("Sample library", "the sample PDFs are missing from resources/samples",
-                                   "reinstall the app, or run scripts/make_samples.py")
-            return None
-        return self.library.ingest(files)
-
-    def try_samples(self):
-        """First run: the sample library, a suggested claim, and the trial starts once the samples are in."""
-        claims = suggested_claims()
-        if claims:
-            self.courtroom.set_claim(claims[0].claim)
-        self.show_library()
-        self._start_after_ingest = True
-        task = self.add_samples()
-        if task is None:
-            self._start_after_ingest = False
-        return task
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.library_panel.dragEnterEvent(event)

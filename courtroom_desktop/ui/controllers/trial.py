@@ -41,13 +41,16 @@ class TrialController(Controller):
 
     # ---------------------------------------------------------------- actions
     def start(self, claim: str, case: str = "claim", documents: list[str] | None = None,
-              sections: list[str] | None = None, settings=None) -> asyncio.Task | None:
+              sections: list[str] | None = None, settings=None, *, background: str = "",
+              decision=None) -> asyncio.Task | None:
+        """Start a trial; ``background`` (text every role reads, as data) and ``decision`` (a DecisionSpec: options,
+        criteria, constraints) as ``Workspace.start_trial`` takes them."""
         if self.running:
             return None
         self._prior_state = self.state
         self._set_state(STARTING)
-        self._run_task = self.tasks.spawn(self._start(claim, case, documents or [], sections or [], settings),
-                                          "Starting the trial")
+        self._run_task = self.tasks.spawn(self._start(claim, case, documents or [], sections or [], settings,
+                                                      background, decision), "Starting the trial")
         self._run_task.add_done_callback(self._after_start_failure)
         return self._run_task
 
@@ -55,9 +58,11 @@ class TrialController(Controller):
         if self.state == STARTING:  # failed (or was stopped) before the engine ran: back to where it was
             self._set_state(self._prior_state)
 
-    async def _start(self, claim: str, case: str, documents: list[str], sections: list[str], settings) -> None:
+    async def _start(self, claim: str, case: str, documents: list[str], sections: list[str], settings,
+                     background: str = "", decision=None) -> None:
         await self.workspace.library()  # opened by the controller, which tells the panels
-        run = await asyncio.to_thread(self.workspace.workspace.start_trial, claim, case, documents, sections, settings)
+        run = await asyncio.to_thread(lambda: self.workspace.workspace.start_trial(
+            claim, case, documents, sections, settings, background=background, decision=decision))
         self.trial_id, self.spec = run.trial_id, run.spec
         self.sig_opened.emit(run.trial_id, run.spec, [])
         await self._drive(run)

@@ -37,6 +37,8 @@ class CourtroomPanel(QWidget):
     """The user wants to choose the documents in scope."""
     sig_try_samples = Signal()
     """The first-run button: add the sample library and start a trial on a suggested claim."""
+    sig_try_decision = Signal()
+    """The first-run button: add the sample decision's notes and start it as a decision trial."""
     sig_setup_models = Signal()
     """The demo banner's link: open the model setup (Settings, Models tab)."""
 
@@ -45,6 +47,8 @@ class CourtroomPanel(QWidget):
         self.controller = controller
         self.transcript = transcript
         self.scope_documents: list[str] = []     # doc ids; empty: the whole library
+        self.decision = None                     # a DecisionSpec: options, criteria, constraints (a decision case)
+        self.background = ""                     # what every role reads about the case, as data
         self.scope_titles: list[str] = []
         self.scope_sections: list[str] = []
         self.status_detail = ""
@@ -68,6 +72,8 @@ class CourtroomPanel(QWidget):
             self.case.addItem(label, value)
         self.scope_button = push_button("Scope: all documents", "Choose the documents (and sections) the evidence may come "
                                         "from", self.sig_scope_requested, name="scopeButton")
+        self.details_button = push_button("Background\u2026", "", self.edit_details, name="detailsButton")
+        self.case.currentIndexChanged.connect(self._show_details)
         self.start_button = push_button("Start", "Start the trial (Ctrl+Return)", self.start, name="startButton")
         self.stop_button = push_button("Stop", "Stop the trial; it can be resumed later (Ctrl+.)", controller.stop,
                                        name="stopButton")
@@ -80,11 +86,16 @@ class CourtroomPanel(QWidget):
         welcome = QHBoxLayout(self.welcome)
         welcome.setContentsMargins(10, 6, 10, 6)
         self.welcome_text = QLabel("<b>New here?</b> Try the sample library: six short medical articles are added and "
-                                   "a suggested claim goes on trial, with the bundled model (no setup).")
+                                   "a suggested claim goes on trial; or a sample decision weighed from four notes. "
+                                   "Both run on the bundled model (no setup).")
         self.welcome_text.setWordWrap(True)
         self.try_button = push_button("Try the sample library", slot=self.sig_try_samples, name="tryButton")
+        self.try_decision_button = push_button(
+            "Try a sample decision", "Where to live next year: three options weighed on four criteria from four notes "
+            "(a decision trial)", self.sig_try_decision, name="tryDecisionButton")
         welcome.addWidget(self.welcome_text, 1)
         welcome.addWidget(self.try_button)
+        welcome.addWidget(self.try_decision_button)
         self.welcome.setVisible(False)
 
         self.demo_note = ""
@@ -95,6 +106,9 @@ class CourtroomPanel(QWidget):
         self.demo_banner.linkActivated.connect(lambda _href: self.sig_setup_models.emit())
         self.demo_banner.setVisible(False)
 
+        self.servers_line = QLabel("")  # which roles send text to which server (privacy: core.llm.servers)
+        self.servers_line.setObjectName("serversLine")
+        self.servers_line.setWordWrap(True)
         self.status = QLabel("")
         self.status.setObjectName("trialStatus")
         self.status.setTextFormat(Qt.TextFormat.RichText)
@@ -117,6 +131,7 @@ class CourtroomPanel(QWidget):
         action_row = QHBoxLayout()
         action_row.addWidget(self.case)
         action_row.addWidget(self.scope_button)
+        action_row.addWidget(self.details_button)
         action_row.addStretch(1)
         for button in (self.start_button, self.stop_button, self.resume_button, self.new_button):
             action_row.addWidget(button)
@@ -126,6 +141,7 @@ class CourtroomPanel(QWidget):
         layout.addLayout(action_row)
         layout.addWidget(self.welcome)
         layout.addWidget(self.demo_banner)
+        layout.addWidget(self.servers_line)
         layout.addWidget(self.status)
         layout.addWidget(self.splitter, 1)
 
@@ -137,7 +153,7 @@ class CourtroomPanel(QWidget):
         palette_watcher().sig_changed.connect(self._on_palette)
         self._restyle()
         self._update_buttons()
-
+        self._show_details()
     # ---------------------------------------------------------------- intake
     def claim_text(self) -> str:
         return self.claim.currentText().strip()
@@ -183,10 +199,26 @@ class CourtroomPanel(QWidget):
         self.demo_banner.setToolTip(note)
         self.demo_banner.setVisible(bool(note))
 
+    def set_servers(self, where: dict[str, object]) -> None:
+        """``where``: role (and 'embedder') -> core.llm.servers.Server. Shown as one line, roles grouped by server;
+        a server on another machine in bold, so it is clear which text leaves this computer."""
+        groups: dict[object, list[str]] = {}
+        for role, server in where.items():
+            groups.setdefault(server, []).append(role)
+        parts = []
+        for server, roles in groups.items():
+            label = html.escape(server.label)
+            parts.append(f"{html.escape(', '.join(roles))} \u2192 " + (label if server.local else f"<b>{label}</b>"))
+        self.servers_line.setText("<span>Text goes to: " + "; ".join(parts) + "</span>" if parts else "")
+        self.servers_line.setToolTip("Private documents are never sent to a server on another machine: a trial that "
+                                     "would send them there does not start.")
+
     # ---------------------------------------------------------------- actions
     def start(self) -> None:
         if self.start_button.isEnabled():
-            self.controller.start(self.claim_text(), self.case_value(), self.scope_documents, self.scope_sections)
+            decision = self.decision if self.case_value() == "decision" else None
+            self.controller.start(self.claim_text(), self.case_value(), self.scope_documents, self.scope_sections,
+                                  background=self.background, decision=decision)
 
     def resume(self) -> None:
         if self.resume_button.isEnabled():
@@ -200,8 +232,45 @@ class CourtroomPanel(QWidget):
             return
         self.controller.clear()
         self.transcript.reset()
+        self.decision, self.background = None, ""
+        self._show_details()
         self.claim.setEditText("")
         self.claim.setFocus()
+
+    # ---------------------------------------------------------------- the case's details
+    def edit_details(self):
+        """Options, criteria and constraints of a decision, and the background (ui.dialogs.decision); not modal."""
+        from courtroom_desktop.ui.dialogs.decision import DecisionDialog
+
+        with_options = self.case_value() == "decision"
+        dialog = DecisionDialog(self.decision if with_options else None, self.background, with_options, parent=self)
+
+        def accepted() -> None:
+            self.background = dialog.background_text()
+            if with_options:
+                self.decision = dialog.decision_or_none()
+            self._show_details()
+
+        dialog.accepted.connect(accepted)
+        dialog.open()
+        return dialog
+
+    def _show_details(self, *args) -> None:
+        decision = self.decision if self.case_value() == "decision" else None
+        if decision is not None:
+            text = f"{len(decision.options)} options, {len(decision.criteria)} criteria\u2026"
+            tip = ("Options: " + "; ".join(decision.options) + "\nCriteria: "
+                   + "; ".join(f"{c.name} ({c.weight:g})" for c in decision.criteria))
+        elif self.case_value() == "decision":
+            text, tip = "Options and criteria\u2026", ("Options to weigh (2 to 5), criteria with weights, hard "
+                                                       "constraints, and your background")
+        else:
+            text, tip = "Background\u2026", "What every role should know about the case (read as data, never cited)"
+        if self.background:
+            tip += "\nBackground: " + self.background[:200]
+        self.details_button.setText(text + (" \u00b7 background" if self.background and decision is None
+                                            and self.case_value() == "claim" else ""))
+        self.details_button.setToolTip(tip)
 
     # ---------------------------------------------------------------- trial state
     def _on_opened(self, trial_id: str, spec, events: list) -> None:
@@ -210,6 +279,8 @@ class CourtroomPanel(QWidget):
         if index >= 0:
             self.case.setCurrentIndex(index)
         self.scope_documents = list(spec.documents)
+        self.decision, self.background = spec.decision, spec.background
+        self._show_details()
         self.set_scope(list(spec.documents), [self.title_of(d) for d in spec.documents], list(spec.sections))
         self.status_detail = f"Trial {trial_id}"
         self._show_status()
@@ -259,7 +330,8 @@ class CourtroomPanel(QWidget):
         self.stop_button.setEnabled(running)
         self.resume_button.setEnabled(not running and state in (STOPPED, PAUSED) and bool(self.controller.trial_id))
         self.new_button.setEnabled(not running)
-        for widget in (self.claim, self.case, self.scope_button, self.try_button):
+        for widget in (self.claim, self.case, self.scope_button, self.details_button, self.try_button,
+                       self.try_decision_button):
             widget.setEnabled(not running)
 
     def _update_chart(self) -> None:
