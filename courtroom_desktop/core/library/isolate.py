@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from courtroom_desktop.core.errors import Cancelled, IngestError
-from courtroom_desktop.core.library.extract import ExtractedDoc
+from courtroom_desktop.core.library.extracted import ExtractedDoc
 from courtroom_desktop.core.library.ocr import OcrOptions
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from courtroom_desktop.core.errors import Cancelled
-from courtroom_desktop.core.library.extract import ExtractedDoc, SectionMark
+from courtroom_desktop.core.library.extracted import ExtractedDoc, SectionMark
 from courtroom_desktop.core.records import Chunk, DocStatus, Document
 
 
