@@ -25,7 +25,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from courtroom_desktop.core.config import ModelSpec  # noqa: E402
 from courtroom_desktop.core.errors import ModelError  # noqa: E402
 from courtroom_desktop.core.llm import build_chat_model  # noqa: E402
-from courtroom_desktop.core.llm.embedded import default_threads, use_extra_buffer_types  # noqa: E402
+from courtroom_desktop.core.llm.llama_setup import default_threads, use_extra_buffer_types  # noqa: E402
 
 
 class Ruling(BaseModel):

@@ -10,7 +10,8 @@ import sys
 
 
 def main() -> None:
-    from courtroom_desktop.core.llm.embedded import apply_llama_workarounds, bundled_gguf_path
+    from courtroom_desktop.core.llm.embedded import bundled_gguf_path
+    from courtroom_desktop.core.llm.llama_setup import apply_llama_workarounds
 
     apply_llama_workarounds()
     if "--model" not in sys.argv:
