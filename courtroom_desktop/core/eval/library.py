@@ -35,7 +35,9 @@ def build_beir_library(beir_dir: Path, root: Path, settings: LibrarySettings, em
     Each corpus entry becomes a document whose one section is headed by the entry's title.
     Returns the library and the seconds spent building (0 when reused)."""
     root = Path(root)
-    key = corpus_key(beir_dir, settings, (embedder.name if embedder else settings.embedding_model))
+    # the model and how it runs (Embedder.identity: 'all-MiniLM-L6-v2@onnx-int8'): a cache of one is never another's
+    named = settings.embedding_model + ("" if settings.embedding_backend == "torch" else f"@{settings.embedding_backend}")
+    key = corpus_key(beir_dir, settings, (embedder.identity if embedder else named))
     if root.exists():
         library = Library.open(root, settings, embedder)
         if library.catalog.get_meta(BUILT_KEY) == key:
