@@ -4,19 +4,13 @@ notes) started as a decision trial once its notes are in the library."""
 
 from __future__ import annotations
 
-from courtroom_desktop.core.llm.servers import servers
+from courtroom_desktop.core.llm.servers import embedder_server, servers
 from courtroom_desktop.ui.samples import sample_decision, sample_files, suggested_claims
 
 
 def where_text_goes(config) -> dict:
-    """role -> the server its text goes to, with today's settings (the embedder too where the settings say)."""
-    where = dict(servers(config.models))
-    try:
-        from courtroom_desktop.core.llm.servers import embedder_server
-    except ImportError:  # no embedder endpoints: the embedder runs in the app
-        return where
-    where["embedder"] = embedder_server(config.library)
-    return where
+    """role -> the server its text goes to, with today's settings; the embedder's too (passages and queries)."""
+    return {**servers(config.models), "embedder": embedder_server(config.library)}
 
 
 class FirstRun:

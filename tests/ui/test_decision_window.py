@@ -112,6 +112,7 @@ def test_the_window_shows_which_roles_send_text_where(make_window, qloop):
     window = make_window()
     line = window.courtroom.servers_line.text()
     assert "prosecution, defense, judge \u2192 this computer" in line and "<b>" not in line
+    assert "embedder \u2192 this computer" in line
     config = window.workspace.config
     models = config.models.model_copy(update={"judge": ModelSpec(provider="openai", model="gpt-x",
                                                                  base_url="https://api.example.com/v1")})
