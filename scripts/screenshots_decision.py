@@ -64,6 +64,13 @@ def main(out: Path, options: int) -> None:
             court.view.flush()
             bar = court.view.verticalScrollBar()
             bar.setValue(bar.maximum())
+            await asyncio.sleep(0.5)
+            QApplication.processEvents()
+            table = court.view.document().find("Options by criteria")  # the verdict card's table in view
+            if not table.isNull():
+                court.view.setTextCursor(table)
+                court.view.ensureCursorVisible()
+                bar.setValue(bar.value() + court.view.cursorRect().top() - 160)
             await asyncio.sleep(1.0)
             QApplication.processEvents()
             window.grab().save(str(out / "10-decision.png"))

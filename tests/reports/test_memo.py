@@ -109,3 +109,4 @@ def test_chinese_memo_and_pdf(tmp_path):
     pdf = next(p for p in written if p.suffix == ".pdf")
     text = "".join(page.get_text() for page in pymupdf.open(pdf))
     assert "决策备忘录" in "".join(text.split()) and "Lisbon" in text
+    assert "CourtroomDesktop决策备忘录·审理" in "".join(text.split())  # the footer names it too

@@ -94,7 +94,8 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
                 page.insert_link({"kind": pymupdf.LINK_GOTOR, "from": rect, "file": remote[0], "page": remote[1],
                                   "to": pymupdf.Point(0, 0), "zoom": 0})
         total = doc.page_count
-        footer = say(record, "footer", id=record.trial_id)
+        title = view.report_title(record)
+        footer = say(record, "footer", title=title if view.language(record) != "en" else title.lower(), id=record.trial_id)
         cjk = has_cjk(footer)
         # CJK wording: MuPDF's CJK font, embedded through a TextWriter (insert_text would only name "china-s" for the
         # viewer to find, and measures every glyph of the font first)

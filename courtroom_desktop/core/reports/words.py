@@ -157,7 +157,7 @@ _PAIRS: dict[str, tuple[str, str]] = {
     "usage": ("{tokens_in} tokens in, {tokens_out} tokens out, {seconds} s of model time",
               "输入 {tokens_in} 个词元，输出 {tokens_out} 个词元，模型用时 {seconds} 秒"),
     # the PDF's footer and metadata, the chart
-    "footer": ("Courtroom Desktop verdict report \u00b7 trial {id}", "Courtroom Desktop 裁决报告 \u00b7 审理 {id}"),
+    "footer": ("Courtroom Desktop {title} \u00b7 trial {id}", "Courtroom Desktop {title} \u00b7 审理 {id}"),
     "page_of": ("page {page} of {pages}", "第 {page} 页，共 {pages} 页"), "no_verdict_kw": ("no verdict", "尚无裁决"),
     "chart.aria": ("The judge's confidence and tendency per round", "法官每轮的置信度与倾向"),
     "chart.threshold": ("threshold {value}", "阈值 {value}"), "chart.round": ("round", "轮次"),
