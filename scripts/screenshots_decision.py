@@ -71,6 +71,8 @@ def main(out: Path, options: int) -> None:
                 court.view.setTextCursor(table)
                 court.view.ensureCursorVisible()
                 bar.setValue(bar.value() + court.view.cursorRect().top() - 160)
+                table.clearSelection()
+                court.view.setTextCursor(table)
             await asyncio.sleep(1.0)
             QApplication.processEvents()
             window.grab().save(str(out / "10-decision.png"))
