@@ -64,8 +64,7 @@ DOCS = {
 # ---------------------------------------------------------------------------- the two APIs
 
 def test_ollama_api_embed_over_http():
-    with FakeEmbedServer() as server:
-        embedder = make_embedder(_settings(server, "ollama"))
+    with FakeEmbedServer() as server, make_embedder(_settings(server, "ollama")) as embedder:
         assert isinstance(embedder, RemoteEmbedder)
         assert embedder.identity == f"ollama:fake-embed@{server.url}"
         texts = ["purified water and minerals", "minerals in purified water", "sleep and reaction times"]
@@ -82,14 +81,13 @@ def test_openai_embeddings_over_http_with_the_key_from_the_keyring(memory_keyrin
     key = "sk-test-0123456789abcdef"
     with FakeEmbedServer(key=key) as server:
         settings = _settings(server, "openai")
-        refused = make_embedder(settings)
-        with pytest.raises(LibraryError, match=r"HTTP 401.*API key") as caught:
+        with make_embedder(settings) as refused, pytest.raises(LibraryError, match=r"HTTP 401.*API key") as caught:
             refused.encode(["a text"])
         assert server.refused == 1 and key not in str(caught.value)
         set_api_key(server.openai_url, key)  # as the settings dialog stores it
-        embedder = make_embedder(settings)
-        texts = [f"passage number {i} about coffee" for i in range(5)]
-        vectors = embedder.encode(texts)
+        with make_embedder(settings) as embedder:
+            texts = [f"passage number {i} about coffee" for i in range(5)]
+            vectors = embedder.encode(texts)
         assert embedder.identity == f"openai:fake-embed@{server.openai_url}"
         # the server answers its data in reverse order: the client puts each vector back by index
         assert np.allclose(vectors, _unit(hashed_bag(texts)), atol=1e-6)
@@ -119,16 +117,16 @@ def test_the_factory_names_each_embedder():
 
 def test_a_server_that_is_down_is_named_with_the_setting():
     url = f"http://127.0.0.1:{free_port()}"
-    embedder = RemoteEmbedder("ollama", "bge-m3", url, retry_pause_s=0.01)
-    with pytest.raises(LibraryError, match=r"Ollama embedding server at http://127.0.0.1:\d+ .*cannot be reached") as e:
+    with RemoteEmbedder("ollama", "bge-m3", url, retry_pause_s=0.01) as embedder, \
+            pytest.raises(LibraryError, match=r"Ollama embedding server at http://127.0.0.1:\d+ .*cannot be reached") as e:
         embedder.encode(["text"])
     assert "library.embedding_url" in e.value.fix
 
 
 def test_a_hanging_server_times_out_after_one_retry():
     with FakeEmbedServer("hang") as server:
-        embedder = RemoteEmbedder("ollama", server.model, server.url, timeout_s=0.3, retry_pause_s=0.01)
-        with pytest.raises(LibraryError, match=r"gave no answer within 0.3 s") as caught:
+        with RemoteEmbedder("ollama", server.model, server.url, timeout_s=0.3, retry_pause_s=0.01) as embedder, \
+                pytest.raises(LibraryError, match=r"gave no answer within 0.3 s") as caught:
             embedder.encode(["text"])
         assert len(server.requests) == 2 and embedder.requests == 2
         assert "library.embedding_timeout_s" in caught.value.fix
@@ -136,8 +134,8 @@ def test_a_hanging_server_times_out_after_one_retry():
 
 def test_a_busy_server_is_retried_once():
     with FakeEmbedServer("flaky") as server:
-        embedder = RemoteEmbedder("openai", server.model, server.openai_url, retry_pause_s=0.01)
-        assert embedder.encode(["one", "two"]).shape == (2, 64)
+        with RemoteEmbedder("openai", server.model, server.openai_url, retry_pause_s=0.01) as embedder:
+            assert embedder.encode(["one", "two"]).shape == (2, 64)
         assert len(server.requests) == 2
 
 
@@ -148,20 +146,20 @@ def test_a_busy_server_is_retried_once():
 def test_bad_answers_are_named(mode, message):
     with FakeEmbedServer(mode) as server:
         for provider, url in (("ollama", server.ollama_url), ("openai", server.openai_url)):
-            embedder = RemoteEmbedder(provider, server.model, url)
-            with pytest.raises(LibraryError, match=message) as caught:
+            with RemoteEmbedder(provider, server.model, url) as embedder, \
+                    pytest.raises(LibraryError, match=message) as caught:
                 embedder.encode(["one", "two"])
             assert url in str(caught.value) and f"library.embedder = {provider!r}" in str(caught.value)
 
 
 def test_a_changed_dimension_and_an_unknown_model_are_named():
     with FakeEmbedServer("wrong_dim") as server:
-        embedder = RemoteEmbedder("ollama", server.model, server.url)
-        assert embedder.dim == 64
-        with pytest.raises(LibraryError, match=r"answered 65-dimensional vectors where its first answer had 64"):
-            embedder.encode(["one"])
-        missing = RemoteEmbedder("ollama", "bge-m3", server.url)
-        with pytest.raises(LibraryError, match=r"HTTP 404.*not found") as caught:
+        with RemoteEmbedder("ollama", server.model, server.url) as embedder:
+            assert embedder.dim == 64
+            with pytest.raises(LibraryError, match=r"answered 65-dimensional vectors where its first answer had 64"):
+                embedder.encode(["one"])
+        with RemoteEmbedder("ollama", "bge-m3", server.url) as missing, \
+                pytest.raises(LibraryError, match=r"HTTP 404.*not found") as caught:
             missing.encode(["one"])
         assert "`ollama pull` it" in caught.value.fix
 

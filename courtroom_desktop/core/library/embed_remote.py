@@ -217,6 +217,12 @@ class RemoteEmbedder:
         reason = f"{self.where} ({self.endpoint}, library.embedder = {self.provider!r}, model {self.name!r}) {what}"
         return LibraryError(f"{reason}: {fix}", reason=reason, fix=fix)
 
+    def __enter__(self) -> RemoteEmbedder:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def close(self) -> None:
         with self._lock:
             if self._client is not None:

@@ -84,6 +84,8 @@ class Library:
     def close(self) -> None:
         if self._extractor is not None:
             self._extractor.close()
+        for embedder in {id(e): e for e in (self.embedder, self.target_embedder)}.values():
+            getattr(embedder, "close", lambda: None)()  # an endpoint embedder's HTTP connections
         self.catalog.close()
 
     # ---------------------------------------------------------------- stores
@@ -433,7 +435,11 @@ class Library:
                                   else self.target_embedder)
             if target.identity != self.catalog.get_meta("embedding_model"):
                 spec = reembed.spec_of(settings or self.settings, target)
-                finished = reembed.switch(self, target, spec, on_event=on_event, cancel=cancel)
+                try:
+                    finished = reembed.switch(self, target, spec, on_event=on_event, cancel=cancel)
+                finally:
+                    if self.embedder is not target and embedder is None and settings is not None:
+                        getattr(target, "close", lambda: None)()  # built here and not switched to
                 if settings is not None and not finished.cancelled:
                     self.settings = settings
                 return finished
