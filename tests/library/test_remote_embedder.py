@@ -314,3 +314,18 @@ def test_a_trial_over_private_notes_is_refused_while_the_embedder_is_remote(tmp_
             assert "an embedder on this computer" in caught.value.fix
         finally:
             workspace.close()
+
+
+def test_reindex_switches_to_the_embedder_the_settings_name_now(tmp_path):
+    """Workspace.reconfigure hands the open library new settings (here: the same model on another server); a plain
+    reindex() (the library panel's Re-index, `courtroom library reindex`) then switches to it."""
+    with FakeEmbedServer() as first, FakeEmbedServer() as second:
+        library = Library.open(tmp_path / "lib", _settings(first))
+        try:
+            library.ingest([_notes(tmp_path / "docs", DOCS)])
+            library.settings = _settings(second)
+            assert library.reindex().updated == 3
+            assert library.catalog.get_meta("embedding_model") == f"ollama:fake-embed@{second.url}"
+            assert second.texts == sum(d.chunks for d in library.documents()) + 1  # + the dimension probe
+        finally:
+            library.close()

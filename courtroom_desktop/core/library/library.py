@@ -65,6 +65,7 @@ class Library:
         self.settings = settings
         self.catalog = Catalog(self.root / "catalog.sqlite")
         self.embedder_class = Embedder
+        self._embedder_from_settings = embedder is None
         # the embedder the settings name, and the one whose vectors the table holds (searches use it): they differ
         # after the settings changed, until reindex() has switched (core.library.reembed)
         self.target_embedder = embedder or make_embedder(settings, Embedder)
@@ -84,8 +85,8 @@ class Library:
     def close(self) -> None:
         if self._extractor is not None:
             self._extractor.close()
-        for embedder in {id(e): e for e in (self.embedder, self.target_embedder)}.values():
-            getattr(embedder, "close", lambda: None)()  # an endpoint embedder's HTTP connections
+        for embedder in {id(e): e for e in (self.embedder, self.target_embedder)}.values():  # HTTP connections
+            getattr(embedder, "close", lambda: None)()
         self.catalog.close()
 
     # ---------------------------------------------------------------- stores
@@ -98,16 +99,13 @@ class Library:
     @property
     def vectors(self) -> VectorStore:
         if self._vectors is None:
-            # the model and, unless it is torch, the backend ("all-MiniLM-L6-v2@onnx-int8"), or the server
-            # ("ollama:bge-m3@http://..."): vectors of two never mix
+            # the model and backend ("all-MiniLM-L6-v2@onnx-int8") or server ("ollama:bge-m3@http://..."): never mixed
             identity = self.embedder.identity
             recorded = self.catalog.get_meta("embedding_model")
             if recorded and recorded != identity and self.catalog.ready_ids():
-                raise LibraryError(
-                    f"{self.root}: the library was embedded with {recorded!r} but the settings name {identity!r} "
-                    "(library.embedder, embedding_model, embedding_backend): run `courtroom library reindex` to "
-                    "re-embed it"
-                )
+                raise LibraryError(f"{self.root}: the library was embedded with {recorded!r} but the settings name "
+                                   f"{identity!r} (library.embedder, embedding_model, embedding_backend): run "
+                                   "`courtroom library reindex` to re-embed it")
             if recorded == identity:
                 self._vectors = VectorStore(reembed.folder_of(self), int(self.catalog.get_meta("embedding_dim") or 0)
                                             or self.embedder.dim)
@@ -374,8 +372,7 @@ class Library:
 
     def _embed(self, doc: Document, chunks: list[Chunk], emit: EventSink, cancel: CancelToken,
                stages: dict, embedder=None) -> np.ndarray:
-        refusal = reembed.private_refusal(self, [doc], embedder or self.embedder)
-        if refusal:
+        if refusal := reembed.private_refusal(self, [doc], embedder or self.embedder):
             raise LibraryError(refusal)
 
         def progress(done: int, seconds: float) -> None:
@@ -425,12 +422,13 @@ class Library:
     def reindex(self, doc_ids: list[str] | None = None, on_event: EventSink | None = None,
                 cancel: CancelToken | None = None, settings: LibrarySettings | None = None,
                 embedder=None) -> IngestFinished:
-        """Re-extract and re-embed documents from their files (all when none are named), for example after
-        changing the chunk settings. With no ids and another embedder than the vectors' (``embedder``, else the one
-        ``settings`` name, else the library's settings), switch to it instead: every stored passage is embedded
-        again into a new table while searches use the old one, which stays until the new one is complete
-        (core.library.reembed). ``settings`` become the library's when the switch completes."""
+        """Re-extract and re-embed documents from their files (all when none are named), e.g. after changing the
+        chunk settings. With no ids and another embedder than the vectors' (``embedder``, else the one ``settings``,
+        else the library's settings now name), switch to it: the stored passages are embedded into a new table while
+        searches use the old one until it is complete (core.library.reembed); ``settings`` then become the library's."""
         if not doc_ids:
+            if settings is None and embedder is None and self._embedder_from_settings:
+                settings = self.settings  # as they are now (Workspace.reconfigure may have replaced them)
             target = embedder or (make_embedder(settings, self.embedder_class) if settings is not None
                                   else self.target_embedder)
             if target.identity != self.catalog.get_meta("embedding_model"):
