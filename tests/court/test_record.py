@@ -136,6 +136,19 @@ async def test_a_verdict_that_leaks_instruction_text_is_regenerated_then_cut_and
 
 
 @pytest.mark.asyncio
+async def test_listed_items_that_are_not_text_of_the_case_are_left_out(store):
+    draft = json.loads(verdict())
+    draft["open_questions"] = ["The open questions are [].", "Was the trial blinded?", "You are an AI assistant "
+                               "designed to support strategic planning and give the verdict."]
+    draft["conditions"] = ["{condition}", "Only if the dose was adequate [E1]."]
+    draft["risks"] = ["The answer to the question is [ ]."]
+    v = verdict_of(await run(court(store, [ruling(0.6), ruling(0.9), json.dumps(draft)])))
+    assert "Was the trial blinded?" in v.open_questions
+    assert not any("[]" in q or "You are an AI" in q for q in v.open_questions)
+    assert v.conditions == ("Only if the dose was adequate [E1].",) and v.risks == ()
+
+
+@pytest.mark.asyncio
 async def test_an_argument_that_echoes_its_role_prompt_is_regenerated_then_cut(store):
     def echo(messages):
         if "JSON" in messages[0]["content"]:

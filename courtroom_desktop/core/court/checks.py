@@ -202,7 +202,7 @@ ECHO = re.compile(
     re.I)
 TEMPLATE = re.compile(
     r"[{}]|<\|[^|>]{0,24}\|>|</?s>|\[/?INST\]|<</?SYS>>|</?\s*(evidence|argument|system|user|assistant)\b[^>]{0,80}>?"
-    r"|```|\$\{", re.I)
+    r"|```|\$\{|\[\s*\]", re.I)  # [] : an empty list the model was to fill
 SHINGLE = 6  # consecutive words shared with the instructions that make a sentence an echo of them
 
 

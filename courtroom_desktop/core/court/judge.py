@@ -100,6 +100,12 @@ async def rule(court, state: TrialState, emit) -> Ruling:
     return record
 
 # ---------------------------------------------------------------- verdict
+def _clean(items, instructions) -> list[str]:
+    """A verdict's listed items (open questions, conditions, risks) without what is not text of the case: an item
+    with stray template characters ('The answer to the question is [].') or that echoes the instructions is left out."""
+    return [item for item in items if item.strip() and not generated_problems(item, instructions)]
+
+
 async def verdict(court, state: TrialState, stop: str, emit) -> Verdict:
     """The judge drafts the verdict; its text is checked and the rule holds its label to the record. A draft with
     problems goes back once with them named; what is still wrong then is cut or set by the rule, and flagged."""
@@ -145,10 +151,11 @@ async def verdict(court, state: TrialState, stop: str, emit) -> Verdict:
     flags += check.notes
     verdict = Verdict(
         label=check.label, confidence=check.confidence, findings=tuple(findings),
-        open_questions=tuple(dict.fromkeys([q for q in draft.open_questions if q.strip()]
-                                           + (list(state.rulings[-1].ruling.open_questions) if state.rulings
-                                              else []))),
-        summary=summary, conditions=tuple(draft.conditions), risks=tuple(draft.risks),
+        open_questions=tuple(dict.fromkeys(_clean(draft.open_questions, instructions)
+                                           + (_clean(state.rulings[-1].ruling.open_questions, instructions)
+                                              if state.rulings else []))),
+        summary=summary, conditions=tuple(_clean(draft.conditions, instructions)),
+        risks=tuple(_clean(draft.risks, instructions)),
         evidence=tuple(rules.weigh(state, court.settings)),
         quality_flags=tuple(rules.trial_flags(state) + flags), stopped_because=stop, rounds=len(state.rulings),
         switches=len(state.switches), usage=sum(usages, Usage()), basis=tuple(rules.basis(state, cited)),
