@@ -15,6 +15,8 @@ PyMuPDF. This module drives its three models itself rather than through ``RapidO
   line's box is split in proportion to the characters' widths (CJK characters one em each);
 - lines are put in reading order (columns first, by an XY cut) and grouped into paragraphs by their spacing.
 
+The geometry and text of the lines (character spans, type size, reading order, tidying) are in ``ocr_geometry``.
+
 Boxes end up in PyMuPDF's unrotated page space, in points, like the text layer's, so ``extract`` builds the same
 ``Line`` objects from them. Results are cached per page content (``OcrCache``, a table of the library's catalog), so
 re-ingesting or re-indexing never reads a page twice.
@@ -26,7 +28,6 @@ import hashlib
 import json
 import math
 import os
-import re
 import sqlite3
 import threading
 import time
@@ -36,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from courtroom_desktop.core.library import ocr_geometry as geo
 
 #: Part of every cache key: a change to the models or to how pages are read invalidates what was cached.
 ENGINE_TAG = "rapidocr-onnxruntime-1.4/ppocrv4/5"
@@ -53,7 +56,6 @@ CONDENSE = 0.75
 REC_BATCH = 8
 TEXT_SCORE = 0.5       # lines the recogniser is less sure of are dropped (RapidOCR's own default)
 CLS_SAMPLE = 12        # lines the direction classifier looks at to find which way up the page is
-CJK = ((0x2E80, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF), (0x20000, 0x2FFFF))
 
 
 class OcrGaveUp(Exception):
@@ -253,7 +255,7 @@ class Engine:
         for _, _, quad in sample:
             if tall:  # read it as a wide line, as if the page were turned a quarter clockwise
                 quad = np.array([quad[3], quad[0], quad[1], quad[2]], dtype=np.float32)
-            windows.extend(_windows(self._crop(gray, quad, condense=1.0)))
+            windows.extend(geo.windows(self._crop(gray, quad, condense=1.0)))
         _, votes, _ = self._ocr.text_cls(windows)
         flipped = sum(score for label, score in votes if label == "180")
         upright = sum(score for label, score in votes if label != "180")
@@ -262,7 +264,7 @@ class Engine:
         # the recogniser is sure of text the right way up and unsure of it upside down
         as_is, _ = self._ocr.text_rec(windows)
         turned, _ = self._ocr.text_rec([np.ascontiguousarray(w[::-1, ::-1]) for w in windows])
-        upside_down = _mean_conf(turned) > _mean_conf(as_is)
+        upside_down = geo.mean_conf(turned) > geo.mean_conf(as_is)
         if not tall:
             return cv2.ROTATE_180 if upside_down else None
         # the lines read upright with the page turned a quarter clockwise, or upside down: a quarter the other way
@@ -294,7 +296,7 @@ class Engine:
             if not quads:
                 return []
         step()
-        order = reading_order(quads)
+        order = geo.reading_order(quads)
         crops = [self._crop(image, quads[index]) for index, _ in order]
         results: list = []
         for start in range(0, len(crops), REC_BATCH):
@@ -310,231 +312,18 @@ class Engine:
             text, conf = result[0], float(result[1])
             if conf < TEXT_SCORE or not text.strip():
                 continue
-            centres = _centres(text, result)
-            text, centres = _number_space(*_one_space(text, centres))
-            size = _size_px(text, quads[index], centres)
+            centres = geo.centres(text, result)
+            text, centres = geo.number_space(*geo.one_space(text, centres))
+            size = geo.size_px(text, quads[index], centres)
             # a new paragraph where the spacing said so, or where the type size jumps (a heading just above its
             # text is often no further from it than two lines of a paragraph)
             if previous is None or spacing_block != previous[0] or (
                     size is not None and previous[1] is not None and not 0.8 <= size / previous[1] <= 1.25):
                 block += 1
             previous = (spacing_block, size if size is not None else previous[1] if previous else None)
-            quad = _unturn(quads[index], turn, width, height)
+            quad = geo.unturn(quads[index], turn, width, height)
             lines.append((text, conf, quad, centres, block, size))
         return lines
-
-
-def _size_px(text: str, quad: np.ndarray, centres: list[float]) -> float | None:
-    """The type size of a line, in pixels: within each word, the distance from its first letter's centre to its
-    last's (where the recogniser placed them) over the letters' widths in em between them, summed over the words,
-    so the stretched spaces of justified text do not count; else the line's length over its characters' widths.
-    None for a line too short to say."""
-    length = float(np.linalg.norm(quad[1] - quad[0]))
-    widths = char_widths(text)
-    if len(centres) == len(text):
-        span = ems = 0.0
-        for word in re.finditer(r"\S{3,}", text):
-            first, last = word.start(), word.end() - 1
-            span += (centres[last] - centres[first]) * length
-            ems += sum((widths[i] + widths[i + 1]) / 2 for i in range(first, last))
-        if ems >= 2.0 and span > 0:
-            return span / ems
-    if len(text.strip()) < 4:
-        return None
-    return length / (sum(widths) or 1.0)
-
-
-def _one_space(text: str, centres: list[float]) -> tuple[str, list[float]]:
-    """Runs of blanks inside a line as one space (the recogniser writes two or three in the wide gaps of justified
-    text); blanks at either end go."""
-    keep = [i for i, char in enumerate(text) if not (char.isspace() and (i == 0 or text[i - 1].isspace()))]
-    while keep and text[keep[-1]].isspace():
-        keep.pop()
-    cleaned = "".join(" " if text[i].isspace() else text[i] for i in keep)
-    return cleaned, [centres[i] for i in keep] if len(centres) == len(text) else []
-
-
-NUMBER_GLUED = re.compile(r"^(\s*\d+(?:\.\d+)*\.?)(?=[A-Z][a-z])")
-
-
-def _number_space(text: str, centres: list[float]) -> tuple[str, list[float]]:
-    """'2.1Participants' -> '2.1 Participants': the recogniser often drops the space after a section number (the
-    space gets a centre between its neighbours')."""
-    match = NUMBER_GLUED.match(text)
-    if not match:
-        return text, centres
-    at = match.end(1)
-    if len(centres) == len(text):
-        centres = [*centres[:at], (centres[at - 1] + centres[at]) / 2, *centres[at:]]
-    return text[:at] + " " + text[at:], centres
-
-
-def _windows(crop: np.ndarray, count: int = 3, width: int = 192) -> list[np.ndarray]:
-    """Up to ``count`` windows ``width`` pixels wide spread along a line's crop (the whole crop when narrower)."""
-    if crop.shape[1] <= width:
-        return [crop]
-    starts = np.linspace(0, crop.shape[1] - width, count).astype(int)
-    return [np.ascontiguousarray(crop[:, start:start + width]) for start in dict.fromkeys(starts.tolist())]
-
-
-def _mean_conf(results) -> float:
-    """The recogniser's confidence over some windows, weighted by the characters it read in each."""
-    weight = sum(len(text) for text, *_ in results)
-    return sum(float(conf) * len(text) for text, conf, *_ in results) / weight if weight else 0.0
-
-
-def _unturn(quad: np.ndarray, turn: int | None, width: int, height: int) -> np.ndarray:
-    """Points of the turned (upright) image, of ``width`` x ``height``, back on the image as it was."""
-    import cv2
-
-    quad = np.asarray(quad, dtype=np.float32)
-    if turn is None:
-        return quad
-    x, y = quad[:, 0], quad[:, 1]
-    if turn == cv2.ROTATE_180:  # (x, y) -> (W - x, H - y), its own inverse
-        return np.stack([width - x, height - y], axis=1)
-    if turn == cv2.ROTATE_90_COUNTERCLOCKWISE:  # original (x, y) -> (y, W0 - x) with W0 = the turned height
-        return np.stack([height - y, x], axis=1)
-    return np.stack([y, width - x], axis=1)  # ROTATE_90_CLOCKWISE: original (x, y) -> (H0 - y, x), H0 = turned width
-
-
-def _centres(text: str, result) -> list[float]:
-    """Where the recogniser emitted each character, as a fraction of the line's length (centres); [] when it did
-    not say."""
-    try:
-        info = result[2]
-        columns = float(info[0])
-        positions = [col for word in info[2] for col in word]
-    except (IndexError, TypeError, ValueError):
-        return []
-    if len(positions) != len(text) or columns <= 0:
-        return []
-    return [min(max((col + 0.5) / columns, 0.0), 1.0) for col in positions]
-
-
-def char_widths(text: str) -> list[float]:
-    """Advance widths in em: Helvetica's for what it has, one em for CJK and full-width characters."""
-    widths = list(_font().char_lengths(text, fontsize=1.0)) if text else []
-    out = []
-    for char, width in zip(text, widths):
-        code = ord(char)
-        if any(lo <= code <= hi for lo, hi in CJK):
-            out.append(1.0)
-        else:
-            out.append(width if width > 0 else 0.5)
-    return out
-
-
-_FONT = None
-
-
-def _font():
-    global _FONT
-    if _FONT is None:
-        import pymupdf
-
-        _FONT = pymupdf.Font("helv")
-    return _FONT
-
-
-def _boundaries(text: str, centres: list[float]) -> list[tuple[float, float]]:
-    """Each character's span along its line, as fractions (0..1): between the midpoints of neighbouring centres
-    where the recogniser placed them, else in proportion to the characters' widths."""
-    n = len(text)
-    widths = char_widths(text)
-    if len(centres) == n and n > 1 and all(b >= a for a, b in zip(centres, centres[1:])):
-        total = sum(widths) or 1.0
-        cuts = [0.0] * (n + 1)
-        for i in range(1, n):
-            cuts[i] = (centres[i - 1] + centres[i]) / 2
-        cuts[0] = max(0.0, centres[0] - widths[0] / total / 2 - 0.004)
-        cuts[n] = min(1.0, centres[-1] + widths[-1] / total / 2 + 0.004)
-        return [(cuts[i], max(cuts[i], cuts[i + 1])) for i in range(n)]
-    total = sum(widths) or 1.0
-    spans, edge = [], 0.0
-    for width in widths:
-        spans.append((edge, edge + width / total))
-        edge += width / total
-    return spans
-
-
-# ---------------------------------------------------------------- reading order
-
-def reading_order(quads: list[np.ndarray]) -> list[tuple[int, int]]:
-    """(index, block) of every line, in reading order: an XY cut (columns where a gutter runs down the whole group,
-    else bands at wide gaps), then rows top to bottom and left to right; a new block (paragraph) where the spacing
-    between lines or the type size jumps."""
-    boxes = []
-    for index, quad in enumerate(quads):
-        xs, ys = quad[:, 0], quad[:, 1]
-        height = float(max(np.linalg.norm(quad[0] - quad[3]), np.linalg.norm(quad[1] - quad[2]), 1.0))
-        boxes.append((index, float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()), height))
-    if not boxes:
-        return []
-    unit = float(np.median([b[5] for b in boxes]))
-    groups: list[list[tuple]] = []
-    _xy_cut(boxes, unit, groups)
-    order: list[tuple[int, int]] = []
-    block = -1
-    for group in groups:
-        rows = _rows(group)
-        pitches = [b[0] - a[0] for a, b in zip(rows, rows[1:])]
-        usual = float(np.median(pitches)) if pitches else unit
-        previous = None
-        for centre, row in rows:
-            height = float(np.median([b[5] for b in row]))
-            if previous is None or centre - previous[0] > max(usual * 1.3, previous[1] * 1.5):
-                block += 1
-            order.extend((b[0], block) for b in sorted(row, key=lambda b: b[1]))
-            previous = (centre, height)
-    return order
-
-
-def _rows(group: list[tuple]) -> list[tuple[float, list[tuple]]]:
-    """Boxes in rows (centres within half a line of each other), top to bottom: (centre, boxes)."""
-    rows: list[tuple[float, list[tuple]]] = []
-    for box in sorted(group, key=lambda b: (b[2] + b[4]) / 2):
-        centre = (box[2] + box[4]) / 2
-        if rows and abs(centre - rows[-1][0]) < 0.5 * min(box[5], rows[-1][1][0][5]):
-            rows[-1][1].append(box)
-        else:
-            rows.append((centre, [box]))
-    return rows
-
-
-def _gaps(spans: list[tuple[float, float]], least: float) -> list[float]:
-    """Cut positions: the middles of the gaps of at least ``least`` between the merged spans."""
-    cuts, end = [], None
-    for lo, hi in sorted(spans):
-        if end is not None and lo - end >= least:
-            cuts.append((lo + end) / 2)
-        end = hi if end is None else max(end, hi)
-    return cuts
-
-
-def _xy_cut(boxes: list[tuple], unit: float, out: list[list[tuple]], depth: int = 0) -> None:
-    if len(boxes) <= 1 or depth > 40:
-        out.append(boxes)
-        return
-    # columns: a gutter at least a line high (wide) that no box crosses
-    cuts = _gaps([(b[1], b[3]) for b in boxes], unit * 1.0)
-    if cuts:
-        edges = [-math.inf, *cuts, math.inf]
-        for lo, hi in zip(edges, edges[1:]):
-            part = [b for b in boxes if lo <= (b[1] + b[3]) / 2 < hi]
-            if part:
-                _xy_cut(part, unit, out, depth + 1)
-        return
-    # bands: a gap of more than a line between the middles of the lines (their middle halves)
-    cuts = _gaps([((b[2] + b[4]) / 2 - b[5] / 4, (b[2] + b[4]) / 2 + b[5] / 4) for b in boxes], unit * 1.2)
-    if cuts:
-        edges = [-math.inf, *cuts, math.inf]
-        for lo, hi in zip(edges, edges[1:]):
-            part = [b for b in boxes if lo <= (b[2] + b[4]) / 2 < hi]
-            if part:
-                _xy_cut(part, unit, out, depth + 1)
-        return
-    out.append(boxes)
 
 
 # ---------------------------------------------------------------- pages
@@ -569,7 +358,7 @@ def read_page(page, options: OcrOptions, deadline: float = math.inf, check: Call
     lines = []
     scale = math.sqrt(abs(to_page.a * to_page.d - to_page.b * to_page.c))  # points per pixel
     for text, conf, quad, centres, block, size_px in raw:
-        spans = _boundaries(text, centres)
+        spans = geo.boundaries(text, centres)
         tl, tr, br, bl = (pymupdf.Point(float(x), float(y)) * to_page for x, y in quad)
         xs0, xs1, ys = [], [], [tl.y, tr.y, br.y, bl.y]
         for a, b in spans:
