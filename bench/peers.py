@@ -123,6 +123,7 @@ class SharedVectors:
 
     def __init__(self, table: dict[str, np.ndarray], real_query, name: str = "all-MiniLM-L6-v2", dim: int = 384):
         self.table, self.real_query, self.name, self.dim, self.batch = table, real_query, name, dim, 32
+        self.identity = name  # what the library records vectors under (Embedder.identity): torch float, the name
         self.passages = True
         self.misses = 0
 

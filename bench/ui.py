@@ -73,8 +73,10 @@ def read():
         summary[name] = {"samples": len(lags), "worst_ms": round(lags[-1], 1),
                          "p99_ms": round(lags[min(len(lags) - 1, int(round(0.99 * (len(lags) - 1))))], 1),
                          "over_50ms": sum(1 for x in lags if x > 50)}
-    print(json.dumps(summary), flush=True)
-    os._exit(0)
+    try:
+        print(json.dumps(summary), flush=True)
+    finally:  # the bench died (stdin closed, stdout gone): exit all the same instead of sampling forever
+        os._exit(0)
 threading.Thread(target=read, daemon=True).start()
 while True:
     began = time.perf_counter()
