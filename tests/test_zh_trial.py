@@ -7,7 +7,6 @@ lang="zh". Kept short for 2 cores: one round, small answers, few passages."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import re
 from pathlib import Path
 
@@ -15,24 +14,13 @@ import pytest
 
 from courtroom_desktop.core.config import AppConfig, DebateSettings, ModelSettings, ModelSpec
 from courtroom_desktop.core.text import CJK_CHAR
+from tests.ui.test_real_model import _real_models_installed
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES_ZH = ROOT / "resources" / "samples-zh"
 # the third PDF refutes it (resources/samples-zh/README.md)
 CLAIM = "辩论模式适合所有问题，包括简单的事实性查询。"
 CITE = re.compile(r"\[(E\d+)\]")
-
-
-def _real_models_installed() -> bool:
-    if importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("sentence_transformers") is None:
-        return False
-    try:
-        from courtroom_desktop.core.llm.embedded import bundled_gguf_path
-
-        bundled_gguf_path()
-    except Exception:  # noqa: BLE001
-        return False
-    return True
 
 
 @pytest.mark.timeout(900)
