@@ -257,11 +257,12 @@ class Workspace:
 
     def reconfigure(self, config: AppConfig):
         """Use ``config`` from now on without reopening the library: models and the retriever are rebuilt on next
-        use, and the library's next ingest uses the new chunking settings (a different embedding model still needs
-        `courtroom library reindex`). Returns the previous model router (or None), for the caller to ``aclose``."""
+        use, and the library's next ingest uses the new chunking settings; a different embedder takes effect with
+        `courtroom library reindex` (or the window's Re-index), which re-embeds into a new table while searches keep
+        the old one (core.library.reembed). Returns the previous model router (or None), for the caller to ``aclose``."""
         old_router, self._router, self._retriever = self._router, None, None
         self.config = config
-        if self._library is not None and config.library.embedding_model == self._library.settings.embedding_model:
+        if self._library is not None:  # nothing is rebuilt from them implicitly: the embedder changes at reindex
             self._library.settings = config.library
         return old_router
 

@@ -329,3 +329,19 @@ def test_reindex_switches_to_the_embedder_the_settings_name_now(tmp_path):
             assert second.texts == sum(d.chunks for d in library.documents()) + 1  # + the dimension probe
         finally:
             library.close()
+
+
+def test_a_changed_embedding_model_reaches_the_open_library_through_reconfigure(tmp_path):
+    """The window applies new settings with Workspace.reconfigure; another embedding model (not only another server)
+    must reach the open library, so that the next Re-index switches to it without a restart."""
+    from courtroom_desktop.core.workspace import Workspace
+
+    with FakeEmbedServer() as first, FakeEmbedServer(model="other-embed") as second:
+        workspace = Workspace(tmp_path / "config", tmp_path / "data", AppConfig(library=_settings(first)))
+        try:
+            workspace.ingest([_notes(tmp_path / "docs", DOCS)])
+            workspace.reconfigure(workspace.config.model_copy(update={"library": _settings(second)}))
+            assert workspace.library.reindex().updated == 3
+            assert workspace.library.catalog.get_meta("embedding_model") == f"ollama:other-embed@{second.url}"
+        finally:
+            workspace.close()
