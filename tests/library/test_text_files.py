@@ -198,3 +198,20 @@ def test_a_folder_yields_documents_but_not_readmes_hidden_or_temporary_files(tmp
     assert [p.relative_to(tmp_path).as_posix() for p in find_files([tmp_path])] == [
         "a.pdf", "b.md", "c.markdown", "d.txt", "e.docx", "sub/f.md"]
     assert find_files([tmp_path / "README.md"]) == [tmp_path / "README.md"]  # named explicitly: taken
+
+
+def test_a_pdf_named_as_text_is_read_as_the_pdf_it_is(tmp_path):
+    from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
+
+    render_pdf(DocSpec(title="Vitamin D in pregnancy", sections=[SectionSpec(1, "1 Results", [
+        "Supplements raised birth weight in a randomised trial of pregnant women."])]), tmp_path / "paper.pdf")
+    named = tmp_path / "paper.txt"
+    (tmp_path / "paper.pdf").rename(named)
+    library = open_library(tmp_path / "lib")
+    try:
+        assert library.ingest([named]).added == 1
+        doc = library.documents(DocStatus.ready)[0]
+        assert doc.kind == "pdf" and doc.pages == 1
+        assert any("birth weight" in c.text and c.highlights for c in library.doc_chunks(doc.id))
+    finally:
+        library.close()

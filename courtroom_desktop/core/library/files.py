@@ -39,8 +39,17 @@ ABOUT_THE_FOLDER = ("readme", "license", "licence", "copying", "changelog")
 
 def kind_of(path: Path) -> str:
     """'pdf', 'markdown', 'text' or 'docx' by extension; 'pdf' for anything else (it is then checked as a PDF and
-    refused with a clear reason if it is not one)."""
-    return KINDS.get(Path(path).suffix.lower(), "pdf")
+    refused with a clear reason if it is not one), and for a file named as text that holds a PDF (a PDF saved as
+    'paper.txt' is read as the PDF it is)."""
+    kind = KINDS.get(Path(path).suffix.lower(), "pdf")
+    if kind in ("text", "markdown"):
+        try:
+            with open(path, "rb") as fh:
+                if fh.read(1024).lstrip(b"\xef\xbb\xbf\r\n\t ").startswith(b"%PDF-"):
+                    return "pdf"
+        except OSError:
+            pass  # a missing or unreadable file is reported where it is read
+    return kind
 
 
 def in_folder_scan(path: Path) -> bool:
