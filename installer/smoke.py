@@ -4,15 +4,19 @@ Runs the bundle's own executable (never this checkout's Python) with a fresh tem
 HF_HUB_OFFLINE=1 and every proxy variable pointing at a closed port (so anything that tried the network would fail):
 
   1. `courtroom --version`          prints "<APP_NAME> <__version__>" of this checkout (wall time: median of --runs)
-  2. `courtroom doctor`             every role passes with the embedded model (llama.cpp + the bundled GGUF)
+  2. `courtroom doctor`             every check of every role passes with the embedded model (llama.cpp + the
+                                    bundled GGUF); its rating rows ("demo only" for the bundled model) are shown
   3. `courtroom ingest SAMPLES`     the sample library shipped in the bundle: all six PDFs added, none failed
                                     (the PDF extraction runs in the frozen `--courtroom-extract-worker` child)
+  3b. `courtroom ingest SCAN`       installer/smoke_scan.pdf, two image-only pages (English, Chinese; made by
+                                    installer/make_smoke_scan.py): added with chunks, none failed (only OCR can read
+     `courtroom search Q --json`   it), and a phrase of each page is found by search on that page of that file
   4. `courtroom trial CLAIM`        a suggested claim of the samples, --max-rounds N: ends with a verdict, and
                                     --report writes report.md/.html/.pdf/.json
   5. the window                     QT_QPA_PLATFORM=offscreen COURTROOM_UI_SMOKE=1: shown_s (median of --runs)
 
 Prints each step's seconds, the bundle's size and the start times, optionally writes them as JSON (--json FILE),
-and exits 1 on the first failure. Slow (about two minutes on two cores): it is not part of `make test`; run it with
+and exits 1 on the first failure. Slow (two to four minutes on two cores): it is not part of `make test`; run it with
 `make smoke-installer` after `make installer`.
 """
 
@@ -32,6 +36,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from bundle_meta import CLI_EXECUTABLE, EXECUTABLE, ROOT, bundle_name, read_meta, tree_size  # noqa: E402
+from make_smoke_scan import SCAN_QUERIES  # noqa: E402
+from make_smoke_scan import TARGET as SMOKE_SCAN  # noqa: E402
 
 CLOSED_PORT_PROXY = "http://127.0.0.1:9"  # the discard port: nothing listens, so a network attempt fails at once
 REPORT_FILES = ("report.md", "report.html", "report.pdf", "report.json")
@@ -95,6 +101,33 @@ def bundled_samples(bundle: Path) -> Path:
     return found[0]
 
 
+def doctor_failures(rows: list[dict]) -> list[dict]:
+    """The failed checks of `courtroom doctor --json`: a missed probe or a low rating (the bundled demo model is
+    rated "demo only", ok false) is reported by the doctor, not a failure of it."""
+    return [r for r in rows if r.get("ok") is False and r.get("kind", "check") == "check"]
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+def scan_found(rows, scan: Path, words: tuple[str, ...], page: int) -> str:
+    """Why the search results ``rows`` (`courtroom search --json`) do not show the scanned sample's passage: the top
+    passage must come from ``scan``, on ``page``, and hold every one of ``words`` (whitespace and case aside: OCR
+    may split or join words). "" when they do."""
+    if not isinstance(rows, list) or not rows:
+        return "no passage found"
+    top = rows[0]
+    if Path(str(top.get("path") or "")).name != scan.name:
+        return f"the top passage is from {top.get('path')!r}, not {scan.name}"
+    if top.get("page") != page:
+        return f"the top passage is on page {top.get('page')}, not {page}"
+    missing = [w for w in words if _squash(w) not in _squash(str(top.get("text") or ""))]
+    if missing:
+        return f"the top passage lacks {', '.join(missing)}: {str(top.get('text'))[:300]!r}"
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     meta = read_meta(ROOT)
     parser = argparse.ArgumentParser(description="Offline smoke test of the built Courtroom Desktop bundle.")
@@ -150,13 +183,15 @@ def main(argv: list[str] | None = None) -> int:
         if not isinstance(rows, list) or not rows:
             check(done, "doctor")
             raise SmokeFailure(f"doctor --json printed no rows:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-        failed = [r for r in rows if r.get("ok") is False]
+        failed = doctor_failures(rows)
         if failed or done.returncode != 0:
             raise SmokeFailure("doctor failed:\n" + "\n".join(f"  {r.get('role')}: {r.get('check')}: {r.get('detail')}"
                                                                f" (fix: {r.get('fix')})" for r in failed)
                                + f"\n{done.stderr[-2000:]}")
         providers = sorted({f"{r.get('provider')}:{r.get('model')}" for r in rows})
-        step("doctor", seconds, f"{sum(r.get('ok') is True for r in rows)} checks ok; {', '.join(providers)}")
+        rated = sorted({f"{r.get('role')} {r.get('result')}" for r in rows if r.get("kind") == "rating"})
+        step("doctor", seconds, f"{sum(r.get('ok') is True for r in rows)} checks ok; {', '.join(providers)}"
+                                + (f"; rated: {', '.join(rated)}" if rated else ""))
 
         # 3. ingest the sample library shipped inside the bundle
         samples = bundled_samples(bundle)
@@ -168,6 +203,30 @@ def main(argv: list[str] | None = None) -> int:
         if not summary.startswith(f"{n_docs} added") or " 0 failed" not in summary:
             raise SmokeFailure(f"ingest did not add the {n_docs} sample PDFs:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
         step("ingest", seconds, summary.strip())
+
+        # 3b. a scanned PDF (image-only pages): read by OCR in the frozen extraction child, then found by search
+        scan = tmp / SMOKE_SCAN.name
+        scan.write_bytes(SMOKE_SCAN.read_bytes())
+        done, seconds = run(exe, ["ingest", "--quiet", str(scan)], env, work, 600)
+        check(done, "ingest of the scanned sample")
+        summary = next((line for line in (done.stdout + done.stderr).splitlines() if " added, " in line), "")
+        if not summary.startswith("1 added") or " 0 failed" not in summary or " 0 chunks" in summary:
+            raise SmokeFailure(f"the scanned sample was not added:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
+        found = []
+        for query, words, page in SCAN_QUERIES:
+            hit, took = run(exe, ["search", query, "--k", "3", "--json"], env, work, 300)
+            check(hit, f"search {query!r}")
+            try:
+                rows = json.loads(hit.stdout)
+            except ValueError:
+                rows = None
+            why = scan_found(rows, scan, words, page)
+            if why:
+                raise SmokeFailure(f"search {query!r} did not find the scanned sample: {why}")
+            seconds += took
+            found.append(f"{query!r} on p. {page}")
+        figures["scan"] = summary.strip()
+        step("scan", seconds, f"{summary.strip()}; found {', '.join(found)}")
 
         # 4. a headless trial with a report
         claim = args.claim or listed["claims"][0]["claim"]

@@ -120,3 +120,71 @@ def test_install_sh_installs_launcher_and_icon_into_a_prefix(tmp_path):
     assert done.returncode == 0, done.stderr
     assert not (prefix / "share" / "applications" / f"{meta.app_id}.desktop").exists()
     assert not (prefix / "bin" / "courtroom").exists()
+
+
+def _spec_tree():
+    import ast
+
+    return ast.parse((INSTALLER / "courtroom.spec").read_text(encoding="utf-8"))
+
+
+def test_spec_collects_the_ocr_models_and_onnxruntime():
+    """The bundle reads scanned pages only if it carries every model file RapidOCR's config.yaml names (relative to
+    its package folder) and onnxruntime: the spec's patterns for rapidocr_onnxruntime must match each of them in the
+    installed package, and onnxruntime must not be excluded."""
+    import ast
+    import fnmatch
+
+    rapidocr = pytest.importorskip("rapidocr_onnxruntime")
+    yaml = pytest.importorskip("yaml")
+    tree = _spec_tree()
+    excludes = next(ast.literal_eval(node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "excludes" for t in node.targets))
+    assert "onnxruntime" not in excludes and "cv2" not in excludes and "rapidocr_onnxruntime" not in excludes
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") ==
+             "collect_data_files" and node.args and ast.literal_eval(node.args[0]) == "rapidocr_onnxruntime"]
+    assert calls, "courtroom.spec does not collect rapidocr_onnxruntime's data files"
+    includes = [ast.literal_eval(k.value) for call in calls for k in call.keywords if k.arg == "includes"]
+    patterns = [p for group in includes for p in group] if includes else ["**/*"]
+    package = Path(rapidocr.__file__).parent
+    config = yaml.safe_load((package / "config.yaml").read_text(encoding="utf-8"))
+    needed = ["config.yaml"] + [config[part]["model_path"] for part in ("Det", "Cls", "Rec")]
+    for name in needed:
+        assert (package / name).is_file(), f"{name} is not in the installed rapidocr_onnxruntime"
+        assert any(fnmatch.fnmatch(name, p) for p in patterns), f"courtroom.spec's includes {patterns} miss {name}"
+
+
+def test_the_smoke_tests_scanned_sample_has_no_text_layer():
+    """installer/smoke_scan.pdf is what proves the bundle's OCR: a page with a text layer would be found by search
+    without it. One image-only page for each of the smoke test's queries."""
+    pymupdf = pytest.importorskip("pymupdf")
+    scan = _load("make_smoke_scan")
+    with pymupdf.open(str(scan.TARGET)) as doc:
+        assert doc.page_count == len(scan.SCAN_QUERIES) == 2
+        for page in doc:
+            assert page.get_text().strip() == ""
+            assert len(page.get_images()) == 1
+    assert sorted(page for *_, page in scan.SCAN_QUERIES) == [1, 2]
+
+
+def test_smoke_accepts_only_the_scanned_passage():
+    smoke = _load("smoke")
+    scan = Path("/tmp/x/smoke_scan.pdf")
+    row = {"path": "/elsewhere/smoke_scan.pdf", "page": 2, "text": "长期饮用纯净 水会导致人体矿物质流失吗？"}
+    assert smoke.scan_found([row], scan, ("纯净水", "矿物质"), 2) == ""
+    assert "page 2, not 1" in smoke.scan_found([row], scan, ("纯净水",), 1)
+    assert "lacks 食物" in smoke.scan_found([row], scan, ("纯净水", "食物"), 2)
+    assert "not smoke_scan.pdf" in smoke.scan_found([dict(row, path="/s/samples/a.pdf"), row], scan, ("纯净水",), 2)
+    assert smoke.scan_found([], scan, ("纯净水",), 2) == "no passage found"
+    assert smoke.scan_found(None, scan, ("纯净水",), 2) == "no passage found"
+
+
+def test_smoke_fails_on_failed_doctor_checks_only():
+    smoke = _load("smoke")
+    rows = [{"role": "judge", "check": "load", "ok": True, "kind": "check"},
+            {"role": "judge", "check": "rating", "ok": False, "kind": "rating", "result": "demo only"},
+            {"role": "judge", "check": "json probe", "ok": False, "kind": "probe", "result": "miss"}]
+    assert smoke.doctor_failures(rows) == []
+    broken = {"role": "judge", "check": "embedder", "ok": False, "kind": "check"}
+    assert smoke.doctor_failures([*rows, broken]) == [broken]
+    assert smoke.doctor_failures([{"role": "judge", "check": "load", "ok": False}]) != []  # rows without a kind
