@@ -98,12 +98,16 @@ class LibrarySettings(_Section):
     ocr: Literal["auto", "off", "force"] = Field(
         "auto", description="Read scanned pages by OCR (RapidOCR, Chinese and English, on this machine): 'auto' reads "
         "the pages that show an image but have no text layer, 'force' every page (its text layer is replaced), 'off' "
-        "none (a document that is all scans is then refused). Pages read once are cached by content.")
+        "none (a document that is all scans is then refused). Pages read once are cached by content.",
+        json_schema_extra={**shown("OCR of scanned pages"), "choices": {
+            "auto": "auto: pages without a text layer", "force": "force: every page", "off": "off"}})
     ocr_dpi: int = Field(300, ge=72, le=600, description="Resolution pages are rendered at for OCR (dots per inch); "
-                         "a page is never rendered to more than 24 million pixels, whatever its size.")
+                         "a page is never rendered to more than 24 million pixels, whatever its size.",
+                         json_schema_extra=shown("OCR resolution", "dpi", 50))
     ocr_page_timeout_s: float = Field(
         60.0, gt=0, description="Give up on OCR of one page after this many seconds (the page is reported, the rest "
-        "of the document goes on). Each page read by OCR extends file_timeout_s by this much.")
+        "of the document goes on). Each page read by OCR extends file_timeout_s by this much.",
+        json_schema_extra=shown("OCR time per page", "s", 10, 0))
 
     watched_folders: list[WatchedFolder] = Field(
         default_factory=list, description="Folders watched while the app (or `courtroom watch`) runs: a file added "

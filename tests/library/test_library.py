@@ -251,3 +251,39 @@ def test_a_catalog_from_before_the_column_keeps_its_documents(tmp_path):
     catalog = Catalog(path)
     assert catalog.get("d1").title == "Old" and catalog.get("d1").pages_without_text == ()
     catalog.close()
+
+
+def test_two_threads_asking_for_the_vectors_of_a_new_library_open_one_table(tmp_path, embedder, monkeypatch):
+    """The window preloads the library while the first-run ingest starts: both ask for the vector table of a fresh
+    library at once, and only one may create it (the other failed, and the preload never reported ready)."""
+    import threading
+
+    from courtroom_desktop.core.library import library as library_module
+
+    made = []
+    real = library_module.VectorStore
+
+    def slow_store(*args, **kwargs):
+        made.append(args)
+        time.sleep(0.3)  # the window in which a second thread would create the table too
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(library_module, "VectorStore", slow_store)
+    lib = Library.open(tmp_path / "lib", SETTINGS, CountingEmbedder(embedder))
+    try:
+        got, errors = [], []
+
+        def ask() -> None:
+            try:
+                got.append(lib.vectors)
+            except Exception as exc:  # noqa: BLE001 - collected for the assertion
+                errors.append(exc)
+
+        threads = [threading.Thread(target=ask) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(10)
+        assert not errors and len(made) == 1 and len(got) == 3 and all(v is got[0] for v in got)
+    finally:
+        lib.close()

@@ -243,10 +243,13 @@ def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbo
     fields["retrieval.k"].setValue(5)
     fields["debate.passages_per_turn"].setValue(4)
     fields["library.chunk_tokens"].setValue(180)
+    fields["library.ocr"].setCurrentIndex(fields["library.ocr"].findData("off"))  # OCR settings (docs/ocr.md)
+    fields["library.ocr_dpi"].setValue(200)
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     config = window.workspace.config
     assert config.debate.max_rounds == 5 and config.debate.min_rounds == 3 and config.retrieval.k == 5
     assert config.debate.passages_per_turn == 4
+    assert config.library.ocr == "off" and config.library.ocr_dpi == 200
     assert config.models.judge.provider == "ollama" and config.models.judge.model == MODEL
     assert config.models.defense is None
     saved = (tmp_path / "config" / "config.toml").read_text(encoding="utf-8")

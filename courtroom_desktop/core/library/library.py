@@ -72,7 +72,7 @@ class Library:
         self.embedder = embedder or reembed.recorded_embedder(self, self.target_embedder)
         self.text_index = TextIndex(self.root / "tantivy")
         self._vectors: VectorStore | None = None
-        self._write_lock = threading.Lock()
+        self._write_lock, self._vectors_lock = threading.Lock(), threading.Lock()  # _vectors_lock: the table opens once
         self._extractor = None  # isolate.ExtractWorker, started on first use when settings.isolate_extraction
         self.recover()
         if self.text_index.stale:  # written by an earlier analyser: refilled from the stored chunks, no embedding
@@ -98,22 +98,24 @@ class Library:
 
     @property
     def vectors(self) -> VectorStore:
-        if self._vectors is None:
-            # the model and backend ("all-MiniLM-L6-v2@onnx-int8") or server ("ollama:bge-m3@http://..."): never mixed
-            identity = self.embedder.identity
-            recorded = self.catalog.get_meta("embedding_model")
-            if recorded and recorded != identity and self.catalog.ready_ids():
-                raise LibraryError(f"{self.root}: the library was embedded with {recorded!r} but the settings name "
-                                   f"{identity!r} (library.embedder, embedding_model, embedding_backend): run "
-                                   "`courtroom library reindex` to re-embed it")
-            if recorded == identity:
-                self._vectors = VectorStore(reembed.folder_of(self), int(self.catalog.get_meta("embedding_dim") or 0)
-                                            or self.embedder.dim)
-            else:  # a new library, or an empty one whose embedder changed: a table of this embedder's dimension
-                dim = self.embedder.dim
-                folder = reembed.DEFAULT_FOLDER if not recorded else f"{reembed.DEFAULT_FOLDER}-{dim}-{int(time.time())}"
-                self._vectors = VectorStore(self.root / folder, dim)
-                reembed.record(self.catalog, folder, identity, dim, reembed.spec_of(self.settings, self.embedder))
+        if self._vectors is not None:
+            return self._vectors
+        with self._vectors_lock:  # two threads at once (the window's preload and an ingest) must not both create it
+            if self._vectors is None:
+                identity = self.embedder.identity  # model@backend or server: vectors of two are never mixed
+                recorded = self.catalog.get_meta("embedding_model")
+                if recorded and recorded != identity and self.catalog.ready_ids():
+                    raise LibraryError(f"{self.root}: the library was embedded with {recorded!r} but the settings name "
+                                       f"{identity!r} (library.embedder, embedding_model, embedding_backend): run "
+                                       "`courtroom library reindex` to re-embed it")
+                if recorded == identity:
+                    self._vectors = VectorStore(reembed.folder_of(self), int(self.catalog.get_meta("embedding_dim") or 0)
+                                                or self.embedder.dim)
+                else:  # a new library, or an empty one whose embedder changed: a table of this embedder's dimension
+                    dim = self.embedder.dim
+                    folder = reembed.DEFAULT_FOLDER if not recorded else f"{reembed.DEFAULT_FOLDER}-{dim}-{int(time.time())}"
+                    self._vectors = VectorStore(self.root / folder, dim)
+                    reembed.record(self.catalog, folder, identity, dim, reembed.spec_of(self.settings, self.embedder))
         return self._vectors
 
     def recover(self) -> list[str]:

@@ -53,7 +53,8 @@ TABS: dict[str, list[tuple[str, str]]] = {
                ("debate", "max_switches"), ("debate", "queries_per_turn"), ("debate", "passages_per_turn"),
                ("debate", "novelty_min"),
                ("debate", "stall_rounds"), ("debate", "argument_format"), ("debate", "evidence_hierarchy")],
-    "Library && data": [("library", "chunk_tokens"), ("library", "overlap_tokens"), ("library", "embed_batch")],
+    "Library && data": [("library", "chunk_tokens"), ("library", "overlap_tokens"), ("library", "embed_batch"),
+                        ("library", "ocr"), ("library", "ocr_dpi"), ("library", "ocr_page_timeout_s")],
 }
 
 
