@@ -196,13 +196,14 @@ class FakeOllama(LoopbackServer):
                         h.connection.shutdown(2)  # the connection drops mid-stream
                         return
                     self._chunk(h, {"status": status, "digest": digest, "total": size, "completed": done})
-            for status in ("verifying sha256 digest", "writing manifest", "success"):
+            for status in ("verifying sha256 digest", "writing manifest"):
                 self._chunk(h, {"status": status})
-            with self._pull_lock:
+            with self._pull_lock:  # listed before "success", as Ollama writes the manifest first
                 if self.catalog is None:
                     self.catalog = self._models()
                 if self._find(full) is None:
                     self.catalog.append(FakeModel(full, size=sum(layers)))
+            self._chunk(h, {"status": "success"})
             h.wfile.write(b"0\r\n\r\n")
             h.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError):

@@ -163,7 +163,10 @@ def test_ctrl_c_cancels_a_pull_and_closes_the_stream(tmp_path):
                    OLLAMA_MODELS=str(tmp_path), PYTHONPATH=ROOT)
         proc = subprocess.Popen([sys.executable, "-m", "courtroom_desktop", "models", "pull", "qwen2.5:7b", "--url",
                                  ollama.url], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+                                text=True,
+                                # as a terminal runs it: a test run started in the background (nohup, `&`) has
+                                # SIGINT ignored, which the child would inherit and Python then leaves ignored
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             deadline = time.monotonic() + 60
             while max(ollama.downloaded.values(), default=0) < 2_000_000 and time.monotonic() < deadline:
