@@ -101,7 +101,7 @@ def test_full_trial_from_the_window_then_export(sample_window, qloop, qtbot, tmp
 
     # the trial is in the history
     run(qloop, until(lambda: window.trials_model.rowCount() == 1 and window.trials_model.trial(0).status == "finished",
-                     10, "the history"))
+                     30, "the history"))  # refreshed in a worker: slow on a loaded machine
     assert window.trials_model.data(window.trials_model.index(0, 3)) == "Supported"
 
     # export through the dialog
