@@ -100,6 +100,14 @@ async def rule(court, state: TrialState, emit) -> Ruling:
     return record
 
 # ---------------------------------------------------------------- verdict
+def _text_problems(summary: str, findings, instructions, need_citation: bool) -> list[str]:
+    """What is wrong with a verdict draft's text ('the summary cites no evidence', 'the finding 2 ...'), as one list
+    for the judge to be told and the flags to carry."""
+    parts = {"summary": generated_problems(summary, instructions, need_citation=need_citation)}
+    parts.update((f"finding {n}", generated_problems(f.text, instructions)) for n, f in enumerate(findings, 1))
+    return [f"the {part} {'; '.join(p)}" for part, p in parts.items() if p]
+
+
 def _clean(items, instructions) -> list[str]:
     """A verdict's listed items (open questions, conditions, risks) without what is not text of the case: an item
     with stray template characters ('The answer to the question is [].') or that echoes the instructions is left out."""
@@ -126,10 +134,7 @@ async def verdict(court, state: TrialState, stop: str, emit) -> Verdict:
         cited = rules.counsel_cited(state) + [c for f in findings for c in f.citations]
         check = rules.check_verdict(draft.label, draft.confidence, state, court.settings, cited)
         instructions = [messages[0]["content"], *prompts.verdict_instructions(state.spec.case)]
-        text_problems = {"summary": generated_problems(draft.summary, instructions, need_citation=bool(cited))}
-        text_problems.update((f"finding {n}", generated_problems(f.text, instructions))
-                             for n, f in enumerate(findings, 1))
-        found = [f"the {part} {'; '.join(p)}" for part, p in text_problems.items() if p]
+        found = _text_problems(draft.summary, findings, instructions, bool(cited))
         if check.contradiction:
             found.insert(0, check.contradiction)
         if not found:
@@ -217,10 +222,7 @@ async def decision_verdict(court, state: TrialState, stop: str, emit) -> Verdict
         findings = _findings(state, draft, emit if attempt == 0 else None)
         cited = rules.counsel_cited(state) + [c for f in findings for c in f.citations]
         instructions = [messages[0]["content"], *prompts.verdict_instructions(spec.case, "(the table)")]
-        text_problems = {"summary": generated_problems(draft.summary, instructions, need_citation=bool(cited))}
-        text_problems.update((f"finding {n}", generated_problems(f.text, instructions))
-                             for n, f in enumerate(findings, 1))
-        found = [f"the {part} {'; '.join(p)}" for part, p in text_problems.items() if p]
+        found = _text_problems(draft.summary, findings, instructions, bool(cited))
         if result.recommended and result.recommended.casefold() not in draft.summary.casefold():
             found.insert(0, f"the summary does not name the option the table recommends ({result.recommended})")
         if not found:
