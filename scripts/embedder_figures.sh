@@ -1,12 +1,13 @@
 #!/bin/bash
 # The figures of docs/embedders.md: `courtroom eval passages` on the Chinese labelled set with the bundled MiniLM, then
 # with the same MiniLM served over HTTP by testkit/fake_embed.py (Ollama /api/embed and OpenAI-compatible
-# /v1/embeddings). Run from the repository root: flock /tmp/cpu-heavy.lock scripts/embedder_figures.sh
+# /v1/embeddings). Run from the repository root: flock /tmp/cpu-heavy.lock scripts/embedder_figures.sh [QUERIES.jsonl]
 set -e
 export HF_HUB_OFFLINE=1
 W=$(mktemp -d /tmp/embedder-figures-XXXX); mkdir -p "$W/bundled" "$W/data"
 CMD=".venv/bin/courtroom --data-dir $W/data"
-Q="eval passages --pdfs resources/samples-zh --queries tests/retrieval/data/zh_queries.jsonl"
+QUERIES=${1:-tests/retrieval/data/zh_queries.jsonl}  # or tests/retrieval/data/zh_queries_heldout.jsonl
+Q="eval passages --pdfs resources/samples-zh --queries $QUERIES"
 echo "== bundled (default config)"
 $CMD --config-dir "$W/bundled" $Q
 .venv/bin/python -m testkit.fake_embed --minilm > "$W/server.json" &

@@ -14,6 +14,7 @@ KANA = "\u3040-\u30ff\u31f0-\u31ff"
 HANGUL = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
 CJK = HAN + KANA + HANGUL
 CJK_CHAR = re.compile(f"[{CJK}]")
+HAN_RUN = re.compile(f"[{HAN}]+")
 CJK_PUNCT = "\u3000-\u303f\uff00-\uffef"  # ideographic punctuation and full-width forms
 RUNS = re.compile(f"(?P<han>[{HAN}]+)|(?P<kana>[{KANA}{HAN}]*[{KANA}][{KANA}{HAN}]*)|(?P<hangul>[{HANGUL}]+)"
                   f"|(?P<latin>[^\\W{CJK}]+)")
@@ -81,6 +82,17 @@ def words(text: str, search: bool = False) -> list[str]:
             out.extend(w for w in (jieba.cut_for_search(run) if search else jieba.cut(run)) if w.strip())
         else:
             out.extend(_bigrams(run))
+    return out
+
+
+def han_grams(text: str) -> list[str]:
+    """The Chinese characters of ``text`` and their bigrams, in order (each run of Han characters: its bigrams, then
+    its characters). BM25 over these backs word matching off when a query and a passage cut the same idea into
+    different words (查找/找到, 多少倍/倍); the index keeps them beside the words (``core.library.text_index``)."""
+    out: list[str] = []
+    for run in HAN_RUN.findall(text or ""):
+        out.extend(run[i:i + 2] for i in range(len(run) - 1))
+        out.extend(run)
     return out
 
 

@@ -145,3 +145,28 @@ def test_scope_filters():
     assert "starts_with(lower(section_path), '3 results')" in sections.sql()
     both = Scope.in_sections(["Results"], ["a"])
     assert both.sql().startswith("doc_id IN ('a') AND (")
+
+
+def test_chinese_characters_back_off_where_the_query_and_passage_cut_words_differently(tmp_path, monkeypatch):
+    """'多少倍' is one word to the segmenter and the passage has '3到6倍': no word meets, the character 倍 does.
+    Without the character and bigram back-off (text_grams) the shorter passage, which shares only 辩论 and 模式,
+    ranks first."""
+    from courtroom_desktop.core.library.text_index import TextIndex
+    from courtroom_desktop.core.records import Chunk
+    from courtroom_desktop.core.retrieval import query as query_module
+    from courtroom_desktop.core.text import han_grams
+
+    assert han_grams("单次回答 x 倍") == ["单次", "次回", "回答", "单", "次", "回", "答", "倍"]
+    assert query_terms("vitamin d deficiency").grams == ()  # an English query has no Chinese back-off
+    index = TextIndex(tmp_path / "tantivy")
+    texts = {"cost": "辩论模式的成本是单次回答的3到6倍，调用次数也更多。", "fit": "辩论模式适合高风险的问题。"}
+    index.add_docs([(name, [Chunk(id=f"{name}-0000", doc_id=name, ordinal=0, section_path="", page_start=0,
+                                  page_end=0, char_start=0, char_end=len(text), text=text)], "")
+                    for name, text in texts.items()])
+
+    def first(query):
+        return index.search(build_text_query(index.index, query), 5)[0][1]
+
+    assert first("辩论模式花费多少倍") == "cost"
+    monkeypatch.setattr(query_module, "han_grams", lambda text: [])
+    assert first("辩论模式花费多少倍") == "fit"

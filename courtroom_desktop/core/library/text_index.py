@@ -3,8 +3,11 @@
 Every chunk's text, section path and document title go into two sets of fields: ``text``/``section``/``title``
 analysed with English stemming (any alphabetic language gets its words), and ``text_cjk``/``section_cjk``/``title_cjk``
 holding the chunk's CJK words (Chinese segmented by rjieba in search mode, so a word is found by its parts too; kana
-and Hangul as character bigrams, ``core.text.words``), which only a chunk with CJK text has. A query is analysed the
-same way (``core.retrieval.query``), so a Chinese query meets Chinese words and an English one English stems.
+and Hangul as character bigrams, ``core.text.words``), which only a chunk with CJK text has. Chunk text with Chinese
+characters also fills ``text_grams``: its characters and character bigrams (``core.text.han_grams``), which a query
+searches at a lower weight, so a passage is still found when it and the query segment the same idea differently. A
+query is analysed the same way (``core.retrieval.query``), so a Chinese query meets Chinese words and an English one
+English stems.
 
 The analyser is recorded with the index (``analyzer.json``): an index written by another analyser (an earlier version
 of the app) is ``stale`` and the library rebuilds it from its stored chunks when it opens, without embedding again.
@@ -19,12 +22,13 @@ from pathlib import Path
 
 from courtroom_desktop.core.errors import LibraryError
 from courtroom_desktop.core.records import Chunk
-from courtroom_desktop.core.text import has_cjk, words
+from courtroom_desktop.core.text import han_grams, has_cjk, words
 
-ANALYZER = {"latin": "en_stem", "cjk": "rjieba-search+bigrams", "version": 2}
+ANALYZER = {"latin": "en_stem", "cjk": "rjieba-search+bigrams", "han_grams": "chars+bigrams", "version": 3}
 ANALYZER_FILE = "analyzer.json"
 CJK_TOKENIZER = "cjk_words"
 FIELDS = ("text", "section", "title")
+GRAMS_FIELD = "text_grams"
 
 
 def cjk_words(text: str) -> str:
@@ -52,6 +56,7 @@ class TextIndex:
         for field in FIELDS:
             builder.add_text_field(field, stored=False, tokenizer_name="en_stem")
             builder.add_text_field(f"{field}_cjk", stored=False, tokenizer_name=CJK_TOKENIZER)
+        builder.add_text_field(GRAMS_FIELD, stored=False, tokenizer_name=CJK_TOKENIZER)
         self.schema = builder.build()
         try:
             self.index = tantivy.Index(self.schema, path=str(self.folder), reuse=True)
@@ -106,6 +111,9 @@ class TextIndex:
             cjk = cjk_words(fields[field])
             if cjk:
                 fields[f"{field}_cjk"] = cjk
+        grams = han_grams(chunk.text)
+        if grams:
+            fields[GRAMS_FIELD] = " ".join(grams)
         return tantivy.Document(**fields)
 
     def replace_doc(self, doc_id: str, chunks: list[Chunk], title: str) -> None:

@@ -7,7 +7,11 @@ quotes) and plain word terms. Every character of tantivy's query syntax (``: ( )
 lenient parser over the text, section and title fields (with per-field boosts), which analyses it with the
 fields' own tokenizer (English stemming). CJK text in the query becomes words as the index holds them
 (``core.library.text_index``: Chinese segmented, kana and Hangul as bigrams, Chinese stop words dropped) and searches
-the CJK fields, with the same boosts; a mixed query searches both.
+the CJK fields, with the same boosts; a mixed query searches both. Its Chinese characters and character bigrams
+(``core.text.han_grams``) also search the chunk text's ``text_grams`` at ``GRAMS_WEIGHT`` of the text boost: the back-off
+for a query that cuts an idea into other words than the passage does. The weight was chosen on the 46 labelled queries
+of tests/retrieval/data/zh_queries.jsonl and checked on the 40 written apart (zh_queries_heldout.jsonl); see
+docs/retrieval.md.
 """
 
 from __future__ import annotations
@@ -15,12 +19,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from courtroom_desktop.core.text import CJK, has_cjk
+from courtroom_desktop.core.library.text_index import GRAMS_FIELD
+from courtroom_desktop.core.text import CJK, han_grams, has_cjk
 from courtroom_desktop.core.text import STOPWORDS as ANY_STOPWORDS
 from courtroom_desktop.core.text import words as script_words
 
 FIELDS = ("text", "section", "title")
 MAX_TERMS = 48
+GRAMS_WEIGHT = 0.75  # of the text field's boost, for the Chinese character and bigram back-off
 MAX_CHARS = 20_000
 WORD = re.compile(f"[^\\W{CJK}]+")  # letters and digits of alphabetic scripts; CJK text is taken apart below
 # a word joined to the next by a hyphen or slash with no space ("IL-6", "TNF-alpha", "HER2/neu")
@@ -41,10 +47,11 @@ class QueryTerms:
     phrases: tuple[tuple[str, ...], ...] = ()
     terms: tuple[str, ...] = ()
     cjk: tuple[str, ...] = ()  # CJK words, for the CJK fields
+    grams: tuple[str, ...] = ()  # Chinese characters and bigrams, for the text_grams field
 
     @property
     def empty(self) -> bool:
-        return not self.phrases and not self.terms and not self.cjk
+        return not self.phrases and not self.terms and not self.cjk and not self.grams
 
     def to_syntax(self) -> str:
         """The tantivy query string: ``"w1 w2" t1 t2``; only word characters, spaces and pairs of quotes."""
@@ -107,11 +114,13 @@ def query_terms(text: str | None, max_terms: int = MAX_TERMS, stopwords: bool = 
         if content or kept_phrases:
             unique = content
     cjk: tuple[str, ...] = ()
+    grams: tuple[str, ...] = ()
     if has_cjk(text):
         found = list(dict.fromkeys(w for w in script_words(text, search=True) if has_cjk(w)))
         content = [w for w in found if w not in ANY_STOPWORDS] if stopwords else found
         cjk = tuple((content or found)[:max_terms])
-    return QueryTerms(tuple(kept_phrases), tuple(unique[: max(budget, 0)]), cjk)
+        grams = tuple(list(dict.fromkeys(han_grams(text)))[: 4 * max_terms])
+    return QueryTerms(tuple(kept_phrases), tuple(unique[: max(budget, 0)]), cjk, grams)
 
 
 def build_text_query(index, text: str | None, boosts: dict[str, float] | None = None,
@@ -133,6 +142,11 @@ def build_text_query(index, text: str | None, boosts: dict[str, float] | None = 
     if terms.cjk:
         query, _errors = index.parse_query_lenient(" ".join(terms.cjk), [f"{f}_cjk" for f in active],
                                                    field_boosts={f"{f}_cjk": b for f, b in boosts.items()} or None)
+        parts.append(query)
+    if terms.grams and "text" in active:
+        weight = boosts.get("text", 1.0) * GRAMS_WEIGHT
+        query, _errors = index.parse_query_lenient(" ".join(terms.grams), [GRAMS_FIELD],
+                                                   field_boosts={GRAMS_FIELD: weight})
         parts.append(query)
     if len(parts) == 1:
         return parts[0]
