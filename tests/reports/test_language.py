@@ -81,6 +81,10 @@ HEADINGS_EN = ["Verdict report", "Summary", "The Judge's confidence per round", 
                "Quality flags", "Cited passages", "Evidence", "Models and settings", "Appendix: transcript", "Round 1"]
 
 
+# a stop reason as the court stores it (in English; the Chinese report shows it in Chinese) and a free one
+STOPPED = {True: "the judge found the case ready", False: "the judge was ready and confident"}
+
+
 def make_record(text: dict[str, str]) -> TrialRecord:
     """One round, two counsel turns, a ruling and a verdict; E1 and E2 cited, E3 not."""
     at = dt.datetime(2024, 5, 6, 9, 30).timestamp()
@@ -107,7 +111,7 @@ def make_record(text: dict[str, str]) -> TrialRecord:
         ready_reason=text["ready"]))
     verdict = Verdict(label=VerdictLabel.supported, confidence=0.86, rounds=1, switches=0, summary=text["summary"],
                       findings=(Finding(text=text["finding1"], citations=("E1",)), Finding(text=text["finding2"], citations=("E2",))),
-                      open_questions=(text["question"],), stopped_because="the judge was ready and confident",
+                      open_questions=(text["question"],), stopped_because=STOPPED[text is ZH],
                       basis=(BasisRow(level="randomised trial", supports=1), BasisRow(level="cohort", refutes=1)),
                       open_challenges=(TrackedChallenge(challenge=question, status=ChallengeStatus.unanswered),))
     assessed = EvidenceAssessed(round=1, assessments=(Assessment(evidence_id="E1", stance=Assessed.supports, relevance=0.9, round=1),
@@ -160,7 +164,7 @@ def test_markdown_in_chinese(zh, audience):
     assert not [h for h in headings if h in HEADINGS_EN]
     assert "资料库中的证据支持该主张。法庭的置信度为高（在 0 到 1 的量表上为 0.86）。" in text
     assert "裁决依据：1 段支持性文段（randomised trial 1）和 1 段反驳性文段（cohort 1）。" in text
-    assert "**裁决：支持 (SUPPORTED)**，置信度 0.86（高）；共 1 轮，换边 0 次；停止原因：the judge was ready and confident。" in text
+    assert "**裁决：支持 (SUPPORTED)**，置信度 0.86（高）；共 1 轮，换边 0 次；停止原因：法官认为案件已可裁决。" in text
     assert "| ID | 文档 | 页码 | 章节 | 摘录 | 立场（评估） | 发现者 | 引用者 | 证据等级 |" in text
     assert "证据等级：randomised trial · 内容：支持 (supports)，相关度 0.90 · 引用者：辩方 (Defense)（第 1 轮），裁决" in text
     assert "**控方 (Prosecution)**（律师 A，反对 (against)）" in text  # the stored role, its Chinese name beside it

@@ -16,7 +16,7 @@ from courtroom_desktop.core.court.records import Ruling, Turn
 from courtroom_desktop.core.reports import memo, view
 from courtroom_desktop.core.reports.chart import confidence_svg
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
-from courtroom_desktop.core.reports.view import say, term
+from courtroom_desktop.core.reports.view import say, term, told
 
 Mode = Literal["web", "pdf"]
 
@@ -169,7 +169,7 @@ class _Html:
         css = "v-" + verdict.label.value.split()[0]
         confidence = say(r, "confidence_is", value=f"{verdict.confidence:.2f}",
                          words=esc(view.confidence_words(r, verdict.confidence)))
-        why = say(r, "stopped_because", why=esc(view.one_line(verdict.stopped_because) or say(r, "n/a")))
+        why = say(r, "stopped_because", why=esc(view.one_line(told(r, verdict.stopped_because)) or say(r, "n/a")))
         self.add(f'<div class="verdict {css}"><p><span class="label">{esc(view.verdict_name(r))}</span> '
                  f"&#160; {confidence}</p>"
                  f'<p class="small">{say(r, "rounds_switches", rounds=verdict.rounds, switches=verdict.switches)}'
@@ -324,7 +324,7 @@ class _Html:
             if j.open_questions:
                 self.add(f"<p><b>{say(r, 'open_questions:').rstrip()}</b></p>", self.ul(list(j.open_questions), rich=True))
             if j.ready_for_verdict:
-                why = esc(say(r, "semi").join(ruling.overruled))
+                why = esc(view.reasons(r, ruling.overruled))
                 self.add(f"<p>{self.bold('ready:')}{self.rich(j.ready_reason)}"
                          + (say(r, "overruled_tail", dash="&#8212;", why=why) if ruling.overruled else "") + "</p>")
         self.add(f"<h3>{say(r, 'discovery')}</h3>",
@@ -364,7 +364,7 @@ class _Html:
             switch = r.switched_after(number)
             if switch:
                 self.add(f'<div class="switch"><p>{say(r, "switched_after", round=number)} '
-                         f'{esc(say(r, "semi").join(switch.reasons))}'
+                         f'{esc(view.reasons(r, switch.reasons))}'
                          f"{say(r, 'paren', text=esc(view.switch_roles(r, switch)))}</p></div>")
 
     def turn(self, turn: Turn) -> None:
@@ -383,7 +383,7 @@ class _Html:
         if j.open_questions:
             extra += "<br/>" + say(r, "open_questions:") + semi.join(self.rich(q) for q in j.open_questions)
         if ruling.overruled:
-            extra += "<br/>" + say(r, "ready_overruled:") + esc(semi.join(ruling.overruled))
+            extra += "<br/>" + say(r, "ready_overruled:") + esc(view.reasons(r, ruling.overruled))
         judged = say(r, "tendency_confidence", tendency=esc(term(r, j.tendency.value)), value=f"{j.confidence:.2f}")
         self.add(f'<div class="ruling"><p><b>{say(r, "judge")}</b> &#8212; {judged}{say(r, "colon")}'
                  f"{self.rich(j.summary)}{extra}</p></div>")

@@ -14,7 +14,7 @@ from courtroom_desktop.core.court.records import Ruling, Turn
 from courtroom_desktop.core.reports import memo, view
 from courtroom_desktop.core.reports.chart import confidence_svg
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
-from courtroom_desktop.core.reports.view import say, term
+from courtroom_desktop.core.reports.view import say, term, told
 
 INLINE = re.compile(r"([\\`*_\[\]|~$])")
 ORDERED = re.compile(r"^(\d+)([.)])")
@@ -88,7 +88,7 @@ def _header(r: TrialRecord, audience: Audience) -> list[str]:
                    f"{say(r, 'resume_hint', status=md_escape(view.status_text(r)), id=r.trial_id)}\n")
     else:
         confidence = say(r, "confidence_is", value=f"{verdict.confidence:.2f}", words=view.confidence_words(r, verdict.confidence))
-        why = say(r, "stopped_because", why=md_escape(verdict.stopped_because) or say(r, "n/a"))
+        why = say(r, "stopped_because", why=md_escape(told(r, verdict.stopped_because)) or say(r, "n/a"))
         out.append(f"**{say(r, 'verdict_label', label=md_escape(view.verdict_name(r)))}**{say(r, 'comma')}{confidence}{say(r, 'semi')}"
                    f"{say(r, 'rounds_switches', rounds=verdict.rounds, switches=verdict.switches)}{say(r, 'semi')}"
                    f"{why}{say(r, 'stop')}\n")
@@ -248,7 +248,7 @@ def _rounds_in_detail(r: TrialRecord) -> list[str]:
         if j.open_questions:
             out += [f"**{say(r, 'open_questions:').rstrip()}**\n", *_list(r, j.open_questions), ""]
         if j.ready_for_verdict:
-            why = md_escape(say(r, "semi").join(ruling.overruled))
+            why = md_escape(view.reasons(r, ruling.overruled))
             out.append(f"{_bold(r, 'ready:')}{_rich(r, j.ready_reason)}"
                        + (say(r, "overruled_tail", dash="—", why=why) if ruling.overruled else "") + "\n")
     return out
@@ -289,7 +289,7 @@ def _transcript(r: TrialRecord) -> list[str]:
             out += _judge(r, ruling)
         switch = r.switched_after(number)
         if switch:
-            out.append(f"---\n\n**⇄ {say(r, 'switched_after', round=number)}** {md_escape(say(r, 'semi').join(switch.reasons))}"
+            out.append(f"---\n\n**⇄ {say(r, 'switched_after', round=number)}** {md_escape(view.reasons(r, switch.reasons))}"
                        f"{say(r, 'paren', text=md_escape(view.switch_roles(r, switch)))}\n\n---\n")
     return out
 
@@ -313,7 +313,7 @@ def _judge(r: TrialRecord, ruling: Ruling) -> list[str]:
     if j.open_questions:
         out.append(say(r, "open_questions:") + say(r, "semi").join(_rich(r, q) for q in j.open_questions) + "\n")
     if ruling.overruled:
-        out.append(f"{say(r, 'ready_overruled:')}{md_escape(say(r, 'semi').join(ruling.overruled))}\n")
+        out.append(f"{say(r, 'ready_overruled:')}{md_escape(view.reasons(r, ruling.overruled))}\n")
     return out
 
 

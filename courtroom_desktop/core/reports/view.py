@@ -19,6 +19,7 @@ from courtroom_desktop.core.court.records import (
     role_name,
 )
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
+from courtroom_desktop.core.reports.told import told as told
 from courtroom_desktop.core.reports.words import WORDS as WORDS  # the table of wordings, per language
 from courtroom_desktop.core.reports.words import language as language
 from courtroom_desktop.core.reports.words import say, term, wording
@@ -172,7 +173,7 @@ def summary_paragraphs(record: TrialRecord, audience: Audience) -> list[str]:
         if verdict:
             out.append(say(record, "expert_verdict", label=term(record, verdict.label.value),
                            value=f"{verdict.confidence:.2f}", rounds=verdict.rounds, switches=verdict.switches,
-                           why=one_line(verdict.stopped_because) or say(record, "n/a")))
+                           why=one_line(told(record, verdict.stopped_because)) or say(record, "n/a")))
         if record.rulings:
             last = record.rulings[-1].ruling
             if last.evidence_assessment.strip():
@@ -313,10 +314,15 @@ def turn_notes(record: TrialRecord, turn: Turn) -> list[str]:
                  for c in turn.challenges)
     if turn.answers:
         notes.append(say(record, "answers", ids=say(record, "list").join(turn.answers)))
-    notes.extend(say(record, "flag", flag=one_line(f)) for f in turn.flags)
+    notes.extend(say(record, "flag", flag=one_line(told(record, f))) for f in turn.flags)
     notes.extend(say(record, "invalid_citation", id=c.evidence_id, problem=one_line(c.problem))
                  for c in turn.citations if not c.valid)
     return notes
+
+
+def reasons(record: TrialRecord, items) -> str:
+    """Stored reasons (a switch's, an overruled 'ready'), in the report's language, on one line."""
+    return say(record, "semi").join(told(record, item) for item in items)
 
 
 def ruling_notes(record: TrialRecord, ruling: Ruling) -> list[tuple[str, str, bool]]:
@@ -328,10 +334,10 @@ def ruling_notes(record: TrialRecord, ruling: Ruling) -> list[tuple[str, str, bo
         notes.append((say(record, "note.challenges"),
                       semi.join(f"{m.id} {term(record, m.status.value)}" for m in ruling.marks), False))
     if ruling.overruled:
-        notes.append((say(record, "note.overruled"), semi.join(ruling.overruled), False))
+        notes.append((say(record, "note.overruled"), reasons(record, ruling.overruled), False))
     switch = record.switched_after(ruling.round)
     if switch:
-        notes.append((say(record, "note.switched"), semi.join(switch.reasons), True))
+        notes.append((say(record, "note.switched"), reasons(record, switch.reasons), True))
     return notes
 
 
@@ -356,19 +362,19 @@ def citation_target(record: TrialRecord, evidence_id: str) -> str:
 
 
 def quality_flags(record: TrialRecord) -> list[str]:
-    flags = list(record.verdict.quality_flags) if record.verdict else []
+    flags = [told(record, f) for f in record.verdict.quality_flags] if record.verdict else []
     if not record.verdict:
         seen: dict[str, int] = {}
         for turn in record.turns:
             for flag in turn.flags:
-                seen[flag] = seen.get(flag, 0) + 1
+                seen[told(record, flag)] = seen.get(told(record, flag), 0) + 1
         flags.extend(say(record, "flag_turns" if n > 1 else "flag_turn", flag=flag, n=n) for flag, n in seen.items())
     regenerated = sum(1 for t in record.turns if t.regenerated)
     if regenerated:
         flags.append(say(record, "flag_regenerated", n=regenerated))
     overruled = [r for r in record.rulings if r.overruled]
     for ruling in overruled:
-        flags.append(say(record, "flag_overruled", round=ruling.round, why=say(record, "semi").join(ruling.overruled)))
+        flags.append(say(record, "flag_overruled", round=ruling.round, why=reasons(record, ruling.overruled)))
     for source in record.sources:
         if source.note:
             flags.append(source.evidence_id + say(record, "colon") + source.note)
@@ -376,8 +382,8 @@ def quality_flags(record: TrialRecord) -> list[str]:
 
 
 def trial_notes(record: TrialRecord) -> list[str]:
-    notes = [say(record, "note_round", round=w.round, text=one_line(w.message)) if w.round else one_line(w.message)
-             for w in record.warnings]
+    notes = [say(record, "note_round", round=w.round, text=one_line(told(record, w.message))) if w.round
+             else one_line(told(record, w.message)) for w in record.warnings]
     notes.extend(say(record, "note_error", text=one_line(e.message)) + (say(record, "note_fix", fix=one_line(e.fix))
                                                                        if e.fix else "") for e in record.errors)
     notes.extend(say(record, "note_resumed", round=r.from_round)

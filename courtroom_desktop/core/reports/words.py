@@ -5,7 +5,9 @@ A report speaks the language of its claim (``courtroom_desktop.core.text.languag
 Simplified Chinese have a table: Japanese and Korean claims fall back to English wording until someone who reads them
 writes and checks a table (the claim, passages and model text in those reports stay in their own language, and the
 HTML still declares it). Model-written text and text stored in the record (ids, role names, labels in the JSON) are
-never translated; the Chinese wording may show a Chinese name beside a stored value (``term``: 支持 (supported)).
+never translated; the Chinese wording may show a Chinese name beside a stored value (``term``: 支持 (supported)). The
+court's own stored phrases (why it stopped, switch and overrule reasons, flags, warnings) are shown in Chinese through
+``core.reports.told``.
 """
 
 from __future__ import annotations
@@ -176,6 +178,7 @@ TERMS_ZH = {
     "unanswered": "未回答", "claim": "主张", "decision": "决定", "running": "进行中", "paused": "已暂停",
     "stopped": "已停止", "finished": "已结束", "cancelled": "已取消", "Prosecution": "控方", "Defense": "辩方",
     "Counsel for": "赞成方律师", "Counsel against": "反对方律师", "Judge": "法官", "both sides": "双方",
+    "met": "满足", "violated": "违反", "unknown": "未知",
 }
 
 
