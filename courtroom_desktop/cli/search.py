@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -40,8 +41,11 @@ def run(args, ctx) -> int:
         evidence = workspace.search(args.queries, k=args.k, documents=args.documents, sections=args.section,
                                     reranker=args.reranker)
         empty = not evidence and not workspace.library.ready_ids()
+        problem = workspace.search_problem
     finally:
         workspace.close()
+    if problem:  # on stderr, so --json output stays parseable
+        print(f"warning: vector search was skipped, these results come from BM25 alone: {problem}", file=sys.stderr)
     if args.json:
         print(json.dumps([{
             "rank": rank, "score": e.score, "document": e.doc_title, "doc_id": e.chunk.doc_id, "path": e.doc_path,

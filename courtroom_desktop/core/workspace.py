@@ -48,6 +48,7 @@ class Workspace:
         self._store = None
         self._retriever = None
         self._router = None
+        self.search_problem = ""  # why the last search ran on BM25 alone ('' when it had its vectors)
 
     # ---------------------------------------------------------------- parts, opened on first use
     @property
@@ -189,13 +190,16 @@ class Workspace:
     def search(self, queries, k: int | None = None, documents: list[str] | None = None,
                sections: list[str] | None = None, reranker: str | None = None):
         """The best passages for the queries together, as the courtroom finds them; ``reranker`` overrides the
-        setting for this search."""
+        setting for this search. When the embedder fails (an endpoint down), the search runs on BM25 alone and
+        ``search_problem`` says why."""
         retriever = self.retriever
         if reranker is not None:
             from courtroom_desktop.core.retrieval import Retriever
 
             retriever = Retriever(self.library, self.config.retrieval.model_copy(update={"reranker": reranker}))
-        return retriever.search(queries, k=k, scope=self.scope(documents, sections))
+        found = retriever.search(queries, k=k, scope=self.scope(documents, sections))
+        self.search_problem = retriever.vector_problem  # '' or why this search ran on BM25 alone
+        return found
 
     def start_trial(self, claim: str, case: str = "claim", documents: list[str] | None = None,
                     sections: list[str] | None = None, settings: DebateSettings | None = None, *,

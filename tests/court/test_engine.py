@@ -367,3 +367,28 @@ async def test_in_process_models_load_in_a_thread_before_the_first_turn(store):
     # each loaded before it was ever called
     assert {role for role, _, _ in loads} == {"prosecution", "judge"}
     assert all(off_loop and calls == 0 for _, off_loop, calls in loads)
+
+
+@pytest.mark.asyncio
+async def test_a_failing_embedder_leaves_the_trial_on_bm25_and_word_overlap_with_one_warning(store):
+    """An embedding endpoint that goes down mid-trial: the retriever reports its searches ran on BM25 alone and the
+    court's own embedding (novelty, repeated controversy) fails; the trial goes on comparing words, says so once,
+    and reaches its verdict."""
+    from courtroom_desktop.core.errors import LibraryError
+
+    calls = []
+
+    def embed(texts):
+        calls.append(len(texts))
+        raise LibraryError("Ollama embedding server at http://127.0.0.1:9 cannot be reached")
+
+    retriever = FakeRetriever()
+    retriever.vector_problem = "Ollama embedding server at http://127.0.0.1:9 cannot be reached"
+    c = court(store, [ruling(0.5), ruling(0.85, ready=True, reason="the randomised trial [E1] decides it"), verdict()],
+              retriever=retriever, embed=embed)
+    trial_id = c.start(TrialSpec(claim=CLAIM))
+    events = await collect(c, trial_id)
+    warnings = [e.message for e in events if e.kind == "warning" and "the embedder failed" in e.message]
+    assert len(warnings) == 1 and "cannot be reached" in warnings[0] and "BM25 alone" in warnings[0]
+    assert calls and kinds(events)[-1] == "verdict"
+    assert TrialState.from_events(trial_id, c.store.spec(trial_id), c.store.events(trial_id)).verdict is not None

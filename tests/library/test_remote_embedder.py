@@ -345,3 +345,36 @@ def test_a_changed_embedding_model_reaches_the_open_library_through_reconfigure(
             assert workspace.library.catalog.get_meta("embedding_model") == f"ollama:other-embed@{second.url}"
         finally:
             workspace.close()
+
+
+def test_search_falls_back_to_bm25_with_a_warning_when_the_embedding_server_is_down(tmp_path, capsys):
+    """The library was built through an endpoint that is now down: `courtroom search` still answers, from BM25,
+    and says on stderr (JSON stays clean) why and what to do; a vector-only search raises the endpoint's error."""
+    from courtroom_desktop.cli import main
+    from courtroom_desktop.core.retrieval.fusion import VECTOR
+
+    config_dir, data_dir = tmp_path / "config", tmp_path / "data"
+    config_dir.mkdir()
+    with FakeEmbedServer() as server:
+        (config_dir / "config.toml").write_text(
+            f'[library]\nembedder = "ollama"\nembedding_model = "{server.model}"\nembedding_url = "{server.ollama_url}"\n'
+            'isolate_extraction = false\n', encoding="utf-8")
+        base = ["--config-dir", str(config_dir), "--data-dir", str(data_dir)]
+        assert main([*base, "ingest", "--quiet", str(_notes(tmp_path / "docs", DOCS))]) == 0
+        capsys.readouterr()
+        assert main([*base, "search", "purified water minerals", "--json"]) == 0
+        assert capsys.readouterr().err == ""  # up: no warning
+    # the server is gone now
+    assert main([*base, "search", "purified water minerals", "--k", "2", "--json"]) == 0
+    captured = capsys.readouterr()
+    hits = json.loads(captured.out)
+    assert hits and "purified water" in hits[0]["text"] and hits[0]["vector_rank"] is None
+    assert "vector search was skipped" in captured.err and "cannot be reached" in captured.err
+    assert "library.embedding_url" in captured.err  # what to do
+    library = Library.open(data_dir / "library", LibrarySettings(embedder="ollama", embedding_model=server.model,
+                                                                 embedding_url=server.ollama_url))
+    try:
+        with pytest.raises(LibraryError, match="cannot be reached"):
+            Retriever(library, reranker=None).gather(["purified water"], 5, methods=(VECTOR,))
+    finally:
+        library.close()

@@ -79,7 +79,8 @@ def court_phrases() -> list[str]:
                 "Defense's argument was rejected (cites no evidence); regenerating once",
                 "the evidence could not be assessed (timeout); its stance stays unknown",
                 "the verdict was sent back (repeats sentences); regenerating once",
-                "verdict finding cited unknown evidence E42; those citations were removed"]
+                "verdict finding cited unknown evidence E42; those citations were removed",
+                "the embedder failed (timeout); searching with BM25 alone and comparing words instead of vectors"]
     return [p for p in phrases if p]
 
 
@@ -90,7 +91,7 @@ def test_every_phrase_the_court_writes_reads_in_chinese():
     for phrase in phrases:
         said = told(record, phrase)
         # left in Latin letters: only what came from outside the court's wording (an exception's message)
-        left = [w for w in LATIN_WORD.findall(said) if w not in {"timeout"}]
+        left = [w for w in LATIN_WORD.findall(said.replace("BM25", "")) if w not in {"timeout"}]
         assert not left, (phrase, said)
 
 

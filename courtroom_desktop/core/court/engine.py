@@ -40,7 +40,14 @@ from courtroom_desktop.core.court.records import (
 )
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.court.store import Recorder, TrialStore
-from courtroom_desktop.core.errors import Cancelled, CourtroomError, ModelError, ModelUnavailable, TrialError
+from courtroom_desktop.core.errors import (
+    Cancelled,
+    CourtroomError,
+    LibraryError,
+    ModelError,
+    ModelUnavailable,
+    TrialError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +78,7 @@ class Court:
         self.model_queries = model_queries
         self.covers = covers or (lambda text: True)
         self._vectors: dict[str, np.ndarray] = {}
+        self._embedding_warned = False
 
     # ---------------------------------------------------------------- public
     def start(self, spec: TrialSpec) -> str:
@@ -162,8 +170,8 @@ class Court:
         pair = rules.controversies(state)
         similarity = None
         if pair is not None and self.embed is not None and all(map(self.covers, pair)):
-            vectors = await self.embed_texts(list(pair))
-            similarity = float(vectors[0] @ vectors[1])
+            vectors = await self.embed_texts(list(pair), emit, ruled)
+            similarity = float(vectors[0] @ vectors[1]) if vectors is not None else None
         reasons = rules.switch_reasons(state, self.settings, similarity)
         if reasons:
             assignments = state.switched_assignments()
@@ -183,11 +191,24 @@ class Court:
             if load is not None:
                 await load()
 
-    async def embed_texts(self, texts: list[str]) -> np.ndarray | None:
-        """Vectors of ``texts``, or None (no embedder, or one that does not read their language: compare words)."""
+    async def embed_texts(self, texts: list[str], emit=None, round_number: int = 0) -> np.ndarray | None:
+        """Vectors of ``texts``, or None (no embedder, one that does not read their language, or one that failed:
+        compare words)."""
         if self.embed is None or not texts or not all(map(self.covers, texts)):
             return None
-        return np.asarray(await asyncio.to_thread(self.embed, texts), dtype=np.float32)
+        try:
+            return np.asarray(await asyncio.to_thread(self.embed, texts), dtype=np.float32)
+        except LibraryError as exc:  # an embedding endpoint down, hanging or answering garbage
+            self.embedding_failed(str(exc), emit, round_number)
+            return None
+
+    def embedding_failed(self, problem: str, emit, round_number: int) -> None:
+        """The embedder failed (``problem``; '' when it did not): the trial goes on, searching with BM25 alone and
+        comparing words instead of vectors, and says so once."""
+        if problem and emit is not None and not self._embedding_warned:
+            self._embedding_warned = True
+            emit(TrialWarning(round=round_number, message=f"the embedder failed ({problem}); searching with BM25 "
+                                                          "alone and comparing words instead of vectors"))
 
     async def _index_pool(self, pool) -> None:
         missing = [e for e in pool if e.id not in self._vectors]
@@ -199,7 +220,7 @@ class Court:
         """New passages enter the pool if they are not in it and are novel enough (1 - max cosine >= novelty_min)."""
         known = {e.evidence.chunk.id for e in state.pool}
         fresh = [ev for ev in found if ev.chunk.id not in known]
-        vectors = await self.embed_texts([ev.chunk.text for ev in fresh])
+        vectors = await self.embed_texts([ev.chunk.text for ev in fresh], emit, round_number)
         added = []
         pool_matrix = None
         for position, evidence in enumerate(fresh):

@@ -74,6 +74,8 @@ _ZH: list[tuple[str, str]] = [
     (r"the evidence could not be assessed \(", "证据无法评估（"),
     (r"\); its stance stays unknown", "）；其立场仍未知"),
     (r"the verdict was sent back \(", "裁决被退回（"),
+    (r"the embedder failed \(", "嵌入模型出错（"),
+    (r"\); searching with BM25 alone and comparing words instead of vectors", "）；改用 BM25 单独检索，并以词语而非向量比较"),
     (r"verdict finding cited unknown evidence (.+); those citations were removed",
      "裁决认定引用了不存在的证据 {0}；这些引用已删除"),
     # side and role names inside those phrases

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from courtroom_desktop.core.config import RetrievalSettings
-from courtroom_desktop.core.errors import CourtroomError, RetrievalError
+from courtroom_desktop.core.errors import CourtroomError, LibraryError, RetrievalError
 from courtroom_desktop.core.records import Evidence
 from courtroom_desktop.core.retrieval.dedup import dedup
 from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, Fused, Hit, RankedList, fuse
@@ -93,6 +93,9 @@ class Retriever:
             else reranker
         self._index_checked = 0.0
         self.timings: dict[str, float] = {}
+        # why the latest search ran on BM25 alone ('' when it had its vectors): the embedder could not embed the
+        # queries (an embedding endpoint down, hanging or answering garbage); callers show it as a warning
+        self.vector_problem = ""
 
     # ---------------------------------------------------------------- public
     @property
@@ -154,8 +157,18 @@ class Retriever:
             if vectors is not None:
                 vectors = np.asarray(vectors, dtype=np.float32)[wanted]
             elif semantic:
-                with torch_threads(self.settings.query_threads):
-                    vectors = library.embedder.encode(semantic)
+                try:
+                    with torch_threads(self.settings.query_threads):
+                        vectors = library.embedder.encode(semantic)
+                    self.vector_problem = ""
+                except LibraryError as exc:
+                    if BM25 not in methods:
+                        raise
+                    # the embedder failed (its server is down, hangs or answers garbage): the search goes on with
+                    # BM25 alone, and says so, rather than giving the user nothing
+                    self.vector_problem = str(exc)
+                    log.warning("vector search skipped, BM25 only: %s", exc)
+                    semantic, vectors = [], np.zeros((0, 1), dtype=np.float32)
             else:
                 vectors = np.zeros((0, 1), dtype=np.float32)
             timings["embed"] = time.perf_counter() - began
