@@ -7,6 +7,10 @@ which keyring the rest of a process (a test session, a stress run) gets by defau
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import keyring
 import keyring.errors
 from keyring.backend import KeyringBackend
 
@@ -40,3 +44,14 @@ class BrokenKeyring(MemoryKeyring):
 
     def set_password(self, service, username, password):
         raise keyring.errors.KeyringLocked("locked")
+
+
+@contextmanager
+def installed(backend: KeyringBackend) -> Iterator[KeyringBackend]:
+    """``backend`` as the process's keyring for the block; the previous one afterwards (also on failure)."""
+    previous = keyring.get_keyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(previous)

@@ -22,6 +22,15 @@ def _isolated_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("COURTROOM_DATA_DIR", str(tmp_path / "data"))
 
 
+@pytest.fixture
+def memory_keyring():
+    """A working in-memory keyring in place of the OS one for the test (``.store`` holds what was saved)."""
+    from testkit.keyrings import MemoryKeyring, installed
+
+    with installed(MemoryKeyring()) as backend:
+        yield backend
+
+
 @pytest.fixture(scope="session")
 def embedder():
     from courtroom_desktop.core.library import Embedder

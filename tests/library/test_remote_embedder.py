@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 
-import keyring
 import numpy as np
 import pytest
 
@@ -20,7 +19,6 @@ from courtroom_desktop.core.llm.servers import embedder_server, remote_roles
 from courtroom_desktop.core.retrieval import Retriever
 from courtroom_desktop.core.secrets import set_api_key
 from testkit.fake_embed import FakeEmbedServer, hashed_bag
-from testkit.keyrings import MemoryKeyring
 from testkit.loopback import free_port
 
 ELSEWHERE = "http://10.255.255.1:11434"  # never contacted: the refusal comes first
@@ -35,15 +33,6 @@ def _settings(server: FakeEmbedServer, provider: str = "ollama", **more) -> Libr
     url = server.ollama_url if provider == "ollama" else server.openai_url
     return LibrarySettings(embedder=provider, embedding_model=server.model, embedding_url=url,
                            isolate_extraction=False, **more)
-
-
-@pytest.fixture
-def memory_keyring():
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
 
 
 def _notes(folder, docs: dict[str, str]):

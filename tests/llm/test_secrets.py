@@ -7,34 +7,22 @@ import os
 import stat
 import sys
 
-import keyring
 import pytest
 
 from courtroom_desktop.core import secrets
 from courtroom_desktop.core.errors import ConfigError
-from testkit.keyrings import BrokenKeyring, MemoryKeyring
+from testkit.keyrings import BrokenKeyring, installed
 
 URL = "http://127.0.0.1:8000/v1"
 KEY = "sk-test-0123456789abcdef"
 
 
 @pytest.fixture
-def memory_keyring():
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
-
-
-@pytest.fixture
 def no_keyring():
-    previous = keyring.get_keyring()
     from keyring.backends import fail
 
-    keyring.set_keyring(fail.Keyring())
-    yield
-    keyring.set_keyring(previous)
+    with installed(fail.Keyring()):
+        yield
 
 
 def test_normalize_base_url_makes_one_name_per_server():
@@ -73,13 +61,9 @@ def test_without_a_keyring_keys_go_to_an_owner_only_file(no_keyring, tmp_path, c
 
 
 def test_a_broken_keyring_falls_back_to_the_file(tmp_path):
-    previous = keyring.get_keyring()
-    keyring.set_keyring(BrokenKeyring())
-    try:
+    with installed(BrokenKeyring()):
         assert secrets.set_api_key(URL, KEY, data_dir=tmp_path) == str(tmp_path / secrets.FALLBACK_FILE)
         assert secrets.get_api_key(URL, data_dir=tmp_path) == KEY
-    finally:
-        keyring.set_keyring(previous)
 
 
 def test_the_default_data_dir_comes_from_the_environment(no_keyring, tmp_path, monkeypatch):
@@ -100,6 +84,8 @@ def test_a_key_never_shows_in_repr_and_empty_keys_are_refused(memory_keyring):
 
 def test_key_storage_says_where_keys_go(memory_keyring, tmp_path):
     assert secrets.key_storage(data_dir=tmp_path).startswith("the operating system's keyring")
-    keyring.set_keyring(__import__("keyring.backends.fail", fromlist=["Keyring"]).Keyring())
-    where = secrets.key_storage(data_dir=tmp_path)
+    from keyring.backends import fail
+
+    with installed(fail.Keyring()):
+        where = secrets.key_storage(data_dir=tmp_path)
     assert str(tmp_path / secrets.FALLBACK_FILE) in where and "0600" in where
