@@ -118,6 +118,8 @@ class TranscriptPrinter:
         """A decision's options by criteria: scores with citations, the weighted total, recommended or out."""
         from rich.table import Table
 
+        from courtroom_desktop.core.reports import memo
+
         table = Table(title="Options by criteria (0-10; ? = not established by your notes, counted at 5)")
         table.add_column("Option")
         for criterion in result.criteria:
@@ -125,9 +127,7 @@ class TranscriptPrinter:
         table.add_column("Score", justify="right")
         table.add_column("Standing")
         for row in result.rows:
-            standing = (f"out: breaks {row.excluded}" if row.excluded else
-                        ("recommended" if result.label == "recommended" else "leads")
-                        if row.option == result.recommended else "runner-up" if row.option == result.runner_up else "")
+            standing = memo.standing(result, row)
             table.add_row(escape(row.option), *[
                 escape(f"{s.score:g}" + (f" [{', '.join(s.citations)}]" if s.citations else "")) if s.score is not None
                 else "?" for s in row.scores],

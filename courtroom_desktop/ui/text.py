@@ -124,14 +124,14 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> 
 def decision_markdown(result) -> list[str]:
     """A decision's options by criteria (core.court.decisions.DecisionOutcome) as a Markdown table, scores with
     their citations as links, and what is worth finding out next."""
+    from courtroom_desktop.core.reports import memo
+
     head = ["Option", *(f"{_md(c.name)} ({c.weight:g})" for c in result.criteria), "Score", "Standing"]
     lines = ["### Options by criteria", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in result.rows:
         cells = [(f"{s.score:g}" + (f" {_md_cites(s.citations)}" if s.citations else "")) if s.score is not None
                  else "?" for s in row.scores]
-        standing = (f"out: breaks {_md(row.excluded)}" if row.excluded else
-                    ("recommended" if result.label == "recommended" else "leads") if row.option == result.recommended
-                    else "runner-up" if row.option == result.runner_up else "")
+        standing = _md(memo.standing(result, row))
         total = f"{row.total:.1f}" + (f" ({row.low:.1f}\u2013{row.high:.1f})" if row.low != row.high else "")
         lines.append("| " + " | ".join([_md(row.option), *cells, total, standing]) + " |")
     lines += ["", "*Scores 0\u201310 by the judge, counted only with a citation; ? = not established by your notes "

@@ -110,3 +110,41 @@ def test_chinese_memo_and_pdf(tmp_path):
     text = "".join(page.get_text() for page in pymupdf.open(pdf))
     assert "决策备忘录" in "".join(text.split()) and "Lisbon" in text
     assert "CourtroomDesktop决策备忘录·审理" in "".join(text.split())  # the footer names it too
+
+
+def test_the_window_the_command_line_and_the_report_word_each_standing_alike():
+    """One standing per option (DecisionOutcome.standing), worded by memo.standing for the window's table, the
+    command line's table and the memo: recommended / runner-up, leads when too close to call, out when a constraint
+    breaks."""
+    import io
+
+    from rich.console import Console
+
+    from courtroom_desktop.cli.render import TranscriptPrinter
+    from courtroom_desktop.core.court.decisions import ConstraintCheck
+    from courtroom_desktop.ui.text import decision_markdown
+
+    broken = Hearing(option="Berlin", scores=hearing("Berlin", 9, 9).scores,
+                     constraints=(ConstraintCheck(constraint="rent under 1500", status="violated", citations=("E2",)),))
+    cases = {"recommended": [hearing("Lisbon", 8, 4), hearing("Berlin", 6, None)],
+             "close": [hearing("Lisbon", 6, 6), hearing("Berlin", 6, 5.5)],
+             "out": [hearing("Lisbon", 5, 5), broken]}
+    seen = {}
+    for name, hearings in cases.items():
+        record, result = memo_record(EN, "Where should I live next year?", hearings)
+        window = "\n".join(decision_markdown(result))
+        printer = TranscriptPrinter(Console(file=io.StringIO(), width=200))
+        printer._decision_table(result)
+        terminal = printer.console.file.getvalue()
+        report = render_markdown(record)
+        seen[name] = {row.option: result.standing(row) for row in result.rows}
+        for row in result.rows:
+            words = {"recommended": "recommended", "leads": "leads", "runner_up": "runner-up",
+                     "out": "out: breaks rent under 1500", "": None}[result.standing(row)]
+            if words:
+                line = next(x for x in window.splitlines() if x.startswith(f"| {row.option} "))
+                assert line.rstrip(" |").split(" | ")[-1].startswith(words), (name, line)
+                assert words in next(x for x in terminal.splitlines() if row.option in x), (name, terminal)
+                assert words in next(x for x in report.splitlines() if x.startswith(f"| {row.option}")), name
+    assert seen["recommended"] == {"Lisbon": "recommended", "Berlin": "runner_up"}
+    assert seen["close"]["Lisbon"] == "leads" and seen["out"]["Berlin"] == "out"

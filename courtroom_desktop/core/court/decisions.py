@@ -137,6 +137,15 @@ class DecisionOutcome(Frozen):
     label: Literal["recommended", "too close to call", "not enough evidence", "no option passes"] = "not enough evidence"
     confidence: float = 0.0
 
+    def standing(self, row: OptionRow) -> str:
+        """Where ``row`` stands: 'out' (it breaks a constraint), 'recommended', 'leads' (first, but the court does not
+        recommend it: too close or too little known), 'runner_up', or '' (the rest). Every table words this key."""
+        if row.excluded:
+            return "out"
+        if row.option == self.recommended:
+            return "recommended" if self.label == "recommended" else "leads"
+        return "runner_up" if row.option == self.runner_up else ""
+
 
 # ---------------------------------------------------------------- wording (the claim's language)
 _WORDS = {

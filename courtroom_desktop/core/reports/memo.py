@@ -58,6 +58,13 @@ def memo_say(record: TrialRecord, key: str, **fields) -> str:
     return _WORDS.get(wording(record), _WORDS["en"])[key].format(**fields)
 
 
+def standing(result: DecisionOutcome, row, language: str = "en") -> str:
+    """``row``'s standing in the options table (``DecisionOutcome.standing``) in words: 'out: breaks ...', 'recommended',
+    'leads', 'runner-up' or ''. The report, the window and the command line all word it here."""
+    key = result.standing(row)
+    return _WORDS.get(language, _WORDS["en"])[key].format(what=row.excluded) if key else ""
+
+
 def verdict_name(record: TrialRecord, result: DecisionOutcome) -> str:
     return memo_say(record, f"verdict/{result.label}", option=result.recommended or "")
 
@@ -93,15 +100,7 @@ def rows(record: TrialRecord, result: DecisionOutcome) -> list[Row]:
         cells = [Cell(f"{s.score:g}" if s.score is not None else memo_say(record, "unknown"), s.citations, s.reason)
                  for s in row.scores]
         total = f"{row.total:.1f}" + (f" ({row.low:.1f}-{row.high:.1f})" if row.low != row.high else "")
-        if row.excluded:
-            status = memo_say(record, "out", what=row.excluded)
-        elif row.option == result.recommended:
-            status = memo_say(record, "recommended" if result.label == "recommended" else "leads")
-        elif row.option == result.runner_up:
-            status = memo_say(record, "runner_up")
-        else:
-            status = ""
-        out.append(Row(row.option, cells, total, status))
+        out.append(Row(row.option, cells, total, standing(result, row, wording(record))))
     return out
 
 
