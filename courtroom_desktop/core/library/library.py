@@ -1,6 +1,9 @@
 """The document library: catalog + LanceDB + tantivy, kept in agreement.
 
-Writing a document: catalog row ``pending`` -> chunks into LanceDB and tantivy -> catalog ``ready``.
+Writing a document: catalog row ``pending`` -> chunks into LanceDB and tantivy -> catalog ``ready``. An ingest
+writes small files together (``Library.ingest``): their chunks are embedded first (into the catalog's cache; nothing
+else is written yet), then every file of the batch goes ``pending``, into LanceDB in one append and into tantivy in
+one commit, and only then ``ready``, file by file.
 Removing one: catalog ``removing`` -> out of both stores -> catalog row deleted.
 On open, any document left ``pending`` or ``removing`` by a crash is purged from both stores, so a document is
 either fully present or absent; an ingest run again reuses the cached embeddings of what was already done.
@@ -9,9 +12,9 @@ either fully present or absent; an ingest run again reuses the cached embeddings
 from __future__ import annotations
 
 import os
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +50,13 @@ from courtroom_desktop.core.records import (
 
 EventSink = Callable[[IngestEvent], None]
 
+BATCH_CHUNKS = 128
+"""An ingest stores files together until their chunks reach this many (a bigger file goes alone): one embedding call
+per ``embed_batch`` of them, one LanceDB append and one tantivy commit per batch. Many one-page PDFs, stored one by
+one, spent most of their time in tiny embedding batches and in a LanceDB version and a tantivy commit per file."""
+HELD_CHUNKS = 2 * BATCH_CHUNKS
+"""How far extraction may run ahead of storing, in chunks (at least one file, however big)."""
+
 
 @dataclass
 class _Prepared:
@@ -56,6 +66,79 @@ class _Prepared:
     chunks: list[Chunk] | None = None
     error: str = ""
     seconds: dict[str, float] | None = None
+
+    @property
+    def storable(self) -> bool:
+        return not self.error and self.doc is not None
+
+    @property
+    def weight(self) -> int:
+        return len(self.chunks) if self.chunks else 1
+
+
+@dataclass
+class _Entry:
+    """A prepared file on its way into the stores: its catalog record (status pending), what it replaces."""
+
+    item: _Prepared
+    record: Document
+    previous: list[Document]  # other versions of the same path: removed once this one is ready
+    replacing: Document | None  # the catalog's row of the same id (a re-index, or a crash's leftover)
+    in_stores: bool  # chunks of this id may be in LanceDB and tantivy already: delete them first
+
+    @property
+    def chunks(self) -> list[Chunk]:
+        return self.item.chunks or []
+
+
+class _Handoff:
+    """Prepared files from the extracting thread to the storing one, held up to ``limit`` chunks (and always at
+    least one file), so extraction runs ahead of storing by about a batch without holding many big documents."""
+
+    def __init__(self, limit: int):
+        self._items: deque[_Prepared | None] = deque()
+        self._held, self._limit = 0, limit
+        self._changed = threading.Condition()
+        self.closed = False
+
+    def close(self) -> None:
+        """The storing side is gone (an error): puts return at once, and the producer stops."""
+        with self._changed:
+            self.closed = True
+            self._changed.notify_all()
+
+    def put(self, item: _Prepared | None) -> None:
+        weight = item.weight if item is not None else 0
+        with self._changed:
+            while self._items and self._held + weight > self._limit and not self.closed:
+                self._changed.wait()
+            if self.closed:
+                return
+            self._items.append(item)
+            self._held += weight
+            self._changed.notify_all()
+
+    def take(self, budget: int) -> list[_Prepared | None]:
+        """Wait for one file, then take the files already waiting, up to ``budget`` chunks (the first whatever its
+        size); None marks the end. Never waits for more: when storing outpaces extraction, batches stay small."""
+        with self._changed:
+            while not self._items:
+                self._changed.wait()
+            taken: list[_Prepared | None] = []
+            chunks = 0
+            while self._items:
+                item = self._items[0]
+                weight = item.weight if item is not None else 0
+                if taken and chunks + weight > budget:
+                    break
+                self._items.popleft()
+                self._held -= weight
+                taken.append(item)
+                chunks += weight
+                if item is None:
+                    break
+            self._changed.notify_all()
+            return taken
 
 
 class Library:
@@ -130,9 +213,15 @@ class Library:
         return purged
 
     def _purge(self, doc_id: str) -> None:
-        self.text_index.delete_doc(doc_id)
+        self._purge_many([doc_id])
+
+    def _purge_many(self, doc_ids: list[str]) -> None:
+        """Out of tantivy (one commit) and LanceDB (one delete)."""
+        if not doc_ids:
+            return
+        self.text_index.add_docs([(doc_id, [], "") for doc_id in doc_ids])
         if self._vectors is not None or reembed.folder_of(self).exists():
-            self.vectors.delete_doc(doc_id)
+            self.vectors.delete_docs(doc_ids)
 
     # ---------------------------------------------------------------- reading
     def documents(self, status: DocStatus | None = None) -> list[Document]:
@@ -177,8 +266,10 @@ class Library:
         """Ingest files and folders. Bad files are reported per file and never stop the batch. ``private``: mark
         every document private (True) or not (False); None keeps each file's earlier flag (see core.library.notes).
 
-        Extraction and chunking of the next file run in a worker thread while the current one is embedded, so
-        that everything but embedding overlaps with it.
+        Extraction and chunking run in a worker thread ahead of storing, so that everything but embedding overlaps
+        with it. Files are stored in batches (``BATCH_CHUNKS``): whatever is prepared when the store is free, so a
+        batch is small when extraction is the slow part. Each file is still reported on its own (FileProgress,
+        FileFinished), and is ``ready`` in the catalog only once its vectors and BM25 entries are committed.
         """
         emit = on_event or (lambda event: None)
         cancel = cancel or CancelToken()
@@ -187,31 +278,30 @@ class Library:
         started = time.perf_counter()
         stages = {s.value: 0.0 for s in IngestStage}
         totals = {"added": 0, "updated": 0, "skipped": 0, "failed": 0, "pages": 0, "chunks": 0}
-        prepared: queue.Queue[_Prepared | None] = queue.Queue(maxsize=2)
+        handoff = _Handoff(HELD_CHUNKS)
 
         def producer() -> None:
             try:
                 for index, path in enumerate(files):
-                    if cancel.cancelled:
+                    if cancel.cancelled or handoff.closed:
                         break
                     emit(FileStarted(path=str(path), index=index, files=len(files)))
-                    prepared.put(self._prepare(path, emit, cancel, force))
+                    handoff.put(self._prepare(path, emit, cancel, force))
             finally:
-                prepared.put(None)
+                handoff.put(None)
 
         with self._write_lock:
             worker = threading.Thread(target=producer, name="courtroom-extract", daemon=True)
             worker.start()
-            while (item := prepared.get()) is not None:
-                outcome = self._store_prepared(item, emit, cancel, stages, totals, private)
-                if outcome == FileOutcome.cancelled:
-                    break
-            # drain the producer so it can stop
-            while item is not None:
-                item = prepared.get()
+            try:
+                self._store_handed(handoff, emit, cancel, stages, totals, private)
+            finally:
+                handoff.close()  # after an error: the producer stops at its next file
             worker.join()
             if totals["added"] or totals["updated"]:
+                began = time.perf_counter()
                 self.vectors.optimize()
+                stages["index"] += time.perf_counter() - began
         finished = IngestFinished(
             added=totals["added"], updated=totals["updated"], skipped=totals["skipped"], failed=totals["failed"],
             cancelled=cancel.cancelled, pages=totals["pages"], chunks=totals["chunks"],
@@ -219,6 +309,38 @@ class Library:
         )
         emit(finished)
         return finished
+
+    def _store_handed(self, handoff: _Handoff, emit: EventSink, cancel: CancelToken, stages: dict, totals: dict,
+                      private: bool | None) -> None:
+        """Store what the producer hands over, a batch at a time, until it ends or the ingest is cancelled."""
+        ended = stopped = False
+        while not ended and not stopped:
+            batch: list[_Prepared] = []
+            for item in handoff.take(BATCH_CHUNKS):
+                if item is None:
+                    ended = True
+                elif cancel.cancelled or item.error == "cancelled":
+                    stopped = True
+                    self._finish_unstored(item, emit, totals, private)
+                elif not item.storable:
+                    self._finish_unstored(item, emit, totals, private)
+                else:
+                    if any(p.sha256 == item.sha256 for p in batch):  # the same content twice: one at a time
+                        stopped = not self._store_batch(batch, emit, cancel, stages, totals, private)
+                        batch = []
+                    batch.append(item)
+            if batch and (stopped or cancel.cancelled):
+                stopped = True
+                self._cancel_all(batch, emit)
+            elif batch:
+                stopped = not self._store_batch(batch, emit, cancel, stages, totals, private)
+        # what was prepared and not stored: reported, and the producer drained so that it can stop
+        while not ended:
+            for item in handoff.take(HELD_CHUNKS):
+                if item is None:
+                    ended = True
+                else:
+                    self._finish_unstored(item, emit, totals, private)
 
     def ocr_options(self) -> OcrOptions:
         """How scanned pages are read (library.ocr, ocr_dpi, ocr_page_timeout_s); the cache is a table of the
@@ -293,29 +415,27 @@ class Library:
                           chunks=len(chunks)))
         return _Prepared(path, sha, doc=doc, chunks=chunks, seconds=seconds)
 
-    def _store_prepared(self, item: _Prepared, emit: EventSink, cancel: CancelToken, stages: dict,
-                        totals: dict, private: bool | None = None) -> FileOutcome:
+    def _finish_unstored(self, item: _Prepared, emit: EventSink, totals: dict, private: bool | None) -> FileOutcome:
+        """A file that goes into no store: failed, unchanged (skipped), or prepared but cancelled before storing."""
         path = str(item.path)
-        began = time.perf_counter()
+        if item.storable or item.error == "cancelled":
+            emit(FileFinished(path=path, outcome=FileOutcome.cancelled, reason="cancelled"))
+            return FileOutcome.cancelled
         if item.error:
-            if item.error == "cancelled":
-                emit(FileFinished(path=path, outcome=FileOutcome.cancelled, reason="cancelled"))
-                return FileOutcome.cancelled
             self.catalog.record_failure(path, item.sha256, item.error)
             totals["failed"] += 1
             emit(FileFinished(path=path, outcome=FileOutcome.failed, reason=item.error))
             return FileOutcome.failed
-        if item.doc is None:
-            totals["skipped"] += 1
-            self._forget_other_versions(path, item.sha256[:16])
-            if private is not None:
-                self.catalog.set_private(item.sha256[:16], private)
-            emit(FileFinished(path=path, outcome=FileOutcome.skipped, doc_id=item.sha256[:16],
-                              reason="unchanged: already in the library"))
-            return FileOutcome.skipped
-        for stage, spent in item.seconds.items():
-            stages[stage] += spent
-        doc, chunks, doc_id = item.doc, item.chunks, item.sha256[:16]
+        totals["skipped"] += 1
+        self._forget_other_versions(path, item.sha256[:16])
+        if private is not None:
+            self.catalog.set_private(item.sha256[:16], private)
+        emit(FileFinished(path=path, outcome=FileOutcome.skipped, doc_id=item.sha256[:16],
+                          reason="unchanged: already in the library"))
+        return FileOutcome.skipped
+
+    def _entry(self, item: _Prepared, private: bool | None) -> _Entry:
+        path, doc, chunks, doc_id = str(item.path), item.doc, item.chunks, item.sha256[:16]
         previous = [d for d in self.catalog.by_path(path) if d.id != doc_id]
         replacing = self.catalog.get(doc_id)
         record = Document(
@@ -325,41 +445,110 @@ class Library:
             pages_without_text=tuple(doc.pages_without_text), pages_ocr=tuple(doc.ocr_pages),
             **document_fields(self, path, getattr(doc, "kind", "pdf"), previous, replacing, private),
         )
-        self.catalog.put(record)
+        # a document the catalog does not know is in no store (rows go pending before any store is written, and
+        # leave after their chunks are gone), so a new one needs no delete: each would be a LanceDB version
+        return _Entry(item, record, previous, replacing, in_stores=replacing is not None)
+
+    def _cancel_all(self, items: list[_Prepared], emit: EventSink) -> None:
+        for item in items:
+            emit(FileFinished(path=str(item.path), outcome=FileOutcome.cancelled, doc_id=item.sha256[:16],
+                              reason="cancelled"))
+
+    def _fail(self, entry: _Entry, reason: str, emit: EventSink, totals: dict) -> None:
+        self.catalog.record_failure(entry.record.path, entry.record.sha256, reason)
+        totals["failed"] += 1
+        emit(FileFinished(path=entry.record.path, outcome=FileOutcome.failed, reason=reason))
+
+    def _store_batch(self, items: list[_Prepared], emit: EventSink, cancel: CancelToken, stages: dict,
+                     totals: dict, private: bool | None) -> bool:
+        """Store prepared files together; False when cancelled (then none of them was written)."""
+        entries = []
+        for item in items:
+            for stage, spent in item.seconds.items():
+                stages[stage] += spent
+            entry = self._entry(item, private)
+            if refusal := reembed.private_refusal(self, [entry.record], self.embedder):
+                self._fail(entry, f"could not be stored ({refusal})", emit, totals)
+            else:
+                entries.append(entry)
+        return self._store_entries(entries, emit, cancel, stages, totals)
+
+    def _store_entries(self, entries: list[_Entry], emit: EventSink, cancel: CancelToken, stages: dict,
+                       totals: dict) -> bool:
+        """Embed (cached in the catalog; nothing else written), then every entry ``pending`` -> one LanceDB append,
+        one tantivy commit -> each ``ready``. A failure purges the batch and tries its files one by one, so that
+        one bad file fails alone; a cancel while embedding leaves the stores and the catalog as they were."""
+        if not entries:
+            return True
+        began = time.perf_counter()
+        writing = False
         try:
-            vectors = self._embed(record, chunks, emit, cancel, stages)
+            vectors = self._embed_entries(entries, emit, cancel, stages)
             began_index = time.perf_counter()
-            emit(FileProgress(path=path, stage=IngestStage.index, pages_done=doc.pages, pages=doc.pages,
-                              chunks_done=len(chunks), chunks=len(chunks)))
-            self.vectors.delete_doc(doc_id)
-            self.vectors.add(chunks, vectors)
-            self.text_index.replace_doc(doc_id, chunks, doc.title)
+            writing = True
+            for entry in entries:
+                emit(FileProgress(path=entry.record.path, stage=IngestStage.index, pages_done=entry.record.pages,
+                                  pages=entry.record.pages, chunks_done=len(entry.chunks), chunks=len(entry.chunks)))
+                self.catalog.put(entry.record)
+            if stale := [e.record.id for e in entries if e.in_stores]:
+                self.vectors.delete_docs(stale)
+            self.vectors.add([c for e in entries for c in e.chunks], vectors)
+            self.text_index.add_docs([(e.record.id, e.chunks, e.record.title) for e in entries])
             stages["index"] += time.perf_counter() - began_index
-        except Cancelled:
-            self._purge(doc_id)
-            self.catalog.delete(doc_id)
-            emit(FileFinished(path=path, outcome=FileOutcome.cancelled, doc_id=doc_id, reason="cancelled"))
-            return FileOutcome.cancelled
+        except Cancelled:  # raised while embedding, before anything was written
+            self._cancel_all([e.item for e in entries], emit)
+            return False
         except Exception as exc:
-            self._purge(doc_id)
-            self.catalog.delete(doc_id)
-            reason = f"could not be stored ({exc})"
-            self.catalog.record_failure(path, item.sha256, reason)
-            totals["failed"] += 1
-            emit(FileFinished(path=path, outcome=FileOutcome.failed, reason=reason))
-            return FileOutcome.failed
-        self.catalog.set_status(doc_id, DocStatus.ready, error="")
-        self.catalog.clear_failure(path)
-        for old in previous:  # the file changed: its old version goes
-            self.remove(old.id)
-        outcome = FileOutcome.updated if previous or replacing else FileOutcome.added
-        totals[outcome.value] += 1
-        totals["pages"] += doc.pages
-        totals["chunks"] += len(chunks)
-        emit(FileFinished(path=path, outcome=outcome, doc_id=doc_id, pages=doc.pages, chunks=len(chunks),
-                          seconds=time.perf_counter() - began + sum(item.seconds.values()),
-                          note="; ".join(n for n in (record.no_text_note(), *doc.ocr_notes) if n)))
-        return outcome
+            if writing:  # half written: out of every store (a document replaced goes too, as it was half replaced)
+                ids = [e.record.id for e in entries]
+                self._purge_many(ids)
+                for entry in entries:
+                    self.catalog.delete(entry.record.id)
+                    entry.in_stores = False
+            if len(entries) == 1:
+                self._fail(entries[0], f"could not be stored ({exc})", emit, totals)
+                return True
+            for index, entry in enumerate(entries):  # one by one (the vectors embedded so far are cached)
+                if not self._store_entries([entry], emit, cancel, stages, totals):
+                    self._cancel_all([e.item for e in entries[index + 1:]], emit)
+                    return False
+            return True
+        spent = time.perf_counter() - began
+        total_chunks = max(sum(len(e.chunks) for e in entries), 1)
+        for entry in entries:
+            record, doc = entry.record, entry.item.doc
+            self.catalog.set_status(record.id, DocStatus.ready, error="")
+            self.catalog.clear_failure(record.path)
+            for old in entry.previous:  # the file changed: its old version goes
+                self.remove(old.id)
+            outcome = FileOutcome.updated if entry.previous or entry.replacing else FileOutcome.added
+            totals[outcome.value] += 1
+            totals["pages"] += record.pages
+            totals["chunks"] += record.chunks
+            emit(FileFinished(path=record.path, outcome=outcome, doc_id=record.id, pages=record.pages,
+                              chunks=record.chunks,
+                              seconds=spent * record.chunks / total_chunks + sum(entry.item.seconds.values()),
+                              note="; ".join(n for n in (record.no_text_note(), *doc.ocr_notes) if n)))
+        return True
+
+    def _embed_entries(self, entries: list[_Entry], emit: EventSink, cancel: CancelToken, stages: dict) -> np.ndarray:
+        """The vectors of every entry's chunks, in one call (``embed_batch`` at a time); each file's progress."""
+        texts = [embedding_text(e.record.title, c) for e in entries for c in e.chunks]
+        ends = np.cumsum([len(e.chunks) for e in entries]).tolist()
+        shown = [0] * len(entries)
+
+        def progress(done: int, seconds: float) -> None:
+            stages["embed"] += seconds
+            start = 0
+            for index, (entry, end) in enumerate(zip(entries, ends)):
+                mine = min(max(done - start, 0), end - start)
+                if mine > shown[index]:
+                    shown[index] = mine
+                    emit(FileProgress(path=entry.record.path, stage=IngestStage.embed, pages_done=entry.record.pages,
+                                      pages=entry.record.pages, chunks_done=mine, chunks=end - start))
+                start = end
+
+        return self._embed_cached(texts, cancel, batch=max(self.settings.embed_batch, 1), on_batch=progress)
 
     def add_text_documents(self, docs: Iterable[TextDocument], batch_docs: int = 256,
                            on_progress: Callable[[int, int], None] | None = None,

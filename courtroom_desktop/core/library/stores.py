@@ -104,8 +104,14 @@ class VectorStore:
             self.table.add(data)
 
     def delete_doc(self, doc_id: str) -> None:
+        self.delete_docs([doc_id])
+
+    def delete_docs(self, doc_ids: list[str]) -> None:
+        """Every chunk of these documents, in one delete per 500 (each delete is a new version of the table)."""
         with self._lock:
-            self.table.delete(f"doc_id = {_quote(doc_id)}")
+            for start in range(0, len(doc_ids), 500):
+                part = doc_ids[start:start + 500]
+                self.table.delete(f"doc_id IN ({', '.join(_quote(i) for i in part)})")
 
     def doc_ids(self) -> set[str]:
         return set(self.table.to_arrow().column("doc_id").unique().to_pylist()) if self.count() else set()
