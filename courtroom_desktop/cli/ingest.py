@@ -58,6 +58,10 @@ def run_ingest(job, quiet: bool = False):
         elif isinstance(event, FileStarted):
             tasks[event.path] = progress.add_task(_short(event.path), total=None, unit="")
         elif isinstance(event, FileProgress) and event.path in tasks:
+            # a bar while the file is read or embedded: files wait between the two (small files are stored in
+            # batches, so dozens may be waiting), and between embedding and their batch's commit
+            progress.update(tasks[event.path], visible=event.stage.value in ("extract", "ocr") or (
+                event.stage.value == "embed" and event.chunks_done < event.chunks))
             if event.stage.value == "extract":
                 progress.update(tasks[event.path], completed=event.pages_done, total=event.pages, unit="pages")
             elif event.stage.value == "ocr":  # scanned pages, one at a time: the slow part of a scan
