@@ -373,7 +373,7 @@ def report(args, manifest: dict, ingest: dict | None, quality: dict | None, late
         for run in item["runs"]:
             if run.get("stages"):
                 print("            ours' stages (s, extraction overlaps embedding): "
-                      + ", ".join(f"{k} {v:.0f}" for k, v in run["stages"].items()))
+                      + ", ".join(f"{k} {v:.1f}" for k, v in run["stages"].items()))
     if ingest:
         print(f"    ratio ours/recipe: {ingest['ratio']:.3f}  (target >= 0.9)")
     if quality:
