@@ -293,3 +293,24 @@ def test_killed_in_the_middle_of_a_batch_leaves_only_what_was_ready(tmp_path, he
         assert len(state(lib)) == 13
     finally:
         lib.close()
+
+
+def test_texts_are_embedded_longest_first_and_each_vector_is_its_own_texts(library):
+    """Within one call (a batch of files), texts go to the model by length, so that a batch of ``embed_batch`` pads
+    little (one-page files each end with a short chunk); the vectors come back in the order of the texts."""
+    texts = [paragraph(200 + i, sentences=1 + 5 * (i % 2)) for i in range(8)]  # short, long, short, long, ...
+    calls = []
+    real = library.embedder.encode
+
+    def encode(batch):
+        calls.append([len(t) for t in batch])
+        return real(batch)
+
+    library.embedder.encode = encode
+    vectors = library._embed_cached(texts, CancelToken(), batch=2)
+    del library.embedder.encode
+    assert len(calls) == 4 and all(min(a) >= max(b) for a, b in zip(calls, calls[1:]))  # longest first
+    assert calls[0] == sorted((len(t) for t in texts), reverse=True)[:2]
+    for text, vector in zip(texts, vectors):
+        alone = real([text])[0]
+        assert float(vector @ alone) > 0.9999  # its own text's vector (padding moves the last digits)

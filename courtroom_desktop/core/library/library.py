@@ -577,13 +577,18 @@ class Library:
     def _embed_cached(self, texts: list[str], cancel: CancelToken, batch: int,
                       on_batch: Callable[[int, float], None] | None = None, embedder=None) -> np.ndarray:
         """Vectors of ``texts``, from the catalog's cache where they are there, else embedded ``batch`` at a time and
-        cached at once (so an interrupted ingest never embeds the same text twice). ``on_batch(done, seconds)`` after
-        each batch. Raises Cancelled between batches."""
+        cached at once (so an interrupted ingest never embeds the same text twice); with an embedder's
+        ``length_batching``, in order of length. ``on_batch(done, seconds)`` after each batch. Raises Cancelled
+        between batches."""
         embedder = embedder or self.embedder
         model = embedder.identity  # never hands vectors of one backend (or server) to another
         keys = [text_key(t) for t in texts]
         cached = self.catalog.cached_vectors(model, keys)
         todo = [i for i, k in enumerate(keys) if k not in cached]
+        if getattr(embedder, "length_batching", False):
+            # longest first across the whole call, not only within each ``batch``: a batch of like lengths pads less
+            # (the last, short chunk of each small file no longer sits among full ones)
+            todo.sort(key=lambda i: -len(texts[i]))
         done = len(texts) - len(todo)
         for start in range(0, len(todo), batch):
             if cancel.cancelled:
