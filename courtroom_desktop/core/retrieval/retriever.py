@@ -133,6 +133,7 @@ class Retriever:
         ``vectors``: the queries' embeddings when already computed (one row per query)."""
         scope = scope or Scope.all()
         library = self.library
+        self.vector_problem = ""
         self._maybe_index()
         timings = {}
         began = time.perf_counter()
@@ -160,7 +161,6 @@ class Retriever:
                 try:
                     with torch_threads(self.settings.query_threads):
                         vectors = library.embedder.encode(semantic)
-                    self.vector_problem = ""
                 except LibraryError as exc:
                     if BM25 not in methods:
                         raise
