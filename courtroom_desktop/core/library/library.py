@@ -14,9 +14,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +27,7 @@ from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.embedder import Embedder, embedding_text, make_embedder
 from courtroom_desktop.core.library.extract import ExtractedDoc, extract
 from courtroom_desktop.core.library.files import CancelToken, find_files, kind_of, sha256_file
+from courtroom_desktop.core.library.handoff import Entry, Handoff, Prepared
 from courtroom_desktop.core.library.notes import document_fields
 from courtroom_desktop.core.library.ocr import OcrOptions
 from courtroom_desktop.core.library.stores import VectorStore
@@ -56,89 +55,6 @@ per ``embed_batch`` of them, one LanceDB append and one tantivy commit per batch
 one, spent most of their time in tiny embedding batches and in a LanceDB version and a tantivy commit per file."""
 HELD_CHUNKS = 2 * BATCH_CHUNKS
 """How far extraction may run ahead of storing, in chunks (at least one file, however big)."""
-
-
-@dataclass
-class _Prepared:
-    path: Path
-    sha256: str
-    doc: ExtractedDoc | None = None
-    chunks: list[Chunk] | None = None
-    error: str = ""
-    seconds: dict[str, float] | None = None
-
-    @property
-    def storable(self) -> bool:
-        return not self.error and self.doc is not None
-
-    @property
-    def weight(self) -> int:
-        return len(self.chunks) if self.chunks else 1
-
-
-@dataclass
-class _Entry:
-    """A prepared file on its way into the stores: its catalog record (status pending), what it replaces."""
-
-    item: _Prepared
-    record: Document
-    previous: list[Document]  # other versions of the same path: removed once this one is ready
-    replacing: Document | None  # the catalog's row of the same id (a re-index, or a crash's leftover)
-    in_stores: bool  # chunks of this id may be in LanceDB and tantivy already: delete them first
-
-    @property
-    def chunks(self) -> list[Chunk]:
-        return self.item.chunks or []
-
-
-class _Handoff:
-    """Prepared files from the extracting thread to the storing one, held up to ``limit`` chunks (and always at
-    least one file), so extraction runs ahead of storing by about a batch without holding many big documents."""
-
-    def __init__(self, limit: int):
-        self._items: deque[_Prepared | None] = deque()
-        self._held, self._limit = 0, limit
-        self._changed = threading.Condition()
-        self.closed = False
-
-    def close(self) -> None:
-        """The storing side is gone (an error): puts return at once, and the producer stops."""
-        with self._changed:
-            self.closed = True
-            self._changed.notify_all()
-
-    def put(self, item: _Prepared | None) -> None:
-        weight = item.weight if item is not None else 0
-        with self._changed:
-            while self._items and self._held + weight > self._limit and not self.closed:
-                self._changed.wait()
-            if self.closed:
-                return
-            self._items.append(item)
-            self._held += weight
-            self._changed.notify_all()
-
-    def take(self, budget: int) -> list[_Prepared | None]:
-        """Wait for one file, then take the files already waiting, up to ``budget`` chunks (the first whatever its
-        size); None marks the end. Never waits for more: when storing outpaces extraction, batches stay small."""
-        with self._changed:
-            while not self._items:
-                self._changed.wait()
-            taken: list[_Prepared | None] = []
-            chunks = 0
-            while self._items:
-                item = self._items[0]
-                weight = item.weight if item is not None else 0
-                if taken and chunks + weight > budget:
-                    break
-                self._items.popleft()
-                self._held -= weight
-                taken.append(item)
-                chunks += weight
-                if item is None:
-                    break
-            self._changed.notify_all()
-            return taken
 
 
 class Library:
@@ -219,7 +135,7 @@ class Library:
         """Out of tantivy (one commit) and LanceDB (one delete)."""
         if not doc_ids:
             return
-        self.text_index.add_docs([(doc_id, [], "") for doc_id in doc_ids])
+        self.text_index.delete_docs(doc_ids)
         if self._vectors is not None or reembed.folder_of(self).exists():
             self.vectors.delete_docs(doc_ids)
 
@@ -278,7 +194,7 @@ class Library:
         started = time.perf_counter()
         stages = {s.value: 0.0 for s in IngestStage}
         totals = {"added": 0, "updated": 0, "skipped": 0, "failed": 0, "pages": 0, "chunks": 0}
-        handoff = _Handoff(HELD_CHUNKS)
+        handoff = Handoff(HELD_CHUNKS)
 
         def producer() -> None:
             try:
@@ -310,12 +226,12 @@ class Library:
         emit(finished)
         return finished
 
-    def _store_handed(self, handoff: _Handoff, emit: EventSink, cancel: CancelToken, stages: dict, totals: dict,
+    def _store_handed(self, handoff: Handoff, emit: EventSink, cancel: CancelToken, stages: dict, totals: dict,
                       private: bool | None) -> None:
         """Store what the producer hands over, a batch at a time, until it ends or the ingest is cancelled."""
         ended = stopped = False
         while not ended and not stopped:
-            batch: list[_Prepared] = []
+            batch: list[Prepared] = []
             for item in handoff.take(BATCH_CHUNKS):
                 if item is None:
                     ended = True
@@ -366,16 +282,16 @@ class Library:
         return self._extractor.extract(path, on_page=on_page, cancelled=cancelled,
                                        deadline_s=self.settings.file_timeout_s, ocr=options, on_ocr=on_ocr)
 
-    def _prepare(self, path: Path, emit: EventSink, cancel: CancelToken, force: bool) -> _Prepared:
+    def _prepare(self, path: Path, emit: EventSink, cancel: CancelToken, force: bool) -> Prepared:
         seconds = {"extract": 0.0, "ocr": 0.0, "chunk": 0.0}
         try:
             sha = sha256_file(path) if path.exists() and path.is_file() else ""
         except OSError as exc:
-            return _Prepared(path, "", error=f"cannot read the file ({exc.strerror})")
+            return Prepared(path, "", error=f"cannot read the file ({exc.strerror})")
         doc_id = sha[:16]
         existing = self.catalog.get(doc_id) if sha else None
         if existing and existing.status == DocStatus.ready and not force:
-            return _Prepared(path, sha)  # skipped: same content already in the library
+            return Prepared(path, sha)  # skipped: same content already in the library
         began = time.perf_counter()
         deadline = [began + self.settings.file_timeout_s]
         # OCR is slow: each page it starts on gets its own deadline (the child gives a page up at
@@ -398,11 +314,11 @@ class Library:
             )
         except Cancelled:
             if cancel.cancelled:
-                return _Prepared(path, sha, error="cancelled")
-            return _Prepared(path, sha, error=f"gave up after {time.perf_counter() - began:.0f} s "
+                return Prepared(path, sha, error="cancelled")
+            return Prepared(path, sha, error=f"gave up after {time.perf_counter() - began:.0f} s "
                                               f"(library.file_timeout_s)")
         except IngestError as exc:
-            return _Prepared(path, sha, error=exc.reason)
+            return Prepared(path, sha, error=exc.reason)
         seconds["ocr"] = min(doc.ocr_seconds, time.perf_counter() - began)
         seconds["extract"] = time.perf_counter() - began - seconds["ocr"]
         began = time.perf_counter()
@@ -410,12 +326,12 @@ class Library:
                                 self.settings.min_section_tokens)
         seconds["chunk"] = time.perf_counter() - began
         if not chunks:
-            return _Prepared(path, sha, error="no text found in the " + ("PDF" if kind_of(path) == "pdf" else "file"))
+            return Prepared(path, sha, error="no text found in the " + ("PDF" if kind_of(path) == "pdf" else "file"))
         emit(FileProgress(path=str(path), stage=IngestStage.chunk, pages_done=doc.pages, pages=doc.pages,
                           chunks=len(chunks)))
-        return _Prepared(path, sha, doc=doc, chunks=chunks, seconds=seconds)
+        return Prepared(path, sha, doc=doc, chunks=chunks, seconds=seconds)
 
-    def _finish_unstored(self, item: _Prepared, emit: EventSink, totals: dict, private: bool | None) -> FileOutcome:
+    def _finish_unstored(self, item: Prepared, emit: EventSink, totals: dict, private: bool | None) -> FileOutcome:
         """A file that goes into no store: failed, unchanged (skipped), or prepared but cancelled before storing."""
         path = str(item.path)
         if item.storable or item.error == "cancelled":
@@ -434,7 +350,7 @@ class Library:
                           reason="unchanged: already in the library"))
         return FileOutcome.skipped
 
-    def _entry(self, item: _Prepared, private: bool | None) -> _Entry:
+    def _entry(self, item: Prepared, private: bool | None) -> Entry:
         path, doc, chunks, doc_id = str(item.path), item.doc, item.chunks, item.sha256[:16]
         previous = [d for d in self.catalog.by_path(path) if d.id != doc_id]
         replacing = self.catalog.get(doc_id)
@@ -447,19 +363,19 @@ class Library:
         )
         # a document the catalog does not know is in no store (rows go pending before any store is written, and
         # leave after their chunks are gone), so a new one needs no delete: each would be a LanceDB version
-        return _Entry(item, record, previous, replacing, in_stores=replacing is not None)
+        return Entry(item, record, previous, replacing, in_stores=replacing is not None)
 
-    def _cancel_all(self, items: list[_Prepared], emit: EventSink) -> None:
+    def _cancel_all(self, items: list[Prepared], emit: EventSink) -> None:
         for item in items:
             emit(FileFinished(path=str(item.path), outcome=FileOutcome.cancelled, doc_id=item.sha256[:16],
                               reason="cancelled"))
 
-    def _fail(self, entry: _Entry, reason: str, emit: EventSink, totals: dict) -> None:
+    def _fail(self, entry: Entry, reason: str, emit: EventSink, totals: dict) -> None:
         self.catalog.record_failure(entry.record.path, entry.record.sha256, reason)
         totals["failed"] += 1
         emit(FileFinished(path=entry.record.path, outcome=FileOutcome.failed, reason=reason))
 
-    def _store_batch(self, items: list[_Prepared], emit: EventSink, cancel: CancelToken, stages: dict,
+    def _store_batch(self, items: list[Prepared], emit: EventSink, cancel: CancelToken, stages: dict,
                      totals: dict, private: bool | None) -> bool:
         """Store prepared files together; False when cancelled (then none of them was written)."""
         entries = []
@@ -473,7 +389,7 @@ class Library:
                 entries.append(entry)
         return self._store_entries(entries, emit, cancel, stages, totals)
 
-    def _store_entries(self, entries: list[_Entry], emit: EventSink, cancel: CancelToken, stages: dict,
+    def _store_entries(self, entries: list[Entry], emit: EventSink, cancel: CancelToken, stages: dict,
                        totals: dict) -> bool:
         """Embed (cached in the catalog; nothing else written), then every entry ``pending`` -> one LanceDB append,
         one tantivy commit -> each ``ready``. A failure purges the batch and tries its files one by one, so that
@@ -531,7 +447,7 @@ class Library:
                               note="; ".join(n for n in (record.no_text_note(), *doc.ocr_notes) if n)))
         return True
 
-    def _embed_entries(self, entries: list[_Entry], emit: EventSink, cancel: CancelToken, stages: dict) -> np.ndarray:
+    def _embed_entries(self, entries: list[Entry], emit: EventSink, cancel: CancelToken, stages: dict) -> np.ndarray:
         """The vectors of every entry's chunks, in one call (``embed_batch`` at a time); each file's progress."""
         texts = [embedding_text(e.record.title, c) for e in entries for c in e.chunks]
         ends = np.cumsum([len(e.chunks) for e in entries]).tolist()

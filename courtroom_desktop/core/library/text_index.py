@@ -163,7 +163,11 @@ class TextIndex:
         return hits
 
     def delete_doc(self, doc_id: str) -> None:
-        self.replace_doc(doc_id, [], "")
+        self.delete_docs([doc_id])
+
+    def delete_docs(self, doc_ids: list[str]) -> None:
+        """Every chunk of these documents, in one commit."""
+        self.add_docs([(doc_id, [], "") for doc_id in doc_ids])
 
     def count(self, doc_id: str | None = None) -> int:
         self.index.reload()
