@@ -366,8 +366,8 @@ def quality_flags(record: TrialRecord) -> list[str]:
     if not record.verdict:
         seen: dict[str, int] = {}
         for turn in record.turns:
-            for flag in turn.flags:
-                seen[told(record, flag)] = seen.get(told(record, flag), 0) + 1
+            for flag in (told(record, f) for f in turn.flags):
+                seen[flag] = seen.get(flag, 0) + 1
         flags.extend(say(record, "flag_turns" if n > 1 else "flag_turn", flag=flag, n=n) for flag, n in seen.items())
     regenerated = sum(1 for t in record.turns if t.regenerated)
     if regenerated:
