@@ -79,10 +79,11 @@ class LibrarySettings(_Section):
     embedding_timeout_s: float = Field(60.0, gt=0, le=3600, description="Embedding server: the longest wait for "
                                        "one batch's answer (one retry follows).")
     embedding_backend: Literal["torch", "onnx", "onnx-int8"] = Field(
-        "torch", description="How the embedding model runs: 'torch' (PyTorch, float32: the reference), 'onnx' (the model "
-        "exported once per machine to ONNX and run by onnxruntime: the same vectors), 'onnx-int8' (that export with "
-        "int8 weights: faster where the CPU has int8 dot-product instructions, vectors at cosine ~0.994 of the float "
-        "ones; docs/performance.md). A library keeps the backend it was embedded with: after changing it, run "
+        "onnx", description="How the embedding model runs: 'onnx' (the model exported once per machine to ONNX and "
+        "run by onnxruntime, a batch per core: the same vectors as 'torch', faster; PyTorch where the export fails), "
+        "'torch' (PyTorch, float32: the reference), 'onnx-int8' (that export with int8 weights: faster still where "
+        "the CPU has int8 dot-product instructions, vectors at cosine ~0.994 of the float ones; docs/performance.md). "
+        "'onnx' and 'torch' make the same vectors; a library embedded with 'onnx-int8' keeps it until "
         "`courtroom library reindex`.")
     chunk_tokens: int = Field(200, ge=32, le=2000, description="Token budget of one chunk (passage).",
                               json_schema_extra=shown("Passage size", "tokens", 10))

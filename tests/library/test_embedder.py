@@ -1,9 +1,11 @@
-"""Embedding backends: the int8 ONNX export against the float model, length batching, and a library that never
-mixes the vectors of two backends (the table and the embedding cache are keyed by the embedder's identity)."""
+"""Embedding backends: the ONNX exports (float, the default, and int8) against PyTorch, a batch per core, the fall
+back to PyTorch, length batching, and a library that never mixes the vectors of two embedders (the table and the
+embedding cache are keyed by the embedder's identity, which the two float backends share)."""
 
 from __future__ import annotations
 
 import builtins
+import threading
 import zlib
 
 import numpy as np
@@ -36,6 +38,70 @@ def int8(tmp_path_factory) -> Embedder:
                         cache_dir=tmp_path_factory.mktemp("embedder-cache"))
     assert embedder.dim == 384  # exports now
     return embedder
+
+
+@pytest.fixture(scope="module")
+def onnx_float(tmp_path_factory) -> Embedder:
+    """The bundled MiniLM exported to ONNX (float32), the default backend, once for this module."""
+    pytest.importorskip("onnxruntime")
+    embedder = Embedder("all-MiniLM-L6-v2", batch=8, backend="onnx",
+                        cache_dir=tmp_path_factory.mktemp("embedder-cache"))
+    assert embedder.dim == 384
+    assert isinstance(embedder._load(), embedder_module._OnnxModel)  # exported, not the fall-back
+    return embedder
+
+
+def test_onnx_float_vectors_are_the_torch_vectors(onnx_float, embedder):
+    """Why the two float backends share an identity: a library may hold vectors of both."""
+    cosines = (onnx_float.encode(SENTENCES) * embedder.encode(SENTENCES)).sum(axis=1)
+    assert cosines.min() > 0.9999, dict(zip(SENTENCES, cosines.round(6)))
+
+
+def test_an_onnx_model_runs_a_batch_per_core_and_keeps_the_order(onnx_float, monkeypatch):
+    """Three workers take the batches of one call at once; the vectors are those of one batch at a time, each in
+    its text's row."""
+    folder = embedder_module.exported_model(embedder_module.resolve_model_path("all-MiniLM-L6-v2"), "onnx",
+                                            onnx_float.cache_dir, label="all-MiniLM-L6-v2")
+    monkeypatch.setattr(embedder_module, "workers", lambda: 3)
+    parallel = embedder_module._OnnxModel(folder, "onnx")
+    monkeypatch.setattr(embedder_module, "workers", lambda: 1)
+    serial = embedder_module._OnnxModel(folder, "onnx")
+    assert parallel.workers == 3 and parallel.pool is not None and serial.pool is None
+    threads = set()
+    run = parallel.encode_batch
+
+    def watched(texts):
+        threads.add(threading.current_thread().name)
+        return run(texts)
+
+    parallel.encode_batch = watched
+    texts = [f"passage {i}: " + "vitamin D and birth weight in a cohort " * (i % 5 + 1) for i in range(20)] + SENTENCES
+    embedder = Embedder("all-MiniLM-L6-v2", batch=4, backend="onnx")
+    embedder._model.get = lambda: parallel
+    one_at_a_time = Embedder("all-MiniLM-L6-v2", batch=4, backend="onnx")
+    one_at_a_time._model.get = lambda: serial
+    a, b = embedder.encode(texts), one_at_a_time.encode(texts)
+    assert len(threads) >= 2 and all(name.startswith("embed") for name in threads), threads
+    assert np.allclose(a, b, atol=1e-5)
+    assert ((a @ b.T).argmax(axis=1) == np.arange(len(texts))).all()
+    threads.clear()
+    embedder.encode(SENTENCES[:2])  # a short call is cut so that every worker has a batch
+    assert len(threads) == 2, threads
+
+
+def test_the_onnx_backend_falls_back_to_torch_when_the_export_fails(monkeypatch, tmp_path, caplog, embedder):
+    pytest.importorskip("onnxruntime")
+
+    def broken(model_path, backend, weights, out):
+        raise RuntimeError("the exporter gave up")
+
+    monkeypatch.setattr(embedder_module, "_export", broken)
+    onnx = Embedder("all-MiniLM-L6-v2", backend="onnx", cache_dir=tmp_path)
+    with caplog.at_level("WARNING", logger=embedder_module.__name__):
+        vectors = onnx.encode(SENTENCES[:2])
+    assert isinstance(onnx._load(), embedder_module._TorchModel)
+    assert "gave up" in caplog.text and "PyTorch instead" in caplog.text
+    assert np.allclose(vectors, embedder.encode(SENTENCES[:2]), atol=1e-5)
 
 
 def test_int8_vectors_are_normalised_and_close_to_the_float_ones(int8, embedder):
@@ -133,10 +199,27 @@ class FakeBackend(Embedder):
         return super().encode(texts)
 
 
-def test_the_identity_is_the_plain_model_name_for_torch_and_names_any_other_backend():
+def test_the_identity_is_the_plain_model_name_for_the_float_backends_and_names_int8():
     assert Embedder("all-MiniLM-L6-v2").identity == "all-MiniLM-L6-v2"  # what libraries recorded before backends
+    assert Embedder("all-MiniLM-L6-v2", backend="onnx").identity == "all-MiniLM-L6-v2"  # the same vectors
     assert Embedder("all-MiniLM-L6-v2", backend="onnx-int8").identity == "all-MiniLM-L6-v2@onnx-int8"
-    assert Embedder("all-MiniLM-L6-v2", backend="onnx").identity == "all-MiniLM-L6-v2@onnx"
+    assert LibrarySettings().embedding_backend == "onnx"
+
+
+def test_a_library_recorded_as_onnx_before_the_float_backends_shared_a_name_opens_without_reindexing(tmp_path):
+    make_structured(tmp_path / "report.pdf", outline=True)
+    library = Library.open(tmp_path / "lib", SETTINGS, FakeBackend("onnx"))
+    library.ingest([tmp_path / "report.pdf"])
+    library.catalog.set_meta("embedding_model", "all-MiniLM-L6-v2@onnx")  # as such a library recorded it
+    library.close()
+    torch = FakeBackend("torch")
+    library = Library.open(tmp_path / "lib", SETTINGS, torch)
+    try:
+        assert not library.embedder_pending and library.vectors.count() > 0
+        library.reindex()
+        assert torch.encoded == 0  # nothing to re-embed
+    finally:
+        library.close()
 
 
 def test_a_library_of_one_backend_refuses_another_until_reindexed(tmp_path):

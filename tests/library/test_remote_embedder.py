@@ -88,7 +88,7 @@ def test_the_factory_names_each_embedder():
     assert isinstance(bundled, Embedder) and bundled.identity == "all-MiniLM-L6-v2"
     assert not bundled.covers("长期饮用纯净水") and bundled.covers("purified water")
     local = make_embedder(LibrarySettings(embedding_model="/models/my-st", embedding_backend="onnx"))
-    assert isinstance(local, Embedder) and local.identity == "/models/my-st@onnx" and local.covers("纯净水")
+    assert isinstance(local, Embedder) and local.identity == "/models/my-st" and local.covers("纯净水")
     ollama = make_embedder(LibrarySettings(embedder="ollama", embedding_model="bge-m3"))
     assert ollama.identity == "ollama:bge-m3@http://localhost:11434" and ollama.covers("纯净水")
     english = make_embedder(LibrarySettings(embedder="ollama", embedding_model="all-minilm", embedding_languages="en"))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.eval.beir import read_corpus
-from courtroom_desktop.core.library.embedder import Embedder
+from courtroom_desktop.core.library.embedder import Embedder, identity_of
 from courtroom_desktop.core.library.library import Library
 from courtroom_desktop.core.library.text_docs import TextDocument
 
@@ -36,7 +36,7 @@ def build_beir_library(beir_dir: Path, root: Path, settings: LibrarySettings, em
     Returns the library and the seconds spent building (0 when reused)."""
     root = Path(root)
     # the model and how it runs (Embedder.identity: 'all-MiniLM-L6-v2@onnx-int8'): a cache of one is never another's
-    named = settings.embedding_model + ("" if settings.embedding_backend == "torch" else f"@{settings.embedding_backend}")
+    named = identity_of(settings.embedding_model, settings.embedding_backend)
     key = corpus_key(beir_dir, settings, (embedder.identity if embedder else named))
     if root.exists():
         library = Library.open(root, settings, embedder)

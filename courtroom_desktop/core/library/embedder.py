@@ -3,9 +3,13 @@
 Three backends run the same model (``library.embedding_backend``):
 
     torch      sentence-transformers on PyTorch, float32: the reference every other backend is measured against.
-    onnx       the model exported to ONNX (float32) and run by onnxruntime: the same vectors (cosine 1.0000).
+    onnx       the default: the model exported to ONNX (float32) and run by onnxruntime, the same vectors (cosine
+               1.0000), faster; where the export or onnxruntime fails it falls back to torch (the same vectors).
     onnx-int8  that export with its weights quantised to int8 (dynamic quantisation): faster on CPUs with int8
                dot-product instructions, vectors at cosine ~0.994 of the float ones (docs/performance.md).
+
+The ONNX backends run one batch per core at once (each run single-threaded), rather than one batch spread over the
+cores: a model this small spends much of a multi-threaded run waiting for its threads.
 
 The ONNX models are exported from the local weights (nothing is downloaded) once per machine, on first use, by the
 worker thread that first needs the model, into the cache folder (``COURTROOM_CACHE_DIR``, else the platform's user
@@ -13,9 +17,9 @@ cache folder): written to a temporary folder, then renamed into place, so a cras
 or reads a half-written model. At run time the ONNX backends need onnxruntime and the ``tokenizers`` package only
 (no torch import); the export itself needs torch and onnx.
 
-Vectors of two backends never mix in a library: the table records :attr:`Embedder.identity`
-("all-MiniLM-L6-v2@onnx-int8"; plain "all-MiniLM-L6-v2" for torch, as libraries made before backends existed
-recorded), and the embedding cache is keyed by it.
+Vectors of two embedders never mix in a library: the table records :attr:`Embedder.identity` (the model's name for
+the float backends, whose vectors are the same; "all-MiniLM-L6-v2@onnx-int8" for int8), and the embedding cache is
+keyed by it.
 """
 
 from __future__ import annotations
@@ -44,6 +48,32 @@ BACKENDS = ("torch", "onnx", "onnx-int8")
 EXPORT_FORMAT = 1  # bump when the exported files change, so that every machine exports again
 POOLING = ("mean", "cls", "max")
 _SETTING = "library.embedding_backend"
+FLOAT_BACKENDS = ("torch", "onnx")  # the same vectors: one identity
+MAX_WORKERS = 8
+
+
+def identity_of(name: str, backend: str) -> str:
+    """What a library records vectors of model ``name`` run by ``backend`` under: the name for the float backends
+    (torch, and onnx whose vectors equal torch's; libraries made before backends existed recorded the name), else
+    ``name@backend``."""
+    return name if backend in FLOAT_BACKENDS else f"{name}@{backend}"
+
+
+def canonical_identity(recorded: str | None) -> str | None:
+    """A recorded identity as :func:`identity_of` spells it today ('model@onnx', from before the float backends
+    shared one identity, is 'model')."""
+    if recorded and recorded.endswith("@onnx"):
+        return recorded[: -len("@onnx")]
+    return recorded
+
+
+def workers() -> int:
+    """Batches an ONNX model runs at once: one per core this process may use (at most MAX_WORKERS)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
 
 
 def resolve_model_path(name: str) -> str:
@@ -114,16 +144,21 @@ class Embedder:
 
     @property
     def identity(self) -> str:
-        """What the library records its vectors under: the model, and the backend unless it is torch (the vectors
-        libraries made before there were backends hold)."""
-        return self.name if self.backend == "torch" else f"{self.name}@{self.backend}"
+        """What the library records its vectors under (:func:`identity_of`)."""
+        return identity_of(self.name, self.backend)
 
     def _build(self):
         path = resolve_model_path(self.name)
         if self.backend == "torch":
             return _TorchModel(path)
-        folder = exported_model(path, self.backend, self.cache_dir or cache_root(), label=self.name)
-        return _OnnxModel(folder, self.backend)
+        try:
+            folder = exported_model(path, self.backend, self.cache_dir or cache_root(), label=self.name)
+            return _OnnxModel(folder, self.backend)
+        except ConfigError as exc:
+            if self.backend != "onnx":
+                raise
+            log.warning("%s; embedding with PyTorch instead (the same vectors, slower)", exc)
+            return _TorchModel(path)
 
     def _load(self):
         return self._model.get()
@@ -152,9 +187,16 @@ class Embedder:
             order = list(range(len(texts)))
         out = np.empty((len(texts), model.dim), dtype=np.float32)
         step = max(int(self.batch), 1)
-        for start in range(0, len(order), step):
-            part = order[start:start + step]
-            out[part] = model.encode_batch([texts[i] for i in part])
+        pool = getattr(model, "pool", None)
+        if pool is not None:  # a batch per worker at least, so that a short call still uses every core
+            step = max(1, min(step, -(-len(order) // model.workers)))
+        parts = [order[start:start + step] for start in range(0, len(order), step)]
+        if pool is None or len(parts) == 1:
+            for part in parts:
+                out[part] = model.encode_batch([texts[i] for i in part])
+        else:  # longest first: the workers take them in that order, and finish together
+            for part, vectors in zip(parts, pool.map(lambda p: model.encode_batch([texts[i] for i in p]), parts)):
+                out[part] = vectors
         return out
 
 
@@ -355,6 +397,13 @@ class _OnnxModel:
         self.tokenizer = tokenizer
         options = ort.SessionOptions()
         options.inter_op_num_threads = 1
+        self.workers = count = workers()
+        self.pool = None
+        if count > 1:  # one single-threaded run per core (see the module)
+            from concurrent.futures import ThreadPoolExecutor
+
+            options.intra_op_num_threads = 1
+            self.pool = ThreadPoolExecutor(count, thread_name_prefix="embed")
         # no busy-waiting between ops: the window and the extraction thread share the cores
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(folder / "model.onnx"), options, providers=["CPUExecutionProvider"])

@@ -92,7 +92,7 @@ class Library:
     @property
     def embedder_pending(self) -> bool:
         """The settings name another embedder than the one the vectors were made with: reindex() switches."""
-        recorded = self.catalog.get_meta("embedding_model")
+        recorded = reembed.recorded_identity(self.catalog)
         return bool(recorded) and recorded != self.target_embedder.identity and bool(self.catalog.ready_ids())
 
     @property
@@ -102,7 +102,7 @@ class Library:
         with self._vectors_lock:  # two threads at once (the window's preload and an ingest) must not both create it
             if self._vectors is None:
                 identity = self.embedder.identity  # model@backend or server: vectors of two are never mixed
-                recorded = self.catalog.get_meta("embedding_model")
+                recorded = reembed.recorded_identity(self.catalog)
                 if recorded and recorded != identity and self.catalog.ready_ids():
                     raise LibraryError(f"{self.root}: the library was embedded with {recorded!r} but the settings name "
                                        f"{identity!r} (library.embedder, embedding_model, embedding_backend): run "
@@ -543,7 +543,7 @@ class Library:
                 settings = self.settings  # as they are now (Workspace.reconfigure may have replaced them)
             target = embedder or (make_embedder(settings, self.embedder_class) if settings is not None
                                   else self.target_embedder)
-            if target.identity != self.catalog.get_meta("embedding_model"):
+            if target.identity != reembed.recorded_identity(self.catalog):
                 spec = reembed.spec_of(settings or self.settings, target)
                 try:
                     finished = reembed.switch(self, target, spec, on_event=on_event, cancel=cancel)

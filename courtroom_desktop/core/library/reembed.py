@@ -23,7 +23,7 @@ import uuid
 from pathlib import Path
 
 from courtroom_desktop.core.errors import Cancelled, LibraryError
-from courtroom_desktop.core.library.embedder import Embedder, make_embedder
+from courtroom_desktop.core.library.embedder import Embedder, canonical_identity, make_embedder
 from courtroom_desktop.core.library.files import CancelToken
 from courtroom_desktop.core.library.stores import VectorStore
 from courtroom_desktop.core.records import (
@@ -57,6 +57,11 @@ def spec_of(settings, embedder) -> str:
     return json.dumps({name: getattr(settings, name) for name in SPEC_FIELDS}, sort_keys=True)
 
 
+def recorded_identity(catalog) -> str | None:
+    """The identity of the embedder the library's vectors were made with, as ``Embedder.identity`` spells it."""
+    return canonical_identity(catalog.get_meta("embedding_model"))
+
+
 def record(catalog, folder: str, identity: str, dim: int, spec: str) -> None:
     """The swap: the catalog names the new vectors in one transaction."""
     values = {"vectors_folder": folder, "embedding_model": identity, "embedding_dim": str(int(dim)),
@@ -75,7 +80,7 @@ def record(catalog, folder: str, identity: str, dim: int, spec: str) -> None:
 def recorded_embedder(library, target):
     """The embedder the library's vectors were made with, rebuilt from the meta, when the settings name another
     (``target``) and the library holds documents; else ``target``. Searches use it until the switch is done."""
-    recorded = library.catalog.get_meta("embedding_model")
+    recorded = recorded_identity(library.catalog)
     if not recorded or recorded == target.identity or not library.catalog.ready_ids():
         return target
     from courtroom_desktop.core.config import LibrarySettings
