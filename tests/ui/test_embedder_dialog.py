@@ -45,3 +45,14 @@ def test_choosing_an_endpoint_embedder_re_embeds_the_library(sample_window, qloo
         assert [e.kind for e in events].count("file_finished") == 6 and events[-1].kind == "finished"
         assert window.workspace.workspace.search("vitamin D", k=2)
     dialog.close()
+
+
+def test_only_a_backend_with_other_vectors_counts_as_another_embedder():
+    """Moving between the float backends asks for no re-embedding (their vectors are the same); int8 does."""
+    from courtroom_desktop.core.config import LibrarySettings
+    from courtroom_desktop.ui.dialogs.embedder_editor import changed
+
+    torch, onnx, int8 = (LibrarySettings(embedding_backend=b) for b in ("torch", "onnx", "onnx-int8"))
+    assert not changed(torch, onnx) and not changed(onnx, torch) and not changed(onnx, onnx)
+    assert changed(onnx, int8) and changed(int8, torch)
+    assert changed(onnx, LibrarySettings(embedding_model="/models/other"))
