@@ -188,7 +188,8 @@ class RetrievalSettings(_Section):
     ann_build: Literal["background", "never"] = Field(
         "background", description="Build the ANN index in the background once the table reaches ann_min_rows.")
     query_threads: int = Field(1, ge=0, le=64, description="torch threads for embedding queries (0: torch's default); "
-                               "one is fastest for short queries and robust when the cores are busy.")
+                               "one is fastest for short queries and robust when the cores are busy. The ONNX "
+                               "backends run each batch on one thread anyway.")
 
     @model_validator(mode="after")
     def _some_weight(self):

@@ -5,6 +5,10 @@ embedding cache are keyed by the embedder's identity, which the two float backen
 from __future__ import annotations
 
 import builtins
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 import zlib
 
@@ -87,6 +91,47 @@ def test_an_onnx_model_runs_a_batch_per_core_and_keeps_the_order(onnx_float, mon
     threads.clear()
     embedder.encode(SENTENCES[:2])  # a short call is cut so that every worker has a batch
     assert len(threads) == 2, threads
+
+
+def test_onnx_workers_keep_to_omp_num_threads_and_run_on_one_thread_each(onnx_float, monkeypatch):
+    """The window sets OMP_NUM_THREADS to leave a core to its event loop (ui.app): the ONNX runner keeps to it, as
+    PyTorch does, and a run never spreads over more threads of its own."""
+    folder = embedder_module.exported_model(embedder_module.resolve_model_path("all-MiniLM-L6-v2"), "onnx",
+                                            onnx_float.cache_dir, label="all-MiniLM-L6-v2")
+    monkeypatch.setattr(embedder_module.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert embedder_module.workers() == 1
+    model = embedder_module._OnnxModel(folder, "onnx")
+    assert model.workers == 1 and model.pool is None
+    assert model.session.get_session_options().intra_op_num_threads == 1
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert embedder_module.workers() == 3
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    assert embedder_module.workers() == 4
+
+
+def test_a_search_with_the_default_backend_never_imports_torch(onnx_float, tmp_path):
+    """What makes the ONNX default start fast: ingest and search in a fresh process, the model already exported."""
+    code = textwrap.dedent("""
+        import sys
+        from pathlib import Path
+        from courtroom_desktop.core.config import LibrarySettings
+        from courtroom_desktop.core.library import Library
+        from courtroom_desktop.core.library.text_docs import TextDocument
+        from courtroom_desktop.core.retrieval.retriever import Retriever
+
+        library = Library.open(Path(sys.argv[1]), LibrarySettings(isolate_extraction=False))
+        library.add_text_documents([TextDocument(id="d1", title="Vitamin D", sections=[
+            ("Results", "Vitamin D deficiency is unrelated to birth weight."),
+            ("Methods", "二甲双胍可以降低2型糖尿病患者的血糖。")])])
+        hits = Retriever(library, reranker=None).search("vitamin D and birth weight", k=1)
+        print(library.embedder.identity, hits[0].chunk.text[:9], "torch" in sys.modules)
+    """)
+    env = {**os.environ, "COURTROOM_CACHE_DIR": str(onnx_float.cache_dir), "HF_HUB_OFFLINE": "1"}
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "lib")], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["all-MiniLM-L6-v2", "Vitamin", "D", "False"], out.stdout
 
 
 def test_the_onnx_backend_falls_back_to_torch_when_the_export_fails(monkeypatch, tmp_path, caplog, embedder):

@@ -68,11 +68,16 @@ def canonical_identity(recorded: str | None) -> str | None:
 
 
 def workers() -> int:
-    """Batches an ONNX model runs at once: one per core this process may use (at most MAX_WORKERS)."""
+    """Batches an ONNX model runs at once, each on one thread: one per core this process may use, no more than
+    OMP_NUM_THREADS where it is set (PyTorch's thread count, which the window sets to leave a core to its event loop)
+    and MAX_WORKERS."""
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
+    limit = os.environ.get("OMP_NUM_THREADS", "").strip()
+    if limit.isdigit() and int(limit) > 0:
+        cores = min(cores, int(limit))
     return max(1, min(cores, MAX_WORKERS))
 
 
@@ -397,15 +402,13 @@ class _OnnxModel:
         self.tokenizer = tokenizer
         options = ort.SessionOptions()
         options.inter_op_num_threads = 1
+        options.intra_op_num_threads = 1  # one single-threaded run per worker (see the module)
         self.workers = count = workers()
         self.pool = None
-        if count > 1:  # one single-threaded run per core (see the module)
+        if count > 1:
             from concurrent.futures import ThreadPoolExecutor
 
-            options.intra_op_num_threads = 1
             self.pool = ThreadPoolExecutor(count, thread_name_prefix="embed")
-        # no busy-waiting between ops: the window and the extraction thread share the cores
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(folder / "model.onnx"), options, providers=["CPUExecutionProvider"])
         self.feeds = [i.name for i in self.session.get_inputs()]
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -41,13 +42,15 @@ _threads_saved = 0
 
 
 @contextmanager
-def torch_threads(count: int) -> Iterator[None]:
+def torch_threads(count: int, embedder=None) -> Iterator[None]:
     """Run torch with ``count`` intra-op threads inside the block (0: leave it alone). Embedding one short query
     does not gain from a second thread, and when the cores are busy (a local chat model, another search, an
     ingest) torch's threads wait on each other: on two shared cores one query took 180-350 ms with two threads
-    and about 20 ms with one. Nested and concurrent users share one setting; the last one out restores it."""
+    and about 20 ms with one. Nested and concurrent users share one setting; the last one out restores it.
+    Torch is not imported for it unless it is loaded already or ``embedder`` runs on it: the ONNX backends run each
+    batch on one thread of their own, and a search should not pay for importing torch."""
     global _threads_users, _threads_saved
-    if count <= 0:
+    if count <= 0 or ("torch" not in sys.modules and getattr(embedder, "backend", None) != "torch"):
         yield
         return
     import torch
@@ -159,7 +162,7 @@ class Retriever:
                 vectors = np.asarray(vectors, dtype=np.float32)[wanted]
             elif semantic:
                 try:
-                    with torch_threads(self.settings.query_threads):
+                    with torch_threads(self.settings.query_threads, library.embedder):
                         vectors = library.embedder.encode(semantic)
                 except LibraryError as exc:
                     if BM25 not in methods:
