@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from courtroom_desktop.core.config import LibrarySettings  # noqa: E402
-from courtroom_desktop.core.library import Embedder, Library  # noqa: E402
-from courtroom_desktop.core.library.embedder import embedding_text  # noqa: E402
+from courtroom_desktop.core.library import Library  # noqa: E402
+from courtroom_desktop.core.library.embedder import embedding_text, make_embedder  # noqa: E402
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf  # noqa: E402
 
 VOCAB = ("patients received the intervention or a placebo and were followed for outcomes including mortality "
@@ -69,7 +69,7 @@ def main() -> None:
         generated = generated_pdf(args.pages, ROOT / "bench" / "out")
         inputs = [generated, ROOT / "resources" / "samples"]
     settings = LibrarySettings()
-    embedder = Embedder(settings.embedding_model, settings.embed_batch)
+    embedder = make_embedder(settings)  # as the app makes it
     embedder.encode(["warm up the model so that loading it is not measured"])
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -260,9 +260,10 @@ def _scan_folder(pdfs: list[Path], out: Path, dpi: int, seed: int) -> list[Path]
 
 
 def _library(root: Path, files: list[Path]):
-    from courtroom_desktop.core.library import Embedder, Library
+    from courtroom_desktop.core.library import Library
+    from courtroom_desktop.core.library.embedder import make_embedder
 
-    library = Library.open(root, LibrarySettings(), Embedder("all-MiniLM-L6-v2"))
+    library = Library.open(root, LibrarySettings(), make_embedder(LibrarySettings()))
     began = time.perf_counter()
     finished = library.ingest(files)
     print(f"  {root.name}: {finished.added} added, {finished.failed} failed, {finished.pages} pages in "

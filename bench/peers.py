@@ -4,8 +4,10 @@
 
 "Ours": ``Library.ingest`` with the default LibrarySettings (PyMuPDF text with positions, ligatures expanded and
 line-end hyphens joined, sections from headings, chunks of 200 tokens cut at paragraph and sentence boundaries,
-all-MiniLM-L6-v2 vectors into LanceDB, a tantivy BM25 index, a SQLite catalog, highlight rectangles kept), searched
-by ``Retriever`` with the default RetrievalSettings (BM25 + vectors, convex fusion, near-duplicates collapsed).
+all-MiniLM-L6-v2 vectors into LanceDB, a tantivy BM25 index, a SQLite catalog, highlight rectangles kept; the
+embedder made as the app makes it, ``make_embedder``: by default the model exported to ONNX and run by onnxruntime,
+the same vectors as PyTorch's), searched by ``Retriever`` with the default RetrievalSettings (BM25 + vectors,
+convex fusion, near-duplicates collapsed).
 
 "The recipe": what a LangChain user builds by default: ``PyMuPDFLoader`` per file (a Document per page, PyMuPDF's
 default text, which keeps ligatures and hyphens) -> ``RecursiveCharacterTextSplitter(chunk_size=1000,
@@ -63,6 +65,7 @@ from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings  # 
 from courtroom_desktop.core.eval.metrics import query_metrics  # noqa: E402
 from courtroom_desktop.core.library import Embedder, Library  # noqa: E402
 from courtroom_desktop.core.library.chunking import count_tokens  # noqa: E402
+from courtroom_desktop.core.library.embedder import make_embedder  # noqa: E402
 from courtroom_desktop.core.library.text_docs import TextDocument  # noqa: E402
 from courtroom_desktop.core.retrieval import Retriever  # noqa: E402
 
@@ -360,6 +363,9 @@ def report(args, manifest: dict, ingest: dict | None, quality: dict | None, late
           f"{manifest['distractors']:,} distractors), {manifest['pages']:,} pages; {queries} claims")
     print(f"  recipe: PyMuPDFLoader -> RecursiveCharacterTextSplitter({RECIPE_CHUNK_SIZE}/{RECIPE_CHUNK_OVERLAP}) -> "
           "HuggingFaceEmbeddings(all-MiniLM-L6-v2) -> LanceDB.from_documents -> similarity_search")
+    settings = LibrarySettings()
+    print(f"  ours: Library.ingest, embedder {settings.embedding_model} on {settings.embedding_backend} "
+          "(library.embedding_backend's default) -> Retriever (hybrid)")
     if ingest is None:
         print("\n  INGEST: not run (--stores)")
     for side in ("ours", "recipe") if ingest else ():
@@ -452,7 +458,7 @@ def main() -> int:
     log(f"{len(pdfs):,} PDFs, {manifest['pages']:,} pages, {len(queries)} claims")
 
     log("loading both models ...")
-    embedder = Embedder(LibrarySettings().embedding_model, LibrarySettings().embed_batch)
+    embedder = make_embedder(LibrarySettings())  # as the app makes it (the default backend, not the class's)
     embeddings = recipe_embeddings()
     warm = ["warm up the model so that loading it is not measured"] * 4
     embedder.encode(warm)

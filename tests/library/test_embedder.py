@@ -1,10 +1,12 @@
-"""Embedding backends: the ONNX exports (float, the default, and int8) against PyTorch, a batch per core, the fall
-back to PyTorch, length batching, and a library that never mixes the vectors of two embedders (the table and the
-embedding cache are keyed by the embedder's identity, which the two float backends share)."""
+"""Embedding backends: the ONNX exports (float, the default, and int8) against PyTorch, each text run alone on a
+worker per core, stale exports removed, the fall back to PyTorch, length batching, and a library that never mixes
+the vectors of two embedders (the table and the embedding cache are keyed by the embedder's identity, which the two
+float backends share)."""
 
 from __future__ import annotations
 
 import builtins
+import json
 import os
 import subprocess
 import sys
@@ -62,8 +64,8 @@ def test_onnx_float_vectors_are_the_torch_vectors(onnx_float, embedder):
 
 
 def test_an_onnx_model_runs_a_batch_per_core_and_keeps_the_order(onnx_float, monkeypatch):
-    """Three workers take the batches of one call at once; the vectors are those of one batch at a time, each in
-    its text's row."""
+    """Three workers take the batches of one call at once; the vectors are those of one worker, each in its text's
+    row."""
     folder = embedder_module.exported_model(embedder_module.resolve_model_path("all-MiniLM-L6-v2"), "onnx",
                                             onnx_float.cache_dir, label="all-MiniLM-L6-v2")
     monkeypatch.setattr(embedder_module, "workers", lambda: 3)
@@ -159,12 +161,65 @@ def test_int8_vectors_are_normalised_and_close_to_the_float_ones(int8, embedder)
 
 
 def test_the_onnx_tokenizer_cuts_texts_as_sentence_transformers_does(int8, embedder):
-    """Long (truncated at 256), padded, blank, Chinese: the same token ids as the float model's tokenizer."""
+    """Long (truncated at 256), blank, Chinese: the same token ids as the float model's tokenizer, unpadded."""
     texts = [*SENTENCES, "word " * 400, "  spaced   out  ", "", "naïve café — ﬁne"]
-    reference = embedder._load().model.tokenizer(texts, padding=True, truncation="longest_first", max_length=256)
+    reference = embedder._load().model.tokenizer(texts, truncation="longest_first", max_length=256)
     ours = int8._load().tokenizer.encode_batch(texts)
     assert [e.ids for e in ours] == reference["input_ids"]
-    assert [e.attention_mask for e in ours] == reference["attention_mask"]
+
+
+def test_each_text_runs_alone_without_padding_and_its_vector_is_its_own(onnx_float, int8, embedder):
+    """What makes the ONNX backends fast (docs/performance.md): a run holds one text, unpadded. And why it is
+    right: a text's vector is the same alone or among others, for int8 too (its activations are quantised per run,
+    which in a batch made a text's vector depend on its neighbours), and the float vectors stay PyTorch's for long
+    and short texts side by side (a padded batch on the exported graph, which has no attention mask, fails here)."""
+    texts = ["word " * 300, *SENTENCES, "x"]
+    for model in (onnx_float, int8):
+        session = model._load().session
+        shapes = []
+        run = session.run
+
+        def watched(outputs, feeds, *args, run=run, shapes=shapes):
+            shapes.append(feeds["input_ids"].shape)
+            return run(outputs, feeds, *args)
+
+        session.run = watched
+        try:
+            together = model.encode(texts)
+        finally:
+            del session.run
+        assert len(shapes) == len(texts) and {shape[0] for shape in shapes} == {1}, shapes
+        assert sorted(shape[1] for shape in shapes)[-1] == 256 and min(shape[1] for shape in shapes) == 3
+        alone = np.vstack([model.encode([text]) for text in texts])
+        assert np.allclose(together, alone, atol=1e-6), np.abs(together - alone).max()
+    cosines = (onnx_float.encode(texts) * embedder.encode(texts)).sum(axis=1)
+    assert cosines.min() > 0.9999, cosines.round(6)
+
+
+def test_an_export_in_an_older_format_is_removed_once_the_new_one_is_in_place(monkeypatch, tmp_path):
+    """An export is ~90 MB: a new export format (EXPORT_FORMAT) removes the folders of the older one for the same
+    model and backend, and leaves the rest."""
+    pytest.importorskip("onnxruntime")
+
+    def fake(model_path, backend, weights, out):
+        (out / "manifest.json").write_text(json.dumps({"format": embedder_module.EXPORT_FORMAT}))
+
+    monkeypatch.setattr(embedder_module, "_export", fake)
+    root = tmp_path / "embedders"
+    stale = root / "all-MiniLM-L6-v2-onnx-0123456789ab"
+    current_other = root / "all-MiniLM-L6-v2-onnx-ba9876543210"  # e.g. another onnxruntime's export
+    int8_stale = root / "all-MiniLM-L6-v2-onnx-int8-0123456789ab"
+    unrelated = root / "all-MiniLM-L6-v2-onnx-notes"
+    for folder, manifest in ((stale, {"format": embedder_module.EXPORT_FORMAT - 1}), (int8_stale, {"format": 1}),
+                             (current_other, {"format": embedder_module.EXPORT_FORMAT}), (unrelated, None)):
+        folder.mkdir(parents=True)
+        if manifest is not None:
+            (folder / "manifest.json").write_text(json.dumps(manifest))
+    made = embedder_module.exported_model(embedder_module.resolve_model_path("all-MiniLM-L6-v2"), "onnx", tmp_path,
+                                          label="all-MiniLM-L6-v2")
+    assert made.exists() and made.parent == root
+    assert not stale.exists()
+    assert current_other.exists() and int8_stale.exists() and unrelated.exists()
 
 
 def test_length_batching_returns_the_vectors_in_the_order_of_the_texts(embedder):

@@ -8,8 +8,11 @@ Three backends run the same model (``library.embedding_backend``):
     onnx-int8  that export with its weights quantised to int8 (dynamic quantisation): faster on CPUs with int8
                dot-product instructions, vectors at cosine ~0.994 of the float ones (docs/performance.md).
 
-The ONNX backends run one batch per core at once (each run single-threaded), rather than one batch spread over the
-cores: a model this small spends much of a multi-threaded run waiting for its threads.
+The ONNX backends run each text alone (a batch of one), on one single-threaded worker per core. A text alone has no
+padding, so the graph needs no attention mask (the export leaves it out), and one text's activations stay in the
+core's cache where a batch's spill out of it: 1.5x the throughput of batched runs for the float model and about 3x for
+int8 (docs/performance.md). For int8 it also makes a text's vector its own: the activations are quantised per run, so
+in a batch a text's vector depended on the texts beside it.
 
 The ONNX models are exported from the local weights (nothing is downloaded) once per machine, on first use, by the
 worker thread that first needs the model, into the cache folder (``COURTROOM_CACHE_DIR``, else the platform's user
@@ -24,6 +27,7 @@ keyed by it.
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import logging
@@ -45,8 +49,12 @@ log = logging.getLogger(__name__)
 
 BUNDLED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 BACKENDS = ("torch", "onnx", "onnx-int8")
-EXPORT_FORMAT = 1  # bump when the exported files change, so that every machine exports again
+EXPORT_FORMAT = 2  # bump when the exported files change, so that every machine exports again (2: no attention mask)
 POOLING = ("mean", "cls", "max")
+# onnxruntime's fused SkipLayerNormalization and BiasGelu kernels run slower on CPU than the plain ops they replace
+# (LayerNormalization, Add, Gelu): left unfused both at export and when a session loads the model
+UNFUSED = {"enable_skip_layer_norm": False, "enable_bias_skip_layer_norm": False, "enable_bias_gelu": False}
+SESSION_UNFUSED = ["SkipLayerNormFusion", "BiasGeluFusion"]
 _SETTING = "library.embedding_backend"
 FLOAT_BACKENDS = ("torch", "onnx")  # the same vectors: one identity
 MAX_WORKERS = 8
@@ -130,8 +138,9 @@ class Embedder:
     """Normalised float32 embeddings. Thread-safe; the model loads (and, for an ONNX backend, is exported once per
     machine) on first use.
 
-    ``length_batching``: texts are sorted by length before they are cut into batches of ``batch``, so that a batch
-    pads less, and the vectors come back in the order of the texts.
+    ``length_batching``: texts are sorted by length (longest first) before they are cut into batches of ``batch``,
+    so that a PyTorch batch pads less and the ONNX workers (which run each text alone) finish together; the vectors
+    come back in the order of the texts.
     """
 
     def __init__(self, name: str = "all-MiniLM-L6-v2", batch: int = 32, backend: str = "torch",
@@ -298,7 +307,25 @@ def exported_model(model_path: str, backend: str, root: Path, label: str = "") -
     finally:
         shutil.rmtree(temp, ignore_errors=True)
     log.info("exported %s (%s) in %.1f s", source.name, backend, time.perf_counter() - began)
+    _remove_stale_exports(folder)
     return folder
+
+
+def _remove_stale_exports(folder: Path) -> None:
+    """Remove the exports beside ``folder`` of the same model and backend in an older EXPORT_FORMAT (no run of this
+    version reads them again; ~90 MB each). Exports of the current format (another onnxruntime, another copy of the
+    model) stay, as does anything that is not an export."""
+    prefix = folder.name[: folder.name.rfind("-") + 1]
+    for sibling in folder.parent.glob(f"{glob.escape(prefix)}*"):
+        if sibling == folder or not sibling.is_dir() or len(sibling.name) != len(folder.name):
+            continue
+        try:
+            manifest = json.loads((sibling / "manifest.json").read_text())
+        except (OSError, ValueError):
+            continue
+        if int(manifest.get("format", 0)) < EXPORT_FORMAT:
+            log.info("removing %s: an export in an older format", sibling)
+            shutil.rmtree(sibling, ignore_errors=True)
 
 
 def _export(model_path: str, backend: str, weights: str, out: Path) -> None:
@@ -351,23 +378,29 @@ def _export(model_path: str, backend: str, weights: str, out: Path) -> None:
         "format": EXPORT_FORMAT, "backend": backend, "weights": weights if backend == "onnx-int8" else "float32",
         "source": model_path, "inputs": inputs, "pooling": pooling, "dim": int(st[1].get_config_dict().get(
             "embedding_dimension", config.hidden_size)),
-        "max_length": int(st.max_seq_length), "pad_id": int(tokenizer.pad_token_id or 0),
-        "pad_token": str(tokenizer.pad_token), "padding_side": tokenizer.padding_side,
-        "truncation_side": tokenizer.truncation_side,
+        "max_length": int(st.max_seq_length), "truncation_side": tokenizer.truncation_side,
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
 
 
 def _optimise_and_quantise(raw: Path, dest: Path, backend: str, weights: str, model_type: str, heads: int,
                            hidden: int) -> None:
-    """onnxruntime's transformer fusions (attention, layer norm, GELU), then for int8 dynamic quantisation of the
-    weights (per channel; signed where the CPU has VNNI, else unsigned: optimum's 'avx512_vnni' and 'avx2')."""
+    """onnxruntime's transformer fusions (attention without a mask: texts run alone; embedding layer norm; not the
+    slower :data:`UNFUSED` ones), then for int8 dynamic quantisation of the weights (per channel; signed where the CPU
+    has VNNI, else unsigned: optimum's 'avx512_vnni' and 'avx2'). A model other than BERT's kind is exported as traced,
+    its attention mask an input the runner fills with ones."""
     import onnx
+    from onnxruntime.transformers.fusion_options import AttentionMaskFormat, FusionOptions
     from onnxruntime.transformers.optimizer import optimize_model
 
     fused = raw
     if model_type == "bert":
-        optimised = optimize_model(str(raw), model_type="bert", num_heads=heads, hidden_size=hidden)
+        options = FusionOptions("bert")
+        options.attention_mask_format = AttentionMaskFormat.NoMask
+        for name, value in UNFUSED.items():
+            setattr(options, name, value)
+        optimised = optimize_model(str(raw), model_type="bert", num_heads=heads, hidden_size=hidden,
+                                   optimization_options=options)
         fused = raw.with_name("fused.onnx")
         optimised.save_model_to_file(str(fused))
     if backend == "onnx":
@@ -383,8 +416,8 @@ def _optimise_and_quantise(raw: Path, dest: Path, backend: str, weights: str, mo
 
 
 class _OnnxModel:
-    """An exported model run by onnxruntime: tokenise as sentence-transformers does (padding to the batch's
-    longest, truncation at max_seq_length), run the transformer, pool, normalise."""
+    """An exported model run by onnxruntime: tokenise as sentence-transformers does (truncation at
+    max_seq_length), run the transformer on each text alone (see the module), pool, normalise."""
 
     def __init__(self, folder: Path, backend: str):
         _need_onnxruntime(backend, export=False)
@@ -397,8 +430,7 @@ class _OnnxModel:
         tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         tokenizer.enable_truncation(max_length=int(manifest["max_length"]), strategy="longest_first",
                                     direction=manifest["truncation_side"])
-        tokenizer.enable_padding(pad_id=int(manifest["pad_id"]), pad_token=manifest["pad_token"],
-                                 direction=manifest["padding_side"])
+        tokenizer.no_padding()  # a text runs alone
         self.tokenizer = tokenizer
         options = ort.SessionOptions()
         options.inter_op_num_threads = 1
@@ -409,24 +441,26 @@ class _OnnxModel:
             from concurrent.futures import ThreadPoolExecutor
 
             self.pool = ThreadPoolExecutor(count, thread_name_prefix="embed")
-        self.session = ort.InferenceSession(str(folder / "model.onnx"), options, providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(str(folder / "model.onnx"), options, providers=["CPUExecutionProvider"],
+                                            disabled_optimizers=SESSION_UNFUSED)
         self.feeds = [i.name for i in self.session.get_inputs()]
 
     def encode_batch(self, texts: list[str]) -> np.ndarray:
-        encodings = self.tokenizer.encode_batch(texts)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-        columns = {"input_ids": np.array([e.ids for e in encodings], dtype=np.int64), "attention_mask": mask,
-                   "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64)}
-        tokens = self.session.run(None, {name: columns[name] for name in self.feeds})[0]
-        if self.pooling == "cls":
-            vectors = tokens[:, 0]
-        elif self.pooling == "max":
-            vectors = np.where(mask[..., None] > 0, tokens, -1e9).max(axis=1)
-        else:
-            weights = mask[..., None].astype(np.float32)
-            vectors = (tokens * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        """The texts' vectors, each text run alone: no padding, so every token counts in the pooling."""
+        vectors = np.empty((len(texts), self.dim), dtype=np.float32)
+        for row, encoding in enumerate(self.tokenizer.encode_batch(texts)):
+            ids = np.array([encoding.ids], dtype=np.int64)
+            columns = {"input_ids": ids, "attention_mask": np.ones_like(ids),
+                       "token_type_ids": np.array([encoding.type_ids], dtype=np.int64)}
+            tokens = self.session.run(None, {name: columns[name] for name in self.feeds})[0][0]
+            if self.pooling == "cls":
+                vectors[row] = tokens[0]
+            elif self.pooling == "max":
+                vectors[row] = tokens.max(axis=0)
+            else:
+                vectors[row] = tokens.mean(axis=0)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return (vectors / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return vectors / np.clip(norms, 1e-12, None)
 
 
 def embedding_text(title: str, chunk: Chunk) -> str:
