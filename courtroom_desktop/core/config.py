@@ -80,11 +80,11 @@ class LibrarySettings(_Section):
                                        "one batch's answer (one retry follows).")
     embedding_backend: Literal["torch", "onnx", "onnx-int8"] = Field(
         "onnx", description="How the embedding model runs: 'onnx' (the model exported once per machine to ONNX and "
-        "run by onnxruntime, a batch per core: the same vectors as 'torch', faster; PyTorch where the export fails), "
-        "'torch' (PyTorch, float32: the reference), 'onnx-int8' (that export with int8 weights: faster still where "
-        "the CPU has int8 dot-product instructions, vectors at cosine ~0.994 of the float ones; docs/performance.md). "
-        "'onnx' and 'torch' make the same vectors; a library embedded with 'onnx-int8' keeps it until "
-        "`courtroom library reindex`.")
+        "run by onnxruntime, each text alone on a worker per core: the same vectors as 'torch', about 1.5x as fast; "
+        "PyTorch where the export fails), 'torch' (PyTorch, float32: the reference), 'onnx-int8' (that export with "
+        "int8 weights: about 3x PyTorch where the CPU has int8 dot-product instructions, vectors at cosine ~0.995 of "
+        "the float ones; docs/performance.md). 'onnx' and 'torch' make the same vectors; a library embedded with "
+        "'onnx-int8' keeps it until `courtroom library reindex`.")
     chunk_tokens: int = Field(200, ge=32, le=2000, description="Token budget of one chunk (passage).",
                               json_schema_extra=shown("Passage size", "tokens", 10))
     overlap_tokens: int = Field(30, ge=0, le=500, description="Tokens repeated from the end of the previous chunk.",

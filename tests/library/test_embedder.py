@@ -302,7 +302,7 @@ class FakeBackend(Embedder):
 def test_the_identity_is_the_plain_model_name_for_the_float_backends_and_names_int8():
     assert Embedder("all-MiniLM-L6-v2").identity == "all-MiniLM-L6-v2"  # what libraries recorded before backends
     assert Embedder("all-MiniLM-L6-v2", backend="onnx").identity == "all-MiniLM-L6-v2"  # the same vectors
-    assert Embedder("all-MiniLM-L6-v2", backend="onnx-int8").identity == "all-MiniLM-L6-v2@onnx-int8"
+    assert Embedder("all-MiniLM-L6-v2", backend="onnx-int8").identity == "all-MiniLM-L6-v2@onnx-int8.v2"
     assert LibrarySettings().embedding_backend == "onnx"
 
 
@@ -336,13 +336,36 @@ def test_a_library_of_one_backend_refuses_another_until_reindexed(tmp_path):
     int8 = FakeBackend("onnx-int8")
     library = Library.open(tmp_path / "lib", SETTINGS, int8)
     try:
-        with pytest.raises(LibraryError, match=r"'all-MiniLM-L6-v2'.*'all-MiniLM-L6-v2@onnx-int8'.*"
+        with pytest.raises(LibraryError, match=r"'all-MiniLM-L6-v2'.*'all-MiniLM-L6-v2@onnx-int8.v2'.*"
                                                r"run `courtroom library reindex`"):
             _ = library.vectors
         library.reindex()
-        assert library.catalog.get_meta("embedding_model") == "all-MiniLM-L6-v2@onnx-int8"
+        assert library.catalog.get_meta("embedding_model") == "all-MiniLM-L6-v2@onnx-int8.v2"
         assert library.vectors.count() == int8.encoded > 0
         assert library.check_consistency()["consistent"]
+    finally:
+        library.close()
+
+
+def test_a_library_of_int8_vectors_made_in_batches_re_embeds_before_taking_those_of_texts_alone(tmp_path):
+    """int8 vectors changed when texts began to run alone (cosine ~0.996 to the batched ones): a library that
+    recorded the older ones ('model@onnx-int8') refuses the new int8 embedder until reindexed, which embeds every
+    chunk again."""
+    class Batched(FakeBackend):  # the int8 embedder before: its identity names no vector version
+        identity = "all-MiniLM-L6-v2@onnx-int8"
+
+    make_structured(tmp_path / "report.pdf", outline=True)
+    library = Library.open(tmp_path / "lib", SETTINGS, Batched("onnx-int8"))
+    library.ingest([tmp_path / "report.pdf"])  # the table and the embedding cache under the old identity
+    assert library.catalog.get_meta("embedding_model") == "all-MiniLM-L6-v2@onnx-int8"
+    library.close()
+    int8 = FakeBackend("onnx-int8")
+    library = Library.open(tmp_path / "lib", SETTINGS, int8)
+    try:
+        with pytest.raises(LibraryError, match=r"'all-MiniLM-L6-v2@onnx-int8'.*'all-MiniLM-L6-v2@onnx-int8.v2'"):
+            _ = library.vectors
+        library.reindex()
+        assert int8.encoded == library.vectors.count() > 0
     finally:
         library.close()
 

@@ -21,7 +21,7 @@ or reads a half-written model. At run time the ONNX backends need onnxruntime an
 (no torch import); the export itself needs torch and onnx.
 
 Vectors of two embedders never mix in a library: the table records :attr:`Embedder.identity` (the model's name for
-the float backends, whose vectors are the same; "all-MiniLM-L6-v2@onnx-int8" for int8), and the embedding cache is
+the float backends, whose vectors are the same; "all-MiniLM-L6-v2@onnx-int8.v2" for int8), and the embedding cache is
 keyed by it.
 """
 
@@ -57,14 +57,17 @@ UNFUSED = {"enable_skip_layer_norm": False, "enable_bias_skip_layer_norm": False
 SESSION_UNFUSED = ["SkipLayerNormFusion", "BiasGeluFusion"]
 _SETTING = "library.embedding_backend"
 FLOAT_BACKENDS = ("torch", "onnx")  # the same vectors: one identity
+# what a backend's vectors are recorded under where they changed: int8 vectors made of each text alone (v2) are not
+# those of batches (cosine ~0.996 between the two), so a library of the older ones re-embeds rather than mixing them
+VECTOR_VERSIONS = {"onnx-int8": "onnx-int8.v2"}
 MAX_WORKERS = 8
 
 
 def identity_of(name: str, backend: str) -> str:
     """What a library records vectors of model ``name`` run by ``backend`` under: the name for the float backends
     (torch, and onnx whose vectors equal torch's; libraries made before backends existed recorded the name), else
-    ``name@backend``."""
-    return name if backend in FLOAT_BACKENDS else f"{name}@{backend}"
+    ``name@backend`` with the backend's vector version (:data:`VECTOR_VERSIONS`)."""
+    return name if backend in FLOAT_BACKENDS else f"{name}@{VECTOR_VERSIONS.get(backend, backend)}"
 
 
 def canonical_identity(recorded: str | None) -> str | None:
