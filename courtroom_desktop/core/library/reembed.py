@@ -134,6 +134,8 @@ def private_refusal(library, docs, embedder) -> str:
 def switch(library, target, spec: str, on_event=None, cancel: CancelToken | None = None) -> IngestFinished:
     """Embed every ready document's stored chunks with ``target`` into a new folder, then swap (see the module).
     Raises what the embedder raises (the old vectors stay); returns the summary (``cancelled`` when cancelled)."""
+    from courtroom_desktop.core.library import storing  # which imports this module
+
     emit = on_event or (lambda event: None)
     cancel = cancel or CancelToken()
     started = time.perf_counter()
@@ -161,7 +163,7 @@ def switch(library, target, spec: str, on_event=None, cancel: CancelToken | None
                 emit(FileStarted(path=doc.path, index=index, files=len(docs)))
                 began = time.perf_counter()
                 chunks = old.doc_chunks(doc.id)
-                store.add(chunks, library._embed(doc, chunks, emit, cancel, stages, embedder=target))
+                store.add(chunks, storing.embed_document(library, doc, chunks, emit, cancel, stages, embedder=target))
                 totals["chunks"] += len(chunks)
                 totals["pages"] += doc.pages
                 emit(FileFinished(path=doc.path, outcome=FileOutcome.updated, doc_id=doc.id, pages=doc.pages,

@@ -103,6 +103,7 @@ def store_text_documents(library, docs: Iterable[TextDocument], batch_docs: int,
 
 
 def _store_batch(library, batch: list[TextDocument], cancel) -> int:
+    from courtroom_desktop.core.library import storing
     from courtroom_desktop.core.library.chunking import chunk_document
     from courtroom_desktop.core.library.embedder import embedding_text
 
@@ -133,7 +134,7 @@ def _store_batch(library, batch: list[TextDocument], cancel) -> int:
         catalog.put(doc)
     try:
         texts = [embedding_text(doc.title, c) for doc, chunks in records for c in chunks]
-        vectors = library._embed_cached(texts, cancel, batch=max(settings.embed_batch, 1) * 8)
+        vectors = storing.embed_cached(library, texts, cancel, batch=max(settings.embed_batch, 1) * 8)
         all_chunks = [c for _, chunks in records for c in chunks]
         for doc_id in replacing:
             library.vectors.delete_doc(doc_id)
