@@ -9,8 +9,9 @@ Passages: the first --passages chunks of the SciFact corpus, cut as `courtroom e
 one document headed by its title, library.chunk_tokens etc. from the defaults) and embedded as the library embeds a
 chunk (title > section, then the text), in corpus order. Queries: the first 300 of queries.jsonl.
 
-Baseline: torch float in input order, --batch passages per call: what `bench/ingest.py` times as "embedding only" and
-what a PDF ingest does. "sorted" rows sort the passages by length, cut batches of --batch, and restore the order.
+Baseline: torch float in input order, --batch passages per call: the float PyTorch path a PDF ingest took before the
+ONNX backends (what issue #16 measured as "today's" embedding). "sorted" rows sort the passages by length, cut
+batches of --batch, and restore the order.
 Each configuration embeds every passage once per round, the rounds interleaved (so that load from other processes
 spreads over all of them); the best round counts. passages/s is wall time; /cpu-s divides by the process's CPU time
 (less sensitive to other processes on a shared machine). Exporting the ONNX models (once per machine, into
@@ -127,7 +128,7 @@ def main() -> None:
         print(f"{name:<24}{rate:>11.1f}{len(texts) / cpu[name]:>8.1f}{wall[base] / wall[name]:>12.2f}"
               f"{cpu[base] / cpu[name]:>9.2f}{cos.mean():>14.4f} / {cos.min():.4f}"
               f"{query_cos.mean():>13.4f} / {query_cos.min():.4f}")
-    print(f"\nbaseline: {base} (today's float PyTorch path, as bench/ingest.py times it); "
+    print(f"\nbaseline: {base} (the float PyTorch path ingests took before the ONNX backends); "
           f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
