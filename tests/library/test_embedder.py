@@ -64,8 +64,9 @@ def test_onnx_float_vectors_are_the_torch_vectors(onnx_float, embedder):
 
 
 def test_an_onnx_model_runs_a_batch_per_core_and_keeps_the_order(onnx_float, monkeypatch):
-    """Three workers take the batches of one call at once; the vectors are those of one worker, each in its text's
-    row."""
+    """Three workers take the batches of one call at once (the first two calls meet at a barrier, which a serial
+    run never reaches: it would wait out the timeout); the vectors are those of one worker, each in its text's row;
+    a short call is cut so that every worker has a batch."""
     folder = embedder_module.exported_model(embedder_module.resolve_model_path("all-MiniLM-L6-v2"), "onnx",
                                             onnx_float.cache_dir, label="all-MiniLM-L6-v2")
     monkeypatch.setattr(embedder_module, "workers", lambda: 3)
@@ -73,11 +74,18 @@ def test_an_onnx_model_runs_a_batch_per_core_and_keeps_the_order(onnx_float, mon
     monkeypatch.setattr(embedder_module, "workers", lambda: 1)
     serial = embedder_module._OnnxModel(folder, "onnx")
     assert parallel.workers == 3 and parallel.pool is not None and serial.pool is None
-    threads = set()
+    threads, calls = set(), []
+    meeting = [threading.Barrier(2, timeout=30)]
+    lock = threading.Lock()
     run = parallel.encode_batch
 
     def watched(texts):
         threads.add(threading.current_thread().name)
+        with lock:
+            calls.append(len(texts))
+            meet = len(calls) <= 2
+        if meet:
+            meeting[0].wait()  # both batches in flight at once
         return run(texts)
 
     parallel.encode_batch = watched
@@ -87,12 +95,13 @@ def test_an_onnx_model_runs_a_batch_per_core_and_keeps_the_order(onnx_float, mon
     one_at_a_time = Embedder("all-MiniLM-L6-v2", batch=4, backend="onnx")
     one_at_a_time._model.get = lambda: serial
     a, b = embedder.encode(texts), one_at_a_time.encode(texts)
-    assert len(threads) >= 2 and all(name.startswith("embed") for name in threads), threads
+    assert all(name.startswith("embed") for name in threads), threads
     assert np.allclose(a, b, atol=1e-5)
     assert ((a @ b.T).argmax(axis=1) == np.arange(len(texts))).all()
-    threads.clear()
-    embedder.encode(SENTENCES[:2])  # a short call is cut so that every worker has a batch
-    assert len(threads) == 2, threads
+    calls.clear()
+    meeting[0] = threading.Barrier(2, timeout=30)
+    embedder.encode(SENTENCES[:2])  # a short call is cut so that every worker has a batch: both at once
+    assert calls == [1, 1], calls
 
 
 def test_onnx_workers_keep_to_omp_num_threads_and_run_on_one_thread_each(onnx_float, monkeypatch):
