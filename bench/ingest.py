@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from courtroom_desktop.core.config import LibrarySettings  # noqa: E402
 from courtroom_desktop.core.library import Library  # noqa: E402
-from courtroom_desktop.core.library.embedder import embedding_text, make_embedder  # noqa: E402
+from courtroom_desktop.core.library.embedder import BACKENDS, embedding_text, make_embedder  # noqa: E402
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf  # noqa: E402
 
 VOCAB = ("patients received the intervention or a placebo and were followed for outcomes including mortality "
@@ -63,13 +63,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folders", nargs="*", help="folders or PDFs to ingest (default: generated PDF + samples)")
     parser.add_argument("--pages", type=int, default=300, help="pages of the generated PDF")
+    parser.add_argument("--backend", choices=BACKENDS, default=LibrarySettings().embedding_backend,
+                        help="library.embedding_backend (default: the settings' default, %(default)s)")
     args = parser.parse_args()
     inputs = [Path(f) for f in args.folders]
     if not inputs:
         generated = generated_pdf(args.pages, ROOT / "bench" / "out")
         inputs = [generated, ROOT / "resources" / "samples"]
-    settings = LibrarySettings()
+    settings = LibrarySettings(embedding_backend=args.backend)
     embedder = make_embedder(settings)  # as the app makes it
+    print(f"embedder: {settings.embedding_model} on {settings.embedding_backend}")
     embedder.encode(["warm up the model so that loading it is not measured"])
 
     with tempfile.TemporaryDirectory() as tmp:
