@@ -13,13 +13,14 @@ import sys
 import textwrap
 import threading
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import ConfigError, LibraryError
-from courtroom_desktop.core.library import Embedder, Library
+from courtroom_desktop.core.library import Embedder, Library, embed_onnx
 from courtroom_desktop.core.library import embedder as embedder_module
 from courtroom_desktop.core.library.embedder import embedding_text
 
@@ -53,7 +54,7 @@ def onnx_float(tmp_path_factory) -> Embedder:
     embedder = Embedder("all-MiniLM-L6-v2", batch=8, backend="onnx",
                         cache_dir=tmp_path_factory.mktemp("embedder-cache"))
     assert embedder.dim == 384
-    assert isinstance(embedder._load(), embedder_module._OnnxModel)  # exported, not the fall-back
+    assert isinstance(embedder._load(), embed_onnx.OnnxModel)  # exported, not the fall-back
     return embedder
 
 
@@ -67,12 +68,12 @@ def test_an_onnx_model_runs_a_batch_per_core_and_keeps_the_order(onnx_float, mon
     """Three workers take the batches of one call at once (the first two calls meet at a barrier, which a serial
     run never reaches: it would wait out the timeout); the vectors are those of one worker, each in its text's row;
     a short call is cut so that every worker has a batch."""
-    folder = embedder_module.exported_model(embedder_module.resolve_model_path("all-MiniLM-L6-v2"), "onnx",
+    folder = embed_onnx.exported_model(embedder_module.resolve_model_path("all-MiniLM-L6-v2"), "onnx",
                                             onnx_float.cache_dir, label="all-MiniLM-L6-v2")
-    monkeypatch.setattr(embedder_module, "workers", lambda: 3)
-    parallel = embedder_module._OnnxModel(folder, "onnx")
-    monkeypatch.setattr(embedder_module, "workers", lambda: 1)
-    serial = embedder_module._OnnxModel(folder, "onnx")
+    monkeypatch.setattr(embed_onnx, "workers", lambda: 3)
+    parallel = embed_onnx.OnnxModel(folder, "onnx")
+    monkeypatch.setattr(embed_onnx, "workers", lambda: 1)
+    serial = embed_onnx.OnnxModel(folder, "onnx")
     assert parallel.workers == 3 and parallel.pool is not None and serial.pool is None
     threads, calls = set(), []
     meeting = [threading.Barrier(2, timeout=30)]
@@ -107,18 +108,18 @@ def test_an_onnx_model_runs_a_batch_per_core_and_keeps_the_order(onnx_float, mon
 def test_onnx_workers_keep_to_omp_num_threads_and_run_on_one_thread_each(onnx_float, monkeypatch):
     """The window sets OMP_NUM_THREADS to leave a core to its event loop (ui.app): the ONNX runner keeps to it, as
     PyTorch does, and a run never spreads over more threads of its own."""
-    folder = embedder_module.exported_model(embedder_module.resolve_model_path("all-MiniLM-L6-v2"), "onnx",
+    folder = embed_onnx.exported_model(embedder_module.resolve_model_path("all-MiniLM-L6-v2"), "onnx",
                                             onnx_float.cache_dir, label="all-MiniLM-L6-v2")
-    monkeypatch.setattr(embedder_module.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(embed_onnx.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
-    assert embedder_module.workers() == 1
-    model = embedder_module._OnnxModel(folder, "onnx")
+    assert embed_onnx.workers() == 1
+    model = embed_onnx.OnnxModel(folder, "onnx")
     assert model.workers == 1 and model.pool is None
     assert model.session.get_session_options().intra_op_num_threads == 1
     monkeypatch.setenv("OMP_NUM_THREADS", "3")
-    assert embedder_module.workers() == 3
+    assert embed_onnx.workers() == 3
     monkeypatch.delenv("OMP_NUM_THREADS")
-    assert embedder_module.workers() == 4
+    assert embed_onnx.workers() == 4
 
 
 def test_a_search_with_the_default_backend_never_imports_torch(onnx_float, tmp_path):
@@ -151,7 +152,7 @@ def test_the_onnx_backend_falls_back_to_torch_when_the_export_fails(monkeypatch,
     def broken(model_path, backend, weights, out):
         raise RuntimeError("the exporter gave up")
 
-    monkeypatch.setattr(embedder_module, "_export", broken)
+    monkeypatch.setattr(embed_onnx, "_export", broken)
     onnx = Embedder("all-MiniLM-L6-v2", backend="onnx", cache_dir=tmp_path)
     with caplog.at_level("WARNING", logger=embedder_module.__name__):
         vectors = onnx.encode(SENTENCES[:2])
@@ -207,28 +208,34 @@ def test_each_text_runs_alone_without_padding_and_its_vector_is_its_own(onnx_flo
 
 def test_an_export_in_an_older_format_is_removed_once_the_new_one_is_in_place(monkeypatch, tmp_path):
     """An export is ~90 MB: a new export format (EXPORT_FORMAT) removes the folders of the older one for the same
-    model and backend, and leaves the rest."""
+    model and backend (as their manifests name them), and leaves the rest."""
     pytest.importorskip("onnxruntime")
+    source = str(Path(embedder_module.resolve_model_path("all-MiniLM-L6-v2")).resolve())
 
     def fake(model_path, backend, weights, out):
-        (out / "manifest.json").write_text(json.dumps({"format": embedder_module.EXPORT_FORMAT}))
+        (out / "manifest.json").write_text(json.dumps({"format": embed_onnx.EXPORT_FORMAT, "backend": backend,
+                                                       "source": model_path}))
 
-    monkeypatch.setattr(embedder_module, "_export", fake)
+    monkeypatch.setattr(embed_onnx, "_export", fake)
     root = tmp_path / "embedders"
     stale = root / "all-MiniLM-L6-v2-onnx-0123456789ab"
     current_other = root / "all-MiniLM-L6-v2-onnx-ba9876543210"  # e.g. another onnxruntime's export
     int8_stale = root / "all-MiniLM-L6-v2-onnx-int8-0123456789ab"
+    other_model_stale = root / "my-model-onnx-0123456789ab"
     unrelated = root / "all-MiniLM-L6-v2-onnx-notes"
-    for folder, manifest in ((stale, {"format": embedder_module.EXPORT_FORMAT - 1}), (int8_stale, {"format": 1}),
-                             (current_other, {"format": embedder_module.EXPORT_FORMAT}), (unrelated, None)):
+    old = embed_onnx.EXPORT_FORMAT - 1
+    for folder, manifest in ((stale, {"format": old, "backend": "onnx", "source": source}),
+                             (int8_stale, {"format": old, "backend": "onnx-int8", "source": source}),
+                             (other_model_stale, {"format": old, "backend": "onnx", "source": "/elsewhere/my-model"}),
+                             (current_other, {"format": embed_onnx.EXPORT_FORMAT, "backend": "onnx", "source": source}),
+                             (unrelated, None)):
         folder.mkdir(parents=True)
         if manifest is not None:
             (folder / "manifest.json").write_text(json.dumps(manifest))
-    made = embedder_module.exported_model(embedder_module.resolve_model_path("all-MiniLM-L6-v2"), "onnx", tmp_path,
-                                          label="all-MiniLM-L6-v2")
+    made = embed_onnx.exported_model(source, "onnx", tmp_path, label="all-MiniLM-L6-v2")
     assert made.exists() and made.parent == root
     assert not stale.exists()
-    assert current_other.exists() and int8_stale.exists() and unrelated.exists()
+    assert current_other.exists() and int8_stale.exists() and unrelated.exists() and other_model_stale.exists()
 
 
 def test_length_batching_returns_the_vectors_in_the_order_of_the_texts(embedder):
@@ -263,7 +270,7 @@ def test_a_failed_export_is_a_config_error_and_leaves_no_folder(monkeypatch, tmp
         (out / "model.onnx").write_bytes(b"half a model")
         raise RuntimeError("the exporter gave up")
 
-    monkeypatch.setattr(embedder_module, "_export", broken)
+    monkeypatch.setattr(embed_onnx, "_export", broken)
     with pytest.raises(ConfigError, match=r"library\.embedding_backend = 'onnx-int8'.*gave up.*'torch'"):
         _ = Embedder(backend="onnx-int8", cache_dir=tmp_path).dim
     assert not any((tmp_path / "embedders").iterdir())  # neither the temporary folder nor a final one

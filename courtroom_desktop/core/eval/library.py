@@ -35,7 +35,7 @@ def build_beir_library(beir_dir: Path, root: Path, settings: LibrarySettings, em
     Each corpus entry becomes a document whose one section is headed by the entry's title.
     Returns the library and the seconds spent building (0 when reused)."""
     root = Path(root)
-    # the model and how it runs (Embedder.identity: 'all-MiniLM-L6-v2@onnx-int8'): a cache of one is never another's
+    # the model and how it runs (Embedder.identity: 'all-MiniLM-L6-v2@onnx-int8.v2'): a cache of one is never another's
     named = identity_of(settings.embedding_model, settings.embedding_backend)
     key = corpus_key(beir_dir, settings, (embedder.identity if embedder else named))
     if root.exists():

@@ -48,7 +48,7 @@ def torch_threads(count: int, embedder=None) -> Iterator[None]:
     ingest) torch's threads wait on each other: on two shared cores one query took 180-350 ms with two threads
     and about 20 ms with one. Nested and concurrent users share one setting; the last one out restores it.
     Torch is not imported for it unless it is loaded already or ``embedder`` runs on it: the ONNX backends run each
-    batch on one thread of their own, and a search should not pay for importing torch."""
+    text on one thread of their own, and a search should not pay for importing torch."""
     global _threads_users, _threads_saved
     if count <= 0 or ("torch" not in sys.modules and getattr(embedder, "backend", None) != "torch"):
         yield
