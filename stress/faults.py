@@ -8,9 +8,15 @@ Two transports:
 
 Each case runs one trial. When it pauses (an ``error`` event), the fault is healed and the trial is resumed.
 
+Faults fire from the second round on: the fault is armed once the first ruling has come out of the trial's event
+stream, and as it fires it waits until every turn that came out before it (round 1's two at least) is in the trial
+store (its writer thread may lag behind the event stream). So every case has turns in the store when its fault
+fires, and "turns lost" can fail in every case. The retriever hands out new passages in round 2 too, so that round
+has an evidence assessment to break.
+
 Turns lost: each time a fault fires, the finished turns already in the trial store are read; when the case ends,
 every one of them (and every turn stored when the trial paused) must still be in the trial, by index and text,
-whether it continued or paused and resumed.
+whether it continued or paused and resumed. A case in which no turn was stored when its fault fired fails.
 """
 
 from __future__ import annotations
@@ -37,7 +43,15 @@ PASSAGES = [
     ("Placebo Arm", "In the placebo group blood pressure fell by two points over the same twelve weeks."),
     ("Measurement Note", "Nurses measured blood pressure at every visit and did not know which tablets were taken."),
     ("Adherence", "Most adults took their tablets on at least nine days in ten during the trial."),
+    # the second round's passages (a MemoryRetriever with passages=8)
+    ("Dropouts", "Three adults in each group left the trial early, for reasons unrelated to the tablets."),
+    ("Home Readings", "Readings taken at home with a cuff agreed with the clinic readings within three points."),
+    ("Side Effects", "Mild dizziness was reported by four adults on the tablets and three on placebo."),
+    ("Follow-up", "Four weeks after the tablets were stopped blood pressure had risen back by six points."),
 ]
+#: Finished turns that must be in the trial store before a fault fires: round 1's two.
+ARMED_AFTER_TURNS = 2
+STORE_WAIT_S = 10.0
 CONTENT_FAULTS = ("broken_json", "unknown_cite", "empty", "enormous")
 BAD_TEXT = ("Traceback", "ModelError", "ModelUnavailable", "[prosecution/", "[defense/", "[judge/")
 
@@ -51,23 +65,26 @@ def evidence(index: int, query: str = "") -> Evidence:
 
 
 class MemoryRetriever:
-    """Hands out the fixed passages, two new ones per search, then the same ones again."""
+    """Hands out the first ``passages`` fixed passages, two new ones per search, then the same ones again (four: one
+    round's worth; eight: new ones in round 2 as well)."""
 
-    def __init__(self) -> None:
+    def __init__(self, passages: int = 4) -> None:
         self.calls = 0
+        self.passages = passages
 
     async def asearch(self, queries, k=None, scope=None):
-        start = (2 * self.calls) % len(PASSAGES)
+        start = (2 * self.calls) % self.passages
         self.calls += 1
-        return [evidence((start + i) % len(PASSAGES), queries[0] if queries else "") for i in range(2)]
+        return [evidence((start + i) % self.passages, queries[0] if queries else "") for i in range(2)]
 
 
 class FaultyActor:
-    """The court actor with one content fault on one stage, ``times`` times; ``timeout`` raises what a timed-out
-    provider raises."""
+    """The court actor with one content fault on one stage, ``times`` times once ``armed``; ``timeout`` raises what a
+    timed-out provider raises."""
 
-    def __init__(self, fault: str | None, stage: str | None, times: int = 1):
+    def __init__(self, fault: str | None, stage: str | None, times: int = 1, armed: bool = True):
         self.fault, self.stage, self.times = fault, stage, times
+        self.armed = armed  # no fault fires while False
         self.injected = 0
         self.on_inject = None  # called as each fault fires (run_case reads the stored turns then)
 
@@ -77,7 +94,7 @@ class FaultyActor:
     def __call__(self, messages) -> str:
         stage = stage_of(messages)
         good = actor(messages)
-        if self.fault and stage == self.stage and self.injected < self.times:
+        if self.armed and self.fault and stage == self.stage and self.injected < self.times:
             self.injected += 1
             if self.on_inject is not None:
                 self.on_inject()
@@ -107,9 +124,13 @@ def settings(argument_format: str) -> DebateSettings:
                           argument_format=argument_format, novelty_min=0.0)
 
 
-async def _drive(court: Court, trial_id: str, limit_s: float) -> list | None:
+async def _drive(court: Court, trial_id: str, limit_s: float, on_event=lambda event: None) -> list | None:
     async def collect():
-        return [e async for e in court.run(trial_id)]
+        events = []
+        async for event in court.run(trial_id):
+            on_event(event)
+            events.append(event)
+        return events
 
     try:
         return await asyncio.wait_for(collect(), limit_s)
@@ -124,26 +145,42 @@ async def run_case(transport: str, stage: str, fault: str, times: int, work: Pat
     models = {}
     try:
         if transport == "http":
-            server = FaultOllama(fault, stage, times).__enter__()
+            server = FaultOllama(fault, stage, times, armed=False).__enter__()
             spec = ModelSpec(provider="ollama", model=MODEL, base_url=server.url, read_timeout_s=1.0,
                              connect_timeout_s=1.0, retries=1, max_tokens=200)
             models = {role: OllamaChatModel(spec, role) for role in ("prosecution", "defense", "judge")}
             faulty = server
             fmt = "text"
         else:
-            faulty = FaultyActor(fault, stage, times)
+            faulty = FaultyActor(fault, stage, times, armed=False)
             models = {role: ScriptedChatModel([faulty] * 400, role=role, max_tokens=200)
                       for role in ("prosecution", "defense", "judge")}
             fmt = "json"
-        court = Court(lambda role: models[role], MemoryRetriever(), store, settings(fmt))
+        court = Court(lambda role: models[role], MemoryRetriever(passages=8), store, settings(fmt))
         trial_id = court.start(TrialSpec(claim=CLAIM))
         stored_at_fault: dict[tuple[int, str], object] = {}  # (index, text) -> turn, stored when a fault fired
 
+        finished_turns = [0]  # turns that have come out of the trial's event stream
+
         def read_stored_turns() -> None:  # the store is thread-safe: the fake server calls this from its thread
-            stored_at_fault.update(((t.index, t.text), t) for t in turns_of(store.events(trial_id)))
+            # every turn that came out of the trial before the fault fired (round 1's at least): wait for the writer
+            # thread to store them (it writes on its own thread, so waiting here, even on the event loop, is safe)
+            waited = time.monotonic() + STORE_WAIT_S
+            while True:
+                turns = turns_of(store.events(trial_id))
+                if len(turns) >= max(ARMED_AFTER_TURNS, finished_turns[0]) or time.monotonic() > waited:
+                    break
+                time.sleep(0.01)
+            stored_at_fault.update(((t.index, t.text), t) for t in turns)
+
+        def arm(event) -> None:  # the first ruling: round 1 is over, both its turns were emitted before it
+            if event.kind == "turn_finished":
+                finished_turns[0] += 1
+            if event.kind == "ruling":
+                faulty.armed = True
 
         faulty.on_inject = read_stored_turns
-        events = await _drive(court, trial_id, limit_s)
+        events = await _drive(court, trial_id, limit_s, arm)
         problems: list[str] = []
         if events is None:
             return CaseResult(transport, stage, fault, times, "hung", faulty.injected, 0,
@@ -223,6 +260,9 @@ def run(quick: bool = False, work: Path | None = None, log=print, only: list[tup
                              f"{'; '.join(result.problems)}")
             if result.injected == 0:
                 section.fail(f"{transport}/{stage}/{fault}x{times}: no fault was injected")
+            elif result.at_fault == 0:
+                section.fail(f"{transport}/{stage}/{fault}x{times}: no turn was stored when the fault fired, so "
+                             f"turns lost proves nothing")
             log(f"  {transport:<8} {stage:<8} {fault:<12} x{times:<3} {result.outcome:<15} injected {result.injected:<2} "
                 f"stored {result.at_fault} lost {result.lost}  {result.seconds:4.1f} s  {result.message[:60]}")
     if not section.counts["trials"]:

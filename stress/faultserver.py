@@ -12,7 +12,10 @@ VerdictDraft -> verdict, Argument or none -> argument). Faults:
     enormous     a ~1 MB answer, streamed whatever ``num_predict`` says
     endless      keep streaming until the client goes away (bounded by max_wait_s)
 
-``times`` faults are injected (the first ``times`` requests of the stage), then the stage is answered properly.
+``times`` faults are injected (the first ``times`` requests of the stage once the server is ``armed``), then the
+stage is answered properly. A server made with ``armed=False`` answers everything properly until a caller sets
+``armed`` (``stress.faults`` arms it once the trial's first round is over, so that turns are stored when a fault
+fires).
 """
 
 from __future__ import annotations
@@ -68,9 +71,11 @@ def faulty_answer(fault: str, stage: str, good: str) -> str:
 class FaultOllama(FakeOllama):
     """One fault kind on one stage, ``times`` times; everything else answered by the court actor."""
 
-    def __init__(self, fault: str | None = None, stage: str | None = None, times: int = 1, max_wait_s: float = 15.0):
+    def __init__(self, fault: str | None = None, stage: str | None = None, times: int = 1, max_wait_s: float = 15.0,
+                 armed: bool = True):
         super().__init__("healthy", max_wait_s=max_wait_s)
         self.fault, self.stage, self.times = fault, stage, times
+        self.armed = armed  # no fault fires while False
         self.injected = 0
         self.by_stage: dict[str, int] = {}
         self.on_inject = None  # called (in the server's thread) as each fault fires
@@ -90,7 +95,8 @@ class FaultOllama(FakeOllama):
         self._log(body)
         with self._lock:
             self.by_stage[stage] = self.by_stage.get(stage, 0) + 1
-            fault = self.fault if self.fault and stage == self.stage and self.injected < self.times else None
+            fault = self.fault if (self.armed and self.fault and stage == self.stage
+                                   and self.injected < self.times) else None
             if fault:
                 self.injected += 1
         if fault and self.on_inject is not None:

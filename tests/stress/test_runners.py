@@ -26,28 +26,39 @@ def test_fuzzing_no_file_fails(tmp_path):
     assert not section.ok and "no fuzzed file was tried" in section.failures[0]
 
 
-# stored: the turns that must already be in the trial store when the fault fires (over HTTP: both turns of round 1
-# before its ruling, all four before the verdict), against which "lost" is measured. The other faults fire on the
-# first request of a stage that comes before any turn; scripted models answer at once, so the store's writer thread
-# may not have caught up when a scripted fault fires.
+# stored: the turns that must already be in the trial store when the fault fires, against which "lost" is measured.
+# Faults are armed once round 1 is ruled and wait for every turn the trial has finished to be stored (stress/faults.py):
+# round 1's two when a fault on round 2's query plan or first argument fires, all four when one on round 2's evidence
+# assessment, its ruling or the verdict fires.
 @pytest.mark.parametrize("case, outcome, stored", [
-    (("http", "argument", "disconnect", 1), "paused-resumed", 0),     # tokens were shown: no silent retry
-    (("http", "ruling", "disconnect", 1), "continued", 2),           # a structured call is retried
-    (("http", "plan", "timeout", 1), "paused-resumed", 0),
+    (("http", "argument", "disconnect", 1), "paused-resumed", 2),     # tokens were shown: no silent retry
+    (("http", "ruling", "disconnect", 1), "continued", 4),           # a structured call is retried
+    (("http", "plan", "timeout", 1), "paused-resumed", 2),
     (("http", "verdict", "broken_json", 1), "continued", 4),         # repaired or retried
-    (("http", "argument", "unknown_cite", 1), "continued", 0),       # regenerated once
-    (("http", "argument", "empty", 99), "paused-resumed", 0),        # never an empty turn in the transcript
-    (("scripted", "ruling", "empty", 99), "paused-resumed", 0),
-    (("scripted", "argument", "enormous", 1), "continued", 0),
+    (("http", "argument", "unknown_cite", 1), "continued", 2),       # regenerated once
+    (("http", "argument", "empty", 99), "paused-resumed", 2),        # never an empty turn in the transcript
+    (("scripted", "ruling", "empty", 99), "paused-resumed", 4),
+    (("scripted", "argument", "enormous", 1), "continued", 2),
+    (("scripted", "assessment", "timeout", 99), "paused-resumed", 4),  # round 2 brings new passages to assess
 ])
 def test_model_faults_continue_or_pause_resumably_and_lose_no_turn(tmp_path, case, outcome, stored):
     result = asyncio.run(faults.run_case(*case, tmp_path, limit_s=60))
     assert result.injected >= 1
     assert result.outcome == outcome, (result.outcome, result.message, result.problems)
-    assert result.at_fault >= stored
+    assert result.at_fault > 0 and result.at_fault >= stored, result.at_fault
     assert result.lost == 0 and not result.problems
     if outcome == "paused-resumed":
         assert len(result.message) > 20
+
+
+def test_a_case_with_no_turn_stored_at_its_fault_fails(tmp_path, monkeypatch):
+    """The section's pass criterion: a case whose fault fired before any turn was stored proves nothing."""
+    async def before_any_turn(*args, **kwargs):
+        return faults.CaseResult("scripted", "plan", "empty", 1, "continued", injected=1, lost=0, at_fault=0)
+
+    monkeypatch.setattr(faults, "run_case", before_any_turn)
+    section = faults.run(work=tmp_path, log=lambda *a: None, only=[("scripted", "plan", "empty", 1)])
+    assert not section.ok and "no turn was stored when the fault fired" in section.failures[0]
 
 
 def test_a_server_that_never_stops_streaming_is_cut_off(tmp_path):

@@ -107,7 +107,7 @@ def test_the_sample_decision_from_the_first_run(make_window, qloop, qtbot):
 
 def test_the_window_shows_which_roles_send_text_where(make_window, qloop):
     from courtroom_desktop.core.config import ModelSpec
-    from courtroom_desktop.core.llm.servers import servers
+    from courtroom_desktop.core.privacy import servers
 
     window = make_window()
     line = window.courtroom.servers_line.text()
