@@ -7,7 +7,8 @@ import pytest
 
 from courtroom_desktop.core.config import AppConfig, ModelSettings, ModelSpec
 from courtroom_desktop.core.errors import TrialError
-from courtroom_desktop.core.llm.servers import is_loopback, remote_roles, server_of, servers
+from courtroom_desktop.core.llm.pull import is_local
+from courtroom_desktop.core.privacy import is_this_computer, remote_roles, server_of, servers
 from courtroom_desktop.core.workspace import Workspace
 
 REMOTE = ModelSpec(provider="openai", model="gpt-4o-mini", base_url="https://api.example.com/v1")
@@ -15,12 +16,18 @@ LOCAL_OLLAMA = ModelSpec(provider="ollama", model="qwen2.5:7b", base_url="http:/
 
 
 @pytest.mark.parametrize(("url", "local"), [
-    ("http://localhost:11434", True), ("http://127.0.0.1:8080/v1", True), ("http://[::1]:11434", True),
-    ("http://127.8.9.1", True), ("localhost:11434", True), ("http://192.168.1.20:11434", False),
+    ("http://localhost:11434", True), ("http://LOCALHOST:11434", True), ("http://127.0.0.1:8080/v1", True),
+    ("http://[::1]:11434", True), ("http://127.8.9.1", True), ("localhost:11434", True),
+    ("http://[::ffff:127.0.0.1]:11434", True), ("http://[::ffff:7f00:2]:8000/v1", True),
+    ("http://ollama.localhost:11434", False), ("http://0.0.0.0:11434", False), ("http://[::]:11434", False),
+    ("http://[::ffff:10.0.0.2]:11434", False), ("http://192.168.1.20:11434", False), ("http://172.16.0.5", False),
     ("https://api.example.com/v1", False), ("http://localhost.evil.com", False), ("http://10.0.0.2", False),
+    ("http://gpu-box.lan:11434", False), ("http://[fe80::1%25eth0]:11434", False), ("http://[::1", False), ("", False),
 ])
-def test_only_loopback_addresses_count_as_this_computer(url, local):
-    assert is_loopback(url) is local
+def test_one_rule_for_this_computer(url, local):
+    """core.privacy's rule, the only one: the privacy checks and the pull's disk check agree on every address."""
+    assert is_this_computer(url) is local
+    assert is_local(url) is local
 
 
 def test_where_each_role_sends_its_text():

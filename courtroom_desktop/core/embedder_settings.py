@@ -16,7 +16,6 @@ setting says otherwise where a model reads less ('en', or 'en, zh'). 'en' stands
 
 from __future__ import annotations
 
-import ipaddress
 from urllib.parse import urlsplit
 
 BUNDLED_NAMES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
@@ -45,17 +44,6 @@ def check_embedder(settings) -> None:
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ValueError(f"library.embedding_url = {url!r} is not an http(s) URL such as http://127.0.0.1:11434")
     languages(settings)
-
-
-def is_loopback(url: str) -> bool:
-    """Whether ``url`` names this computer: localhost, 127.0.0.0/8 or ::1 (any other host could be anywhere)."""
-    host = (urlsplit(url if "//" in url else f"//{url}").hostname or "").strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def endpoint_url(settings) -> str:

@@ -95,36 +95,41 @@ class Workspace:
         return Scope.in_sections(sections or (), doc_ids or None)
 
     def court(self, scope=None, settings: DebateSettings | None = None):
+        """A Court over this workspace's models, retriever and store. While any text of the trial goes to another
+        machine, its searches leave private documents out and its model calls stop on a scope that became private
+        (core.privacy)."""
         from courtroom_desktop.core.court import Court
 
         settings = settings or self.config.debate
         embedder = self.library.embedder
+        policy = self.privacy(scope)
         return Court(self.router.for_role, self.retriever, self.trials, settings, embed=embedder.encode,
-                     covers=embedder.covers, scope=scope, k=settings.passages_per_turn)
+                     covers=embedder.covers, scope=policy.scope(scope if scope is not None else self.scope()),
+                     k=settings.passages_per_turn, privacy=policy)
+
+    def privacy(self, scope=None):
+        """The privacy rule of a trial over ``scope`` (None: the whole library) with today's settings: which roles
+        (and the embedder) send text to another machine, and which documents are private now (core.privacy)."""
+        from courtroom_desktop.core.privacy import Server, TrialPolicy, is_this_computer, remote_roles
+
+        remote = remote_roles(self.config.models, self.config.library)
+        url = getattr(self._library.embedder if self._library is not None else None, "base_url", "")
+        if "embedder" not in remote and url and not is_this_computer(url):  # vectors made by the library's embedder
+            remote["embedder"] = Server(f"the embedding server at {url} (another machine)", url, False)
+
+        def title_of(doc_id: str) -> str:
+            catalog = self._catalog_only()
+            doc = catalog.get(doc_id) if catalog is not None else None
+            return doc.title if doc is not None else doc_id
+
+        return TrialPolicy(remote, scope.doc_ids if scope is not None else None, lambda: self.library.ready_ids(),
+                           self.private_documents, title_of)
 
     def check_private(self, scope) -> None:
         """Refuse a trial whose scope holds private documents while a role's model server, or the embedder (the
-        court embeds the passages it weighs), is on another machine (core.llm.servers): the message names the
-        documents, the roles and the servers."""
-        from courtroom_desktop.core.llm.servers import remote_roles
-
-        remote = remote_roles(self.config.models, self.config.library)
-        if not remote:
-            return
-        ids = scope.doc_ids if scope is not None and scope.doc_ids is not None else self.library.ready_ids()
-        private = sorted(self.private_documents(ids))
-        if not private:
-            return
-        titles = [(self.library.catalog.get(i).title or i) for i in private[:3]]
-        more = f" and {len(private) - 3} more" if len(private) > 3 else ""
-        sends = "; ".join(f"the {role} would send it to {server.label}" + (f" ({server.url})" if server.url else "")
-                          for role, server in remote.items())
-        raise TrialError(f"this trial would send private notes ({', '.join(repr(t) for t in titles)}{more}) to a model "
-                         f"server on another machine: {sends}",
-                         fix="use a model on this computer for those roles (Settings → Models, or --model "
-                             "ROLE=ollama:MODEL with a local Ollama)" + (", an embedder on this computer (Settings → "
-                             "Library)" if "embedder" in remote else "") + ", or leave the private notes out of the "
-                             "trial's scope (Scope…, or --documents)")
+        court embeds the passages it weighs), is on another machine: the message names the documents, the roles
+        and the servers (core.privacy)."""
+        self.privacy(scope).check()
 
     def model_labels(self) -> dict[str, str]:
         labels = {}

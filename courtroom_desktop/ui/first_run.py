@@ -4,13 +4,8 @@ notes) started as a decision trial once its notes are in the library."""
 
 from __future__ import annotations
 
-from courtroom_desktop.core.llm.servers import embedder_server, servers
+from courtroom_desktop.core.privacy import where_text_goes
 from courtroom_desktop.ui.samples import sample_decision, sample_files, suggested_claims
-
-
-def where_text_goes(config) -> dict:
-    """role -> the server its text goes to, with today's settings; the embedder's too (passages and queries)."""
-    return {**servers(config.models), "embedder": embedder_server(config.library)}
 
 
 class FirstRun:
@@ -24,7 +19,8 @@ class FirstRun:
         spec = self.trial.spec
         source = spec.models if spec is not None and getattr(spec, "models", None) else self.workspace.config.models
         self.courtroom.set_demo(demo_line(source, SETUP_IN_WINDOW))
-        self.courtroom.set_servers(where_text_goes(self.workspace.config))
+        config = self.workspace.config
+        self.courtroom.set_servers(where_text_goes(config.models, config.library))
 
     def offer_models(self):
         """First run only (no settings file, the offer never dismissed): find the models on this computer in the

@@ -15,7 +15,7 @@ from courtroom_desktop.core.library import Library
 from courtroom_desktop.core.library.embed_remote import RemoteEmbedder
 from courtroom_desktop.core.library.embedder import Embedder, make_embedder
 from courtroom_desktop.core.library.files import CancelToken
-from courtroom_desktop.core.llm.servers import embedder_server, remote_roles
+from courtroom_desktop.core.privacy import embedder_server, remote_roles
 from courtroom_desktop.core.retrieval import Retriever
 from courtroom_desktop.core.secrets import set_api_key
 from testkit.fake_embed import FakeEmbedServer, hashed_bag

@@ -80,7 +80,9 @@ def court_phrases() -> list[str]:
                 "the evidence could not be assessed (timeout); its stance stays unknown",
                 "the verdict was sent back (repeats sentences); regenerating once",
                 "verdict finding cited unknown evidence E42; those citations were removed",
-                "the embedder failed (timeout); searching with BM25 alone and comparing words instead of vectors"]
+                "the embedder failed (timeout); searching with BM25 alone and comparing words instead of vectors",
+                "private documents left out of this trial's searches ('预算', '工作机会'): text goes to another "
+                "machine (judge, embedder)"]
     return [p for p in phrases if p]
 
 

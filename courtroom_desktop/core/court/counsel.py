@@ -55,6 +55,7 @@ async def turn(court, state: TrialState, seat: Seat, emit, queue) -> Turn:
     opponent = state.opponent_of(seat)
     queries, usages = await _queries(court, state, model, stance, role, opponent, emit)
     found = await court.retriever.asearch(queries, k=court.k, scope=court.scope)
+    await court.record_left_out(emit, round_number)
     court.embedding_failed(getattr(court.retriever, "vector_problem", ""), emit, round_number)
     added = await court.admit(state, found, seat, stance, round_number, emit)
     argued = await _argue(court, state, model, seat, stance, role, index, emit, queue)

@@ -48,6 +48,7 @@ from courtroom_desktop.core.errors import (
     ModelUnavailable,
     TrialError,
 )
+from courtroom_desktop.core.privacy import TrialPolicy
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +64,16 @@ class Court:
     covers:    text -> does ``embed`` read its language? Where it does not (Chinese and the English-only bundled
                model), the court compares words instead of vectors
     k:         passages retrieved per counsel turn
+    privacy:   core.privacy.TrialPolicy, or None: while the trial's text goes to another machine, every model call
+               and embedding first checks that no private document is in scope or heard (a TrialError, the start's
+               message, stops the trial otherwise), and passages of private documents left out of its searches are
+               recorded as a warning
     """
 
     def __init__(self, models: Callable[[str], object], retriever, store: TrialStore,
                  settings: DebateSettings | None = None, embed: Callable[[list[str]], np.ndarray] | None = None,
-                 scope=None, k: int = 6, model_queries: bool = True, covers: Callable[[str], bool] | None = None):
+                 scope=None, k: int = 6, model_queries: bool = True, covers: Callable[[str], bool] | None = None,
+                 privacy: TrialPolicy | None = None):
         self.models = models
         self.retriever = retriever
         self.store = store
@@ -77,8 +83,10 @@ class Court:
         self.k = k
         self.model_queries = model_queries
         self.covers = covers or (lambda text: True)
+        self.privacy = privacy if privacy is not None and privacy.sends_away else None
         self._vectors: dict[str, np.ndarray] = {}
         self._embedding_warned = False
+        self._state: TrialState | None = None  # the trial being driven: what the privacy check reads
 
     # ---------------------------------------------------------------- public
     def start(self, spec: TrialSpec) -> str:
@@ -144,6 +152,7 @@ class Court:
 
     # ---------------------------------------------------------------- the flow
     async def _drive(self, state: TrialState, emit, queue) -> None:
+        self._state = state
         await self._load_models()
         await self._index_pool(state.pool)
         while state.verdict is None:
@@ -181,7 +190,25 @@ class Court:
             state.assignments = assignments
 
     def model(self, role: str):
-        return self.models(role)
+        """The role's chat model; while text goes to another machine, one that checks privacy before each call."""
+        model = self.models(role)
+        return model if self.privacy is None else PrivacyChecked(model, self.check_private)
+
+    async def check_private(self) -> None:
+        """Raise the trial's refusal (TrialError) when a private document is now in its scope or among the passages
+        it heard, while its text goes to another machine (core.privacy); read off the event loop."""
+        if self.privacy is None:
+            return
+        heard = {e.evidence.chunk.doc_id for e in self._state.pool} if self._state is not None else set()
+        await asyncio.to_thread(self.privacy.check, heard)
+
+    async def record_left_out(self, emit, round_number: int) -> None:
+        """After a search: the private documents of the scope that it left out, recorded once each."""
+        if self.privacy is None:
+            return
+        left = await asyncio.to_thread(self.privacy.left_out)
+        if left:
+            emit(TrialWarning(round=round_number, message=self.privacy.left_out_message(left)))
 
     async def _load_models(self) -> None:
         """Models that load into this process (embedded llama.cpp) load in a thread before the first turn, so neither
@@ -196,6 +223,7 @@ class Court:
         compare words)."""
         if self.embed is None or not texts or not all(map(self.covers, texts)):
             return None
+        await self.check_private()
         try:
             return np.asarray(await asyncio.to_thread(self.embed, texts), dtype=np.float32)
         except LibraryError as exc:  # an embedding endpoint down, hanging or answering garbage
@@ -250,6 +278,25 @@ class Court:
                                                               "treated as a quoted passage only"))
             added.append(entry)
         return added
+
+class PrivacyChecked:
+    """A chat model whose every call first awaits ``check`` (Court.check_private); the rest is the model's."""
+
+    def __init__(self, model, check):
+        self._model = model
+        self._check = check
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    async def structured(self, *args, **kwargs):
+        await self._check()
+        return await self._model.structured(*args, **kwargs)
+
+    async def complete(self, *args, **kwargs):
+        await self._check()
+        return await self._model.complete(*args, **kwargs)
+
 
 def _fix_for(exc: ModelError) -> str:
     if isinstance(exc, ModelUnavailable):

@@ -26,6 +26,7 @@ from courtroom_desktop.core.errors import Cancelled, LibraryError
 from courtroom_desktop.core.library.embedder import Embedder, canonical_identity, make_embedder
 from courtroom_desktop.core.library.files import CancelToken
 from courtroom_desktop.core.library.stores import VectorStore
+from courtroom_desktop.core.privacy import embedding_refusal
 from courtroom_desktop.core.records import (
     DocStatus,
     FileFinished,
@@ -113,24 +114,6 @@ def sweep(library) -> list[str]:
     return swept
 
 
-def private_refusal(library, docs, embedder) -> str:
-    """Why ``docs`` may not be embedded by ``embedder`` ('' when they may): private documents never go to an
-    embedding server on another machine."""
-    url = getattr(embedder, "base_url", "")
-    from courtroom_desktop.core.embedder_settings import is_loopback
-
-    if not url or is_loopback(url):
-        return ""
-    private = [d for d in docs if getattr(d, "private", False)]
-    if not private:
-        return ""
-    names = ", ".join(repr(d.title or Path(d.path).name) for d in private[:3])
-    more = f" and {len(private) - 3} more" if len(private) > 3 else ""
-    return (f"private document{'s' if len(private) > 1 else ''} {names}{more} would be sent to "
-            f"{getattr(embedder, 'where', url)} ({url}), another machine: use an embedder on this computer "
-            "(Settings → Library → Embedder), or mark the document not private")
-
-
 def switch(library, target, spec: str, on_event=None, cancel: CancelToken | None = None) -> IngestFinished:
     """Embed every ready document's stored chunks with ``target`` into a new folder, then swap (see the module).
     Raises what the embedder raises (the old vectors stay); returns the summary (``cancelled`` when cancelled)."""
@@ -142,7 +125,7 @@ def switch(library, target, spec: str, on_event=None, cancel: CancelToken | None
     stages = {s.value: 0.0 for s in IngestStage}
     with library._write_lock:
         docs = library.catalog.documents(DocStatus.ready)
-        refusal = private_refusal(library, docs, target)
+        refusal = embedding_refusal(docs, target)
         if refusal:
             raise LibraryError(f"{library.root}: cannot switch the embedder: {refusal}", reason=refusal,
                                fix="use an embedder on this computer, or mark the documents not private")

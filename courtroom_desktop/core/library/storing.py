@@ -10,12 +10,12 @@ from collections.abc import Callable
 import numpy as np
 
 from courtroom_desktop.core.errors import Cancelled, LibraryError
-from courtroom_desktop.core.library import reembed
 from courtroom_desktop.core.library.catalog import text_key
 from courtroom_desktop.core.library.embedder import embedding_text
 from courtroom_desktop.core.library.files import CancelToken
 from courtroom_desktop.core.library.handoff import Entry, Handoff, Prepared
 from courtroom_desktop.core.library.notes import document_fields
+from courtroom_desktop.core.privacy import embedding_refusal
 from courtroom_desktop.core.records import (
     Chunk,
     DocStatus,
@@ -98,7 +98,7 @@ def store_batch(library, items: list[Prepared], emit: EventSink, cancel: CancelT
         for stage, spent in item.seconds.items():
             stages[stage] += spent
         entry = _entry(library, item, private)
-        if refusal := reembed.private_refusal(library, [entry.record], library.embedder):
+        if refusal := embedding_refusal([entry.record], library.embedder):
             _fail(library, entry, f"could not be stored ({refusal})", emit, totals)
         else:
             entries.append(entry)
@@ -216,7 +216,7 @@ def embed_document(library, doc: Document, chunks: list[Chunk], emit: EventSink,
                    stages: dict, embedder=None) -> np.ndarray:
     """The vectors of one document's chunks (``embedder``, else the library's), through the cache; refused for a
     private document and an embedder on another machine."""
-    if refusal := reembed.private_refusal(library, [doc], embedder or library.embedder):
+    if refusal := embedding_refusal([doc], embedder or library.embedder):
         raise LibraryError(refusal)
 
     def progress(done: int, seconds: float) -> None:

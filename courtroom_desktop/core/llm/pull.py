@@ -27,10 +27,10 @@ from collections.abc import Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable
 from courtroom_desktop.core.llm.discover import DEFAULT_OLLAMA, human_bytes, ollama_root
+from courtroom_desktop.core.privacy import is_this_computer
 
 LIBRARY_URL = "https://ollama.com/library"
 #: Below this, no pull starts (a chat model worth using is several GB).
@@ -97,8 +97,8 @@ def free_bytes(path: Path) -> int:
 
 
 def is_local(base_url: str) -> bool:
-    host = urlsplit(base_url).hostname or ""
-    return host in ("localhost", "127.0.0.1", "::1", "0.0.0.0") or host.startswith("127.")
+    """Whether the Ollama at ``base_url`` stores its models on this computer's disk (core.privacy's one rule)."""
+    return is_this_computer(base_url)
 
 
 def _unknown(name: str, detail: str) -> bool:

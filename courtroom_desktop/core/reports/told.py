@@ -76,6 +76,10 @@ _ZH: list[tuple[str, str]] = [
     (r"the verdict was sent back \(", "裁决被退回（"),
     (r"the embedder failed \(", "嵌入模型出错（"),
     (r"\); searching with BM25 alone and comparing words instead of vectors", "）；改用 BM25 单独检索，并以词语而非向量比较"),
+    (r"private documents left out of this trial's searches \((.+)\): text goes to another machine \((.+)\)",
+     "本次审理的检索未纳入私密文档（{0}）：文本会发送到另一台计算机（{1}）"),
+    *((rf"\b{role}\b(?=[,）])", zh) for role, zh in (("prosecution", "控方"), ("defense", "辩方"), ("judge", "法官"),
+                                                    ("embedder", "嵌入模型"))),
     (r"verdict finding cited unknown evidence (.+); those citations were removed",
      "裁决认定引用了不存在的证据 {0}；这些引用已删除"),
     # side and role names inside those phrases

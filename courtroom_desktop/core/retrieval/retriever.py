@@ -141,6 +141,8 @@ class Retriever:
         timings = {}
         began = time.perf_counter()
         ready = library.ready_ids()
+        if not scope.private:  # a trial whose text goes to another machine (core.privacy): flags read now
+            ready -= library.catalog.private_ids(ready)
         doc_filter = scope.doc_ids
         chunk_filter: set[str] | None = None
         where = scope.sql()

@@ -14,10 +14,14 @@ def _sql_string(value: str) -> str:
 class Scope:
     """``doc_ids``: only these documents (None: all). ``sections``: only chunks whose section path starts with
     one of these prefixes, compared case-insensitively ("3 results" matches "3 Results > 3.2 Adverse events").
-    Both together: the sections within those documents. An empty ``doc_ids`` set matches nothing."""
+    Both together: the sections within those documents. An empty ``doc_ids`` set matches nothing. ``private``
+    False: private documents are left out whatever else the scope says (a trial whose text goes to another machine,
+    core.privacy); the retriever reads the flags at each search, so a document marked private mid-trial is left out
+    from the next search on."""
 
     doc_ids: frozenset[str] | None = None
     sections: tuple[str, ...] = ()
+    private: bool = True
 
     @classmethod
     def all(cls) -> Scope:
@@ -32,9 +36,12 @@ class Scope:
         return cls(doc_ids=frozenset(doc_ids) if doc_ids is not None else None,
                    sections=tuple(p.strip() for p in prefixes if p and p.strip()))
 
+    def without_private(self) -> Scope:
+        return Scope(self.doc_ids, self.sections, private=False)
+
     @property
     def is_all(self) -> bool:
-        return self.doc_ids is None and not self.sections
+        return self.doc_ids is None and not self.sections and self.private
 
     def allows_doc(self, doc_id: str) -> bool:
         return self.doc_ids is None or doc_id in self.doc_ids

@@ -127,7 +127,7 @@ class EmbedderEditor(QWidget):
         except ValueError as exc:
             self.where.setText(_first_error(exc))
             return
-        from courtroom_desktop.core.llm.servers import embedder_server
+        from courtroom_desktop.core.privacy import embedder_server
 
         server = embedder_server(settings)
         text = f"Passages and queries are embedded by {describe(settings)}"

@@ -106,7 +106,7 @@ class CourtroomPanel(QWidget):
         self.demo_banner.linkActivated.connect(lambda _href: self.sig_setup_models.emit())
         self.demo_banner.setVisible(False)
 
-        self.servers_line = QLabel("")  # which roles send text to which server (privacy: core.llm.servers)
+        self.servers_line = QLabel("")  # which roles send text to which server (core.privacy)
         self.servers_line.setObjectName("serversLine")
         self.servers_line.setWordWrap(True)
         self.status = QLabel("")
@@ -200,7 +200,7 @@ class CourtroomPanel(QWidget):
         self.demo_banner.setVisible(bool(note))
 
     def set_servers(self, where: dict[str, object]) -> None:
-        """``where``: role (and 'embedder') -> core.llm.servers.Server. Shown as one line, roles grouped by server;
+        """``where``: role (and 'embedder') -> core.privacy.Server. Shown as one line, roles grouped by server;
         a server on another machine in bold, so it is clear which text leaves this computer."""
         groups: dict[object, list[str]] = {}
         for role, server in where.items():
@@ -211,7 +211,7 @@ class CourtroomPanel(QWidget):
             parts.append(f"{html.escape(', '.join(roles))} \u2192 " + (label if server.local else f"<b>{label}</b>"))
         self.servers_line.setText("<span>Text goes to: " + "; ".join(parts) + "</span>" if parts else "")
         self.servers_line.setToolTip("Private documents are never sent to a server on another machine: a trial that "
-                                     "would send them there does not start.")
+                                     "would send them there does not start, and one running stops before it would.")
 
     # ---------------------------------------------------------------- actions
     def start(self) -> None:
