@@ -14,6 +14,11 @@ process, started on first use and reused file after file:
 The extracted document comes back pickled over a pipe (a few MB for a 3000-page PDF). Scanned pages are read by
 OCR in the child too (``ocr``: core.library.ocr), one page at a time, each within its own deadline; the child reports
 ("ocr", done, total) after each, and the parent pushes the file's deadline back as they come.
+
+A failure in the child is told apart by where it came from (``failure_kind``), and each kind is named with its own
+fix: a PDF that PyMuPDF cannot open or parse ("corrupt PDF"), the OCR engine (RapidOCR, onnxruntime) failing, and
+anything else, which is a bug in this app. The child sends its traceback with the error; the parent logs it (at
+error level for an OCR failure or a bug, at info level for a corrupt file, which the failure list already names).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -47,6 +53,80 @@ WORKER_FLAG = "--courtroom-extract-worker"
 _HEADER = struct.Struct("<Q")
 #: Lines of an extracted document per message from the child (each message is unpickled in one go, holding the GIL).
 LINES_PER_MESSAGE = 256
+#: For tests only: "corrupt", "ocr" or "internal" makes the child's extraction raise as a broken PDF, the OCR engine
+#: or a bug would (``_inject_test_fault``). Read by the child alone; nothing in the app sets it.
+TEST_FAULT_ENV = "COURTROOM_TEST_EXTRACT_FAULT"
+
+#: Where an exception comes from: the exception's own module, or the modules of its traceback's frames.
+PDF_MODULES = ("pymupdf", "fitz")
+OCR_MODULES = ("rapidocr_onnxruntime", "onnxruntime", "cv2", "courtroom_desktop.core.library.ocr",
+               "courtroom_desktop.core.library.ocr_geometry")
+CORRUPT, OCR, INTERNAL = "corrupt", "ocr", "internal"
+CORRUPT_FIX = "repair or re-export the PDF (save or print it again to a new PDF), then add it again"
+OCR_FIX = ('reinstall the OCR engine (pip install --force-reinstall "rapidocr-onnxruntime>=1.4.4,<1.5"), or turn '
+           'OCR off (Settings > Library > OCR of scanned pages: off, or `courtroom config set library.ocr off`) and '
+           'add the file again')
+INTERNAL_FIX = ("this is a bug in Courtroom Desktop, not a problem with the file: report it with the traceback "
+                "logged just before this error (logger courtroom_desktop.core.library.isolate, in the app's log "
+                "output) and, if you can share it, the file; the other files are not affected")
+
+
+def _within(module: str, roots: tuple[str, ...]) -> bool:
+    return any(module == root or module.startswith(root + ".") for root in roots)
+
+
+def failure_kind(exc: BaseException) -> str:
+    """CORRUPT, OCR or INTERNAL: what an exception raised while extracting a PDF says about its cause. An exception
+    that PyMuPDF defines or raises in its own code: the file (corrupt). One from the OCR engine (RapidOCR,
+    onnxruntime, OpenCV) or raised while the app's OCR code ran: OCR. Anything else: a bug in this app."""
+    module = type(exc).__module__ or ""
+    frames = [frame.f_globals.get("__name__", "") for frame, _ in traceback.walk_tb(exc.__traceback__)]
+    if _within(module, PDF_MODULES):
+        return CORRUPT
+    if _within(module, OCR_MODULES) or any(_within(name, OCR_MODULES) for name in frames):
+        return OCR
+    if frames and _within(frames[-1], PDF_MODULES):
+        return CORRUPT
+    return INTERNAL
+
+
+def describe_failure(exc: BaseException) -> tuple[str, str, str]:
+    """(kind, reason, fix) of an exception the child's extraction raised. An IngestError raised on purpose (no
+    cause: an empty file, a password, no text) keeps its reason; one that wraps an exception (extract() reports
+    whatever fails inside it as a corrupt PDF) is judged by the exception it wraps."""
+    cause = exc.__cause__ if isinstance(exc, IngestError) else exc
+    kind = failure_kind(cause)
+    what = f"{type(cause).__name__}: {cause}"
+    if kind == CORRUPT:
+        reason = exc.reason if isinstance(exc, IngestError) else \
+            f"corrupt PDF, text extraction failed ({what}): repair or re-export it"
+        return kind, reason, CORRUPT_FIX
+    if kind == OCR:
+        return kind, f"OCR failed while reading the scanned pages ({what})", OCR_FIX
+    return kind, f"internal error in the text extractor ({what})", INTERNAL_FIX
+
+
+def _inject_test_fault(kind: str) -> None:  # pragma: no cover - runs in the child process, for tests only
+    """``TEST_FAULT_ENV``: every page's text layer raises what a broken PDF, the OCR engine or a bug raises."""
+    from courtroom_desktop.core.library import extract as extract_module
+
+    if kind == CORRUPT:
+        import pymupdf
+
+        error: Exception = pymupdf.FileDataError("injected test fault: a broken content stream")
+    elif kind == OCR:
+        from onnxruntime.capi.onnxruntime_pybind11_state import Fail
+
+        error = Fail("injected test fault: the recogniser's session failed")
+    elif kind == INTERNAL:
+        error = TypeError("injected test fault: a bug")
+    else:
+        raise ValueError(f"{TEST_FAULT_ENV}={kind!r}: expected {CORRUPT}, {OCR} or {INTERNAL}")
+
+    def page_lines(page, page_number):
+        raise error
+
+    extract_module._page_lines = page_lines
 
 
 def _write(stream, message) -> None:
@@ -104,6 +184,8 @@ def serve() -> None:  # pragma: no cover - runs in the child process
                 os._exit(0)
 
     threading.Thread(target=orphan_watch, name="orphan-watch", daemon=True).start()
+    if os.environ.get(TEST_FAULT_ENV):
+        _inject_test_fault(os.environ[TEST_FAULT_ENV])
     while True:
         request = _read(source)
         if request is None:
@@ -124,11 +206,16 @@ def serve() -> None:  # pragma: no cover - runs in the child process
                           on_ocr=on_ocr)
             _send_doc(out, doc)
         except ChildIngestError as exc:
-            _write(out, ("error", exc.reason))
+            if exc.__cause__ is None:  # raised on purpose, with its reason and fix
+                _write(out, ("error", exc.reason, exc.fix, "", ""))
+            else:  # extract() wraps whatever failed inside it: judged by what it wraps
+                kind, reason, fix = describe_failure(exc)
+                _write(out, ("error", reason, fix, kind, "".join(traceback.format_exception(exc))))
         except MemoryError:
-            _write(out, ("error", "the PDF needs more memory to read than is available"))
-        except Exception as exc:  # noqa: BLE001 - any failure is this file's, reported with its reason
-            _write(out, ("error", f"corrupt PDF, text extraction failed ({type(exc).__name__}: {exc})"))
+            _write(out, ("error", "the PDF needs more memory to read than is available", "", "", ""))
+        except Exception as exc:  # noqa: BLE001 - any failure is this file's, reported with its kind and traceback
+            kind, reason, fix = describe_failure(exc)
+            _write(out, ("error", reason, fix, kind, "".join(traceback.format_exception(exc))))
         finally:
             if hasattr(signal, "alarm"):
                 signal.alarm(0)
@@ -248,7 +335,17 @@ class ExtractWorker:
                 elif kind == "done":
                     return dataclasses.replace(message[1], lines=lines)
                 else:
-                    raise IngestError(str(path), message[1])
+                    raise _child_error(path, *message[1:])
+
+
+def _child_error(path: Path, reason: str, fix: str = "", kind: str = "", child_traceback: str = "") -> IngestError:
+    """The IngestError for an error the child sent; its traceback, if it sent one, goes to the log."""
+    if child_traceback:
+        level = logging.INFO if kind == CORRUPT else logging.ERROR
+        log.log(level, "%s: text extraction failed (%s): %s\ntraceback in the extraction child:\n%s", path,
+                {CORRUPT: "corrupt PDF", OCR: "OCR failure", INTERNAL: "internal error"}.get(kind, kind), reason,
+                child_traceback.rstrip())
+    return IngestError(str(path), reason, fix=fix)
 
 
 if __name__ == "__main__":  # pragma: no cover - the child process
