@@ -1,4 +1,4 @@
-"""``python -m courtroom_desktop.core.llm.llama_server [llama_cpp.server options]``: llama-cpp-python's
+"""``python scripts/llama_server.py [llama_cpp.server options]``: llama-cpp-python's
 OpenAI-compatible server with this package's llama.cpp workarounds applied first (see ``embedded``: on machines whose
 CPU reports AMX but faults on it, ``python -m llama_cpp.server`` dies on its first batched decode).
 With no ``--model``, serves the bundled SmolLM2-135M GGUF."""

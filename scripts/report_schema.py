@@ -1,4 +1,4 @@
-"""Print docs/report-schema.md: ``python -m courtroom_desktop.core.reports.schema > docs/report-schema.md``."""
+"""Print docs/report-schema.md: ``python scripts/report_schema.py > docs/report-schema.md``."""
 
 from courtroom_desktop.core.reports.json_writer import schema_markdown
 

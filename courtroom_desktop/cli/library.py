@@ -31,12 +31,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args, ctx) -> int:
     workspace = ctx.workspace()
     try:
-        return _run(args, workspace.library)
+        return _run(args, workspace)
     finally:
         workspace.close()
 
 
-def _run(args, library) -> int:
+def _run(args, workspace) -> int:
+    library = workspace.library
     from rich.console import Console
     from rich.table import Table
 
@@ -106,8 +107,7 @@ def _run(args, library) -> int:
         console.print("consistent" if report["consistent"] else "[red]INCONSISTENT[/]: run `courtroom library reindex`")
         return 0 if report["consistent"] else 1
     if args.action == "private":
-        doc = library.find(args.document)
-        library.catalog.set_private(doc.id, args.state == "on")
+        doc = workspace.set_private(args.document, args.state == "on")
         console.print(f"{doc.id} {doc.title or doc.path}: {'private' if args.state == 'on' else 'not private'}",
                       highlight=False)
         return 0

@@ -1,7 +1,7 @@
 """The OpenAI-compatible provider against llama-cpp-python's server (``llama_cpp.server``) started on loopback by
 the test, serving the bundled SmolLM2-135M and requiring an API key.
 
-The server is started through ``courtroom_desktop.core.llm.llama_server``, a thin wrapper around
+The server is started through ``scripts/llama_server.py``, a thin wrapper around
 ``python -m llama_cpp.server`` that first applies the llama.cpp AMX workaround (see core/llm/embedded.py); on
 machines whose CPU reports AMX but faults on it, the bare server dies on its first batched decode."""
 
@@ -11,6 +11,7 @@ import asyncio
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Literal
 
 import httpx
@@ -40,7 +41,7 @@ class Answer(BaseModel):
 def server(tmp_path_factory):
     port = free_port()
     log_path = tmp_path_factory.mktemp("llama-server") / "server.log"
-    cmd = [sys.executable, "-m", "courtroom_desktop.core.llm.llama_server", "--model", str(bundled_gguf_path()),
+    cmd = [sys.executable, str(Path(__file__).parents[2] / "scripts" / "llama_server.py"), "--model", str(bundled_gguf_path()),
            "--model_alias", ALIAS, "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096",
            # One thread each: on 2 cores, llama.cpp's spinning OpenMP workers can starve the server's own threads
            # (prompt evaluation measured at 0.7 s a token instead of 30 ms).

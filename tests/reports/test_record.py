@@ -41,7 +41,7 @@ def test_json_is_the_complete_record(report_dir, record):
 def test_schema_document_is_current():
     doc = ROOT / "docs" / "report-schema.md"
     assert doc.read_text(encoding="utf-8") == schema_markdown(), (
-        "docs/report-schema.md is stale: python -m courtroom_desktop.core.reports.schema > docs/report-schema.md")
+        "docs/report-schema.md is stale: python scripts/report_schema.py > docs/report-schema.md")
     schema = TrialRecord.model_json_schema(mode="serialization")
     for field in ("spec", "pool", "turns", "rulings", "switches", "verdict", "sources", "generated_at"):
         assert field in schema["properties"] and f"`{field}`" in doc.read_text(encoding="utf-8")

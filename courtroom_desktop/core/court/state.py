@@ -108,9 +108,6 @@ class TrialState:
         status = self.challenge_status()
         return [c for c in self.challenges() if status[c.id] != ChallengeStatus.answered]
 
-    def next_challenge_id(self) -> str:
-        return f"Q{len(self.challenges()) + 1}"
-
     def speaking_order(self) -> list[Seat]:
         first = Stance.for_ if self.spec.case == CaseType.decision else Stance.against
         return sorted(self.assignments, key=lambda seat: self.assignments[seat] != first)

@@ -33,7 +33,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -86,13 +86,6 @@ class OcrLine:
     xs1: list[float]
     size: float
     block: int
-
-
-@dataclass
-class PageResult:
-    lines: list[OcrLine] = field(default_factory=list)
-    cached: bool = False
-    seconds: float = 0.0
 
 
 # ---------------------------------------------------------------- the cache

@@ -1,6 +1,6 @@
 """llama.cpp's setup for this machine, apart from the models themselves: how many threads, whether its extra buffer
 types (AMX, weight repacking) are safe on this CPU, OpenMP's wait policy, and a GGUF's account of itself. Used by
-core.llm.embedded and by processes that construct ``llama_cpp.Llama`` themselves (core.llm.llama_server, bench/)."""
+core.llm.embedded and by processes that construct ``llama_cpp.Llama`` themselves (scripts/llama_server.py, bench/)."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def _defaults_without_extra_bufts(original):
 def apply_llama_workarounds() -> bool:
     """Process-wide: make every later ``llama_cpp.Llama`` load without extra buffer types when
     :func:`use_extra_buffer_types` says so (for processes that construct Llama themselves, such as
-    ``llama_cpp.server`` started through ``python -m courtroom_desktop.core.llm.llama_server``). True if applied."""
+    ``llama_cpp.server`` started through ``python scripts/llama_server.py``). True if applied."""
     prepare_environment()
     import llama_cpp.llama_cpp as low
 

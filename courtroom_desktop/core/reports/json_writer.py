@@ -36,7 +36,7 @@ SCHEMA_DOC = """# `report.json`: the complete trial record
 processed without the app. It is generated from the trial store's events; nothing in it is computed by a model
 after the trial.
 
-This file is generated: `python -m courtroom_desktop.core.reports.schema > docs/report-schema.md`
+This file is generated: `python scripts/report_schema.py > docs/report-schema.md`
 (a test fails when it is out of date).
 
 ## Top level

@@ -153,8 +153,9 @@ class LibraryController(Controller):
         return self.tasks.spawn(self._set_private(list(doc_ids), private), "Marking documents private")
 
     async def _set_private(self, doc_ids: list[str], private: bool) -> None:
-        library = await self.workspace.library()
-        await asyncio.to_thread(lambda: [library.catalog.set_private(i, private) for i in doc_ids])
+        await self.workspace.library()
+        core = self.workspace.workspace
+        await asyncio.to_thread(lambda: [core.set_private(i, private) for i in doc_ids])
         await self._refresh()
 
     # ---------------------------------------------------------------- watched folders

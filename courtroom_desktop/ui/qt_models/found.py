@@ -55,6 +55,3 @@ class FoundModelsModel(RecordTableModel):
             font.setBold(True)
             return font
         return None
-
-    def proposed_for(self, row: int) -> str:
-        return self._roles.get(id(self._rows[row]), "")
