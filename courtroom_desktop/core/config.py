@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, Self
 
 import platformdirs
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
 
 from courtroom_desktop import APP_ID
 from courtroom_desktop.core.errors import ConfigError
@@ -27,11 +28,11 @@ CONFIG_FILE = "config.toml"
 ROLES = ("prosecution", "defense", "judge")
 
 
-def shown(label: str, unit: str = "", step: float | None = None, decimals: int | None = None) -> dict:
+def shown(label: str, unit: str = "", step: float | None = None, decimals: int | None = None) -> dict[str, JsonValue]:
     """How the settings dialog shows a field (its ``json_schema_extra``): a label, a unit, a spin step, decimals.
     Ranges come from the field's own bounds and the tooltip from its description, so a new setting in the dialog is
     one line of its field table."""
-    hint: dict = {"label": label}
+    hint: dict[str, JsonValue] = {"label": label}
     if unit:
         hint["unit"] = unit
     if step is not None:
@@ -64,7 +65,7 @@ class LibrarySettings(_Section):
         "'local' (a sentence-transformers model folder: embedding_model), 'ollama' (an Ollama server's /api/embed) or "
         "'openai' (any OpenAI-compatible /v1/embeddings). A server on another machine receives the text of every "
         "passage: private documents are then refused (docs/embedders.md). Changing it re-embeds the library.",
-        json_schema_extra={**shown("Embedder"), "choices": EMBEDDERS})
+        json_schema_extra={**shown("Embedder"), "choices": dict(EMBEDDERS)})
     embedding_model: str = Field(
         BUNDLED_EMBEDDER,
         description="The embedding model: 'all-MiniLM-L6-v2' (bundled), a sentence-transformers folder (local), or "
@@ -120,7 +121,7 @@ class LibrarySettings(_Section):
 
     @model_validator(mode="before")
     @classmethod
-    def _embedder_of_older_files(cls, data):
+    def _embedder_of_older_files(cls, data: object) -> object:
         """A settings file from before ``embedder`` existed names a model folder in embedding_model alone: 'local'."""
         from courtroom_desktop.core.embedder_settings import BUNDLED_NAMES
 
@@ -133,14 +134,14 @@ class LibrarySettings(_Section):
         return data
 
     @model_validator(mode="after")
-    def _embedder_fields(self):
+    def _embedder_fields(self) -> Self:
         from courtroom_desktop.core.embedder_settings import check_embedder
 
         check_embedder(self)
         return self
 
     @model_validator(mode="after")
-    def _overlap_below_size(self):
+    def _overlap_below_size(self) -> Self:
         if self.overlap_tokens >= self.chunk_tokens:
             raise ValueError(f"library.overlap_tokens ({self.overlap_tokens}) must be smaller than library.chunk_tokens "
                              f"({self.chunk_tokens}): lower the overlap or raise the passage size")
@@ -192,7 +193,7 @@ class RetrievalSettings(_Section):
                                "backends run each batch on one thread anyway.")
 
     @model_validator(mode="after")
-    def _some_weight(self):
+    def _some_weight(self) -> Self:
         if self.bm25_weight <= 0 and self.vector_weight <= 0:
             raise ValueError("retrieval.bm25_weight and retrieval.vector_weight are both 0: give at least one a weight")
         return self
@@ -325,7 +326,7 @@ class DebateSettings(_Section):
 
 
     @model_validator(mode="after")
-    def _levels_have_keywords(self):
+    def _levels_have_keywords(self) -> Self:
         missing = [level for level in self.evidence_hierarchy
                    if level.lower() != "other" and not self.keyword_list(level)]
         if missing:
@@ -339,7 +340,7 @@ class DebateSettings(_Section):
         return next((words for name, words in self.evidence_keywords.items() if name.strip().lower() == wanted), [])
 
     @model_validator(mode="after")
-    def _rounds_in_order(self):
+    def _rounds_in_order(self) -> Self:
         if self.min_rounds > self.max_rounds:
             raise ValueError(f"debate.min_rounds ({self.min_rounds}) exceeds debate.max_rounds ({self.max_rounds}): "
                              "lower the minimum or raise the round limit")
@@ -370,10 +371,10 @@ class AppConfig(_Section):
 
 
 # Each entry turns a version-N dict into a version-N+1 dict.
-MIGRATIONS: dict[int, callable] = {}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 
-def migrate(raw: dict) -> dict:
+def migrate(raw: dict[str, Any]) -> dict[str, Any]:
     version = int(raw.get("schema_version", 1))
     if version > SCHEMA_VERSION:
         raise ConfigError(
@@ -386,12 +387,12 @@ def migrate(raw: dict) -> dict:
     return raw
 
 
-def config_dir(override: str | os.PathLike | None = None) -> Path:
+def config_dir(override: str | os.PathLike[str] | None = None) -> Path:
     value = override or os.environ.get("COURTROOM_CONFIG_DIR")
     return Path(value).expanduser() if value else Path(platformdirs.user_config_dir(APP_ID))
 
 
-def data_dir(override: str | os.PathLike | None = None) -> Path:
+def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
     value = override or os.environ.get("COURTROOM_DATA_DIR")
     return Path(value).expanduser() if value else Path(platformdirs.user_data_dir(APP_ID))
 

@@ -16,6 +16,7 @@ setting says otherwise where a model reads less ('en', or 'en, zh'). 'en' stands
 
 from __future__ import annotations
 
+from typing import Protocol
 from urllib.parse import urlsplit
 
 BUNDLED_NAMES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
@@ -24,7 +25,23 @@ LANGUAGES = ("en", "zh", "ja", "ko")
 OLLAMA_URL = "http://localhost:11434"
 
 
-def check_embedder(settings) -> None:
+class EmbedderFields(Protocol):
+    """The fields these rules read (``config.LibrarySettings`` has them)."""
+
+    @property
+    def embedder(self) -> str: ...
+
+    @property
+    def embedding_model(self) -> str: ...
+
+    @property
+    def embedding_url(self) -> str: ...
+
+    @property
+    def embedding_languages(self) -> str: ...
+
+
+def check_embedder(settings: EmbedderFields) -> None:
     """Raise ValueError (naming the setting and what to do) when the embedder fields do not fit together."""
     provider = settings.embedder
     model = settings.embedding_model.strip()
@@ -46,14 +63,14 @@ def check_embedder(settings) -> None:
     languages(settings)
 
 
-def endpoint_url(settings) -> str:
+def endpoint_url(settings: EmbedderFields) -> str:
     """The base URL of an endpoint embedder (no trailing slash); '' for the bundled and local ones."""
     if settings.embedder not in ENDPOINTS:
         return ""
     return (settings.embedding_url.strip() or (OLLAMA_URL if settings.embedder == "ollama" else "")).rstrip("/")
 
 
-def languages(settings) -> frozenset[str]:
+def languages(settings: EmbedderFields) -> frozenset[str]:
     """The language codes the embedder reads (all of ``LANGUAGES`` for every language: ``core.text.language_of``
     tells no others apart). Raises ValueError on an unknown code."""
     raw = settings.embedding_languages.strip().lower()
@@ -69,7 +86,7 @@ def languages(settings) -> frozenset[str]:
     return frozenset(codes)
 
 
-def describe(settings) -> str:
+def describe(settings: EmbedderFields) -> str:
     """In words, for messages and the settings dialog: 'Ollama bge-m3 at http://127.0.0.1:11434'."""
     if settings.embedder == "bundled":
         return "the bundled all-MiniLM-L6-v2"

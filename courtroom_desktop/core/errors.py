@@ -17,6 +17,11 @@ where they enter the core, so the window and the command line only ever show the
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.records import Usage
+
 
 class CourtroomError(Exception):
     """Base of every error the core raises on purpose; its message is meant for a person.
@@ -54,7 +59,7 @@ class ModelError(CourtroomError):
     first_raw: its first answer when a retry failed too; usage: what the failed calls cost (a records.Usage)."""
 
     def __init__(self, message: str, *, role: str = "", provider: str = "", model: str = "", raw: str = "",
-                 fix: str = "", first_raw: str = "", usage=None):
+                 fix: str = "", first_raw: str = "", usage: Usage | None = None):
         where = "/".join(p for p in (role, provider, model) if p)
         super().__init__(f"[{where}] {message}" if where else message, reason=message, fix=fix)
         self.role = role

@@ -23,13 +23,17 @@ Private documents never reach another machine:
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, Self, TypeVar
 from urllib.parse import urlsplit
 
 from courtroom_desktop.core.embedder_settings import ENDPOINTS, OLLAMA_URL, describe, endpoint_url
 from courtroom_desktop.core.errors import TrialError
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.config import LibrarySettings, ModelSettings, ModelSpec
 
 ROLES = ("prosecution", "defense", "judge")
 LOCALHOST = "localhost"
@@ -63,7 +67,7 @@ class Server:
     local: bool     # on this computer: private documents may go there
 
 
-def server_of(spec) -> Server:
+def server_of(spec: ModelSpec) -> Server:
     """Where a ``config.ModelSpec`` sends its prompts."""
     if spec.provider == "embedded":
         name = "bundled model" if not spec.model else "GGUF file"
@@ -75,12 +79,12 @@ def server_of(spec) -> Server:
     return Server(f"{kind} at {where}" + (" (this computer)" if local else " (another machine)"), url, local)
 
 
-def servers(models) -> dict[str, Server]:
+def servers(models: ModelSettings) -> dict[str, Server]:
     """role -> where its text goes, from ``config.ModelSettings``."""
     return {role: server_of(models.for_role(role)) for role in ROLES}
 
 
-def embedder_server(library) -> Server:
+def embedder_server(library: LibrarySettings) -> Server:
     """Where a ``config.LibrarySettings``' embedder sends passage text (and queries): this computer for the bundled
     and local models, else its server."""
     if library.embedder not in ENDPOINTS:
@@ -92,12 +96,12 @@ def embedder_server(library) -> Server:
                   + (" (this computer)" if local else " (another machine)"), url, local)
 
 
-def where_text_goes(models, library) -> dict[str, Server]:
+def where_text_goes(models: ModelSettings, library: LibrarySettings) -> dict[str, Server]:
     """role -> its server, and 'embedder' -> the embedder's (passages and queries), from today's settings."""
     return {**servers(models), "embedder": embedder_server(library)}
 
 
-def remote_roles(models, library=None) -> dict[str, Server]:
+def remote_roles(models: ModelSettings, library: LibrarySettings | None = None) -> dict[str, Server]:
     """The roles whose text leaves this computer; with ``library`` (``config.LibrarySettings``), the embedder too
     (as role 'embedder'): it receives the text of every passage it embeds."""
     remote = {role: server for role, server in servers(models).items() if not server.local}
@@ -108,12 +112,12 @@ def remote_roles(models, library=None) -> dict[str, Server]:
 
 # ------------------------------------------------------------------------------------------ the library
 
-def _names(docs) -> str:
+def _names(docs: Sequence[object]) -> str:
     names = ", ".join(repr(getattr(d, "title", "") or Path(getattr(d, "path", "")).name) for d in docs[:3])
     return names + (f" and {len(docs) - 3} more" if len(docs) > 3 else "")
 
 
-def embedding_refusal(docs, embedder) -> str:
+def embedding_refusal(docs: Iterable[object], embedder: object) -> str:
     """Why ``docs`` (Documents) may not be embedded by ``embedder`` ('' when they may): a private document never goes
     to an embedding server on another machine. An embedder that runs in the app has no ``base_url``."""
     url = getattr(embedder, "base_url", "")
@@ -128,6 +132,15 @@ def embedding_refusal(docs, embedder) -> str:
 
 
 # ------------------------------------------------------------------------------------------ a trial
+
+class _Scope(Protocol):
+    """What the policy needs of a retrieval scope (``core.retrieval.scope.Scope``)."""
+
+    def without_private(self) -> Self: ...
+
+
+ScopeT = TypeVar("ScopeT", bound=_Scope)
+
 
 @dataclass
 class TrialPolicy:
@@ -152,7 +165,7 @@ class TrialPolicy:
         """Whether any text of this trial goes to another machine."""
         return bool(self.remote)
 
-    def scope(self, scope):
+    def scope(self, scope: ScopeT | None) -> ScopeT | None:
         """The retrieval scope the trial searches with: without private documents while text goes away."""
         return scope.without_private() if self.sends_away and scope is not None else scope
 

@@ -4,6 +4,7 @@ report's in ``core.reports.record``; all of them build on ``Frozen``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,7 +41,7 @@ class Usage(Frozen):
             first_token_s=self.first_token_s if self.first_token_s is not None else other.first_token_s,
         )
 
-    def __radd__(self, other) -> Usage:  # sum() starts from 0
+    def __radd__(self, other: object) -> Usage:  # sum() starts from 0
         return self if other == 0 else NotImplemented
 
 
@@ -126,7 +127,7 @@ class Document(Frozen):
         return no_text_note(self.pages_without_text, self.pages, self.pages_ocr)
 
 
-def no_text_note(pages_without_text, pages: int, pages_ocr=()) -> str:
+def no_text_note(pages_without_text: Sequence[int], pages: int, pages_ocr: Iterable[int] = ()) -> str:
     """What to say about pages that hold no searchable text: scans OCR could not read, or scans not read by OCR."""
     if not pages_without_text:
         return ""
@@ -164,7 +165,7 @@ class IngestStage(StrEnum):
     ocr = "ocr"  # pages with no text layer read by OCR (pages_done of pages to read)
     chunk = "chunk"
     embed = "embed"
-    index = "index"
+    index = "index"  # type: ignore[assignment]  # the member's name hides str.index, on purpose
 
 
 class FileOutcome(StrEnum):

@@ -16,10 +16,14 @@ import os
 import stat
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from courtroom_desktop import APP_ID
 from courtroom_desktop.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from keyring.backend import KeyringBackend
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +69,19 @@ def redact(text: str, *keys: str | None) -> str:
 
 # ---------------------------------------------------------------------------- keyring or file
 
-def _keyring_backend():
+class _Keyring(Protocol):
+    """What this module uses of the keyring module."""
+
+    def get_keyring(self) -> KeyringBackend: ...
+
+    def get_password(self, service_name: str, username: str) -> str | None: ...
+
+    def set_password(self, service_name: str, username: str, password: str) -> None: ...
+
+    def delete_password(self, service_name: str, username: str) -> None: ...
+
+
+def _keyring_backend() -> _Keyring | None:
     """The keyring module when a real backend is active, else None."""
     try:
         import keyring
@@ -94,7 +110,7 @@ def _warn_fallback(path: Path, why: str) -> None:
         _warned = True
 
 
-def _fallback_path(data_dir: str | os.PathLike | None) -> Path:
+def _fallback_path(data_dir: str | os.PathLike[str] | None) -> Path:
     from courtroom_desktop.core.config import data_dir as default_data_dir
 
     return default_data_dir(data_dir) / FALLBACK_FILE
@@ -130,7 +146,7 @@ def _write_file(path: Path, data: dict[str, str]) -> None:
 
 # ---------------------------------------------------------------------------- public API
 
-def key_storage(*, data_dir: str | os.PathLike | None = None) -> str:
+def key_storage(*, data_dir: str | os.PathLike[str] | None = None) -> str:
     """Where API keys go on this machine, in words for the settings dialog and `courtroom doctor`."""
     keyring = _keyring_backend()
     if keyring is not None:
@@ -140,7 +156,7 @@ def key_storage(*, data_dir: str | os.PathLike | None = None) -> str:
             "(on Linux, install and unlock a Secret Service such as GNOME Keyring or KWallet to use it)")
 
 
-def get_api_key(base_url: str, *, data_dir: str | os.PathLike | None = None) -> ApiKey | None:
+def get_api_key(base_url: str, *, data_dir: str | os.PathLike[str] | None = None) -> ApiKey | None:
     """The key stored for this server, or None."""
     name = normalize_base_url(base_url)
     keyring = _keyring_backend()
@@ -156,7 +172,7 @@ def get_api_key(base_url: str, *, data_dir: str | os.PathLike | None = None) -> 
     return ApiKey(value) if value else None
 
 
-def set_api_key(base_url: str, key: str, *, data_dir: str | os.PathLike | None = None) -> str:
+def set_api_key(base_url: str, key: str, *, data_dir: str | os.PathLike[str] | None = None) -> str:
     """Store ``key`` for this server; returns where it went ('keyring' or the file path)."""
     if not key or not key.strip():
         raise ConfigError("an empty API key cannot be stored; use delete_api_key to remove one")
@@ -178,7 +194,7 @@ def set_api_key(base_url: str, key: str, *, data_dir: str | os.PathLike | None =
     return str(path)
 
 
-def delete_api_key(base_url: str, *, data_dir: str | os.PathLike | None = None) -> bool:
+def delete_api_key(base_url: str, *, data_dir: str | os.PathLike[str] | None = None) -> bool:
     """Remove the stored key; True when one was there."""
     name = normalize_base_url(base_url)
     removed = False

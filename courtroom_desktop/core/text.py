@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Protocol
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 KANA = "\u3040-\u30ff\u31f0-\u31ff"
@@ -55,8 +56,16 @@ def language_of(text: str) -> str:
     return max((("ja", kana), ("ko", hangul), ("zh", han - kana)), key=lambda item: item[1])[0]
 
 
+class _Segmenter(Protocol):
+    """What ``words`` uses of rjieba (the module itself)."""
+
+    def cut(self, text: str) -> list[str]: ...
+
+    def cut_for_search(self, text: str) -> list[str]: ...
+
+
 @lru_cache(maxsize=1)
-def _segmenter():
+def _segmenter() -> _Segmenter | None:
     try:
         import rjieba
     except ImportError:  # pragma: no cover - rjieba is a dependency; without it Chinese falls back to bigrams
