@@ -10,10 +10,11 @@ Importing this package is cheap: llama_cpp and langchain are imported only when 
 """
 
 from courtroom_desktop.core.errors import Cancelled, ModelError, ModelUnavailable
-from courtroom_desktop.core.llm.base import ChatModel, Messages, Usage, estimate_tokens
+from courtroom_desktop.core.llm.base import ChatModel, Messages, estimate_tokens
 from courtroom_desktop.core.llm.repair import RepairError, extract_json_object, parse_structured, strip_think
 from courtroom_desktop.core.llm.router import ModelRouter, build_chat_model, list_models
 from courtroom_desktop.core.llm.scripted import ScriptedChatModel
+from courtroom_desktop.core.records import Usage
 
 __all__ = [
     "Cancelled",

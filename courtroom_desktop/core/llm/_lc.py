@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from courtroom_desktop.core.llm.base import (
     Messages,
     Stopwatch,
     TokenCallback,
-    Usage,
     chunk_timeout,
     estimate_messages_tokens,
     estimate_tokens,
     iter_with_timeout,
     stream_item_cap,
 )
+from courtroom_desktop.core.records import Usage
 
 
 def to_langchain(messages: Messages) -> list[Any]:
@@ -47,22 +47,25 @@ def usage_tokens(message: Any) -> tuple[int, int] | None:
     return tokens_in, tokens_out
 
 
-class PerLoop:
+C = TypeVar("C")
+
+
+class PerLoop(Generic[C]):
     """Builds a client once per event loop: httpx's async pools are bound to the loop that opened them."""
 
-    def __init__(self, factory):
+    def __init__(self, factory: Callable[[], C]):
         self._factory = factory
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._value: Any = None
+        self._value: C | None = None
 
-    def get(self) -> Any:
+    def get(self) -> C:
         loop = asyncio.get_running_loop()
         if self._value is None or self._loop is not loop:
             self._value = self._factory()
             self._loop = loop
         return self._value
 
-    def clear(self) -> Any:
+    def clear(self) -> C | None:
         value, self._value, self._loop = self._value, None, None
         return value
 

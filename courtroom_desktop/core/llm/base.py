@@ -18,7 +18,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -29,9 +29,11 @@ from courtroom_desktop.core.records import Usage
 
 log = logging.getLogger(__name__)
 
-Messages = list[dict]
+Messages = list[dict[str, str]]  # [{"role": "system" | "user" | "assistant", "content": text}, ...]
+JsonSchema = dict[str, Any]  # a JSON schema, as pydantic's model_json_schema() writes it
 TokenCallback = Callable[[str], None]
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 #: How much of a failed answer is quoted back to the model in the retry prompt.
 RETRY_QUOTE_CHARS = 1500
@@ -63,12 +65,12 @@ def check_messages(messages: Messages) -> Messages:
     return out
 
 
-def inline_refs(schema: dict) -> dict:
+def inline_refs(schema: JsonSchema) -> JsonSchema:
     """The schema with every ``{"$ref": "#/$defs/X"}`` replaced by X itself: a small model shown ``$ref`` copies
     "#/$defs/..." into its answer instead of following it."""
     defs = schema.get("$defs", {})
 
-    def walk(node, depth: int):
+    def walk(node: Any, depth: int) -> Any:
         if isinstance(node, list):
             return [walk(item, depth) for item in node]
         if not isinstance(node, dict):
@@ -78,7 +80,8 @@ def inline_refs(schema: dict) -> dict:
             return walk({**target, **{k: v for k, v in node.items() if k != "$ref"}}, depth + 1)
         return {k: walk(v, depth) for k, v in node.items() if k != "$defs"}
 
-    return walk(schema, 0)
+    inlined: JsonSchema = walk(schema, 0)
+    return inlined
 
 
 def compact_schema(schema: type[BaseModel]) -> str:
@@ -217,7 +220,7 @@ class ChatModel:
         return cls(message, fix=fix, role=self.role, provider=self.provider, model=self.model_name,
                           raw=raw)
 
-    async def _with_retries(self, call: Callable[[], Any], may_retry: Callable[[], bool] = lambda: True):
+    async def _with_retries(self, call: Callable[[], Awaitable[T]], may_retry: Callable[[], bool] = lambda: True) -> T:
         """Run ``call`` with up to ``self.retries`` retries, with jittered exponential backoff, on transient
         errors only (and never once tokens have been streamed, which would repeat them)."""
         attempt = 0
@@ -254,8 +257,8 @@ def stream_item_cap(max_tokens: int) -> int:
     return 2 * int(max_tokens) + 64
 
 
-async def iter_with_timeout(stream: AsyncIterator[Any], timeout_s: float, on_timeout: Callable[[], Exception],
-                            max_items: int | None = None):
+async def iter_with_timeout(stream: AsyncIterator[T], timeout_s: float, on_timeout: Callable[[], Exception],
+                            max_items: int | None = None) -> AsyncGenerator[T, None]:
     """Yield from ``stream`` but raise ``on_timeout()`` when no item arrives within ``timeout_s``: a server that
     trickles keep-alive bytes but no content cannot hang a call. After ``max_items`` items the stream is closed
     (see ``stream_item_cap``)."""

@@ -26,9 +26,13 @@ import os
 import re
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from courtroom_desktop.core.config import ModelSettings, ModelSpec
+
+if TYPE_CHECKING:
+    import httpx
 
 CONNECT_TIMEOUT_S = 0.5
 READ_TIMEOUT_S = 1.5
@@ -268,12 +272,12 @@ async def detect(probes: list[Probe] | None = None, *, connect_timeout_s: float 
     return Detection(servers, probes, time.perf_counter() - start)
 
 
-def detect_blocking(probes: list[Probe] | None = None, **kwargs) -> Detection:
+def detect_blocking(probes: list[Probe] | None = None, **kwargs: float) -> Detection:
     """:func:`detect` in a fresh event loop: for a worker thread (the window) or a plain script."""
     return asyncio.run(detect(probes, **kwargs))
 
 
-async def _probe(client, probe: Probe) -> Server | None:
+async def _probe(client: httpx.AsyncClient, probe: Probe) -> Server | None:
     try:
         if probe.kind == "ollama":
             return await _probe_ollama(client, probe)
@@ -282,7 +286,7 @@ async def _probe(client, probe: Probe) -> Server | None:
         return None
 
 
-async def _probe_ollama(client, probe: Probe) -> Server | None:
+async def _probe_ollama(client: httpx.AsyncClient, probe: Probe) -> Server | None:
     response = await client.get(f"{probe.base_url}/api/tags")
     if response.status_code != 200:
         return None
@@ -313,7 +317,7 @@ async def _probe_ollama(client, probe: Probe) -> Server | None:
     return server
 
 
-async def _ollama_details(client, probe: Probe, model: FoundModel) -> None:
+async def _ollama_details(client: httpx.AsyncClient, probe: Probe, model: FoundModel) -> None:
     """/api/show: the context length (``<arch>.context_length``), the exact parameter count and the capabilities."""
     try:
         response = await client.post(f"{probe.base_url}/api/show", json={"model": model.name})
@@ -341,7 +345,7 @@ def _tidy_label(label: str) -> str:
     return f"{match.group(1)}{match.group(2)}" if match else label.strip()
 
 
-async def _probe_openai(client, probe: Probe) -> Server | None:
+async def _probe_openai(client: httpx.AsyncClient, probe: Probe) -> Server | None:
     response = await client.get(f"{probe.base_url}/models")
     if response.status_code != 200:
         return None
@@ -353,7 +357,9 @@ async def _probe_openai(client, probe: Probe) -> Server | None:
         if not isinstance(entry, dict) or not entry.get("id"):
             continue
         name = str(entry["id"])
-        meta = entry.get("meta") if isinstance(entry.get("meta"), dict) else {}  # llama.cpp's server
+        meta = entry.get("meta")  # llama.cpp's server
+        if not isinstance(meta, dict):
+            meta = {}
         params = meta.get("n_params")
         context = (entry.get("max_model_len") or entry.get("context_length") or entry.get("max_context_length")
                    or meta.get("n_ctx_train") or meta.get("n_ctx"))

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, Field
 
@@ -112,7 +113,16 @@ def _model_label(spec: ModelSpec) -> str:
     return spec.model or "(none)"
 
 
-async def _bounded(coro, seconds: float):
+T = TypeVar("T")
+
+
+class _Loads(Protocol):
+    """An embedded model (``EmbeddedChatModel``, or a test's stand-in): loaded before it is called."""
+
+    async def load(self) -> None: ...
+
+
+async def _bounded(coro: Awaitable[T], seconds: float) -> T:
     return await asyncio.wait_for(coro, seconds)
 
 
@@ -195,7 +205,7 @@ async def _check_setup(spec: ModelSpec, role: str, *, calls: bool, data_dir: Any
 
     if spec.provider == "embedded":
         try:
-            await _bounded(model.load(), max(spec.read_timeout_s, 60.0))  # type: ignore[attr-defined]
+            await _bounded(cast(_Loads, model).load(), max(spec.read_timeout_s, 60.0))
             described = model.describe() if hasattr(model, "describe") else ""
             add("model", True, f"loaded {label}" + (f": {described}" if described else ""))
         except (CourtroomError, TimeoutError) as exc:
@@ -246,7 +256,7 @@ async def _check_setup(spec: ModelSpec, role: str, *, calls: bool, data_dir: Any
     return rows
 
 
-async def _probe(name: str, coro, budget: float) -> tuple[bool, str]:
+async def _probe(name: str, coro: Awaitable[tuple[bool, str]], budget: float) -> tuple[bool, str]:
     try:
         return await _bounded(coro, budget)
     except TimeoutError:

@@ -25,7 +25,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -37,7 +37,6 @@ from courtroom_desktop.core.llm.base import (
     Messages,
     Stopwatch,
     TokenCallback,
-    Usage,
     estimate_messages_tokens,
 )
 from courtroom_desktop.core.llm.grammar import grammar_schema
@@ -48,6 +47,11 @@ from courtroom_desktop.core.llm.llama_setup import (
     threads_for,
     use_extra_buffer_types,
 )
+from courtroom_desktop.core.records import Usage
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +164,7 @@ _loaded: dict[Path, SharedLlama] = {}
 _vocabs: dict[Path, Any] = {}
 
 
-def _construct_llama(path: Path, **kwargs: Any):
+def _construct_llama(path: Path, **kwargs: Any) -> Llama:
     """``llama_cpp.Llama(...)``, with llama.cpp's extra buffer types disabled where AMX may fault (see module doc).
     Called with ``_registry_lock`` held: the temporary patch of the defaults is never seen by another load."""
     prepare_environment()
@@ -183,7 +187,7 @@ def _construct_llama(path: Path, **kwargs: Any):
         low.llama_model_default_params = original
 
 
-def _make_formatter(llama: Any):
+def _make_formatter(llama: Any) -> Jinja2ChatFormatter | None:
     template = (getattr(llama, "metadata", None) or {}).get("tokenizer.chat_template")
     if not template:
         return None
@@ -240,7 +244,8 @@ class _Vocab:
                              model=path.name) from exc
 
     def tokenize(self, text: bytes, add_bos: bool = False, special: bool = False) -> list[int]:
-        return self._model.tokenize(text, add_bos, special)
+        tokens: list[int] = self._model.tokenize(text, add_bos, special)  # llama_cpp leaves it unannotated
+        return tokens
 
 
 def vocab_llama(path: Path) -> _Vocab:
@@ -263,7 +268,11 @@ def unload_all() -> None:
 
 # ---------------------------------------------------------------------------- the chat model
 
-_DONE = object()
+class _Done:
+    """The worker's last item on the queue."""
+
+
+_DONE = _Done()
 
 
 class EmbeddedChatModel(ChatModel):
@@ -321,15 +330,15 @@ class EmbeddedChatModel(ChatModel):
 
     async def _generate(self, messages: Messages, *, max_tokens: int, stop: list[str],
                         on_token: TokenCallback | None, repeat_penalty: float,
-                        response_format: dict | None = None) -> tuple[str, Usage]:
+                        response_format: dict[str, Any] | None = None) -> tuple[str, Usage]:
         watch = Stopwatch()
         shared = await asyncio.to_thread(self._shared)
         loop = asyncio.get_running_loop()
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue[str | BaseException | _Done] = asyncio.Queue()
         stop_flag = threading.Event()
         counts: dict[str, int] = {}
 
-        def put(item: Any) -> None:
+        def put(item: str | BaseException | _Done) -> None:
             try:
                 loop.call_soon_threadsafe(queue.put_nowait, item)
             except RuntimeError:  # the loop is gone: nobody is listening any more
@@ -371,7 +380,7 @@ class EmbeddedChatModel(ChatModel):
         try:
             while True:
                 item = await queue.get()
-                if item is _DONE:
+                if isinstance(item, _Done):
                     break
                 if isinstance(item, BaseException):
                     await future

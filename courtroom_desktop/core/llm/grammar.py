@@ -33,7 +33,7 @@ def _grid(low: float, high: float, step: float, integer: bool) -> list[Any] | No
     return values
 
 
-def _bounded_values(node: dict) -> list[Any] | None:
+def _bounded_values(node: dict[str, Any]) -> list[Any] | None:
     kind = node.get("type")
     if kind not in ("number", "integer") or "enum" in node or "const" in node:
         return None
@@ -42,10 +42,12 @@ def _bounded_values(node: dict) -> list[Any] | None:
     exclusive_low = node.get("exclusiveMinimum")
     exclusive_high = node.get("exclusiveMaximum")
     integer = kind == "integer"
-    if low is None and exclusive_low is None or high is None and exclusive_high is None:
+    low_bound = low if low is not None else exclusive_low
+    high_bound = high if high is not None else exclusive_high
+    if low_bound is None or high_bound is None:
         return None
-    lo = float(low if low is not None else exclusive_low)
-    hi = float(high if high is not None else exclusive_high)
+    lo = float(low_bound)
+    hi = float(high_bound)
     width = hi - lo
     if width < 0:
         return None
@@ -76,6 +78,7 @@ def _rewrite(node: Any) -> Any:
     return {key: _rewrite(value) for key, value in node.items()}
 
 
-def grammar_schema(schema: dict) -> dict:
+def grammar_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``schema`` whose bounded numbers are enums, for llama.cpp's grammar."""
-    return _rewrite(copy.deepcopy(schema))
+    rewritten: dict[str, Any] = _rewrite(copy.deepcopy(schema))
+    return rewritten

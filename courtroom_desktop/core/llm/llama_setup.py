@@ -5,7 +5,12 @@ core.llm.embedded and by processes that construct ``llama_cpp.Llama`` themselves
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from llama_cpp.llama_cpp import llama_model_params
 
 
 def default_threads() -> int:
@@ -42,15 +47,24 @@ def prepare_environment() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-def _defaults_without_extra_bufts(original):
-    def without_extra_bufts():
-        params = original()
+class _WithoutExtraBufts:
+    """llama.cpp's ``llama_model_default_params`` with the extra buffer types turned off; ``courtroom_patched`` marks
+    it, so it is never wrapped twice."""
+
+    courtroom_patched = True
+
+    def __init__(self, original: Callable[[], llama_model_params]):
+        self.original = original
+
+    def __call__(self) -> llama_model_params:
+        params = self.original()
         if hasattr(params, "use_extra_bufts"):
             params.use_extra_bufts = False
         return params
 
-    without_extra_bufts.courtroom_patched = True
-    return without_extra_bufts
+
+def _defaults_without_extra_bufts(original: Callable[[], llama_model_params]) -> Callable[[], llama_model_params]:
+    return _WithoutExtraBufts(original)
 
 
 def apply_llama_workarounds() -> bool:
@@ -66,7 +80,7 @@ def apply_llama_workarounds() -> bool:
     return True
 
 
-def describe_gguf(path: Path, metadata: dict, n_ctx: int = 0, threads: int = 0, gpu_layers: int = 0) -> str:
+def describe_gguf(path: Path, metadata: Mapping[str, object], n_ctx: int = 0, threads: int = 0, gpu_layers: int = 0) -> str:
     """A GGUF's own account of itself (``general.name``, ``general.size_label``, ``<arch>.context_length``) and the
     file's size, for the doctor and the settings dialog."""
     name = metadata.get("general.name") or Path(path).stem

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -25,10 +25,13 @@ from courtroom_desktop.core.llm.base import (
     Classified,
     Messages,
     TokenCallback,
-    Usage,
     chunk_timeout,
     estimate_messages_tokens,
 )
+from courtroom_desktop.core.records import Usage
+
+if TYPE_CHECKING:
+    from langchain_ollama import ChatOllama
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +64,7 @@ class OllamaChatModel(ChatModel):
         self.base_url = ollama_base_url(spec)
         self._clients = PerLoop(self._build)
 
-    def _build(self):
+    def _build(self) -> ChatOllama:
         import httpx
         from langchain_ollama import ChatOllama
 
@@ -129,10 +132,13 @@ class OllamaChatModel(ChatModel):
 def classify_ollama_error(exc: BaseException, model: OllamaChatModel) -> Classified | None:
     import httpx
 
+    response_errors: tuple[type[Exception], ...]
     try:
         from ollama import ResponseError
+
+        response_errors = (ResponseError,)
     except ImportError:  # pragma: no cover - langchain-ollama depends on it
-        ResponseError = ()  # type: ignore[assignment]  # noqa: N806
+        response_errors = ()
 
     url, name, timeout = model.base_url, model.model_name, model.spec.read_timeout_s
     if isinstance(exc, httpx.ConnectTimeout):
@@ -150,7 +156,7 @@ def classify_ollama_error(exc: BaseException, model: OllamaChatModel) -> Classif
     if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, ConnectionResetError)):
         return Classified(model._error(f"Ollama at {url} dropped the connection ({type(exc).__name__})",
                                        cls=ModelUnavailable, fix="check the Ollama server's log"), transient=True)
-    if ResponseError and isinstance(exc, ResponseError):
+    if response_errors and isinstance(exc, response_errors):
         status = getattr(exc, "status_code", -1)
         detail = str(getattr(exc, "error", exc))
         if status == 404 or "not found" in detail.lower():

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel
@@ -27,10 +27,13 @@ from courtroom_desktop.core.llm.base import (
     Classified,
     Messages,
     TokenCallback,
-    Usage,
     chunk_timeout,
 )
 from courtroom_desktop.core.llm.grammar import grammar_schema
+from courtroom_desktop.core.records import Usage
+
+if TYPE_CHECKING:
+    from langchain_openai import ChatOpenAI
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +41,7 @@ NO_KEY = "not-needed"
 STRUCTURED_MODES = ("json_schema", "json_object_schema", "json_object", "prompt_only")
 
 
-def response_format_for(mode: str, schema: type[BaseModel]) -> dict | None:
+def response_format_for(mode: str, schema: type[BaseModel]) -> dict[str, Any] | None:
     json_schema = schema.model_json_schema()
     if mode == "json_schema":
         return {"type": "json_schema", "json_schema": {"name": schema.__name__, "schema": json_schema,
@@ -79,7 +82,7 @@ class OpenAIChatModel(ChatModel):
 
         return get_api_key(self.base_url, data_dir=self._data_dir) or NO_KEY
 
-    def _build(self):
+    def _build(self) -> ChatOpenAI:
         import httpx
         from langchain_openai import ChatOpenAI
 
@@ -102,7 +105,7 @@ class OpenAIChatModel(ChatModel):
         return kwargs
 
     async def _stream(self, messages: Messages, max_tokens: int, stop: list[str], on_token: TokenCallback | None,
-                      response_format: dict | None = None) -> tuple[str, Usage]:
+                      response_format: dict[str, Any] | None = None) -> tuple[str, Usage]:
         kwargs = self._call_kwargs(max_tokens)
         if stop:
             kwargs["stop"] = list(stop)

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable
 from courtroom_desktop.core.llm.discover import DEFAULT_OLLAMA, human_bytes, ollama_root
@@ -119,7 +120,7 @@ class _Tracker:
         self.samples: deque[tuple[float, int]] = deque()
         self.statuses: list[str] = []
 
-    def update(self, line: dict) -> tuple[PullProgress, bool]:
+    def update(self, line: dict[str, Any]) -> tuple[PullProgress, bool]:
         """The progress after ``line``, and whether it began a layer not seen before."""
         status = str(line.get("status") or "")
         if not self.statuses or self.statuses[-1] != status:
@@ -178,7 +179,8 @@ async def pull_model(name: str, base_url: str = "", *, on_progress: Callable[[Pu
                 if response.status_code >= 400:
                     body = (await response.aread()).decode("utf-8", "replace")
                     _raise_for(name, _error_of(body) or f"status {response.status_code}")
-                async with aclosing(response.aiter_lines()) as lines:  # closed here, not by the garbage collector
+                # closed here, not by the garbage collector (httpx declares an AsyncIterator; it is an async generator)
+                async with aclosing(response.aiter_lines()) as lines:  # type: ignore[type-var]
                     async for raw in lines:
                         if not raw.strip():
                             continue

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -145,7 +145,7 @@ def _remove_trailing_commas(candidate: str) -> str:
     return "".join(out)
 
 
-def _loads(candidate: str) -> dict | None:
+def _loads(candidate: str) -> dict[str, Any] | None:
     for attempt in (candidate, _remove_trailing_commas(candidate)):
         try:
             # strict=False: raw newlines and tabs inside strings (grammar-constrained models emit them) are accepted
@@ -157,7 +157,7 @@ def _loads(candidate: str) -> dict | None:
     return None
 
 
-def extract_json_object(text: str) -> dict:
+def extract_json_object(text: str) -> dict[str, Any]:
     """The first JSON object found in a model's answer, after removing reasoning and fences.
 
     Raises :class:`RepairError` when there is none.
@@ -184,7 +184,7 @@ def extract_json_object(text: str) -> dict:
     raise RepairError("the JSON object is not valid JSON (check quotes, commas and escapes)", text=text)
 
 
-def close_truncated(text: str, tries: int = 40) -> dict | None:
+def close_truncated(text: str, tries: int = 40) -> dict[str, Any] | None:
     """An answer cut off by the token limit: keep what was complete and close it. A string cut mid-way is closed
     where it stops; otherwise the object is cut back to the last complete member. None when nothing usable."""
     start = text.find("{")
@@ -227,7 +227,7 @@ def describe_validation_error(exc: ValidationError, limit: int = 5) -> str:
     return "; ".join(parts)
 
 
-def _wrapped_candidates(value: dict) -> list[dict]:
+def _wrapped_candidates(value: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     if len(value) == 1:
         inner = next(iter(value.values()))
@@ -239,7 +239,7 @@ def _wrapped_candidates(value: dict) -> list[dict]:
     return out
 
 
-def validate_object(value: dict, schema: type[T]) -> T:
+def validate_object(value: dict[str, Any], schema: type[T]) -> T:
     """Validate ``value`` against ``schema``, unwrapping one level of wrapping if needed."""
     try:
         return schema.model_validate(value)

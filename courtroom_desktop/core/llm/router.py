@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, TypedDict
 
 from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
 from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
@@ -75,6 +75,13 @@ class ModelRouter:
             await model.aclose()
 
 
+class _Where(TypedDict):
+    """Where a listing failed: the keyword arguments every error of ``list_models`` carries."""
+
+    provider: str
+    model: str
+
+
 async def list_models(spec: ModelSpec, *, api_key: str | None = None, data_dir: Any = None) -> list[str]:
     """What the server offers: Ollama's /api/tags, an OpenAI-style /models, or for embedded the bundled GGUF (and
     spec.model when it names another file). Raises ModelUnavailable with the fix when the server cannot answer."""
@@ -116,7 +123,7 @@ async def list_models(spec: ModelSpec, *, api_key: str | None = None, data_dir: 
         raise ConfigError(f"unknown provider {spec.provider!r}")
 
     timeout = httpx.Timeout(min(spec.read_timeout_s, LIST_READ_TIMEOUT_S), connect=spec.connect_timeout_s)
-    where = {"provider": spec.provider, "model": spec.model}
+    where: _Where = {"provider": spec.provider, "model": spec.model}
     try:
         async with httpx.AsyncClient(timeout=timeout) as client:
             response = await client.get(url, headers=headers)

@@ -29,10 +29,10 @@ from courtroom_desktop.core.llm.base import (
     Messages,
     Stopwatch,
     TokenCallback,
-    Usage,
     estimate_messages_tokens,
     estimate_tokens,
 )
+from courtroom_desktop.core.records import Usage
 
 Reply = str | Callable[[Messages], str] | BaseException
 
