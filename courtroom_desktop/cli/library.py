@@ -91,14 +91,14 @@ def _run(args, workspace) -> int:
         return 0
     if args.action == "remove":
         for ref in args.documents:
-            doc = library.remove(library.find(ref).id)
-            console.print(f"removed {doc.id} {doc.path}", highlight=False)
+            for doc in workspace.remove([ref]):
+                console.print(f"removed {doc.id} {doc.path}", highlight=False)
         return 0
     if args.action == "reindex":
         from courtroom_desktop.cli.ingest import run_ingest
 
-        ids = [library.find(ref).id for ref in args.documents] or None
-        finished = run_ingest(lambda emit, cancel: library.reindex(ids, on_event=emit, cancel=cancel))
+        refs = list(args.documents) or None
+        finished = run_ingest(lambda emit, cancel: workspace.reindex(refs, on_event=emit, cancel=cancel))
         return 1 if finished.failed or finished.cancelled else 0
     if args.action == "check":
         report = library.check_consistency()

@@ -192,6 +192,26 @@ class Workspace:
         """Files and folders into the library (see ``Library.ingest``); returns the IngestFinished summary."""
         return self.library.ingest(paths, on_event=on_event, cancel=cancel, force=force, private=private)
 
+    def reindex(self, refs: list[str] | None = None, on_event=None, cancel=None):
+        """Documents (ids, id prefixes or paths; none: all) read, chunked and embedded again from their files, or
+        with no refs and another embedder in the settings, the switch to it (see ``Library.reindex``)."""
+        ids = [self.library.find(ref).id for ref in refs] if refs else None
+        return self.library.reindex(ids, on_event=on_event, cancel=cancel)
+
+    def reembed(self, settings, on_event=None, cancel=None):
+        """The library embedded again with ``settings``' embedder (LibrarySettings; they become the library's once
+        the switch is complete), into a new table while searches use the old (core.library.reembed)."""
+        return self.library.reindex(None, on_event=on_event, cancel=cancel, settings=settings)
+
+    def remove(self, refs: list[str], failure_paths: list[str] = ()) -> list:
+        """Documents (ids, id prefixes or paths) out of the library, and files that failed to ingest forgotten;
+        returns the documents removed."""
+        library = self.library
+        removed = [library.remove(library.find(ref).id) for ref in refs]
+        for path in failure_paths:
+            library.catalog.clear_failure(path)
+        return removed
+
     def search(self, queries, k: int | None = None, documents: list[str] | None = None,
                sections: list[str] | None = None, reranker: str | None = None):
         """The best passages for the queries together, as the courtroom finds them; ``reranker`` overrides the

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from courtroom_desktop.core.config import LibrarySettings
-from courtroom_desktop.core.library import CancelToken, Embedder, Library, storing
+from courtroom_desktop.core.library import CancelToken, Embedder, Library
+from courtroom_desktop.core.library.embedding_cache import embed_cached
 from courtroom_desktop.core.library.files import sha256_file
 from courtroom_desktop.core.library.storing import BATCH_CHUNKS
 from courtroom_desktop.core.records import DocStatus, FileFinished, FileOutcome, FileProgress
@@ -307,7 +308,7 @@ def test_texts_are_embedded_longest_first_and_each_vector_is_its_own_texts(libra
         return real(batch)
 
     library.embedder.encode = encode
-    vectors = storing.embed_cached(library, texts, CancelToken(), batch=2)
+    vectors = embed_cached(library.catalog, library.embedder, texts, CancelToken(), batch=2)
     del library.embedder.encode
     assert len(calls) == 4 and all(min(a) >= max(b) for a, b in zip(calls, calls[1:]))  # longest first
     assert calls[0] == sorted((len(t) for t in texts), reverse=True)[:2]

@@ -53,6 +53,17 @@ class Catalog(SqliteFile):
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
+    def set_meta_many(self, values: dict[str, str]) -> None:
+        """Several meta keys in one transaction: all of them, or (an error, a crash) none."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list(values.items()))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
     # ---------------------------------------------------------------- documents
     def __init__(self, path: Path):
         super().__init__(path)

@@ -1,13 +1,11 @@
-"""The document library: catalog + LanceDB + tantivy, kept in agreement.
+"""The document library: catalog + LanceDB + tantivy, kept in agreement by one writer (core.library.writer: catalog
+row ``pending`` -> chunks into LanceDB and tantivy -> ``ready``; removing: ``removing`` -> out of both -> row
+deleted; on open, what a crash left ``pending`` or ``removing`` is purged, so a document is either fully present or
+absent).
 
-Writing a document: catalog row ``pending`` -> chunks into LanceDB and tantivy -> catalog ``ready``. An ingest
-writes small files together (``Library.ingest``): their chunks are embedded first (into the catalog's cache; nothing
-else is written yet), then every file of the batch goes ``pending``, into LanceDB in one append and into tantivy in
-one commit, and only then ``ready``, file by file.
-Removing one: catalog ``removing`` -> out of both stores -> catalog row deleted.
-On open, any document left ``pending`` or ``removing`` by a crash is purged from both stores, so a document is
-either fully present or absent; an ingest run again reuses the cached embeddings of what was already done.
-Reading files runs here; storing them, and embedding through the catalog's cache, in core.library.storing.
+An ingest (``Library.ingest``) reads and chunks files in a thread of its own, ahead of storing; storing
+(core.library.storing) embeds a batch of small files first (into the catalog's cache; nothing else is written yet)
+and then hands it to the writer, so an ingest run again reuses the cached embeddings of what was already done.
 """
 
 from __future__ import annotations
@@ -20,8 +18,8 @@ from pathlib import Path
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled, IngestError, LibraryError
-from courtroom_desktop.core.library import reembed, storing
-from courtroom_desktop.core.library.catalog import Catalog, text_key
+from courtroom_desktop.core.library import reembed
+from courtroom_desktop.core.library.catalog import Catalog
 from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.embedder import Embedder, embedding_text, make_embedder
 from courtroom_desktop.core.library.extract import ExtractedDoc, extract
@@ -29,9 +27,10 @@ from courtroom_desktop.core.library.files import CancelToken, find_files, kind_o
 from courtroom_desktop.core.library.handoff import Handoff, Prepared
 from courtroom_desktop.core.library.ocr import OcrOptions
 from courtroom_desktop.core.library.stores import VectorStore
-from courtroom_desktop.core.library.storing import HELD_CHUNKS, EventSink
+from courtroom_desktop.core.library.storing import HELD_CHUNKS, EventSink, Storer
 from courtroom_desktop.core.library.text_docs import TextDocument, store_text_documents
 from courtroom_desktop.core.library.text_index import TextIndex
+from courtroom_desktop.core.library.writer import LibraryWriter
 from courtroom_desktop.core.records import (
     Chunk,
     DocStatus,
@@ -55,10 +54,16 @@ class Library:
         # the embedder the settings name, and the one whose vectors the table holds (searches use it): they differ
         # after the settings changed, until reindex() has switched (core.library.reembed)
         self.target_embedder = embedder or make_embedder(settings, Embedder)
-        self.embedder = embedder or reembed.recorded_embedder(self, self.target_embedder)
+        self.embedder = embedder or reembed.recorded_embedder(self.root, self.catalog, settings, Embedder,
+                                                              self.target_embedder)
         self.text_index = TextIndex(self.root / "tantivy")
         self._vectors: VectorStore | None = None
-        self._write_lock, self._vectors_lock = threading.Lock(), threading.Lock()  # _vectors_lock: the table opens once
+        self._vectors_lock = threading.Lock()  # the table opens once
+        # the one owner of the write rule and the write lock (core.library.writer)
+        self.writer = LibraryWriter(self.catalog, self.text_index, lambda: self.vectors,
+                                    lambda: self._vectors is not None or reembed.folder_of(self.root,
+                                                                                           self.catalog).exists(),
+                                    embedding_text)
         self._extractor = None  # isolate.ExtractWorker, started on first use when settings.isolate_extraction
         self.recover()
         if self.text_index.stale:  # written by an earlier analyser: refilled from the stored chunks, no embedding
@@ -95,36 +100,23 @@ class Library:
                                        f"{identity!r} (library.embedder, embedding_model, embedding_backend): run "
                                        "`courtroom library reindex` to re-embed it")
                 if recorded == identity:
-                    self._vectors = VectorStore(reembed.folder_of(self), int(self.catalog.get_meta("embedding_dim") or 0)
-                                                or self.embedder.dim)
+                    self._vectors = VectorStore(reembed.folder_of(self.root, self.catalog),
+                                                int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim)
                 else:  # a new library, or an empty one whose embedder changed: a table of this embedder's dimension
                     dim = self.embedder.dim
                     folder = reembed.DEFAULT_FOLDER if not recorded else f"{reembed.DEFAULT_FOLDER}-{dim}-{int(time.time())}"
-                    self._vectors = VectorStore(self.root / folder, dim)
-                    reembed.record(self.catalog, folder, identity, dim, reembed.spec_of(self.settings, self.embedder))
+                    store = VectorStore(self.root / folder, dim)
+                    self.catalog.set_meta_many({"vectors_folder": folder, "embedding_model": identity,
+                                                "embedding_dim": str(int(dim)),
+                                                "embedder_settings": reembed.spec_of(self.settings, self.embedder)})
+                    self._vectors = store
         return self._vectors
 
     def recover(self) -> list[str]:
-        """Purge documents a crash left half-written or half-removed; returns their ids."""
-        purged = []
-        reembed.sweep(self)
-        for doc in self.catalog.documents():
-            if doc.status in (DocStatus.pending, DocStatus.removing):
-                self._purge(doc.id)
-                self.catalog.delete(doc.id)
-                purged.append(doc.id)
-        return purged
-
-    def _purge(self, doc_id: str) -> None:
-        self._purge_many([doc_id])
-
-    def _purge_many(self, doc_ids: list[str]) -> None:
-        """Out of tantivy (one commit) and LanceDB (one delete)."""
-        if not doc_ids:
-            return
-        self.text_index.delete_docs(doc_ids)
-        if self._vectors is not None or reembed.folder_of(self).exists():
-            self.vectors.delete_docs(doc_ids)
+        """Purge documents a crash left half-written or half-removed, and vector folders no switch names; returns
+        the documents' ids."""
+        reembed.sweep(self.root, self.catalog)
+        return self.writer.recover()
 
     # ---------------------------------------------------------------- reading
     def documents(self, status: DocStatus | None = None) -> list[Document]:
@@ -179,9 +171,9 @@ class Library:
         files = find_files(paths)
         emit(IngestStarted(files=len(files)))
         started = time.perf_counter()
-        stages = {s.value: 0.0 for s in IngestStage}
-        totals = {"added": 0, "updated": 0, "skipped": 0, "failed": 0, "pages": 0, "chunks": 0}
         handoff = Handoff(HELD_CHUNKS)
+        storer = Storer(self.writer, self.catalog, self.embedder, self.settings, self.root, emit, cancel, private)
+        stages, totals = storer.stages, storer.totals
 
         def producer() -> None:
             try:
@@ -193,11 +185,11 @@ class Library:
             finally:
                 handoff.put(None)
 
-        with self._write_lock:
+        with self.writer.lock:
             worker = threading.Thread(target=producer, name="courtroom-extract", daemon=True)
             worker.start()
             try:
-                storing.store_handed(self, handoff, emit, cancel, stages, totals, private)
+                storer.store_handed(handoff)
             finally:
                 handoff.close()  # after an error: the producer stops at its next file
             worker.join()
@@ -290,23 +282,28 @@ class Library:
                            on_progress: Callable[[int, int], None] | None = None,
                            cancel: CancelToken | None = None) -> int:
         """Add text documents (a benchmark corpus) in batches: see ``text_docs.store_text_documents``."""
-        return store_text_documents(self, docs, batch_docs, on_progress, cancel or CancelToken())
-
-    def _forget_other_versions(self, path: str, keep: str) -> None:
-        for old in self.catalog.by_path(path):
-            if old.id != keep:
-                self.remove(old.id)
+        return store_text_documents(self.writer, self.settings, self.embedder, docs, batch_docs, on_progress,
+                                    cancel or CancelToken())
 
     def remove(self, doc_id: str) -> Document:
-        doc = self.catalog.get(doc_id)
-        if doc is None:
+        """A document out of the library (the writer's rule); raises LibraryError for an unknown id."""
+        removed = self.writer.delete([doc_id])
+        if not removed:
             raise LibraryError(f"no document with id {doc_id!r}: see `courtroom library list`")
-        self.catalog.set_status(doc_id, DocStatus.removing)
-        texts = [embedding_text(doc.title, c) for c in self.doc_chunks(doc_id)]
-        self._purge(doc_id)
-        self.catalog.delete(doc_id)
-        self.catalog.forget_vectors([text_key(t) for t in texts])
-        return doc
+        return removed[0]
+
+    def _current_vectors(self) -> VectorStore | None:
+        """The store searches use now, opened without checking the settings' embedder against it (a switch reads
+        its chunks); None when the library holds no documents."""
+        if self._vectors is not None or not self.catalog.ready_ids():
+            return self._vectors
+        return VectorStore(reembed.folder_of(self.root, self.catalog),
+                           int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim)
+
+    def _switched(self, store: VectorStore, embedder) -> None:
+        """After an embedder switch's swap (under the writer's lock): searches use the new vectors and embedder."""
+        self._vectors = store
+        self.embedder = self.target_embedder = embedder
 
     def reindex(self, doc_ids: list[str] | None = None, on_event: EventSink | None = None,
                 cancel: CancelToken | None = None, settings: LibrarySettings | None = None,
@@ -323,7 +320,9 @@ class Library:
             if target.identity != reembed.recorded_identity(self.catalog):
                 spec = reembed.spec_of(settings or self.settings, target)
                 try:
-                    finished = reembed.switch(self, target, spec, on_event=on_event, cancel=cancel)
+                    finished = reembed.switch(self.writer, self.root, self._current_vectors(), target, spec,
+                                              self.settings.embed_batch, lambda store: self._switched(store, target),
+                                              on_event=on_event, cancel=cancel)
                 finally:
                     if self.embedder is not target and embedder is None and settings is not None:
                         getattr(target, "close", lambda: None)()  # built here and not switched to

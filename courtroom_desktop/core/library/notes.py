@@ -89,14 +89,15 @@ def list_notes(folder: Path) -> list[Note]:
     return [read_note(p) for p in sorted(folder.glob("*.md")) if not p.name.startswith(".")]
 
 
-def document_fields(library, path: str, kind: str, previous: list[Document], replacing: Document | None,
-                    asked: bool | None) -> dict:
-    """The kind and private flag of a document about to be written to the catalog (see the module's docstring)."""
-    if kind == "markdown" and Path(path).parent == notes_folder(library.root):
+def document_fields(settings, library_root, path: str, kind: str, previous: list[Document],
+                    replacing: Document | None, asked: bool | None) -> dict:
+    """The kind and private flag of a document about to be written to the catalog (see the module's docstring):
+    ``settings`` (LibrarySettings) name the private watched folders, ``library_root`` the library's folder."""
+    if kind == "markdown" and Path(path).parent == notes_folder(Path(library_root)):
         kind = "note"
     if asked is not None:
         private = asked
     else:
         private = (any(d.private for d in previous) or (replacing is not None and replacing.private)
-                   or library.settings.private_folder(path))
+                   or settings.private_folder(path))
     return {"kind": kind, "private": bool(private)}

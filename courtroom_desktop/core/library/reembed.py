@@ -20,17 +20,23 @@ import logging
 import shutil
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
+from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled, LibraryError
-from courtroom_desktop.core.library.embedder import Embedder, canonical_identity, make_embedder
+from courtroom_desktop.core.library.catalog import Catalog
+from courtroom_desktop.core.library.embedder import Embedder, canonical_identity, embedding_text, make_embedder
+from courtroom_desktop.core.library.embedding_cache import embed_cached
 from courtroom_desktop.core.library.files import CancelToken
 from courtroom_desktop.core.library.stores import VectorStore
+from courtroom_desktop.core.library.writer import LibraryWriter
 from courtroom_desktop.core.privacy import embedding_refusal
 from courtroom_desktop.core.records import (
     DocStatus,
     FileFinished,
     FileOutcome,
+    FileProgress,
     FileStarted,
     IngestFinished,
     IngestStage,
@@ -43,8 +49,9 @@ DEFAULT_FOLDER = "lancedb"
 SPEC_FIELDS = ("embedder", "embedding_model", "embedding_url", "embedding_languages", "embedding_backend")
 
 
-def folder_of(library) -> Path:
-    return library.root / (library.catalog.get_meta("vectors_folder") or DEFAULT_FOLDER)
+def folder_of(root: Path, catalog: Catalog) -> Path:
+    """The vector folder the catalog names (under the library's ``root``)."""
+    return root / (catalog.get_meta("vectors_folder") or DEFAULT_FOLDER)
 
 
 def spec_of(settings, embedder) -> str:
@@ -63,78 +70,61 @@ def recorded_identity(catalog) -> str | None:
     return canonical_identity(catalog.get_meta("embedding_model"))
 
 
-def record(catalog, folder: str, identity: str, dim: int, spec: str) -> None:
-    """The swap: the catalog names the new vectors in one transaction."""
-    values = {"vectors_folder": folder, "embedding_model": identity, "embedding_dim": str(int(dim)),
-              "embedder_settings": spec}
-    with catalog._lock:
-        db = catalog._db
-        db.execute("BEGIN")
-        try:
-            db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list(values.items()))
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-
-
-def recorded_embedder(library, target):
+def recorded_embedder(root: Path, catalog: Catalog, settings: LibrarySettings, embedder_class, target):
     """The embedder the library's vectors were made with, rebuilt from the meta, when the settings name another
     (``target``) and the library holds documents; else ``target``. Searches use it until the switch is done."""
-    recorded = recorded_identity(library.catalog)
-    if not recorded or recorded == target.identity or not library.catalog.ready_ids():
+    recorded = recorded_identity(catalog)
+    if not recorded or recorded == target.identity or not catalog.ready_ids():
         return target
-    from courtroom_desktop.core.config import LibrarySettings
-
-    spec = library.catalog.get_meta("embedder_settings")
+    spec = catalog.get_meta("embedder_settings")
     try:
         if spec:
             fields = json.loads(spec)
         else:  # a library from before endpoints: 'model' or 'model@backend', run by sentence-transformers
             name, _, backend = recorded.partition("@")
             fields = {"embedding_model": name, "embedding_backend": backend or "torch"}
-        settings = LibrarySettings.model_validate({**library.settings.model_dump(exclude=set(SPEC_FIELDS)),
+        rebuilt = LibrarySettings.model_validate({**settings.model_dump(exclude=set(SPEC_FIELDS)),
                                                    **fields})
-        old = make_embedder(settings, library.embedder_class)
+        old = make_embedder(rebuilt, embedder_class)
     except Exception as exc:  # noqa: BLE001 - cannot rebuild it: the vectors stay closed until re-embedded
-        log.warning("%s: cannot rebuild the embedder %s (%s)", library.root, recorded, exc)
+        log.warning("%s: cannot rebuild the embedder %s (%s)", root, recorded, exc)
         return target
     return old if old.identity == recorded else target
 
 
-def sweep(library) -> list[str]:
+def sweep(root: Path, catalog: Catalog) -> list[str]:
     """Delete LanceDB folders the meta does not name: a switch's half-built folder (cancel, crash) or the folder a
     switch replaced."""
-    keep = folder_of(library).name
+    keep = folder_of(root, catalog).name
     swept = []
-    for path in library.root.glob(f"{DEFAULT_FOLDER}*"):
+    for path in root.glob(f"{DEFAULT_FOLDER}*"):
         if path.is_dir() and path.name != keep:
             shutil.rmtree(path, ignore_errors=True)
             swept.append(path.name)
     return swept
 
 
-def switch(library, target, spec: str, on_event=None, cancel: CancelToken | None = None) -> IngestFinished:
-    """Embed every ready document's stored chunks with ``target`` into a new folder, then swap (see the module).
-    Raises what the embedder raises (the old vectors stay); returns the summary (``cancelled`` when cancelled)."""
-    from courtroom_desktop.core.library import storing  # which imports this module
-
+def switch(writer: LibraryWriter, root: Path, current: VectorStore | None, target, spec: str, embed_batch: int,
+           swap: Callable[[VectorStore], None], on_event=None, cancel: CancelToken | None = None) -> IngestFinished:
+    """Embed every ready document's stored chunks (read from ``current``, the store searches use now) with
+    ``target`` into a new folder under ``root``, ``embed_batch`` at a time through the catalog's cache, then swap
+    (``writer.replace_vectors``; ``swap(store)`` puts the new store and ``target`` in place). Raises what the
+    embedder raises (the old vectors stay); returns the summary (``cancelled`` when cancelled)."""
     emit = on_event or (lambda event: None)
     cancel = cancel or CancelToken()
+    catalog = writer.catalog
     started = time.perf_counter()
     stages = {s.value: 0.0 for s in IngestStage}
-    with library._write_lock:
-        docs = library.catalog.documents(DocStatus.ready)
+    with writer.lock:
+        docs = catalog.documents(DocStatus.ready)
         refusal = embedding_refusal(docs, target)
         if refusal:
-            raise LibraryError(f"{library.root}: cannot switch the embedder: {refusal}", reason=refusal,
+            raise LibraryError(f"{root}: cannot switch the embedder: {refusal}", reason=refusal,
                                fix="use an embedder on this computer, or mark the documents not private")
-        old = library._vectors
-        if old is None and docs:
-            old = VectorStore(folder_of(library), int(library.catalog.get_meta("embedding_dim") or 0)
-                              or library.embedder.dim)
+        if current is None and docs:
+            raise LibraryError(f"{root}: the library's vectors are missing", fix="run `courtroom library check`")
         name = f"{DEFAULT_FOLDER}-{uuid.uuid4().hex[:8]}"
-        folder = library.root / name
+        folder = root / name
         emit(IngestStarted(files=len(docs)))
         totals = {"chunks": 0, "pages": 0}
         try:
@@ -145,8 +135,16 @@ def switch(library, target, spec: str, on_event=None, cancel: CancelToken | None
                     raise Cancelled()
                 emit(FileStarted(path=doc.path, index=index, files=len(docs)))
                 began = time.perf_counter()
-                chunks = old.doc_chunks(doc.id)
-                store.add(chunks, storing.embed_document(library, doc, chunks, emit, cancel, stages, embedder=target))
+                chunks = current.doc_chunks(doc.id) if current is not None else []
+
+                def progress(done: int, seconds: float, doc=doc, chunks=chunks) -> None:
+                    stages["embed"] += seconds
+                    emit(FileProgress(path=doc.path, stage=IngestStage.embed, pages_done=doc.pages, pages=doc.pages,
+                                      chunks_done=done, chunks=len(chunks)))
+
+                if chunks:
+                    store.add(chunks, embed_cached(catalog, target, [embedding_text(doc.title, c) for c in chunks],
+                                                   cancel, batch=max(embed_batch, 1), on_batch=progress))
                 totals["chunks"] += len(chunks)
                 totals["pages"] += doc.pages
                 emit(FileFinished(path=doc.path, outcome=FileOutcome.updated, doc_id=doc.id, pages=doc.pages,
@@ -160,10 +158,8 @@ def switch(library, target, spec: str, on_event=None, cancel: CancelToken | None
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
-        record(library.catalog, name, target.identity, dim, spec)
-        library._vectors = store
-        library.embedder = library.target_embedder = target
-    log.info("%s: re-embedded %d passages with %s", library.root, totals["chunks"], target.identity)
+        writer.replace_vectors(name, target.identity, dim, spec, lambda: swap(store))
+    log.info("%s: re-embedded %d passages with %s", root, totals["chunks"], target.identity)
     finished = IngestFinished(updated=len(docs), pages=totals["pages"], chunks=totals["chunks"],
                               seconds=time.perf_counter() - started, stage_seconds=stages)
     emit(finished)

@@ -11,9 +11,13 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled
+from courtroom_desktop.core.library.embedding_cache import TextEmbedder, embed_cached
 from courtroom_desktop.core.library.extracted import ExtractedDoc, SectionMark
-from courtroom_desktop.core.records import Chunk, DocStatus, Document
+from courtroom_desktop.core.library.files import CancelToken
+from courtroom_desktop.core.library.writer import LibraryWriter, Written
+from courtroom_desktop.core.records import DocStatus, Document
 
 
 @dataclass
@@ -74,43 +78,43 @@ def text_extract(doc: TextDocument) -> ExtractedDoc:
                         title=doc.title, authors=doc.authors, year=doc.year)
 
 
-def store_text_documents(library, docs: Iterable[TextDocument], batch_docs: int,
-                         on_progress: Callable[[int, int], None] | None, cancel) -> int:
-    """Add text documents to ``library`` in batches, through the same chunking, embedding cache and stores as PDFs,
-    with the same protocol per batch: catalog ``pending`` -> LanceDB and tantivy -> ``ready``. A batch goes into each
-    store in one write (one LanceDB append, one tantivy commit), which is what makes a corpus of thousands of
-    abstracts quick to load. Documents without text are skipped. ``on_progress(docs_done, chunks_done)``.
-    Returns the number of chunks stored."""
+def store_text_documents(writer: LibraryWriter, settings: LibrarySettings, embedder: TextEmbedder,
+                         docs: Iterable[TextDocument], batch_docs: int,
+                         on_progress: Callable[[int, int], None] | None, cancel: CancelToken) -> int:
+    """Add text documents in batches, through the same chunking, embedding cache and writer as PDFs: a batch is
+    embedded first, then goes into each store in one write (one LanceDB append, one tantivy commit), which is what
+    makes a corpus of thousands of abstracts quick to load. Documents without text are skipped.
+    ``on_progress(docs_done, chunks_done)``. Returns the number of chunks stored."""
     stored = done = 0
     batch: list[TextDocument] = []
-    with library._write_lock:
+    with writer.lock:
         for doc in docs:
             batch.append(doc)
             if len(batch) >= batch_docs:
-                stored += _store_batch(library, batch, cancel)
+                stored += _store_batch(writer, settings, embedder, batch, cancel)
                 done += len(batch)
                 batch = []
                 if on_progress:
                     on_progress(done, stored)
         if batch:
-            stored += _store_batch(library, batch, cancel)
+            stored += _store_batch(writer, settings, embedder, batch, cancel)
             done += len(batch)
             if on_progress:
                 on_progress(done, stored)
         if stored:
-            library.vectors.optimize()
+            writer.vectors().optimize()
     return stored
 
 
-def _store_batch(library, batch: list[TextDocument], cancel) -> int:
-    from courtroom_desktop.core.library import storing
+def _store_batch(writer: LibraryWriter, settings: LibrarySettings, embedder: TextEmbedder,
+                 batch: list[TextDocument], cancel: CancelToken) -> int:
     from courtroom_desktop.core.library.chunking import chunk_document
     from courtroom_desktop.core.library.embedder import embedding_text
 
     if cancel.cancelled:
         raise Cancelled()
-    settings, catalog = library.settings, library.catalog
-    records: list[tuple[Document, list[Chunk]]] = []
+    catalog = writer.catalog
+    entries: list[Written] = []
     now = time.time()
     for item in batch:
         extracted = text_extract(item)
@@ -121,30 +125,16 @@ def _store_batch(library, batch: list[TextDocument], cancel) -> int:
         if not chunks:
             continue
         previous = catalog.get(item.id)
-        records.append((Document(
+        entries.append(Written(Document(
             id=item.id, path=item.path, sha256=hashlib.sha256(extracted.text.encode("utf-8")).hexdigest(),
             title=item.title, authors=item.authors, year=item.year, pages=0, chunks=len(chunks),
             sections=len({c.section_path for c in chunks}), status=DocStatus.pending, kind="text",
             added_at=previous.added_at if previous else now,
-        ), chunks))
-    if not records:
+        ), chunks, in_stores=previous is not None))
+    if not entries:
         return 0
-    replacing = [doc.id for doc, _ in records if catalog.get(doc.id) is not None]
-    for doc, _ in records:
-        catalog.put(doc)
-    try:
-        texts = [embedding_text(doc.title, c) for doc, chunks in records for c in chunks]
-        vectors = storing.embed_cached(library, texts, cancel, batch=max(settings.embed_batch, 1) * 8)
-        all_chunks = [c for _, chunks in records for c in chunks]
-        for doc_id in replacing:
-            library.vectors.delete_doc(doc_id)
-        library.vectors.add(all_chunks, vectors)
-        library.text_index.add_docs([(doc.id, chunks, doc.title) for doc, chunks in records])
-    except BaseException:
-        for doc, _ in records:
-            library._purge(doc.id)
-            catalog.delete(doc.id)
-        raise
-    for doc, _ in records:
-        catalog.set_status(doc.id, DocStatus.ready, error="")
+    texts = [embedding_text(e.record.title, c) for e in entries for c in e.chunks]
+    # embedded before anything is written: a cancel or an embedder failure leaves the stores as they were
+    vectors = embed_cached(catalog, embedder, texts, cancel, batch=max(settings.embed_batch, 1) * 8)
+    writer.write(entries, vectors)
     return len(texts)

@@ -96,7 +96,7 @@ def reconcile(library, folder: Folder, changed: Iterable[str] | None = None, can
     if not folder.path.is_dir():
         report.missing.append(str(folder.path))
         return report
-    with library._write_lock:  # not while an ingest from the window writes: it holds the same lock
+    with library.writer.lock:  # not while an ingest from the window writes: it holds the same lock
         for doc in library.catalog.documents():
             if _under(doc.path, folder.path) and not (Path(doc.path).is_file() and in_folder_scan(Path(doc.path))):
                 library.remove(doc.id)

@@ -63,12 +63,21 @@ class LibraryController(Controller):
         paths = [str(p) for p in paths]
         if not paths:
             return None
-        return self._write(lambda library, on_event, cancel: library.ingest(paths, on_event=on_event, cancel=cancel),
+        core = self.workspace.workspace
+        return self._write(lambda on_event, cancel: core.ingest(paths, on_event=on_event, cancel=cancel),
                            "Adding documents")
 
     def reindex(self, doc_ids: list[str] | None = None) -> asyncio.Task | None:
-        return self._write(lambda library, on_event, cancel: library.reindex(doc_ids or None, on_event=on_event,
-                                                                             cancel=cancel), "Re-indexing")
+        core = self.workspace.workspace
+        return self._write(lambda on_event, cancel: core.reindex(doc_ids or None, on_event=on_event, cancel=cancel),
+                           "Re-indexing")
+
+    def reembed(self, settings) -> asyncio.Task | None:
+        """Embed the whole library again with ``settings``' embedder (LibrarySettings), with progress and Cancel;
+        searches use the current vectors until the new ones are complete."""
+        core = self.workspace.workspace
+        return self._write(lambda on_event, cancel: core.reembed(settings, on_event=on_event, cancel=cancel),
+                           "Re-embedding the library")
 
     def _write(self, work, title: str) -> asyncio.Task | None:
         if self._busy:
@@ -82,13 +91,13 @@ class LibraryController(Controller):
 
     async def _run_write(self, work, cancel) -> None:
         try:
-            library = await self.workspace.library()
+            await self.workspace.library()  # opened in a thread, with the window's progress
             loop = asyncio.get_running_loop()
 
             def on_event(event) -> None:  # worker thread
                 call_soon_threadsafe(loop, self._deliver, event)
 
-            self.last_result = await asyncio.to_thread(work, library, on_event, cancel)
+            self.last_result = await asyncio.to_thread(work, on_event, cancel)
         finally:
             self._cancel = None
             self._set_busy(False)
@@ -111,14 +120,11 @@ class LibraryController(Controller):
         return self.tasks.spawn(self._remove(list(doc_ids), failure_paths), "Removing documents")
 
     async def _remove(self, doc_ids: list[str], failure_paths: list[str]) -> None:
-        library = await self.workspace.library()
+        await self.workspace.library()
+        core = self.workspace.workspace
 
         def work() -> None:
-            with library._write_lock:  # not while the folder watcher writes
-                for doc_id in doc_ids:
-                    library.remove(doc_id)
-            for path in failure_paths:
-                library.catalog.clear_failure(path)
+            core.remove(doc_ids, failure_paths)
 
         self._set_busy(True)
         try:
@@ -146,8 +152,8 @@ class LibraryController(Controller):
     def save_note(self, title: str, text: str, private: bool, path: str | None = None) -> asyncio.Task | None:
         """Write the note (a new one, or the one at ``path``) and add it to the library, with progress like any file."""
         core = self.workspace.workspace
-        return self._write(lambda library, on_event, cancel: core.save_note(title, text, path, private, on_event,
-                                                                            cancel)[1], "Saving the note")
+        return self._write(lambda on_event, cancel: core.save_note(title, text, path, private, on_event, cancel)[1],
+                           "Saving the note")
 
     def set_private(self, doc_ids: list[str], private: bool) -> asyncio.Task:
         return self.tasks.spawn(self._set_private(list(doc_ids), private), "Marking documents private")

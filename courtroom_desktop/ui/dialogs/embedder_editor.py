@@ -163,8 +163,7 @@ def offer_reembed(parent, library_controller, settings: LibrarySettings) -> QMes
 
     def answered(button) -> None:
         if box.standardButton(button) == QMessageBox.StandardButton.Yes:
-            library_controller._write(lambda library, on_event, cancel: library.reindex(
-                None, on_event=on_event, cancel=cancel, settings=settings), "Re-embedding the library")
+            library_controller.reembed(settings)
 
     box.buttonClicked.connect(answered)
     box.open()
