@@ -18,11 +18,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.library.text_index import GRAMS_FIELD
 from courtroom_desktop.core.text import CJK, han_grams, has_cjk
 from courtroom_desktop.core.text import STOPWORDS as ANY_STOPWORDS
 from courtroom_desktop.core.text import words as script_words
+
+if TYPE_CHECKING:
+    import tantivy
 
 FIELDS = ("text", "section", "title")
 MAX_TERMS = 48
@@ -91,7 +95,7 @@ def query_terms(text: str | None, max_terms: int = MAX_TERMS, stopwords: bool = 
             singles.append(words[0])
     loose = " ".join(rest)
     if compound_phrases:
-        def take(match: re.Match) -> str:
+        def take(match: re.Match[str]) -> str:
             words = tuple(w.lower() for w in WORD.findall(match.group(0)))
             phrases.append(words)
             return " "
@@ -123,9 +127,9 @@ def query_terms(text: str | None, max_terms: int = MAX_TERMS, stopwords: bool = 
     return QueryTerms(tuple(kept_phrases), tuple(unique[: max(budget, 0)]), cjk, grams)
 
 
-def build_text_query(index, text: str | None, boosts: dict[str, float] | None = None,
+def build_text_query(index: tantivy.Index, text: str | None, boosts: dict[str, float] | None = None,
                      max_terms: int = MAX_TERMS, stopwords: bool = True, compound_phrases: bool = True,
-                     fields: tuple[str, ...] = FIELDS):
+                     fields: tuple[str, ...] = FIELDS) -> tantivy.Query | None:
     """A tantivy Query for ``text`` over ``fields`` (a disjunction of the terms, each summed over the fields
     with ``boosts``), or None when the text holds no searchable word (BM25 then returns nothing)."""
     terms = query_terms(text, max_terms, stopwords, compound_phrases)

@@ -9,12 +9,16 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError, RetrievalError
 from courtroom_desktop.core.lazy import LazyModel
+
+if TYPE_CHECKING:
+    from sentence_transformers import CrossEncoder
+    from sentence_transformers.base.modality_types import PairInput
 
 
 @dataclass(frozen=True)
@@ -71,10 +75,10 @@ class MMRReranker:
     def rerank(self, candidates: Sequence[Candidate], k: int) -> list[tuple[str, float]]:
         if not candidates:
             return []
-        if any(c.vector is None for c in candidates):
+        vectors = [c.vector for c in candidates if c.vector is not None]
+        if len(vectors) < len(candidates):
             raise RetrievalError("MMR needs every candidate's vector")
-        order = mmr(np.array([c.relevance for c in candidates]), np.stack([c.vector for c in candidates]), k,
-                    self.lam)
+        order = mmr(np.array([c.relevance for c in candidates]), np.stack(vectors), k, self.lam)
         return [(candidates[i].id, score) for i, score in order]
 
 
@@ -82,7 +86,7 @@ class CrossEncoderReranker:
     """A sentence-transformers CrossEncoder loaded from a local folder (nothing is downloaded). Each passage
     is scored against the query that found it; the model loads on first use."""
 
-    def __init__(self, path: str | os.PathLike, batch_size: int = 32, max_length: int = 512):
+    def __init__(self, path: str | os.PathLike[str], batch_size: int = 32, max_length: int = 512):
         self.path = Path(path).expanduser()
         if not self.path.is_dir():
             raise ConfigError(f"retrieval.reranker = {str(path)!r}: no such folder; use 'none', 'mmr' or the folder "
@@ -92,22 +96,25 @@ class CrossEncoderReranker:
         self.max_length = max_length
         self._model = LazyModel(self._build)
 
-    def _build(self):
+    def _build(self) -> CrossEncoder:
         from sentence_transformers import CrossEncoder
 
         try:
-            return CrossEncoder(str(self.path), device="cpu", max_length=self.max_length)
+            # CrossEncoder's __init__ is wrapped by an untyped decorator: its call is Any to the checker
+            model: CrossEncoder = CrossEncoder(str(self.path), device="cpu", max_length=self.max_length)
+            return model
         except Exception as exc:
             raise RetrievalError(f"{self.path}: cannot load the cross-encoder ({exc})") from exc
 
-    def _load(self):
+    def _load(self) -> CrossEncoder:
         return self._model.get()
 
     def scores(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         if not pairs:
             return np.zeros(0)
         model = self._load()
-        values = model.predict([list(p) for p in pairs], batch_size=self.batch_size, show_progress_bar=False,
+        inputs: list[PairInput] = [list(p) for p in pairs]
+        values = model.predict(inputs, batch_size=self.batch_size, show_progress_bar=False,
                                convert_to_numpy=True)
         values = np.asarray(values, dtype=np.float64)
         return values if values.ndim == 1 else values[:, -1]  # a two-label model: the "relevant" logit

@@ -18,19 +18,24 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
 
 from courtroom_desktop.core.config import RetrievalSettings
 from courtroom_desktop.core.errors import CourtroomError, LibraryError, RetrievalError
-from courtroom_desktop.core.records import Evidence
+from courtroom_desktop.core.records import Chunk, Document, Evidence
 from courtroom_desktop.core.retrieval.dedup import dedup
 from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, Fused, Hit, RankedList, fuse
 from courtroom_desktop.core.retrieval.query import build_text_query
 from courtroom_desktop.core.retrieval.rerank import Candidate, Reranker, make_reranker
 from courtroom_desktop.core.retrieval.scope import Scope
+
+if TYPE_CHECKING:
+    import tantivy
 
 log = logging.getLogger(__name__)
 HAS_WORD = re.compile(r"\w", re.UNICODE)
@@ -41,8 +46,84 @@ _threads_users = 0
 _threads_saved = 0
 
 
+# ---------------------------------------------------------------- what the retriever uses of a library
+# ``core.library.Library`` has all of it; tests may hand in anything that has it too.
+
+class CatalogLike(Protocol):
+    def private_ids(self, ids: Iterable[str]) -> frozenset[str]:
+        """Which of these documents are private (read now: flags change mid-trial)."""
+        ...
+
+    def get(self, doc_id: str) -> Document | None: ...
+
+
+class VectorsLike(Protocol):
+    """The LanceDB chunk table (``core.library.stores.VectorStore``)."""
+
+    @property
+    def folder(self) -> Path: ...
+
+    def count(self) -> int: ...
+
+    def has_vector_index(self) -> bool: ...
+
+    def ensure_indices(self, vector_min_rows: int, index_type: str = ..., *,
+                       num_partitions: int | None = None) -> list[str]: ...
+
+    def ids_where(self, where: str) -> list[tuple[str, str, str]]:
+        """(chunk id, document id, section path) of every chunk the LanceDB SQL filter matches."""
+        ...
+
+    def vector_search(self, vector: np.ndarray, limit: int, *, where: str | None = None, ef: int | None = None,
+                      refine_factor: int | None = None,
+                      row_ids: dict[str, int] | None = None) -> list[tuple[str, str, float]]:
+        """(chunk id, document id, cosine), best first; ``row_ids`` receives each hit's row id."""
+        ...
+
+    def fetch(self, ids: list[str], vectors: bool = True,
+              row_ids: dict[str, int] | None = None) -> dict[str, tuple[Chunk, np.ndarray | None]]: ...
+
+
+class TextIndexLike(Protocol):
+    """The tantivy BM25 index (``core.library.text_index.TextIndex``)."""
+
+    @property
+    def index(self) -> tantivy.Index: ...
+
+    def search(self, query: tantivy.Query, limit: int, doc_ids: set[str] | None = None,
+               chunk_ids: set[str] | None = None) -> list[tuple[str, str, float]]:
+        """(chunk id, document id, score), best first."""
+        ...
+
+
+class EmbedderLike(Protocol):
+    """Embeds the queries (it may also have ``covers(text) -> bool`` and ``backend``: read when present)."""
+
+    def encode(self, texts: list[str]) -> np.ndarray: ...
+
+
+class LibraryLike(Protocol):
+    """What the retriever searches: a ``core.library.Library``."""
+
+    @property
+    def catalog(self) -> CatalogLike: ...
+
+    @property
+    def vectors(self) -> VectorsLike: ...
+
+    @property
+    def text_index(self) -> TextIndexLike: ...
+
+    @property
+    def embedder(self) -> EmbedderLike: ...
+
+    def ready_ids(self) -> set[str]:
+        """The ids of the documents that are ready (a fresh set: the caller may change it)."""
+        ...
+
+
 @contextmanager
-def torch_threads(count: int, embedder=None) -> Iterator[None]:
+def torch_threads(count: int, embedder: object = None) -> Iterator[None]:
     """Run torch with ``count`` intra-op threads inside the block (0: leave it alone). Embedding one short query
     does not gain from a second thread, and when the cores are busy (a local chat model, another search, an
     ingest) torch's threads wait on each other: on two shared cores one query took 180-350 ms with two threads
@@ -88,12 +169,13 @@ def clean_queries(queries: str | Sequence[str] | None, max_chars: int = 2000) ->
 
 
 class Retriever:
-    def __init__(self, library, settings: RetrievalSettings | None = None, reranker: Reranker | None | str = "settings"):
+    def __init__(self, library: LibraryLike, settings: RetrievalSettings | None = None,
+                 reranker: Reranker | None | Literal["settings"] = "settings"):
         """``reranker``: 'settings' (default) builds the one ``settings.reranker`` names; or pass one (or None)."""
         self.library = library
         self.settings = settings or RetrievalSettings()
-        self._reranker = make_reranker(self.settings.reranker, self.settings.mmr_lambda) if reranker == "settings" \
-            else reranker
+        self._reranker: Reranker | None = make_reranker(self.settings.reranker, self.settings.mmr_lambda) \
+            if reranker == "settings" else reranker
         self._index_checked = 0.0
         self.timings: dict[str, float] = {}
         # why the latest search ran on BM25 alone ('' when it had its vectors): the embedder could not embed the
@@ -138,7 +220,7 @@ class Retriever:
         library = self.library
         self.vector_problem = ""
         self._maybe_index()
-        timings = {}
+        timings: dict[str, float] = {}
         began = time.perf_counter()
         ready = library.ready_ids()
         if not scope.private:  # a trial whose text goes to another machine (core.privacy): flags read now
@@ -146,7 +228,7 @@ class Retriever:
         doc_filter = scope.doc_ids
         chunk_filter: set[str] | None = None
         where = scope.sql()
-        if scope.sections:
+        if scope.sections and where is not None:  # sections always make a filter
             chunk_filter = {cid for cid, did, path in library.vectors.ids_where(where)
                             if did in ready and scope.allows_section(path)}
         timings["scope"] = time.perf_counter() - began
@@ -194,7 +276,8 @@ class Retriever:
                                                    num_partitions=settings.ann_partitions or None)
 
     # ---------------------------------------------------------------- steps
-    def _bm25(self, query: str, depth: int, doc_filter, chunk_filter, ready: set[str]) -> tuple[Hit, ...]:
+    def _bm25(self, query: str, depth: int, doc_filter: frozenset[str] | None, chunk_filter: set[str] | None,
+              ready: set[str]) -> tuple[Hit, ...]:
         settings = self.settings
         text_index = self.library.text_index
         parsed = build_text_query(text_index.index, query,
