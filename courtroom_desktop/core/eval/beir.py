@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from courtroom_desktop.core.errors import ConfigError
 
@@ -45,7 +46,7 @@ class QuerySet:
         return QuerySet(self.name, {i: self.queries[i] for i in ids}, {i: self.qrels[i] for i in ids})
 
 
-def _jsonl(path: Path) -> Iterator[dict]:
+def _jsonl(path: Path) -> Iterator[dict[str, Any]]:
     if not path.exists():
         raise ConfigError(f"{path}: not found (a BEIR folder holds corpus.jsonl, queries.jsonl and qrels/)")
     with path.open(encoding="utf-8") as handle:

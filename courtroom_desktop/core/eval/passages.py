@@ -12,13 +12,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from courtroom_desktop.core.config import RetrievalSettings
 from courtroom_desktop.core.errors import ConfigError
 from courtroom_desktop.core.eval.metrics import query_metrics
 from courtroom_desktop.core.eval.retrieval import SystemResult
+from courtroom_desktop.core.records import Chunk, Document
 from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, fuse
-from courtroom_desktop.core.retrieval.retriever import Retriever
+from courtroom_desktop.core.retrieval.retriever import LibraryLike, Retriever
 
 SPACE = re.compile(r"\s+")
 
@@ -50,11 +52,19 @@ def _flat(text: str) -> str:
     return SPACE.sub("", text).casefold()
 
 
-def relevant_chunks(library, queries: Sequence[LabelledQuery]) -> dict[str, dict[str, int]]:
+class PassageLibrary(LibraryLike, Protocol):
+    """A library searched for labelled passages: the retriever's, and its documents and their chunks."""
+
+    def documents(self) -> Sequence[Document]: ...
+
+    def doc_chunks(self, doc_id: str) -> list[Chunk]: ...
+
+
+def relevant_chunks(library: PassageLibrary, queries: Sequence[LabelledQuery]) -> dict[str, dict[str, int]]:
     """Per query, the chunks of its document that hold its answer. A query whose answer no chunk holds whole (split
     between two chunks) counts the chunks that hold its longer half; one that no chunk answers is an error."""
     docs = {Path(d.path).name: d.id for d in library.documents()}
-    chunks_of: dict[str, list] = {}
+    chunks_of: dict[str, list[Chunk]] = {}
     relevant: dict[str, dict[str, int]] = {}
     for item in queries:
         doc_id = docs.get(item.doc)
@@ -72,7 +82,7 @@ def relevant_chunks(library, queries: Sequence[LabelledQuery]) -> dict[str, dict
     return relevant
 
 
-def evaluate_passages(library, queries: Sequence[LabelledQuery], settings: RetrievalSettings,
+def evaluate_passages(library: PassageLibrary, queries: Sequence[LabelledQuery], settings: RetrievalSettings,
                       depth: int = 100) -> list[SystemResult]:
     """BM25, vector and hybrid (as the Retriever fuses them, language rule included) over chunks."""
     relevant = relevant_chunks(library, queries)

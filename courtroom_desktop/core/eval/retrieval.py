@@ -18,7 +18,7 @@ from courtroom_desktop.core.eval.beir import QuerySet
 from courtroom_desktop.core.eval.metrics import METRICS, mean_metrics, query_metrics
 from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, RankedList, by_document, fuse
 from courtroom_desktop.core.retrieval.rerank import Reranker, make_reranker
-from courtroom_desktop.core.retrieval.retriever import Retriever
+from courtroom_desktop.core.retrieval.retriever import LibraryLike, Retriever
 
 SINGLE_DEPTH = 300  # chunks of each single-method list, enough for 100 documents
 
@@ -68,7 +68,7 @@ def gather_all(retriever: Retriever, queries: dict[str, str], depth: int,
     return result
 
 
-def evaluate(library, queryset: QuerySet, settings: RetrievalSettings, rerankers: Sequence[str] = ("mmr",),
+def evaluate(library: LibraryLike, queryset: QuerySet, settings: RetrievalSettings, rerankers: Sequence[str] = ("mmr",),
              on_progress: Callable[[str, int, int], None] | None = None) -> list[SystemResult]:
     """Score bm25, vector, hybrid and hybrid+<reranker> for each reranker named ('mmr' or a cross-encoder
     folder) on ``queryset``."""

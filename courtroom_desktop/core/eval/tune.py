@@ -22,10 +22,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from courtroom_desktop.core.config import RetrievalSettings
-from courtroom_desktop.core.eval.beir import QuerySet
+from courtroom_desktop.core.eval.beir import Qrels, QuerySet
 from courtroom_desktop.core.eval.metrics import mean_metrics, query_metrics
 from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, RankedList
-from courtroom_desktop.core.retrieval.retriever import Retriever
+from courtroom_desktop.core.retrieval.retriever import LibraryLike, Retriever
+
+#: One trial's settings (field -> value) and the stage that tried them ('stage': '1.fields').
+Params = dict[str, float | str | bool]
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class Grid:
 
 @dataclass
 class Trial:
-    params: dict
+    params: Params
     ndcg: float
     recall100: float
 
@@ -60,7 +63,7 @@ class TuneResult:
     trials: list[Trial] = field(default_factory=list)
     seconds: float = 0.0
 
-    def changed(self, base: RetrievalSettings) -> dict:
+    def changed(self, base: RetrievalSettings) -> dict[str, object]:
         return {k: v for k, v in self.settings.model_dump().items() if base.model_dump().get(k) != v}
 
     def describe(self) -> str:
@@ -68,7 +71,7 @@ class TuneResult:
                 f"{self.baseline['recall@100']:.4f} -> {self.best['recall@100']:.4f} on {self.queries} queries; "
                 + ", ".join(f"{k}={getattr(self.settings, k)}" for k in TUNED))
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, object]:
         return {"queries": self.queries, "baseline": self.baseline, "best": self.best,
                 "settings": {k: getattr(self.settings, k) for k in TUNED}, "seconds": round(self.seconds, 1)}
 
@@ -137,11 +140,11 @@ class Prepared:
         return [self.doc_names[d] for d in docs[np.sort(first)]]
 
 
-def _score(prepared: dict[str, Prepared], qrels, settings: RetrievalSettings) -> dict[str, float]:
+def _score(prepared: dict[str, Prepared], qrels: Qrels, settings: RetrievalSettings) -> dict[str, float]:
     return mean_metrics([query_metrics(p.ranking(settings), qrels[qid]) for qid, p in prepared.items()])
 
 
-def tune(library, queryset: QuerySet, base: RetrievalSettings, grid: Grid | None = None,
+def tune(library: LibraryLike, queryset: QuerySet, base: RetrievalSettings, grid: Grid | None = None,
          on_progress: Callable[[str], None] | None = None, rounds: int = 2, tolerance: float = 0.002) -> TuneResult:
     """Grid-search ``base`` on ``queryset``: ``rounds`` passes of (BM25 fields, then fusion). In the fusion stage
     the setting with the fewest candidates among those within ``tolerance`` nDCG@10 of the best wins."""
@@ -164,7 +167,7 @@ def tune(library, queryset: QuerySet, base: RetrievalSettings, grid: Grid | None
 
     trials: list[Trial] = []
 
-    def attempt(settings: RetrievalSettings, lists, params: dict) -> Trial:
+    def attempt(settings: RetrievalSettings, lists: dict[str, Prepared], params: Params) -> Trial:
         metrics = _score(lists, queryset.qrels, settings)
         trial = Trial(params, metrics["ndcg@10"], metrics["recall@100"])
         trials.append(trial)
@@ -172,7 +175,7 @@ def tune(library, queryset: QuerySet, base: RetrievalSettings, grid: Grid | None
 
     base_lists = bm25_lists(base)
     baseline = _score(base_lists, queryset.qrels, base)
-    options: list[dict] = []
+    options: list[Params] = []
     for k, weight, candidates in itertools.product(grid.rrf_k, grid.rrf_bm25_weight, grid.candidates):
         options.append({"fusion": "rrf", "rrf_k": float(k), "bm25_weight": weight, "vector_weight": 1.0,
                         "candidates": candidates})
@@ -180,14 +183,14 @@ def tune(library, queryset: QuerySet, base: RetrievalSettings, grid: Grid | None
         options.append({"fusion": "convex", "bm25_weight": weight, "vector_weight": round(1.0 - weight, 6),
                         "candidates": candidates, "score_normalisation": how})
     fields = list(itertools.product(grid.field_boosts, grid.compound_phrases))
-    lists_cache: dict[tuple, dict[str, Prepared]] = {}
+    lists_cache: dict[tuple[float, float, bool], dict[str, Prepared]] = {}
     current = base
     chosen_lists = base_lists
     for round_number in range(1, rounds + 1):
         # stage 1: the BM25 side, scored as hybrid with the current fusion
         best: tuple[Trial, RetrievalSettings] | None = None
         for (section, title), compound in fields:
-            params = {"section_boost": section, "title_boost": title, "compound_phrases": compound}
+            params: Params = {"section_boost": section, "title_boost": title, "compound_phrases": compound}
             settings = current.model_copy(update=params)
             key = (section, title, compound)
             if key not in lists_cache:
@@ -196,6 +199,7 @@ def tune(library, queryset: QuerySet, base: RetrievalSettings, grid: Grid | None
             trial = attempt(settings, lists_cache[key], {**params, "stage": f"{round_number}.fields"})
             if best is None or trial.key() > best[0].key():
                 best = (trial, settings)
+        assert best is not None  # the grid has at least one field setting
         current = best[1]
         chosen_lists = lists_cache[(current.section_boost, current.title_boost, current.compound_phrases)]
         # stage 2: fusion; among the trials within ``tolerance`` of the best, the fewest candidates (faster)
@@ -209,9 +213,9 @@ def tune(library, queryset: QuerySet, base: RetrievalSettings, grid: Grid | None
         near = [(t, st) for t, st in scored if t.ndcg >= top - tolerance]
         current = max(near, key=lambda item: (-item[1].candidates, item[0].key()))[1]
     tuned = current
-    best = _score(chosen_lists, queryset.qrels, tuned)
+    best_metrics = _score(chosen_lists, queryset.qrels, tuned)
     return TuneResult(settings=RetrievalSettings.model_validate(tuned.model_dump()), queries=len(ids),
-                      baseline=baseline, best=best, trials=trials, seconds=time.perf_counter() - began)
+                      baseline=baseline, best=best_metrics, trials=trials, seconds=time.perf_counter() - began)
 
 
 def top_trials(result: TuneResult, count: int = 10, where: Callable[[Trial], bool] | None = None) -> Sequence[Trial]:

@@ -16,19 +16,53 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol, TypedDict
 
 from courtroom_desktop.core.court.baselines import majority_vote, single_pass
-from courtroom_desktop.core.court.records import TrialSpec, VerdictLabel
+from courtroom_desktop.core.court.records import TrialEvent, TrialSpec, VerdictLabel
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.llm.base import ChatModel
+from courtroom_desktop.core.records import Evidence
+from courtroom_desktop.core.retrieval.scope import Scope
 
 GOLD = {"SUPPORT": VerdictLabel.supported, "CONTRADICT": VerdictLabel.refuted, "NEI": VerdictLabel.insufficient}
 CLASSES = [VerdictLabel.supported, VerdictLabel.refuted, VerdictLabel.insufficient]
 PREDICTED = [*CLASSES, VerdictLabel.mixed, "error"]
 METHODS = ("court", "single", "majority")
+
+
+class CourtLike(Protocol):
+    """A court (``core.court.engine.Court``): starts a trial and drives it."""
+
+    def start(self, spec: TrialSpec) -> str: ...
+
+    def run(self, trial_id: str) -> AsyncIterator[object]: ...
+
+
+class StoreLike(Protocol):
+    """The trial store the court writes to (``core.court.store.TrialStore``)."""
+
+    def spec(self, trial_id: str) -> TrialSpec: ...
+
+    def events(self, trial_id: str) -> Sequence[TrialEvent]: ...
+
+
+class Searcher(Protocol):
+    """What the baselines search with (a ``core.retrieval.Retriever``)."""
+
+    async def asearch(self, queries: Sequence[str], k: int | None = None,
+                      scope: Scope | None = None) -> list[Evidence]: ...
+
+
+class Scores(TypedDict):
+    n: int
+    accuracy: float
+    macro_f1: float
+    confusion: dict[str, dict[str, int]]  # gold label -> predicted label (or 'error') -> claims
 
 
 @dataclass(frozen=True)
@@ -58,10 +92,11 @@ class ClaimResult:
 FINDER_SAYS = {"for": "supports", "against": "refutes"}
 
 
-def stance_agreement(state) -> tuple[int, int]:
+def stance_agreement(state: TrialState) -> tuple[int, int]:
     """(assessed passages, those whose assessed stance is not what the side that found them argues)."""
-    assessed = [(e, state.assessments[e.id]) for e in state.pool if e.id in state.assessments and e.stance is not None]
-    return len(assessed), sum(1 for e, a in assessed if a.stance.value != FINDER_SAYS[e.stance.value])
+    assessed = [(e.stance, state.assessments[e.id]) for e in state.pool
+                if e.id in state.assessments and e.stance is not None]
+    return len(assessed), sum(1 for found_by, a in assessed if a.stance.value != FINDER_SAYS[found_by.value])
 
 
 def load_claims(path: Path, sample: int | None = None, seed: int = 0, balanced: bool = True) -> list[LabelledClaim]:
@@ -93,7 +128,7 @@ def load_claims(path: Path, sample: int | None = None, seed: int = 0, balanced: 
     return chosen
 
 
-def scores(results: list[ClaimResult], method: str) -> dict:
+def scores(results: list[ClaimResult], method: str) -> Scores:
     pairs = [(r.claim.gold.value, r.predictions.get(method, "error")) for r in results if method in r.predictions]
     confusion = {g.value: {str(p if isinstance(p, str) else p.value): 0 for p in PREDICTED} for g in CLASSES}
     for gold, predicted in pairs:
@@ -111,8 +146,8 @@ def scores(results: list[ClaimResult], method: str) -> dict:
             "macro_f1": sum(f1s) / len(f1s), "confusion": confusion}
 
 
-async def evaluate_verdicts(claims: list[LabelledClaim], *, court_factory: Callable[[], object], retriever, judge_model,
-                            store, methods=METHODS, k: int = 6,
+async def evaluate_verdicts(claims: list[LabelledClaim], *, court_factory: Callable[[], CourtLike], retriever: Searcher,
+                            judge_model: ChatModel, store: StoreLike, methods: Sequence[str] = METHODS, k: int = 6,
                             on_result: Callable[[ClaimResult], None] | None = None) -> list[ClaimResult]:
     """Run every method on every claim. ``court_factory()`` gives a Court (fresh per claim); the baselines use
     ``judge_model`` and ``retriever``; the majority vote spends the trial's tokens (or 4x a single pass)."""
@@ -172,7 +207,7 @@ def _recall(gold: tuple[str, ...], found: set[str]) -> float:
     return sum(1 for d in gold if d in found) / len(gold) if gold else 1.0
 
 
-def format_report(results: list[ClaimResult], methods=METHODS) -> str:
+def format_report(results: list[ClaimResult], methods: Sequence[str] = METHODS) -> str:
     lines = ["| method | claims | accuracy | macro-F1 | mean tokens | mean evidence recall |",
              "| --- | --- | --- | --- | --- | --- |"]
     for method in methods:
