@@ -1,4 +1,5 @@
 # Two commands on a fresh machine:  `make run`  (set up, open the app)  and  `make test`  (set up, run every test).
+# `mypy` (in lint and test) reads its settings from pyproject.toml: strict on courtroom_desktop/core.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 export HF_HUB_OFFLINE := 1
@@ -14,11 +15,13 @@ run: setup
 
 test: setup
 	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer testkit
+	$(VENV)/bin/mypy
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 lint: setup
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer testkit
+	$(VENV)/bin/mypy
 
 bench: setup
 	$(PY) bench/ingest.py
