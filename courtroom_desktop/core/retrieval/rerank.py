@@ -9,7 +9,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -18,7 +18,6 @@ from courtroom_desktop.core.lazy import LazyModel
 
 if TYPE_CHECKING:
     from sentence_transformers import CrossEncoder
-    from sentence_transformers.base.modality_types import PairInput
 
 
 @dataclass(frozen=True)
@@ -113,9 +112,9 @@ class CrossEncoderReranker:
         if not pairs:
             return np.zeros(0)
         model = self._load()
-        inputs: list[PairInput] = [list(p) for p in pairs]
-        values = model.predict(inputs, batch_size=self.batch_size, show_progress_bar=False,
-                               convert_to_numpy=True)
+        inputs = [list(p) for p in pairs]
+        predict: Any = model.predict  # its pair type's name and module moved between sentence-transformers releases
+        values = predict(inputs, batch_size=self.batch_size, show_progress_bar=False, convert_to_numpy=True)
         values = np.asarray(values, dtype=np.float64)
         return values if values.ndim == 1 else values[:, -1]  # a two-label model: the "relevant" logit
 
