@@ -35,9 +35,9 @@ import numpy as np  # noqa: E402
 from courtroom_desktop.core.config import LibrarySettings  # noqa: E402
 from courtroom_desktop.core.eval.beir import read_corpus  # noqa: E402
 from courtroom_desktop.core.library.chunking import chunk_document  # noqa: E402
-from courtroom_desktop.core.library.embedder import BACKENDS, Embedder  # noqa: E402
-from courtroom_desktop.core.library.embedder import embedding_text as _embedding_text  # noqa: E402
-from courtroom_desktop.core.library.text_docs import TextDocument, text_extract  # noqa: E402
+from courtroom_desktop.core.library.embed.embedder import BACKENDS, Embedder  # noqa: E402
+from courtroom_desktop.core.library.embed.embedder import embedding_text as _embedding_text  # noqa: E402
+from courtroom_desktop.core.library.read.text_docs import TextDocument, text_extract  # noqa: E402
 
 
 def passages(beir: Path, count: int, settings: LibrarySettings) -> list[str]:

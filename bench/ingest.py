@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from courtroom_desktop.core.config import LibrarySettings  # noqa: E402
 from courtroom_desktop.core.library import Library  # noqa: E402
-from courtroom_desktop.core.library.embedder import BACKENDS, embedding_text, make_embedder  # noqa: E402
+from courtroom_desktop.core.library.embed.embedder import BACKENDS, embedding_text, make_embedder  # noqa: E402
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf  # noqa: E402
 
 VOCAB = ("patients received the intervention or a placebo and were followed for outcomes including mortality "

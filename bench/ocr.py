@@ -50,8 +50,8 @@ import pymupdf  # noqa: E402
 
 from courtroom_desktop.core.config import LibrarySettings  # noqa: E402
 from courtroom_desktop.core.library.chunking import chunk_document  # noqa: E402
-from courtroom_desktop.core.library.extract import extract  # noqa: E402
-from courtroom_desktop.core.library.ocr import OcrOptions, engine  # noqa: E402
+from courtroom_desktop.core.library.read.extract import extract  # noqa: E402
+from courtroom_desktop.core.library.read.ocr import OcrOptions, engine  # noqa: E402
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf  # noqa: E402
 from testkit.scans import iou, points, scan_pdf, true_rect  # noqa: E402
 
@@ -261,7 +261,7 @@ def _scan_folder(pdfs: list[Path], out: Path, dpi: int, seed: int) -> list[Path]
 
 def _library(root: Path, files: list[Path]):
     from courtroom_desktop.core.library import Library
-    from courtroom_desktop.core.library.embedder import make_embedder
+    from courtroom_desktop.core.library.embed.embedder import make_embedder
 
     library = Library.open(root, LibrarySettings(), make_embedder(LibrarySettings()))
     began = time.perf_counter()
@@ -369,7 +369,7 @@ def memory(args) -> dict:
 
     import psutil
 
-    from courtroom_desktop.core.library.isolate import ExtractWorker
+    from courtroom_desktop.core.library.read.isolate import ExtractWorker
 
     work = Path(args.work or tempfile.mkdtemp(prefix="ocr-memory-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -65,8 +65,8 @@ from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings  # 
 from courtroom_desktop.core.eval.metrics import query_metrics  # noqa: E402
 from courtroom_desktop.core.library import Embedder, Library  # noqa: E402
 from courtroom_desktop.core.library.chunking import count_tokens  # noqa: E402
-from courtroom_desktop.core.library.embedder import make_embedder  # noqa: E402
-from courtroom_desktop.core.library.text_docs import TextDocument  # noqa: E402
+from courtroom_desktop.core.library.embed.embedder import make_embedder  # noqa: E402
+from courtroom_desktop.core.library.read.text_docs import TextDocument  # noqa: E402
 from courtroom_desktop.core.retrieval import Retriever  # noqa: E402
 
 RECIPE_CHUNK_SIZE = 1000

@@ -9,8 +9,8 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
 def main() -> int:
-    if sys.argv[1:2] == ["--courtroom-extract-worker"]:  # a frozen app's PDF extraction child (core.library.isolate)
-        from courtroom_desktop.core.library.isolate import serve
+    if sys.argv[1:2] == ["--courtroom-extract-worker"]:  # a frozen app's PDF extraction child (core.library.read.isolate)
+        from courtroom_desktop.core.library.read.isolate import serve
 
         serve()
         return 0

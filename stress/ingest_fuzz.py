@@ -30,7 +30,7 @@ PROBE = """
 import sys
 from pathlib import Path
 from courtroom_desktop.core.errors import IngestError
-from courtroom_desktop.core.library.extract import extract
+from courtroom_desktop.core.library.read.extract import extract
 try:
     extract(Path(sys.argv[1]))
     print("ok")

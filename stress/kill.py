@@ -8,7 +8,7 @@ requested) fails: it would prove nothing.
 Ingestion: a child process loops over ingest (sometimes forced), remove and re-ingest on a folder of PDFs until it
 is killed with SIGKILL after a random delay; its loop outlasts any delay, so a child that ends by itself has failed.
 Then the library is reopened (its ``recover()`` purges what the kill left half-written): the catalog, LanceDB and
-tantivy must agree, and the fixed query must still answer. No extraction child (``core.library.isolate``) of a
+tantivy must agree, and the fixed query must still answer. No extraction child (``core.library.read.isolate``) of a
 killed process may outlive it for long; the ones running at the kills are counted (psutil, a dev dependency, finds
 them: without it the section fails).
 
@@ -184,7 +184,7 @@ def _psutil():
 
 
 def _extraction_children(psutil, pid: int) -> list[int]:
-    """The extraction children (``core.library.isolate``) of process ``pid``."""
+    """The extraction children (``core.library.read.isolate``) of process ``pid``."""
     try:
         children = psutil.Process(pid).children(recursive=True)
     except psutil.NoSuchProcess:
@@ -192,7 +192,7 @@ def _extraction_children(psutil, pid: int) -> list[int]:
     found = []
     for child in children:
         try:
-            if "courtroom_desktop.core.library.isolate" in " ".join(child.cmdline()):
+            if "courtroom_desktop.core.library.read.isolate" in " ".join(child.cmdline()):
                 found.append(child.pid)
         except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
             continue
@@ -204,7 +204,7 @@ def _orphans(psutil, run_id: str) -> list[int]:
     found = []
     for proc in psutil.process_iter(["pid", "cmdline"]):
         try:
-            if "courtroom_desktop.core.library.isolate" in " ".join(proc.info["cmdline"] or ()):
+            if "courtroom_desktop.core.library.read.isolate" in " ".join(proc.info["cmdline"] or ()):
                 if proc.environ().get(MARKER) == run_id and proc.status() != psutil.STATUS_ZOMBIE:
                     found.append(proc.info["pid"])
         except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):

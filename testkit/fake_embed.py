@@ -55,7 +55,7 @@ def hashed_bag(texts: list[str], dim: int = DIM) -> np.ndarray:
 
 def minilm_encoder(batch: int = 32) -> Callable[[list[str]], np.ndarray]:
     """The bundled all-MiniLM-L6-v2 (sentence-transformers on PyTorch), loaded on first use."""
-    from courtroom_desktop.core.library.embedder import Embedder
+    from courtroom_desktop.core.library.embed.embedder import Embedder
 
     embedder = Embedder("all-MiniLM-L6-v2", batch=batch)
     return embedder.encode

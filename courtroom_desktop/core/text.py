@@ -97,7 +97,7 @@ def words(text: str, search: bool = False) -> list[str]:
 def han_grams(text: str) -> list[str]:
     """The Chinese characters of ``text`` and their bigrams, in order (each run of Han characters: its bigrams, then
     its characters). BM25 over these backs word matching off when a query and a passage cut the same idea into
-    different words (查找/找到, 多少倍/倍); the index keeps them beside the words (``core.library.text_index``)."""
+    different words (查找/找到, 多少倍/倍); the index keeps them beside the words (``core.library.store.text_index``)."""
     out: list[str] = []
     for run in HAN_RUN.findall(text or ""):
         out.extend(run[i:i + 2] for i in range(len(run) - 1))

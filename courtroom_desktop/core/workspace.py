@@ -146,7 +146,7 @@ class Workspace:
         if not path.is_file():
             return None
         if self._catalog is None:
-            from courtroom_desktop.core.library.catalog import Catalog
+            from courtroom_desktop.core.library.store.catalog import Catalog
 
             self._catalog = Catalog(path)
         return self._catalog
@@ -168,7 +168,7 @@ class Workspace:
     @property
     def notes_dir(self) -> Path:
         """Where notes written in the app are kept: ``<data folder>/notes``."""
-        from courtroom_desktop.core.library.notes import notes_folder
+        from courtroom_desktop.core.library.files import notes_folder
 
         return notes_folder(self.data_dir / "library")
 
@@ -200,7 +200,7 @@ class Workspace:
 
     def reembed(self, settings, on_event=None, cancel=None):
         """The library embedded again with ``settings``' embedder (LibrarySettings; they become the library's once
-        the switch is complete), into a new table while searches use the old (core.library.reembed)."""
+        the switch is complete), into a new table while searches use the old (core.library.store.reembed)."""
         return self.library.reindex(None, on_event=on_event, cancel=cancel, settings=settings)
 
     def remove(self, refs: list[str], failure_paths: list[str] = ()) -> list:
@@ -288,7 +288,7 @@ class Workspace:
         """Use ``config`` from now on without reopening the library: models and the retriever are rebuilt on next
         use, and the library's next ingest uses the new chunking settings; a different embedder takes effect with
         `courtroom library reindex` (or the window's Re-index), which re-embeds into a new table while searches keep
-        the old one (core.library.reembed). Returns the previous model router (or None), for the caller to ``aclose``."""
+        the old one (core.library.store.reembed). Returns the previous model router (or None), for the caller to ``aclose``."""
         old_router, self._router, self._retriever = self._router, None, None
         self.config = config
         if self._library is not None:  # nothing is rebuilt from them implicitly: the embedder changes at reindex

@@ -12,9 +12,9 @@ import pytest
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.library import Library
 from courtroom_desktop.core.library.chunking import chunk_document, count_tokens, sections
-from courtroom_desktop.core.library.extract import extract
-from courtroom_desktop.core.library.headings import heading_title
-from courtroom_desktop.core.library.text_index import ANALYZER_FILE
+from courtroom_desktop.core.library.read.extract import extract
+from courtroom_desktop.core.library.read.headings import heading_title
+from courtroom_desktop.core.library.store.text_index import ANALYZER_FILE
 from courtroom_desktop.core.retrieval import Retriever
 from courtroom_desktop.core.text import sentence_spans
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf

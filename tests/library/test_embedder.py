@@ -20,9 +20,10 @@ import pytest
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import ConfigError, LibraryError
-from courtroom_desktop.core.library import Embedder, Library, embed_onnx
-from courtroom_desktop.core.library import embedder as embedder_module
-from courtroom_desktop.core.library.embedder import embedding_text
+from courtroom_desktop.core.library import Embedder, Library
+from courtroom_desktop.core.library.embed import embedder as embedder_module
+from courtroom_desktop.core.library.embed import onnx as embed_onnx
+from courtroom_desktop.core.library.embed.embedder import embedding_text
 
 from .docs import make_structured
 
@@ -129,7 +130,7 @@ def test_a_search_with_the_default_backend_never_imports_torch(onnx_float, tmp_p
         from pathlib import Path
         from courtroom_desktop.core.config import LibrarySettings
         from courtroom_desktop.core.library import Library
-        from courtroom_desktop.core.library.text_docs import TextDocument
+        from courtroom_desktop.core.library.read.text_docs import TextDocument
         from courtroom_desktop.core.retrieval.retriever import Retriever
 
         library = Library.open(Path(sys.argv[1]), LibrarySettings(isolate_extraction=False))

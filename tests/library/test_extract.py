@@ -9,7 +9,7 @@ import pytest
 
 from courtroom_desktop.core.errors import IngestError
 from courtroom_desktop.core.library.chunking import chunk_document, count_tokens
-from courtroom_desktop.core.library.extract import extract
+from courtroom_desktop.core.library.read.extract import extract
 
 from .docs import make_corrupt, make_empty, make_encrypted, make_not_pdf, make_scanned, make_structured
 

@@ -17,9 +17,9 @@ import pytest
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.library import CancelToken, Embedder, Library
-from courtroom_desktop.core.library.embedding_cache import embed_cached
 from courtroom_desktop.core.library.files import sha256_file
-from courtroom_desktop.core.library.storing import BATCH_CHUNKS
+from courtroom_desktop.core.library.store.embedding_cache import embed_cached
+from courtroom_desktop.core.library.store.storing import BATCH_CHUNKS
 from courtroom_desktop.core.records import DocStatus, FileFinished, FileOutcome, FileProgress
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
 

@@ -1,4 +1,4 @@
-"""What the extraction child (core.library.isolate) says when extraction fails: a PDF PyMuPDF cannot open or parse is
+"""What the extraction child (core.library.read.isolate) says when extraction fails: a PDF PyMuPDF cannot open or parse is
 a corrupt PDF, a failure of the OCR engine is an OCR failure, anything else is a bug in the app; each with its own fix,
 and the child's traceback in the parent's log.
 
@@ -12,13 +12,13 @@ import logging
 import pytest
 
 from courtroom_desktop.core.errors import IngestError
-from courtroom_desktop.core.library import extract as extract_module
-from courtroom_desktop.core.library import isolate
-from courtroom_desktop.core.library.isolate import ExtractWorker, describe_failure, failure_kind
+from courtroom_desktop.core.library.read import extract as extract_module
+from courtroom_desktop.core.library.read import isolate
+from courtroom_desktop.core.library.read.isolate import ExtractWorker, describe_failure, failure_kind
 
 from .docs import make_corrupt, make_empty, make_structured
 
-LOGGER = "courtroom_desktop.core.library.isolate"
+LOGGER = "courtroom_desktop.core.library.read.isolate"
 
 
 @pytest.fixture
@@ -123,9 +123,9 @@ def test_onnxruntime_and_the_apps_ocr_code_are_ocr_failures():
     import onnxruntime
 
     assert failure_kind(_raised(lambda: onnxruntime.InferenceSession(b"not a model"))) == "ocr"
-    from courtroom_desktop.core.library import ocr
+    from courtroom_desktop.core.library.read import ocr
 
-    assert failure_kind(_raised(lambda: ocr.settle_sizes([object()]))) == "ocr"  # raised in core/library/ocr.py
+    assert failure_kind(_raised(lambda: ocr.settle_sizes([object()]))) == "ocr"  # raised in core/library/read/ocr.py
 
 
 def test_anything_else_is_a_bug_even_when_extract_called_it_a_corrupt_pdf(monkeypatch, good_pdf):

@@ -15,7 +15,7 @@ import pytest
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.library import CancelToken, Embedder, Library
-from courtroom_desktop.core.library.catalog import Catalog
+from courtroom_desktop.core.library.store.catalog import Catalog
 from courtroom_desktop.core.records import DocStatus, FileFinished, FileOutcome, FileProgress
 
 from .docs import (

@@ -7,8 +7,8 @@ import sqlite3
 
 from courtroom_desktop.cli import main
 from courtroom_desktop.core.config import AppConfig, LibrarySettings, WatchedFolder
-from courtroom_desktop.core.library.catalog import Catalog
 from courtroom_desktop.core.library.notes import list_notes, read_note, slug
+from courtroom_desktop.core.library.store.catalog import Catalog
 from courtroom_desktop.core.workspace import Workspace
 from stress.common import HashEmbedder, library_settings, open_library
 

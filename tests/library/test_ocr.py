@@ -1,4 +1,4 @@
-"""Scanned pages read by OCR (core.library.ocr, in the extraction child): small English and Chinese scans go in and
+"""Scanned pages read by OCR (core.library.read.ocr, in the extraction child): small English and Chinese scans go in and
 are found by search, their chunks are highlighted where the text really is on the scan and carry the recogniser's
 confidence, a page is read once (then cached by content), ocr = "off" still refuses a scan, pages turned by /Rotate,
 fed sideways or upside down come out in place, and a cancel during OCR leaves nothing behind.
@@ -23,10 +23,10 @@ import pytest
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.library import CancelToken, Library
-from courtroom_desktop.core.library import ocr as ocr_module
-from courtroom_desktop.core.library.extract import extract
-from courtroom_desktop.core.library.ocr import OcrOptions
-from courtroom_desktop.core.library.stores import VectorStore, chunk_schema
+from courtroom_desktop.core.library.read import ocr as ocr_module
+from courtroom_desktop.core.library.read.extract import extract
+from courtroom_desktop.core.library.read.ocr import OcrOptions
+from courtroom_desktop.core.library.store.vectors import VectorStore, chunk_schema
 from courtroom_desktop.core.records import Chunk, FileFinished, FileOutcome, FileProgress
 from courtroom_desktop.core.retrieval import Retriever
 from courtroom_desktop.core.retrieval.scope import Scope

@@ -12,8 +12,8 @@ import pytest
 from courtroom_desktop.core.config import AppConfig, LibrarySettings
 from courtroom_desktop.core.errors import LibraryError, TrialError
 from courtroom_desktop.core.library import Library
-from courtroom_desktop.core.library.embed_remote import RemoteEmbedder
-from courtroom_desktop.core.library.embedder import Embedder, make_embedder
+from courtroom_desktop.core.library.embed.embedder import Embedder, make_embedder
+from courtroom_desktop.core.library.embed.remote import RemoteEmbedder
 from courtroom_desktop.core.library.files import CancelToken
 from courtroom_desktop.core.privacy import embedder_server, remote_roles
 from courtroom_desktop.core.retrieval import Retriever

@@ -9,7 +9,7 @@ import pytest
 
 from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.files import find_files
-from courtroom_desktop.core.library.text_files import document_text, read_text_file
+from courtroom_desktop.core.library.read.text_files import document_text, read_text_file
 from courtroom_desktop.core.records import DocStatus
 from courtroom_desktop.core.retrieval.query import build_text_query
 from stress.common import open_library

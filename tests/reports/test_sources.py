@@ -9,7 +9,7 @@ import pymupdf
 
 from courtroom_desktop.core.court.records import Citation, PoolEntry, Seat, Stance, TrialSpec, Turn
 from courtroom_desktop.core.library.chunking import chunk_document
-from courtroom_desktop.core.library.extract import extract
+from courtroom_desktop.core.library.read.extract import extract
 from courtroom_desktop.core.records import Evidence
 from courtroom_desktop.core.reports import TrialRecord, export, read_json
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf

@@ -136,7 +136,7 @@ def test_eval_and_search_commands(beir, tmp_path, capsys):
 
     # `courtroom search` over a library in the data folder
     from courtroom_desktop.core.library import Library
-    from courtroom_desktop.core.library.text_docs import TextDocument
+    from courtroom_desktop.core.library.read.text_docs import TextDocument
 
     library = Library.open(tmp_path / "data" / "library", LibrarySettings())
     library.add_text_documents([TextDocument(i, t, [(s, x)], path=f"/docs/{i}.pdf") for i, t, s, x in DOCS])

@@ -8,7 +8,7 @@ import pytest
 
 from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings
 from courtroom_desktop.core.library import Library
-from courtroom_desktop.core.library.text_docs import TextDocument
+from courtroom_desktop.core.library.read.text_docs import TextDocument
 from courtroom_desktop.core.records import DocStatus
 from courtroom_desktop.core.retrieval import BM25, VECTOR, Retriever, Scope
 

@@ -46,7 +46,7 @@ def test_long_queries_are_cut_to_the_term_budget():
 
 @pytest.fixture(scope="module")
 def text_index(tmp_path_factory):
-    from courtroom_desktop.core.library.text_index import TextIndex
+    from courtroom_desktop.core.library.store.text_index import TextIndex
     from courtroom_desktop.core.records import Chunk
 
     index = TextIndex(tmp_path_factory.mktemp("tantivy"))
@@ -151,7 +151,7 @@ def test_chinese_characters_back_off_where_the_query_and_passage_cut_words_diffe
     """'多少倍' is one word to the segmenter and the passage has '3到6倍': no word meets, the character 倍 does.
     Without the character and bigram back-off (text_grams) the shorter passage, which shares only 辩论 and 模式,
     ranks first."""
-    from courtroom_desktop.core.library.text_index import TextIndex
+    from courtroom_desktop.core.library.store.text_index import TextIndex
     from courtroom_desktop.core.records import Chunk
     from courtroom_desktop.core.retrieval import query as query_module
     from courtroom_desktop.core.text import han_grams

@@ -104,7 +104,7 @@ def test_files_a_killed_commit_left_in_the_text_index_do_not_block_the_next_comm
     delete file named after the next opstamp; recovery's first commit then failed with FileAlreadyExists."""
     import json
 
-    from courtroom_desktop.core.library.text_index import TextIndex
+    from courtroom_desktop.core.library.store.text_index import TextIndex
     from courtroom_desktop.core.records import Chunk
 
     def chunks(doc_id: str) -> list[Chunk]:

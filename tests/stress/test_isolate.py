@@ -1,4 +1,4 @@
-"""Extraction in a child process (core.library.isolate): same result as in-thread, a hard deadline on a page
+"""Extraction in a child process (core.library.read.isolate): same result as in-thread, a hard deadline on a page
 PyMuPDF never finishes, a crashed child reported for its file only, and the library wired to it."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import time
 import pytest
 
 from courtroom_desktop.core.errors import Cancelled, IngestError
-from courtroom_desktop.core.library.extract import extract
-from courtroom_desktop.core.library.isolate import LINES_PER_MESSAGE, ExtractWorker
+from courtroom_desktop.core.library.read.extract import extract
+from courtroom_desktop.core.library.read.isolate import LINES_PER_MESSAGE, ExtractWorker
 from courtroom_desktop.core.records import FileFinished, FileOutcome
 from stress.common import HashEmbedder, library_settings, write_baseline
 from stress.fuzzpdf import FUZZ_WORDS, k_enormous_page, k_nested_outlines, k_odd_text

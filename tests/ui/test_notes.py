@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 
 from courtroom_desktop.core.library.chunking import chunk_document
-from courtroom_desktop.core.library.text_files import read_text_file
+from courtroom_desktop.core.library.read.text_files import read_text_file
 from courtroom_desktop.core.records import Evidence
 from courtroom_desktop.ui.qt_models.documents import DOCUMENT, PAGES
 from tests.ui.conftest import opened, run, until

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.eval.beir import read_corpus
-from courtroom_desktop.core.library.embedder import Embedder, identity_of
+from courtroom_desktop.core.library.embed.embedder import Embedder, identity_of
 from courtroom_desktop.core.library.library import Library
-from courtroom_desktop.core.library.text_docs import TextDocument
+from courtroom_desktop.core.library.read.text_docs import TextDocument
 
 BUILT_KEY = "eval_corpus"
 

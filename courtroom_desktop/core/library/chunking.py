@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from courtroom_desktop.core.library.extracted import ExtractedDoc, SectionMark
+from courtroom_desktop.core.library.read.extracted import ExtractedDoc, SectionMark
 from courtroom_desktop.core.records import Chunk
 from courtroom_desktop.core.text import SENTENCE_END, TOKEN, count_tokens
 

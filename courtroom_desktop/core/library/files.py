@@ -31,7 +31,7 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-#: what a folder yields, by extension: PDFs, and text documents (core.library.text_files)
+#: what a folder yields, by extension: PDFs, and text documents (core.library.read.text_files)
 KINDS = {".pdf": "pdf", ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".docx": "docx"}
 #: files a folder holds about itself rather than as content: skipped in folders (taken when named explicitly)
 ABOUT_THE_FOLDER = ("readme", "license", "licence", "copying", "changelog")
@@ -75,3 +75,11 @@ def find_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
             files.append(path)
     seen: set[Path] = set()
     return [f for f in files if not (f in seen or seen.add(f))]
+
+
+NOTES_FOLDER = "notes"  # beside the library's folder, in the data folder
+
+
+def notes_folder(library_root: Path) -> Path:
+    """``<data folder>/notes`` for a library at ``<data folder>/library``: where notes written in the app are kept."""
+    return Path(library_root).parent / NOTES_FOLDER

@@ -1,10 +1,10 @@
-"""The document library: catalog + LanceDB + tantivy, kept in agreement by one writer (core.library.writer: catalog
+"""The document library: catalog + LanceDB + tantivy, kept in agreement by one writer (core.library.store.writer: catalog
 row ``pending`` -> chunks into LanceDB and tantivy -> ``ready``; removing: ``removing`` -> out of both -> row
 deleted; on open, what a crash left ``pending`` or ``removing`` is purged, so a document is either fully present or
 absent).
 
 An ingest (``Library.ingest``) reads and chunks files in a thread of its own, ahead of storing; storing
-(core.library.storing) embeds a batch of small files first (into the catalog's cache; nothing else is written yet)
+(core.library.store.storing) embeds a batch of small files first (into the catalog's cache; nothing else is written yet)
 and then hands it to the writer, so an ingest run again reuses the cached embeddings of what was already done.
 """
 
@@ -18,19 +18,19 @@ from pathlib import Path
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled, IngestError, LibraryError
-from courtroom_desktop.core.library import reembed
-from courtroom_desktop.core.library.catalog import Catalog
 from courtroom_desktop.core.library.chunking import chunk_document
-from courtroom_desktop.core.library.embedder import Embedder, embedding_text, make_embedder
-from courtroom_desktop.core.library.extract import ExtractedDoc, extract
+from courtroom_desktop.core.library.embed.embedder import Embedder, embedding_text, make_embedder
 from courtroom_desktop.core.library.files import CancelToken, find_files, kind_of, sha256_file
-from courtroom_desktop.core.library.handoff import Handoff, Prepared
-from courtroom_desktop.core.library.ocr import OcrOptions
-from courtroom_desktop.core.library.stores import VectorStore
-from courtroom_desktop.core.library.storing import HELD_CHUNKS, EventSink, Storer
-from courtroom_desktop.core.library.text_docs import TextDocument, store_text_documents
-from courtroom_desktop.core.library.text_index import TextIndex
-from courtroom_desktop.core.library.writer import LibraryWriter
+from courtroom_desktop.core.library.read.extract import ExtractedDoc, extract
+from courtroom_desktop.core.library.read.ocr import OcrOptions
+from courtroom_desktop.core.library.read.text_docs import TextDocument
+from courtroom_desktop.core.library.store import reembed
+from courtroom_desktop.core.library.store.catalog import Catalog
+from courtroom_desktop.core.library.store.handoff import Handoff, Prepared
+from courtroom_desktop.core.library.store.storing import HELD_CHUNKS, EventSink, Storer, store_text_documents
+from courtroom_desktop.core.library.store.text_index import TextIndex
+from courtroom_desktop.core.library.store.vectors import VectorStore
+from courtroom_desktop.core.library.store.writer import LibraryWriter
 from courtroom_desktop.core.records import (
     Chunk,
     DocStatus,
@@ -52,14 +52,14 @@ class Library:
         self.embedder_class = Embedder
         self._embedder_from_settings = embedder is None
         # the embedder the settings name, and the one whose vectors the table holds (searches use it): they differ
-        # after the settings changed, until reindex() has switched (core.library.reembed)
+        # after the settings changed, until reindex() has switched (core.library.store.reembed)
         self.target_embedder = embedder or make_embedder(settings, Embedder)
         self.embedder = embedder or reembed.recorded_embedder(self.root, self.catalog, settings, Embedder,
                                                               self.target_embedder)
         self.text_index = TextIndex(self.root / "tantivy")
         self._vectors: VectorStore | None = None
         self._vectors_lock = threading.Lock()  # the table opens once
-        # the one owner of the write rule and the write lock (core.library.writer)
+        # the one owner of the write rule and the write lock (core.library.store.writer)
         self.writer = LibraryWriter(self.catalog, self.text_index, lambda: self.vectors,
                                     lambda: self._vectors is not None or reembed.folder_of(self.root,
                                                                                            self.catalog).exists(),
@@ -215,15 +215,15 @@ class Library:
         """In this thread, or (``isolate_extraction``) in a child process that is killed when ``cancelled()`` turns
         true, so that neither a page PyMuPDF never finishes nor a crash in it can take the app down. Pages with no
         text layer are read by OCR there too (``on_ocr(done, total)``)."""
-        if kind_of(path) != "pdf":  # Markdown, text, Word: read here (core.library.text_files)
-            from courtroom_desktop.core.library.text_files import read_text_file
+        if kind_of(path) != "pdf":  # Markdown, text, Word: read here (core.library.read.text_files)
+            from courtroom_desktop.core.library.read.text_files import read_text_file
 
             return read_text_file(path)
         options = self.ocr_options()
         if not self.settings.isolate_extraction:
             return extract(path, on_page=on_page, cancelled=cancelled, ocr=options, on_ocr=on_ocr)
         if self._extractor is None:
-            from courtroom_desktop.core.library.isolate import ExtractWorker
+            from courtroom_desktop.core.library.read.isolate import ExtractWorker
 
             self._extractor = ExtractWorker()
         return self._extractor.extract(path, on_page=on_page, cancelled=cancelled,
@@ -281,7 +281,7 @@ class Library:
     def add_text_documents(self, docs: Iterable[TextDocument], batch_docs: int = 256,
                            on_progress: Callable[[int, int], None] | None = None,
                            cancel: CancelToken | None = None) -> int:
-        """Add text documents (a benchmark corpus) in batches: see ``text_docs.store_text_documents``."""
+        """Add text documents (a benchmark corpus) in batches: see ``storing.store_text_documents``."""
         return store_text_documents(self.writer, self.settings, self.embedder, docs, batch_docs, on_progress,
                                     cancel or CancelToken())
 
@@ -311,7 +311,7 @@ class Library:
         """Re-extract and re-embed documents from their files (all when none are named), e.g. after changing the
         chunk settings. With no ids and another embedder than the vectors' (``embedder``, else the one ``settings``,
         else the library's settings now name), switch to it: the stored passages are embedded into a new table while
-        searches use the old one until it is complete (core.library.reembed); ``settings`` then become the library's."""
+        searches use the old one until it is complete (core.library.store.reembed); ``settings`` then become the library's."""
         if not doc_ids:
             if settings is None and embedder is None and self._embedder_from_settings:
                 settings = self.settings  # as they are now (Workspace.reconfigure may have replaced them)

@@ -19,9 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from courtroom_desktop.core.errors import LibraryError
-from courtroom_desktop.core.records import Document
 
-NOTES_FOLDER = "notes"  # beside the library's folder, in the data folder
 MAX_SLUG = 60
 
 
@@ -30,11 +28,6 @@ class Note:
     path: Path
     title: str
     text: str  # the body, without the title line
-
-
-def notes_folder(library_root: Path) -> Path:
-    """``<data folder>/notes`` for a library at ``<data folder>/library``."""
-    return Path(library_root).parent / NOTES_FOLDER
 
 
 def slug(title: str) -> str:
@@ -87,17 +80,3 @@ def list_notes(folder: Path) -> list[Note]:
     if not folder.is_dir():
         return []
     return [read_note(p) for p in sorted(folder.glob("*.md")) if not p.name.startswith(".")]
-
-
-def document_fields(settings, library_root, path: str, kind: str, previous: list[Document],
-                    replacing: Document | None, asked: bool | None) -> dict:
-    """The kind and private flag of a document about to be written to the catalog (see the module's docstring):
-    ``settings`` (LibrarySettings) name the private watched folders, ``library_root`` the library's folder."""
-    if kind == "markdown" and Path(path).parent == notes_folder(Path(library_root)):
-        kind = "note"
-    if asked is not None:
-        private = asked
-    else:
-        private = (any(d.private for d in previous) or (replacing is not None and replacing.private)
-                   or settings.private_folder(path))
-    return {"kind": kind, "private": bool(private)}

@@ -36,7 +36,7 @@ def write_excerpt(entry, folder: Path, source_path: Path | None, why: str, lang:
     text, start, end, note = chunk.text, 0, len(chunk.text), why
     if source_path is not None:
         try:
-            from courtroom_desktop.core.library.text_files import document_text
+            from courtroom_desktop.core.library.read.text_files import document_text
 
             full = document_text(source_path)
         except Exception as exc:  # noqa: BLE001 - an unreadable file leaves the kept passage

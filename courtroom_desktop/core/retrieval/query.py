@@ -6,7 +6,7 @@ quotes) and plain word terms. Every character of tantivy's query syntax (``: ( )
 ``title:foo`` or an unbalanced quote all mean their words. The cleaned string then goes through tantivy's
 lenient parser over the text, section and title fields (with per-field boosts), which analyses it with the
 fields' own tokenizer (English stemming). CJK text in the query becomes words as the index holds them
-(``core.library.text_index``: Chinese segmented, kana and Hangul as bigrams, Chinese stop words dropped) and searches
+(``core.library.store.text_index``: Chinese segmented, kana and Hangul as bigrams, Chinese stop words dropped) and searches
 the CJK fields, with the same boosts; a mixed query searches both. Its Chinese characters and character bigrams
 (``core.text.han_grams``) also search the chunk text's ``text_grams`` at ``GRAMS_WEIGHT`` of the text boost: the back-off
 for a query that cuts an idea into other words than the passage does. The weight was chosen on the 46 labelled queries
@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from courtroom_desktop.core.library.text_index import GRAMS_FIELD
+from courtroom_desktop.core.library.store.text_index import GRAMS_FIELD
 from courtroom_desktop.core.text import CJK, han_grams, has_cjk
 from courtroom_desktop.core.text import STOPWORDS as ANY_STOPWORDS
 from courtroom_desktop.core.text import words as script_words

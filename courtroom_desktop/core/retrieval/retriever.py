@@ -58,7 +58,7 @@ class CatalogLike(Protocol):
 
 
 class VectorsLike(Protocol):
-    """The LanceDB chunk table (``core.library.stores.VectorStore``)."""
+    """The LanceDB chunk table (``core.library.store.vectors.VectorStore``)."""
 
     @property
     def folder(self) -> Path: ...
@@ -85,7 +85,7 @@ class VectorsLike(Protocol):
 
 
 class TextIndexLike(Protocol):
-    """The tantivy BM25 index (``core.library.text_index.TextIndex``)."""
+    """The tantivy BM25 index (``core.library.store.text_index.TextIndex``)."""
 
     @property
     def index(self) -> tantivy.Index: ...

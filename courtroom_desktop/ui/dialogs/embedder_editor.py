@@ -141,7 +141,7 @@ class EmbedderEditor(QWidget):
 def changed(before: LibrarySettings, after: LibrarySettings) -> bool:
     """Another embedder: another model or server, or a backend whose vectors differ (int8; 'torch' and 'onnx' make
     the same vectors)."""
-    from courtroom_desktop.core.library.embedder import identity_of
+    from courtroom_desktop.core.library.embed.embedder import identity_of
 
     return (any(getattr(before, name) != getattr(after, name) for name in FIELDS)
             or identity_of("", before.embedding_backend) != identity_of("", after.embedding_backend))

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from courtroom_desktop.core.library import ocr_geometry as geo
+from courtroom_desktop.core.library.read import ocr_geometry as geo
 
 #: Part of every cache key: a change to the models or to how pages are read invalidates what was cached.
 ENGINE_TAG = "rapidocr-onnxruntime-1.4/ppocrv4/5"

@@ -25,12 +25,12 @@ from pathlib import Path
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled, LibraryError
-from courtroom_desktop.core.library.catalog import Catalog
-from courtroom_desktop.core.library.embedder import Embedder, canonical_identity, embedding_text, make_embedder
-from courtroom_desktop.core.library.embedding_cache import embed_cached
+from courtroom_desktop.core.library.embed.embedder import Embedder, canonical_identity, embedding_text, make_embedder
 from courtroom_desktop.core.library.files import CancelToken
-from courtroom_desktop.core.library.stores import VectorStore
-from courtroom_desktop.core.library.writer import LibraryWriter
+from courtroom_desktop.core.library.store.catalog import Catalog
+from courtroom_desktop.core.library.store.embedding_cache import embed_cached
+from courtroom_desktop.core.library.store.vectors import VectorStore
+from courtroom_desktop.core.library.store.writer import LibraryWriter
 from courtroom_desktop.core.privacy import embedding_refusal
 from courtroom_desktop.core.records import (
     DocStatus,

@@ -1,4 +1,4 @@
-"""PDF -> text with positions -> sections (the records: core.library.extracted; the sections: core.library.headings).
+"""PDF -> text with positions -> sections (the records: core.library.read.extracted; the sections: core.library.read.headings).
 
 The document's text is built line by line from PyMuPDF's ``rawdict`` (which has a box for every character),
 so any character span of the text maps back to rectangles on its pages. Sections come from the PDF outline
@@ -15,15 +15,15 @@ from pathlib import Path
 import pymupdf
 
 from courtroom_desktop.core.errors import IngestError
-from courtroom_desktop.core.library.extracted import ExtractedDoc, Line
-from courtroom_desktop.core.library.headings import (
+from courtroom_desktop.core.library.read.extracted import ExtractedDoc, Line
+from courtroom_desktop.core.library.read.headings import (
     CJK_END,
     CJK_START,
     _headings_from_fonts,
     _headings_from_outline,
     _line_starts,
 )
-from courtroom_desktop.core.library.ocr import OcrOptions
+from courtroom_desktop.core.library.read.ocr import OcrOptions
 
 BOLD_FLAG = 1 << 4
 MAX_META_CHARS = 300  # a title or author list longer than this is noise (it is prepended to every chunk embedded)
@@ -237,7 +237,7 @@ def _read_scans(doc: pymupdf.Document, pages: list[list[Line]], to_read: list[in
     import time
 
     from courtroom_desktop.core.errors import Cancelled
-    from courtroom_desktop.core.library import ocr as ocr_module
+    from courtroom_desktop.core.library.read import ocr as ocr_module
 
     began = time.perf_counter()
     report = _OcrReport()

@@ -9,7 +9,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from courtroom_desktop.core.library.extracted import ExtractedDoc
+from courtroom_desktop.core.library.read.extracted import ExtractedDoc
 from courtroom_desktop.core.records import Chunk, Document
 
 

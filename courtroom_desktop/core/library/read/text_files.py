@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from courtroom_desktop.core.errors import IngestError
-from courtroom_desktop.core.library.extracted import ExtractedDoc, SectionMark
 from courtroom_desktop.core.library.files import kind_of
-from courtroom_desktop.core.library.headings import KNOWN_HEADINGS, NUMBERED, heading_title
-from courtroom_desktop.core.library.headings import _heading_level as numbered_level
-from courtroom_desktop.core.library.text_docs import _TextExtract
+from courtroom_desktop.core.library.read.extracted import ExtractedDoc, SectionMark
+from courtroom_desktop.core.library.read.headings import KNOWN_HEADINGS, NUMBERED, heading_title
+from courtroom_desktop.core.library.read.headings import _heading_level as numbered_level
+from courtroom_desktop.core.library.read.text_docs import _TextExtract
 
 MAX_BYTES = 50 * 1024 * 1024
 ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")

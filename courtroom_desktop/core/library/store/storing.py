@@ -5,21 +5,23 @@ file by file, so that one bad file fails alone. Each file is reported on its own
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled
-from courtroom_desktop.core.library.catalog import Catalog
-from courtroom_desktop.core.library.embedder import embedding_text
-from courtroom_desktop.core.library.embedding_cache import TextEmbedder, embed_cached
-from courtroom_desktop.core.library.files import CancelToken
-from courtroom_desktop.core.library.handoff import Entry, Handoff, Prepared
-from courtroom_desktop.core.library.notes import document_fields
-from courtroom_desktop.core.library.writer import LibraryWriter
+from courtroom_desktop.core.library.chunking import chunk_document
+from courtroom_desktop.core.library.embed.embedder import embedding_text
+from courtroom_desktop.core.library.files import CancelToken, notes_folder
+from courtroom_desktop.core.library.read.text_docs import TextDocument, text_extract
+from courtroom_desktop.core.library.store.catalog import Catalog
+from courtroom_desktop.core.library.store.embedding_cache import TextEmbedder, embed_cached
+from courtroom_desktop.core.library.store.handoff import Entry, Handoff, Prepared
+from courtroom_desktop.core.library.store.writer import LibraryWriter, Written
 from courtroom_desktop.core.privacy import embedding_refusal
 from courtroom_desktop.core.records import (
     DocStatus,
@@ -39,6 +41,20 @@ per ``embed_batch`` of them, one LanceDB append and one tantivy commit per batch
 one, spent most of their time in tiny embedding batches and in a LanceDB version and a tantivy commit per file."""
 HELD_CHUNKS = 2 * BATCH_CHUNKS
 """How far extraction may run ahead of storing, in chunks (at least one file, however big)."""
+
+
+def document_fields(settings, library_root, path: str, kind: str, previous: list[Document],
+                    replacing: Document | None, asked: bool | None) -> dict:
+    """The kind and private flag of a document about to be written to the catalog (see the module's docstring):
+    ``settings`` (LibrarySettings) name the private watched folders, ``library_root`` the library's folder."""
+    if kind == "markdown" and Path(path).parent == notes_folder(Path(library_root)):
+        kind = "note"
+    if asked is not None:
+        private = asked
+    else:
+        private = (any(d.private for d in previous) or (replacing is not None and replacing.private)
+                   or settings.private_folder(path))
+    return {"kind": kind, "private": bool(private)}
 
 
 class Storer:
@@ -210,3 +226,64 @@ class Storer:
 
         return embed_cached(self.catalog, self.embedder, texts, self.cancel, batch=max(self.settings.embed_batch, 1),
                             on_batch=progress)
+
+
+# ---------------------------------------------------------------- documents given as text
+
+def store_text_documents(writer: LibraryWriter, settings: LibrarySettings, embedder: TextEmbedder,
+                         docs: Iterable[TextDocument], batch_docs: int,
+                         on_progress: Callable[[int, int], None] | None, cancel: CancelToken) -> int:
+    """Add text documents in batches, through the same chunking, embedding cache and writer as PDFs: a batch is
+    embedded first, then goes into each store in one write (one LanceDB append, one tantivy commit), which is what
+    makes a corpus of thousands of abstracts quick to load. Documents without text are skipped.
+    ``on_progress(docs_done, chunks_done)``. Returns the number of chunks stored."""
+    stored = done = 0
+    batch: list[TextDocument] = []
+    with writer.lock:
+        for doc in docs:
+            batch.append(doc)
+            if len(batch) >= batch_docs:
+                stored += _store_batch(writer, settings, embedder, batch, cancel)
+                done += len(batch)
+                batch = []
+                if on_progress:
+                    on_progress(done, stored)
+        if batch:
+            stored += _store_batch(writer, settings, embedder, batch, cancel)
+            done += len(batch)
+            if on_progress:
+                on_progress(done, stored)
+        if stored:
+            writer.vectors().optimize()
+    return stored
+
+
+def _store_batch(writer: LibraryWriter, settings: LibrarySettings, embedder: TextEmbedder,
+                 batch: list[TextDocument], cancel: CancelToken) -> int:
+    if cancel.cancelled:
+        raise Cancelled()
+    catalog = writer.catalog
+    entries: list[Written] = []
+    now = time.time()
+    for item in batch:
+        extracted = text_extract(item)
+        if not extracted.text.strip():
+            continue
+        chunks = chunk_document(extracted, item.id, settings.chunk_tokens, settings.overlap_tokens,
+                                settings.min_section_tokens)
+        if not chunks:
+            continue
+        previous = catalog.get(item.id)
+        entries.append(Written(Document(
+            id=item.id, path=item.path, sha256=hashlib.sha256(extracted.text.encode("utf-8")).hexdigest(),
+            title=item.title, authors=item.authors, year=item.year, pages=0, chunks=len(chunks),
+            sections=len({c.section_path for c in chunks}), status=DocStatus.pending, kind="text",
+            added_at=previous.added_at if previous else now,
+        ), chunks, in_stores=previous is not None))
+    if not entries:
+        return 0
+    texts = [embedding_text(e.record.title, c) for e in entries for c in e.chunks]
+    # embedded before anything is written: a cancel or an embedder failure leaves the stores as they were
+    vectors = embed_cached(catalog, embedder, texts, cancel, batch=max(settings.embed_batch, 1) * 8)
+    writer.write(entries, vectors)
+    return len(texts)

@@ -12,7 +12,7 @@ process, started on first use and reused file after file:
   it exits when its pipe to the parent closes.
 
 The extracted document comes back pickled over a pipe (a few MB for a 3000-page PDF). Scanned pages are read by
-OCR in the child too (``ocr``: core.library.ocr), one page at a time, each within its own deadline; the child reports
+OCR in the child too (``ocr``: core.library.read.ocr), one page at a time, each within its own deadline; the child reports
 ("ocr", done, total) after each, and the parent pushes the file's deadline back as they come.
 
 A failure in the child is told apart by where it came from (``failure_kind``), and each kind is named with its own
@@ -40,8 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from courtroom_desktop.core.errors import Cancelled, IngestError
-from courtroom_desktop.core.library.extracted import ExtractedDoc
-from courtroom_desktop.core.library.ocr import OcrOptions
+from courtroom_desktop.core.library.read.extracted import ExtractedDoc
+from courtroom_desktop.core.library.read.ocr import OcrOptions
 
 log = logging.getLogger(__name__)
 
@@ -59,15 +59,15 @@ TEST_FAULT_ENV = "COURTROOM_TEST_EXTRACT_FAULT"
 
 #: Where an exception comes from: the exception's own module, or the modules of its traceback's frames.
 PDF_MODULES = ("pymupdf", "fitz")
-OCR_MODULES = ("rapidocr_onnxruntime", "onnxruntime", "cv2", "courtroom_desktop.core.library.ocr",
-               "courtroom_desktop.core.library.ocr_geometry")
+OCR_MODULES = ("rapidocr_onnxruntime", "onnxruntime", "cv2", "courtroom_desktop.core.library.read.ocr",
+               "courtroom_desktop.core.library.read.ocr_geometry")
 CORRUPT, OCR, INTERNAL = "corrupt", "ocr", "internal"
 CORRUPT_FIX = "repair or re-export the PDF (save or print it again to a new PDF), then add it again"
 OCR_FIX = ('reinstall the OCR engine (pip install --force-reinstall "rapidocr-onnxruntime>=1.4.4,<1.5"), or turn '
            'OCR off (Settings > Library > OCR of scanned pages: off, or `courtroom config set library.ocr off`) and '
            'add the file again')
 INTERNAL_FIX = ("this is a bug in Courtroom Desktop, not a problem with the file: report it with the traceback "
-                "logged just before this error (logger courtroom_desktop.core.library.isolate, in the app's log "
+                "logged just before this error (logger courtroom_desktop.core.library.read.isolate, in the app's log "
                 "output) and, if you can share it, the file; the other files are not affected")
 
 
@@ -108,7 +108,7 @@ def describe_failure(exc: BaseException) -> tuple[str, str, str]:
 
 def _inject_test_fault(kind: str) -> None:  # pragma: no cover - runs in the child process, for tests only
     """``TEST_FAULT_ENV``: every page's text layer raises what a broken PDF, the OCR engine or a bug raises."""
-    from courtroom_desktop.core.library import extract as extract_module
+    from courtroom_desktop.core.library.read import extract as extract_module
 
     if kind == CORRUPT:
         import pymupdf
@@ -161,7 +161,7 @@ def serve() -> None:  # pragma: no cover - runs in the child process
     """The child: extract files named on stdin until stdin closes; answers go to stdout, which nothing else may
     write to (fd 1 is pointed at stderr for the C libraries' chatter)."""
     from courtroom_desktop.core.errors import IngestError as ChildIngestError
-    from courtroom_desktop.core.library.extract import extract
+    from courtroom_desktop.core.library.read.extract import extract
 
     out = os.fdopen(os.dup(1), "wb")
     try:
@@ -224,7 +224,7 @@ def serve() -> None:  # pragma: no cover - runs in the child process
 def _command() -> list[str]:
     if getattr(sys, "frozen", False):
         return [sys.executable, WORKER_FLAG]
-    return [sys.executable, "-m", "courtroom_desktop.core.library.isolate"]
+    return [sys.executable, "-m", "courtroom_desktop.core.library.read.isolate"]
 
 
 def _environment() -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""What OCR's engine (core.library.ocr) does with the recogniser's raw output, apart from running the models: the
+"""What OCR's engine (core.library.read.ocr) does with the recogniser's raw output, apart from running the models: the
 geometry and text of the lines it reads.
 
 - each character's span along its line, from the column where the recogniser emitted it (``centres``,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from courtroom_desktop.core.library.extracted import ExtractedDoc, Line, SectionMark
+from courtroom_desktop.core.library.read.extracted import ExtractedDoc, Line, SectionMark
 
 KNOWN_HEADINGS = {
     "abstract", "summary", "introduction", "background", "methods", "method", "materials and methods",

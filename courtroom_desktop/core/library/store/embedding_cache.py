@@ -11,8 +11,8 @@ from typing import Protocol
 import numpy as np
 
 from courtroom_desktop.core.errors import Cancelled
-from courtroom_desktop.core.library.catalog import Catalog, text_key
 from courtroom_desktop.core.library.files import CancelToken
+from courtroom_desktop.core.library.store.catalog import Catalog, text_key
 
 
 class TextEmbedder(Protocol):

@@ -9,7 +9,7 @@ Three backends run the same model (``library.embedding_backend``):
                dot-product instructions, vectors at cosine ~0.995 of the float ones (docs/performance.md).
 
 The ONNX backends (each text run alone on a worker per core; the export, once per machine) are in
-:mod:`~courtroom_desktop.core.library.embed_onnx`.
+:mod:`~courtroom_desktop.core.library.embed.onnx`.
 
 Vectors of two embedders never mix in a library: the table records :attr:`Embedder.identity` (the model's name for
 the float backends, whose vectors are the same; "all-MiniLM-L6-v2@onnx-int8.v2" for int8), and the embedding cache is
@@ -26,8 +26,8 @@ import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
 from courtroom_desktop.core.lazy import LazyModel
-from courtroom_desktop.core.library.embed_onnx import SETTING as _SETTING
-from courtroom_desktop.core.library.embed_onnx import OnnxModel, cache_root, exported_model
+from courtroom_desktop.core.library.embed.onnx import SETTING as _SETTING
+from courtroom_desktop.core.library.embed.onnx import OnnxModel, cache_root, exported_model
 from courtroom_desktop.core.records import Chunk
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ def make_embedder(settings, local=None, data_dir=None):
 
     languages = rules.languages(settings)
     if settings.embedder in rules.ENDPOINTS:
-        from courtroom_desktop.core.library.embed_remote import RemoteEmbedder
+        from courtroom_desktop.core.library.embed.remote import RemoteEmbedder
 
         return RemoteEmbedder(settings.embedder, settings.embedding_model, rules.endpoint_url(settings),
                               batch=settings.embed_batch, timeout_s=settings.embedding_timeout_s,

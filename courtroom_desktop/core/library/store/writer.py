@@ -25,7 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
-from courtroom_desktop.core.library.catalog import Catalog, text_key
+from courtroom_desktop.core.library.store.catalog import Catalog, text_key
 from courtroom_desktop.core.records import Chunk, DocStatus, Document
 
 

@@ -1,5 +1,5 @@
 """What extraction produces: the document's lines with a box per character, its text, and the section marks found in
-it (core.library.extract makes them; core.library.headings finds the sections; chunking cuts the text)."""
+it (core.library.read.extract makes them; core.library.read.headings finds the sections; chunking cuts the text)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ONNX backends of :mod:`~courtroom_desktop.core.library.embedder` ('onnx', 'onnx-int8'): the export of a
+"""The ONNX backends of :mod:`~courtroom_desktop.core.library.embed.embedder` ('onnx', 'onnx-int8'): the export of a
 sentence-transformers model to ONNX, once per machine, and its runner.
 
 The runner runs each text alone (a batch of one), on one single-threaded worker per core. A text alone has no
