@@ -61,7 +61,7 @@ def in_folder_scan(path: Path) -> bool:
     return not name.lower().startswith(ABOUT_THE_FOLDER)
 
 
-def find_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
+def find_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """Files named, and every file under folders named (recursively, sorted). A folder yields its PDFs, Markdown,
     text and Word files (``in_folder_scan``); a file named explicitly is tried whatever its extension, so a
     mislabelled file gets a clear reason."""
@@ -73,8 +73,7 @@ def find_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
                                 and not any(part.startswith(".") for part in p.relative_to(path).parts[:-1])))
         else:
             files.append(path)
-    seen: set[Path] = set()
-    return [f for f in files if not (f in seen or seen.add(f))]
+    return list(dict.fromkeys(files))  # each file once, where it first came
 
 
 NOTES_FOLDER = "notes"  # beside the library's folder, in the data folder

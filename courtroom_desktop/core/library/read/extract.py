@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 
@@ -47,20 +49,21 @@ def check_file(path: Path) -> None:
 def open_pdf(path: Path) -> pymupdf.Document:
     check_file(path)
     try:
-        doc = pymupdf.open(str(path), filetype="pdf")
+        doc = pymupdf.open(str(path), filetype="pdf")  # type: ignore[no-untyped-call]
     except Exception as exc:  # PyMuPDF raises several types for broken files
         raise IngestError(str(path), f"corrupt PDF, cannot be opened ({exc}): repair or re-export it") from exc
     if doc.needs_pass or doc.is_encrypted:
-        doc.close()
+        doc.close()  # type: ignore[no-untyped-call]
         raise IngestError(str(path), "encrypted: the PDF needs a password; save an unprotected copy and ingest that")
     if doc.page_count == 0:
-        doc.close()
+        doc.close()  # type: ignore[no-untyped-call]
         raise IngestError(str(path), "the PDF has no pages")
     return doc
 
 
-def extract(path: Path, on_page=None, cancelled=lambda: False, ocr: OcrOptions | None = None,
-            on_ocr=None) -> ExtractedDoc:
+def extract(path: Path, on_page: Callable[[int, int], None] | None = None,
+            cancelled: Callable[[], bool] = lambda: False, ocr: OcrOptions | None = None,
+            on_ocr: Callable[[int, int], None] | None = None) -> ExtractedDoc:
     """Extract text, positions, metadata and section marks. ``on_page(done, total)`` reports progress. With ``ocr``
     (mode "auto" or "force"), pages with no text layer (or every page) are read by OCR afterwards, reported by
     ``on_ocr(done, total)``."""
@@ -74,12 +77,13 @@ def extract(path: Path, on_page=None, cancelled=lambda: False, ocr: OcrOptions |
     except Exception as exc:
         raise IngestError(str(path), f"corrupt PDF, text extraction failed ({exc}): repair or re-export it") from exc
     finally:
-        doc.close()
+        doc.close()  # type: ignore[no-untyped-call]
 
 
 def _page_lines(page: pymupdf.Page, page_number: int) -> tuple[list[Line], int]:
     """The text layer of one page as lines (blocks numbered on the page), and how many image blocks it has."""
-    raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+    raw = page.get_text(  # type: ignore[no-untyped-call]
+        "rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
     lines: list[Line] = []
     images = 0
     for block_number, block in enumerate(raw.get("blocks", [])):
@@ -116,8 +120,9 @@ def _page_lines(page: pymupdf.Page, page_number: int) -> tuple[list[Line], int]:
     return lines, images
 
 
-def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled, ocr: OcrOptions | None = None,
-             on_ocr=None) -> ExtractedDoc:
+def _extract(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int], None] | None,
+             cancelled: Callable[[], bool], ocr: OcrOptions | None = None,
+             on_ocr: Callable[[int, int], None] | None = None) -> ExtractedDoc:
     from courtroom_desktop.core.errors import Cancelled
 
     page_sizes: list[tuple[float, float]] = []
@@ -128,7 +133,7 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled, ocr: OcrOpti
     for page_number in range(doc.page_count):
         if cancelled():
             raise Cancelled()
-        page = doc.load_page(page_number)
+        page = doc.load_page(page_number)  # type: ignore[no-untyped-call]
         # text positions are in the unrotated page's space: measure them against the unrotated size
         rect = page.rect * page.derotation_matrix if page.rotation else page.rect
         page_sizes.append((abs(rect.width) or 1.0, abs(rect.height) or 1.0))
@@ -143,12 +148,12 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled, ocr: OcrOpti
     to_read = list(range(doc.page_count)) if mode == "force" else list(pages_without_text) if mode == "auto" else []
     if mode == "auto" and not any(pages):
         # no text anywhere, but images: a scan whose images cover less of the page than a full-page scan does
-        to_read = [n for n in range(doc.page_count) if doc.load_page(n).get_images()]
-    report = _read_scans(doc, pages, to_read, pages_without_text, ocr, on_ocr, cancelled) if to_read else None
+        to_read = [n for n in range(doc.page_count) if doc.load_page(n).get_images()]  # type: ignore[no-untyped-call]
+    report = _read_scans(doc, pages, to_read, pages_without_text, ocr, on_ocr, cancelled) if to_read and ocr is not None else None
 
     text, line_of, col_of, lines, paragraph_breaks = _assemble(pages)
     if not text.strip():
-        if images or any(doc.load_page(i).get_images() for i in range(doc.page_count)):
+        if images or any(doc.load_page(i).get_images() for i in range(doc.page_count)):  # type: ignore[no-untyped-call]
             if report is None:
                 off = ' (library.ocr is "off")' if ocr is not None and mode == "off" else ""
                 raise IngestError(str(path), f"no text layer: the pages are images (a scan); needs OCR first{off}")
@@ -176,7 +181,7 @@ def _extract(doc: pymupdf.Document, path: Path, on_page, cancelled, ocr: OcrOpti
     return extracted
 
 
-def _assemble(pages: list[list[Line]]):
+def _assemble(pages: list[list[Line]]) -> tuple[str, array[int], array[int], list[Line], list[int]]:
     """The document's text from its pages' lines, in order: blocks become paragraphs (a blank line between them),
     lines of a block join with a space (none where Chinese or Japanese wraps, none after a dropped hyphen)."""
     pieces: list[str] = []
@@ -231,7 +236,8 @@ class _OcrReport:
 
 
 def _read_scans(doc: pymupdf.Document, pages: list[list[Line]], to_read: list[int], pages_without_text: list[int],
-                options: OcrOptions, on_ocr, cancelled) -> _OcrReport:
+                options: OcrOptions, on_ocr: Callable[[int, int], None] | None,
+                cancelled: Callable[[], bool]) -> _OcrReport:
     """OCR ``to_read`` one page at a time (rendered, read, freed), each within options.page_timeout_s; a page whose
     OCR found text replaces its text layer and leaves ``pages_without_text``."""
     import time
@@ -258,7 +264,7 @@ def _read_scans(doc: pymupdf.Document, pages: list[list[Line]], to_read: list[in
     try:
         for done, page_number in enumerate(to_read, start=1):
             check()
-            page = doc.load_page(page_number)
+            page = doc.load_page(page_number)  # type: ignore[no-untyped-call]
             key = ocr_module.page_key(page, options)
             found = cache.get(key) if cache is not None else None
             report.tried.append(page_number)
@@ -306,12 +312,12 @@ def _image_share(page: pymupdf.Page) -> float:
     area = abs(page.rect.width * page.rect.height) or 1.0
     covered = 0.0
     for info in page.get_image_info():
-        rect = pymupdf.Rect(info["bbox"]) & page.rect
+        rect = pymupdf.Rect(info["bbox"]) & page.rect  # type: ignore[no-untyped-call]
         covered += abs(rect.width * rect.height) if not rect.is_empty else 0.0
     return min(covered / area, 1.0)
 
 
-def _metadata(doc: ExtractedDoc, meta: dict) -> None:
+def _metadata(doc: ExtractedDoc, meta: dict[str, Any]) -> None:
     title = (meta.get("title") or "").strip()
     if not title or title.lower() in {"untitled", "microsoft word"}:
         first = [line for line in doc.lines if line.page == 0]

@@ -15,8 +15,8 @@ class Line:
     y0: float
     y1: float
     text: str
-    xs0: array  # left edge of each character
-    xs1: array  # right edge of each character
+    xs0: array[float]  # left edge of each character
+    xs1: array[float]  # right edge of each character
     size: float
     bold: bool
     block: int  # block number on its page
@@ -37,8 +37,8 @@ class ExtractedDoc:
     path: str
     pages: int
     text: str
-    line_of: array        # per character of ``text``: index into ``lines`` (-1 for separators)
-    col_of: array         # per character: column within that line
+    line_of: array[int]   # per character of ``text``: index into ``lines`` (-1 for separators)
+    col_of: array[int]    # per character: column within that line
     lines: list[Line]
     page_sizes: list[tuple[float, float]]
     headings: list[SectionMark] = field(default_factory=list)
@@ -66,9 +66,10 @@ class ExtractedDoc:
         total = 0.0
         for i in range(start, end):
             line = self.line_of[i]
-            if line >= 0 and self.lines[line].conf is not None:
+            conf = self.lines[line].conf if line >= 0 else None
+            if conf is not None:
                 weight += 1
-                total += self.lines[line].conf
+                total += conf
         return round(total / weight, 4) if weight else None
 
     def highlights(self, start: int, end: int) -> tuple[Highlight, ...]:
@@ -84,8 +85,9 @@ class ExtractedDoc:
         by_page: dict[int, list[tuple[float, float, float, float]]] = {}
         for line_index in sorted(per_line):
             lo, hi = per_line[line_index]
-            line = self.lines[line_index]
-            width, height = self.page_sizes[line.page]
-            rect = (line.xs0[lo] / width, line.y0 / height, line.xs1[hi] / width, line.y1 / height)
-            by_page.setdefault(line.page, []).append(tuple(round(min(max(v, 0.0), 1.0), 5) for v in rect))
+            text_line = self.lines[line_index]
+            width, height = self.page_sizes[text_line.page]
+            x0, y0, x1, y1 = (round(min(max(v, 0.0), 1.0), 5) for v in (
+                text_line.xs0[lo] / width, text_line.y0 / height, text_line.xs1[hi] / width, text_line.y1 / height))
+            by_page.setdefault(text_line.page, []).append((x0, y0, x1, y1))
         return tuple(Highlight(page=p, rects=tuple(r)) for p, r in sorted(by_page.items()))

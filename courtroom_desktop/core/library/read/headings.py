@@ -5,6 +5,7 @@ section, also when it wraps onto two lines."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from courtroom_desktop.core.library.read.extracted import ExtractedDoc, Line, SectionMark
 
@@ -42,7 +43,7 @@ def _line_end(doc: ExtractedDoc, line_index: int, line_starts: dict[int, int]) -
     return line_starts[line_index] + len(doc.lines[line_index].text)
 
 
-def _headings_from_outline(doc: ExtractedDoc, toc: list, line_starts: dict[int, int]) -> list[SectionMark]:
+def _headings_from_outline(doc: ExtractedDoc, toc: list[list[Any]], line_starts: dict[int, int]) -> list[SectionMark]:
     marks: list[SectionMark] = []
     by_page: dict[int, list[int]] = {}
     for index, line in enumerate(doc.lines):
@@ -118,7 +119,7 @@ def _headings_from_fonts(doc: ExtractedDoc, line_starts: dict[int, int]) -> list
         weights[round(line.size, 1)] = weights.get(round(line.size, 1), 0) + len(line.text)
     if not weights:
         return []
-    body = max(weights, key=weights.get)
+    body = max(weights, key=lambda size: weights[size])
     candidates: list[tuple[int, Line]] = []
     for index, line in enumerate(doc.lines):
         text = line.text.strip()
@@ -132,7 +133,7 @@ def _headings_from_fonts(doc: ExtractedDoc, line_starts: dict[int, int]) -> list
         known = _normalise(heading_title(text)) in KNOWN_HEADINGS or _normalise(text) in KNOWN_HEADINGS
         match = NUMBERED.match(text)
         # CJK fonts rarely come in bold: a Chinese-numbered line (一、 （一） 第二章) a little larger than the body will do
-        cjk = bool(match) and bool(match.group("zh") or CJK_START.match(heading_title(text)))
+        cjk = match is not None and bool(match.group("zh") or CJK_START.match(heading_title(text)))
         numbered = bool(match) and (line.bold or bigger or cjk and line.size >= body * 1.05)
         # a line is a heading if it stands out (bigger, or bold and alone in its block) or is numbered/known
         alone = _alone_in_block(doc, index)

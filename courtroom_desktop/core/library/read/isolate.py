@@ -38,10 +38,14 @@ import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from courtroom_desktop.core.errors import Cancelled, IngestError
-from courtroom_desktop.core.library.read.extracted import ExtractedDoc
+from courtroom_desktop.core.library.read.extracted import ExtractedDoc, Line
 from courtroom_desktop.core.library.read.ocr import OcrOptions
+
+if TYPE_CHECKING:
+    import pymupdf
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +98,7 @@ def describe_failure(exc: BaseException) -> tuple[str, str, str]:
     """(kind, reason, fix) of an exception the child's extraction raised. An IngestError raised on purpose (no
     cause: an empty file, a password, no text) keeps its reason; one that wraps an exception (extract() reports
     whatever fails inside it as a corrupt PDF) is judged by the exception it wraps."""
-    cause = exc.__cause__ if isinstance(exc, IngestError) else exc
+    cause = exc.__cause__ if isinstance(exc, IngestError) and exc.__cause__ is not None else exc
     kind = failure_kind(cause)
     what = f"{type(cause).__name__}: {cause}"
     if kind == CORRUPT:
@@ -123,19 +127,19 @@ def _inject_test_fault(kind: str) -> None:  # pragma: no cover - runs in the chi
     else:
         raise ValueError(f"{TEST_FAULT_ENV}={kind!r}: expected {CORRUPT}, {OCR} or {INTERNAL}")
 
-    def page_lines(page, page_number):
+    def page_lines(page: pymupdf.Page, page_number: int) -> NoReturn:
         raise error
 
     extract_module._page_lines = page_lines
 
 
-def _write(stream, message) -> None:
+def _write(stream: IO[bytes], message: object) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_HEADER.pack(len(data)) + data)
     stream.flush()
 
 
-def _read(stream):
+def _read(stream: IO[bytes]) -> Any:
     """One message, or None at the end of the stream."""
     header = stream.read(_HEADER.size)
     if len(header) < _HEADER.size:
@@ -147,7 +151,7 @@ def _read(stream):
     return pickle.loads(data)  # noqa: S301 - our own child process, over a private pipe
 
 
-def _send_doc(out, doc) -> None:
+def _send_doc(out: IO[bytes], doc: ExtractedDoc) -> None:
     """The document in pieces: its lines (the bulk: a box per character) LINES_PER_MESSAGE at a time, then the rest.
     The parent's reader thread unpickles each message holding Python's global lock; one 300-page document in one
     message held it for about 100 ms, long enough to freeze the window's event loop."""
@@ -173,7 +177,7 @@ def serve() -> None:  # pragma: no cover - runs in the child process
     try:
         import pymupdf
 
-        pymupdf.TOOLS.mupdf_display_errors(False)  # broken files make MuPDF chatty on stderr
+        pymupdf.TOOLS.mupdf_display_errors(False)  # type: ignore[no-untyped-call]  # broken files make MuPDF chatty on stderr
     except Exception:  # noqa: BLE001 - quieter logs are a nicety
         pass
 
@@ -194,7 +198,7 @@ def serve() -> None:  # pragma: no cover - runs in the child process
         if hasattr(signal, "alarm"):
             signal.alarm(max(1, math.ceil(deadline_s) + ALARM_GRACE_S))
 
-        def on_ocr(done: int, total: int, ocr=ocr) -> None:
+        def on_ocr(done: int, total: int, ocr: OcrOptions | None = ocr) -> None:
             # each page OCR starts on has its own deadline: the alarm must not fire before it (and its slack) ends
             if hasattr(signal, "alarm") and ocr is not None and done < total:
                 left = signal.alarm(0)
@@ -240,8 +244,8 @@ class ExtractWorker:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._proc: subprocess.Popen | None = None
-        self._inbox: queue.Queue = queue.Queue()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._inbox: queue.Queue[Any] = queue.Queue()
         self.started = 0   # children started (a new one after every kill or crash)
         self.killed = 0    # children killed at a deadline or on cancel
 
@@ -249,17 +253,20 @@ class ExtractWorker:
     def pid(self) -> int | None:
         return self._proc.pid if self._proc is not None else None
 
-    def _ensure(self) -> None:
+    def _ensure(self) -> subprocess.Popen[bytes]:
+        """The running child, started if there is none."""
         if self._proc is not None and self._proc.poll() is None:
-            return
+            return self._proc
         self._stop()
         proc = subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=_environment(),
                                 close_fds=True)
-        inbox: queue.Queue = queue.Queue()
+        stdout = proc.stdout
+        assert stdout is not None  # stdout=PIPE
+        inbox: queue.Queue[Any] = queue.Queue()
 
         def pump() -> None:  # every message of this child, then None when its stdout closes
             try:
-                while (message := _read(proc.stdout)) is not None:
+                while (message := _read(stdout)) is not None:
                     inbox.put(message)
             except Exception:  # noqa: BLE001 - a torn message is a dead child
                 pass
@@ -268,6 +275,7 @@ class ExtractWorker:
         threading.Thread(target=pump, name="courtroom-extract-pump", daemon=True).start()
         self._proc, self._inbox = proc, inbox
         self.started += 1
+        return proc
 
     def _stop(self, kill: bool = False) -> None:
         proc, self._proc = self._proc, None
@@ -276,7 +284,8 @@ class ExtractWorker:
         if kill and proc.poll() is None:
             proc.kill()
         try:
-            proc.stdin.close()  # the child sees the end of its input and leaves its loop
+            if proc.stdin is not None:  # always (stdin=PIPE)
+                proc.stdin.close()  # the child sees the end of its input and leaves its loop
         except OSError:
             pass
         try:
@@ -284,7 +293,8 @@ class ExtractWorker:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=5)
-        proc.stdout.close()
+        if proc.stdout is not None:  # always (stdout=PIPE)
+            proc.stdout.close()
 
     def close(self) -> None:
         with self._lock:
@@ -298,16 +308,17 @@ class ExtractWorker:
         child reads by OCR re-arms it for that page."""
         with self._lock:
             for attempt in (0, 1):  # a child that died between files: one fresh start
-                self._ensure()
+                stdin = self._ensure().stdin
+                assert stdin is not None  # stdin=PIPE
                 try:
-                    _write(self._proc.stdin, (str(path), float(deadline_s), ocr))
+                    _write(stdin, (str(path), float(deadline_s), ocr))
                     break
                 except (OSError, ValueError):
                     self._stop(kill=True)
                     if attempt:
                         raise IngestError(str(path), "the text extractor could not be started") from None
             inbox = self._inbox
-            lines: list = []
+            lines: list[Line] = []
             while True:
                 if cancelled():
                     self.killed += 1
@@ -333,7 +344,8 @@ class ExtractWorker:
                 elif kind == "lines":
                     lines.extend(message[1])
                 elif kind == "done":
-                    return dataclasses.replace(message[1], lines=lines)
+                    doc: ExtractedDoc = message[1]
+                    return dataclasses.replace(doc, lines=lines)
                 else:
                     raise _child_error(path, *message[1:])
 

@@ -35,10 +35,16 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from courtroom_desktop.core.library.read import ocr_geometry as geo
+
+if TYPE_CHECKING:
+    import pymupdf
+
+    from courtroom_desktop.core.library.read.extracted import Line
 
 #: Part of every cache key: a change to the models or to how pages are read invalidates what was cached.
 ENGINE_TAG = "rapidocr-onnxruntime-1.4/ppocrv4/5"
@@ -135,7 +141,7 @@ class OcrCache:
             self._db.close()
 
 
-def page_key(page, options: OcrOptions) -> str:
+def page_key(page: pymupdf.Page, options: OcrOptions) -> str:
     """What the page shows, as a hash: its content stream, the raw bytes of every image it draws, its size and
     rotation, and how it is read (engine, dpi). The same scan in another file, or the same file re-ingested, has the
     same key."""
@@ -143,11 +149,11 @@ def page_key(page, options: OcrOptions) -> str:
     digest.update(f"{ENGINE_TAG}|{options.dpi}|{options.max_pixels}|{page.rotation}|"
                   f"{tuple(round(v, 2) for v in page.rect)}|{tuple(round(v, 2) for v in page.mediabox)}".encode())
     try:
-        digest.update(page.read_contents() or b"")
+        digest.update(page.read_contents() or b"")  # type: ignore[no-untyped-call]
     except Exception:  # noqa: BLE001 - a content stream PyMuPDF cannot give: the images alone identify the page
         pass
     document = page.parent
-    for image in page.get_images(full=True):
+    for image in page.get_images(full=True):  # type: ignore[no-untyped-call]
         digest.update(str(image[1:]).encode())
         try:
             digest.update(hashlib.sha256(document.xref_stream_raw(image[0]) or b"").digest())
@@ -181,7 +187,7 @@ class Engine:
         logging.getLogger("RapidOCR").setLevel(logging.WARNING)
         original = infer_engine.OrtInferSession._init_sess_opts
 
-        def options(config):
+        def options(config: Any) -> Any:
             opts = original(config)
             # no busy-waiting between operators: on a machine whose cores are busy (the window, embedding)
             # spinning threads cost more than they save
@@ -215,8 +221,8 @@ class Engine:
         ``condense``, as BGR."""
         import cv2
 
-        width = max(np.linalg.norm(quad[0] - quad[1]), np.linalg.norm(quad[3] - quad[2]), 1.0)
-        height = max(np.linalg.norm(quad[0] - quad[3]), np.linalg.norm(quad[1] - quad[2]), 1.0)
+        width = max(float(np.linalg.norm(quad[0] - quad[1])), float(np.linalg.norm(quad[3] - quad[2])), 1.0)
+        height = max(float(np.linalg.norm(quad[0] - quad[3])), float(np.linalg.norm(quad[1] - quad[2])), 1.0)
         w, h = max(1, int(round(width))), max(1, int(round(height)))
         target = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
         crop = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(quad.astype(np.float32), target), (w, h),
@@ -264,9 +270,10 @@ class Engine:
         return cv2.ROTATE_90_COUNTERCLOCKWISE if upside_down else cv2.ROTATE_90_CLOCKWISE
 
     def read(self, gray: np.ndarray, deadline: float = math.inf,
-             check: Callable[[], None] = lambda: None) -> list[tuple[str, float, np.ndarray, list[float], int]]:
+             check: Callable[[], None] = lambda: None) -> list[tuple[str, float, np.ndarray, list[float], int, float | None]]:
         """Lines of a grey page image: (text, confidence, quad in the image's pixels with its corners in reading
-        order (tl, tr, br, bl as the text reads), character centres as fractions of the line's length, block).
+        order (tl, tr, br, bl as the text reads), character centres as fractions of the line's length, block, type
+        size in pixels or None).
         Raises OcrGaveUp past ``deadline`` (checked between steps); ``check()`` may raise to cancel."""
         import cv2
 
@@ -291,13 +298,13 @@ class Engine:
         step()
         order = geo.reading_order(quads)
         crops = [self._crop(image, quads[index]) for index, _ in order]
-        results: list = []
+        results: list[Any] = []
         for start in range(0, len(crops), REC_BATCH):
             step()
             batch, _ = self._ocr.text_rec(crops[start:start + REC_BATCH], True)
             results.extend(batch)
         del crops
-        lines = []
+        lines: list[tuple[str, float, np.ndarray, list[float], int, float | None]] = []
         height, width = image.shape
         previous: tuple[int, float | None] | None = None  # (block in reading order, size of the last line)
         block = -1
@@ -321,7 +328,7 @@ class Engine:
 
 # ---------------------------------------------------------------- pages
 
-def render(page, options: OcrOptions):
+def render(page: pymupdf.Page, options: OcrOptions) -> tuple[pymupdf.Pixmap, pymupdf.Matrix]:
     """The page as a grey pixmap at ``options.dpi``, scaled down to at most ``options.max_pixels``; with the matrix
     from its pixels to the unrotated page's space."""
     import pymupdf
@@ -331,13 +338,14 @@ def render(page, options: OcrOptions):
     pixels = max(rect.width * zoom, 1.0) * max(rect.height * zoom, 1.0)
     if pixels > options.max_pixels:
         zoom *= math.sqrt(options.max_pixels / pixels)
-    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY, alpha=False)
-    to_page = pymupdf.Matrix(rect.width / pix.width, 0, 0, rect.height / pix.height, rect.x0, rect.y0) \
-        * page.derotation_matrix
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom),  # type: ignore[no-untyped-call]
+                           colorspace=pymupdf.csGRAY, alpha=False)
+    to_page = (pymupdf.Matrix(rect.width / pix.width, 0, 0, rect.height / pix.height, rect.x0, rect.y0)  # type: ignore[no-untyped-call]
+               * page.derotation_matrix)
     return pix, to_page
 
 
-def read_page(page, options: OcrOptions, deadline: float = math.inf, check: Callable[[], None] = lambda: None,
+def read_page(page: pymupdf.Page, options: OcrOptions, deadline: float = math.inf, check: Callable[[], None] = lambda: None,
               reader: Engine | None = None) -> list[OcrLine]:
     """OCR one PyMuPDF page: its lines in the unrotated page's space. Raises OcrGaveUp past ``deadline``."""
     import pymupdf
@@ -348,12 +356,14 @@ def read_page(page, options: OcrOptions, deadline: float = math.inf, check: Call
         raw = (reader or engine(options.threads)).read(gray, deadline, check)
     finally:
         del pix
-    lines = []
+    lines: list[OcrLine] = []
     scale = math.sqrt(abs(to_page.a * to_page.d - to_page.b * to_page.c))  # points per pixel
     for text, conf, quad, centres, block, size_px in raw:
         spans = geo.boundaries(text, centres)
-        tl, tr, br, bl = (pymupdf.Point(float(x), float(y)) * to_page for x, y in quad)
-        xs0, xs1, ys = [], [], [tl.y, tr.y, br.y, bl.y]
+        tl, tr, br, bl = (pymupdf.Point(float(x), float(y)) * to_page for x, y in quad)  # type: ignore[no-untyped-call]
+        xs0: list[float] = []
+        xs1: list[float] = []
+        ys = [tl.y, tr.y, br.y, bl.y]
         for a, b in spans:
             corners = (tl + (tr - tl) * a, tl + (tr - tl) * b, bl + (br - bl) * a, bl + (br - bl) * b)
             xs0.append(min(p.x for p in corners))
@@ -365,14 +375,14 @@ def read_page(page, options: OcrOptions, deadline: float = math.inf, check: Call
     return lines
 
 
-def settle_sizes(lines: list) -> None:
+def settle_sizes(lines: list[Line]) -> None:
     """Snap the sizes of lines read by OCR to the body's: a size measured from a scan varies by a few percent from
     line to line, and a body line measured a little large must not pass for a heading. Works on ``extract.Line``s
     (size and block attributes) in place: each block takes its lines' median size, then blocks within 20 % of the
     body size (the most common, weighted by characters) take the body's."""
     if not lines:
         return
-    by_block: dict[tuple[int, int], list] = {}
+    by_block: dict[tuple[int, int], list[Line]] = {}
     for line in lines:
         by_block.setdefault((line.page, line.block), []).append(line)
     for members in by_block.values():
@@ -382,7 +392,7 @@ def settle_sizes(lines: list) -> None:
     weights: dict[float, int] = {}
     for line in lines:
         weights[line.size] = weights.get(line.size, 0) + len(line.text)
-    body = max(weights, key=weights.get)
+    body = max(weights, key=lambda size: weights[size])
     for line in lines:
         if abs(line.size - body) <= body * 0.2:
             line.size = body

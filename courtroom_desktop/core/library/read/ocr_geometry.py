@@ -17,9 +17,16 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:
+    import pymupdf
+
+#: a line's box in reading order: (index, x0, y0, x1, y1, height)
+Box = tuple[int, float, float, float, float, float]
 CJK = ((0x2E80, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF), (0x20000, 0x2FFFF))
 
 
@@ -76,9 +83,9 @@ def windows(crop: np.ndarray, count: int = 3, width: int = 192) -> list[np.ndarr
     return [np.ascontiguousarray(crop[:, start:start + width]) for start in dict.fromkeys(starts.tolist())]
 
 
-def mean_conf(results) -> float:
+def mean_conf(results: Sequence[Sequence[Any]]) -> float:
     """The recogniser's confidence over some windows, weighted by the characters it read in each."""
-    weight = sum(len(text) for text, *_ in results)
+    weight: int = sum(len(text) for text, *_ in results)
     return sum(float(conf) * len(text) for text, conf, *_ in results) / weight if weight else 0.0
 
 
@@ -97,7 +104,7 @@ def unturn(quad: np.ndarray, turn: int | None, width: int, height: int) -> np.nd
     return np.stack([y, width - x], axis=1)  # ROTATE_90_CLOCKWISE: original (x, y) -> (H0 - y, x), H0 = turned width
 
 
-def centres(text: str, result) -> list[float]:
+def centres(text: str, result: Sequence[Any]) -> list[float]:
     """Where the recogniser emitted each character, as a fraction of the line's length (centres); [] when it did
     not say."""
     try:
@@ -113,8 +120,8 @@ def centres(text: str, result) -> list[float]:
 
 def char_widths(text: str) -> list[float]:
     """Advance widths in em: Helvetica's for what it has, one em for CJK and full-width characters."""
-    widths = list(_font().char_lengths(text, fontsize=1.0)) if text else []
-    out = []
+    widths = list(_font().char_lengths(text, fontsize=1.0)) if text else []  # type: ignore[no-untyped-call]
+    out: list[float] = []
     for char, width in zip(text, widths):
         code = ord(char)
         if any(lo <= code <= hi for lo, hi in CJK):
@@ -124,15 +131,15 @@ def char_widths(text: str) -> list[float]:
     return out
 
 
-_FONT = None
+_FONT: pymupdf.Font | None = None
 
 
-def _font():
+def _font() -> pymupdf.Font:
     global _FONT
     if _FONT is None:
         import pymupdf
 
-        _FONT = pymupdf.Font("helv")
+        _FONT = pymupdf.Font("helv")  # type: ignore[no-untyped-call]
     return _FONT
 
 
@@ -163,15 +170,15 @@ def reading_order(quads: list[np.ndarray]) -> list[tuple[int, int]]:
     """(index, block) of every line, in reading order: an XY cut (columns where a gutter runs down the whole group,
     else bands at wide gaps), then rows top to bottom and left to right; a new block (paragraph) where the spacing
     between lines or the type size jumps."""
-    boxes = []
+    boxes: list[Box] = []
     for index, quad in enumerate(quads):
         xs, ys = quad[:, 0], quad[:, 1]
-        height = float(max(np.linalg.norm(quad[0] - quad[3]), np.linalg.norm(quad[1] - quad[2]), 1.0))
+        height = max(float(np.linalg.norm(quad[0] - quad[3])), float(np.linalg.norm(quad[1] - quad[2])), 1.0)
         boxes.append((index, float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()), height))
     if not boxes:
         return []
     unit = float(np.median([b[5] for b in boxes]))
-    groups: list[list[tuple]] = []
+    groups: list[list[Box]] = []
     _xy_cut(boxes, unit, groups)
     order: list[tuple[int, int]] = []
     block = -1
@@ -189,9 +196,9 @@ def reading_order(quads: list[np.ndarray]) -> list[tuple[int, int]]:
     return order
 
 
-def _rows(group: list[tuple]) -> list[tuple[float, list[tuple]]]:
+def _rows(group: list[Box]) -> list[tuple[float, list[Box]]]:
     """Boxes in rows (centres within half a line of each other), top to bottom: (centre, boxes)."""
-    rows: list[tuple[float, list[tuple]]] = []
+    rows: list[tuple[float, list[Box]]] = []
     for box in sorted(group, key=lambda b: (b[2] + b[4]) / 2):
         centre = (box[2] + box[4]) / 2
         if rows and abs(centre - rows[-1][0]) < 0.5 * min(box[5], rows[-1][1][0][5]):
@@ -211,7 +218,7 @@ def _gaps(spans: list[tuple[float, float]], least: float) -> list[float]:
     return cuts
 
 
-def _xy_cut(boxes: list[tuple], unit: float, out: list[list[tuple]], depth: int = 0) -> None:
+def _xy_cut(boxes: list[Box], unit: float, out: list[list[Box]], depth: int = 0) -> None:
     if len(boxes) <= 1 or depth > 40:
         out.append(boxes)
         return

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from courtroom_desktop.core.library.read.extracted import ExtractedDoc, SectionMark
+from courtroom_desktop.core.records import Highlight
 
 
 @dataclass
@@ -29,10 +30,12 @@ class TextDocument:
 class _TextExtract(ExtractedDoc):
     """An ExtractedDoc without page geometry, so ``chunk_document`` can cut text documents like PDFs."""
 
+    kind: str  # "markdown", "text" or "docx", set by text_files.to_extracted; unset on documents given as text
+
     def page_of(self, char: int) -> int:
         return -1  # no page
 
-    def highlights(self, start: int, end: int) -> tuple:
+    def highlights(self, start: int, end: int) -> tuple[Highlight, ...]:
         return ()
 
     def ocr_confidence(self, start: int, end: int) -> None:

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.errors import IngestError
 from courtroom_desktop.core.library.files import kind_of
@@ -25,6 +27,9 @@ from courtroom_desktop.core.library.read.extracted import ExtractedDoc, SectionM
 from courtroom_desktop.core.library.read.headings import KNOWN_HEADINGS, NUMBERED, heading_title
 from courtroom_desktop.core.library.read.headings import _heading_level as numbered_level
 from courtroom_desktop.core.library.read.text_docs import _TextExtract
+
+if TYPE_CHECKING:
+    from docx.text.paragraph import Paragraph
 
 MAX_BYTES = 50 * 1024 * 1024
 ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -214,7 +219,7 @@ def _docx(path: Path) -> TextLayout:
     length = 0
     title = document.core_properties.title or ""
 
-    def add(text: str, rows: list[int] = ()) -> int:
+    def add(text: str, rows: Sequence[int] = ()) -> int:
         nonlocal length
         if pieces:
             pieces.append("\n\n")
@@ -259,7 +264,7 @@ def _docx(path: Path) -> TextLayout:
     return layout
 
 
-def _word_level(paragraph) -> int | None:
+def _word_level(paragraph: Paragraph) -> int | None:
     """0 for the Title style, n for Heading n (or an outline level n-1 set on the paragraph or its style), else None."""
     style = paragraph.style
     name = ((style.name if style is not None else "") or "").strip()
