@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -29,6 +30,10 @@ from courtroom_desktop.core.lazy import LazyModel
 from courtroom_desktop.core.library.embed.onnx import SETTING as _SETTING
 from courtroom_desktop.core.library.embed.onnx import OnnxModel, cache_root, exported_model
 from courtroom_desktop.core.records import Chunk
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.config import LibrarySettings
+    from courtroom_desktop.core.library.embed.remote import RemoteEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +60,23 @@ def canonical_identity(recorded: str | None) -> str | None:
     return recorded
 
 
+class LibraryEmbedder(Protocol):
+    """What the library uses of an embedder: ``Embedder`` (a model run in the app) and ``remote.RemoteEmbedder`` (a
+    server) have it (and the tests' own)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def identity(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def encode(self, texts: list[str]) -> np.ndarray: ...
+
+    def covers(self, text: str) -> bool: ...
+
 
 
 def resolve_model_path(name: str) -> str:
@@ -71,7 +93,8 @@ def resolve_model_path(name: str) -> str:
     )
 
 
-def make_embedder(settings, local=None, data_dir=None):
+def make_embedder(settings: LibrarySettings, local: type[Embedder] | None = None,
+                  data_dir: str | os.PathLike[str] | None = None) -> Embedder | RemoteEmbedder:
     """The embedder ``settings`` (a ``LibrarySettings``) name: the bundled MiniLM or a local folder run by
     ``local`` (``Embedder`` unless given), or a ``RemoteEmbedder`` for an Ollama or OpenAI-compatible server. Nothing
     loads and nothing is sent until the first ``encode`` or ``dim``."""
@@ -102,7 +125,7 @@ class Embedder:
     """
 
     def __init__(self, name: str = "all-MiniLM-L6-v2", batch: int = 32, backend: str = "torch",
-                 length_batching: bool = True, cache_dir: str | os.PathLike | None = None,
+                 length_batching: bool = True, cache_dir: str | os.PathLike[str] | None = None,
                  languages: frozenset[str] | None = None):
         if backend not in BACKENDS:
             raise ConfigError(f"{_SETTING} = {backend!r}: use one of {', '.join(repr(b) for b in BACKENDS)}")
@@ -119,7 +142,7 @@ class Embedder:
         """What the library records its vectors under (:func:`identity_of`)."""
         return identity_of(self.name, self.backend)
 
-    def _build(self):
+    def _build(self) -> _TorchModel | OnnxModel:
         path = resolve_model_path(self.name)
         if self.backend == "torch":
             return _TorchModel(path)
@@ -132,7 +155,7 @@ class Embedder:
             log.warning("%s; embedding with PyTorch instead (the same vectors, slower)", exc)
             return _TorchModel(path)
 
-    def _load(self):
+    def _load(self) -> _TorchModel | OnnxModel:
         return self._model.get()
 
     def covers(self, text: str) -> bool:
@@ -175,12 +198,17 @@ class Embedder:
 class _TorchModel:
     """sentence-transformers on PyTorch: each call is one batch."""
 
+    workers = 1  # each call runs on the caller's thread (no pool)
+
     def __init__(self, path: str):
         from sentence_transformers import SentenceTransformer
 
         self.model = SentenceTransformer(path, device="cpu")
         getter = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
-        self.dim = int(getter())
+        dim = getter()
+        if dim is None:
+            raise TypeError(f"{path}: the model does not say its embedding dimension")
+        self.dim = int(dim)
 
     def encode_batch(self, texts: list[str]) -> np.ndarray:
         vectors = self.model.encode(texts, batch_size=len(texts), normalize_embeddings=True, convert_to_numpy=True,

@@ -26,10 +26,14 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +73,7 @@ def cache_root() -> Path:
     return Path(platformdirs.user_cache_dir(APP_ID))
 
 
-def _need_onnxruntime(backend: str, export: bool):
+def _need_onnxruntime(backend: str, export: bool) -> None:
     missing = []
     for module in ("onnxruntime", "tokenizers") + (("onnx",) if export else ()):
         try:
@@ -98,7 +102,7 @@ def _cpu_has_vnni() -> bool:
     return "avx512_vnni" in flags or "avx_vnni" in flags
 
 
-def _fingerprint(path: Path) -> list:
+def _fingerprint(path: Path) -> list[list[str | int]]:
     """Names, sizes and modification times of the model's files: a changed model exports again."""
     files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in (".json", ".safetensors", ".bin", ".txt"))
     return [[str(p.relative_to(path)), p.stat().st_size, int(p.stat().st_mtime)] for p in files]
@@ -148,7 +152,7 @@ def exported_model(model_path: str, backend: str, root: Path, label: str = "") -
     return folder
 
 
-def _manifest(folder: Path) -> dict | None:
+def _manifest(folder: Path) -> dict[str, Any] | None:
     try:
         manifest = json.loads((folder / "manifest.json").read_text())
     except (OSError, ValueError):
@@ -181,22 +185,25 @@ def _export(model_path: str, backend: str, weights: str, out: Path) -> None:
     if kinds[:2] != ["Transformer", "Pooling"] or any(k != "Normalize" for k in kinds[2:]):
         raise ConfigError(f"{SETTING}: the ONNX backends run Transformer + Pooling (+ Normalize) models; "
                           f"{Path(model_path).name} is {' + '.join(kinds)}: set {SETTING} = 'torch'")
-    pooling = st[1].get_config_dict().get("pooling_mode", "mean")
+    # sentence-transformers' own modules, used by their attributes
+    transformer_module: Any = st[0]
+    pooling_module: Any = st[1]
+    pooling = pooling_module.get_config_dict().get("pooling_mode", "mean")
     if pooling not in POOLING:
         raise ConfigError(f"{SETTING}: the ONNX backends pool by {', '.join(POOLING)}; {Path(model_path).name} "
                           f"pools by {pooling!r}: set {SETTING} = 'torch'")
     tokenizer = st.tokenizer
     inputs = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in tokenizer.model_input_names]
-    transformer = st[0].auto_model.eval()
+    transformer = transformer_module.auto_model.eval()
     if hasattr(transformer, "set_attn_implementation"):
         transformer.set_attn_implementation("eager")  # plain ops, which onnxruntime fuses into its Attention
 
     class Wrapped(torch.nn.Module):
-        def __init__(self, model):
+        def __init__(self, model: Any) -> None:
             super().__init__()
             self.model = model
 
-        def forward(self, *tensors):
+        def forward(self, *tensors: torch.Tensor) -> Any:
             return self.model(**dict(zip(inputs, tensors))).last_hidden_state
 
     sample = tokenizer(["an example sentence", "a second, longer example sentence"], padding=True,
@@ -215,11 +222,14 @@ def _export(model_path: str, backend: str, weights: str, out: Path) -> None:
     raw.unlink()
     backend_tokenizer = tokenizer.backend_tokenizer
     backend_tokenizer.save(str(out / "tokenizer.json"))
+    max_length = st.max_seq_length
+    if max_length is None:  # a Transformer module always has one
+        raise TypeError(f"{Path(model_path).name} does not say its max_seq_length")
     manifest = {
         "format": EXPORT_FORMAT, "backend": backend, "weights": weights if backend == "onnx-int8" else "float32",
-        "source": model_path, "inputs": inputs, "pooling": pooling, "dim": int(st[1].get_config_dict().get(
+        "source": model_path, "inputs": inputs, "pooling": pooling, "dim": int(pooling_module.get_config_dict().get(
             "embedding_dimension", config.hidden_size)),
-        "max_length": int(st.max_seq_length), "truncation_side": tokenizer.truncation_side,
+        "max_length": int(max_length), "truncation_side": tokenizer.truncation_side,
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
 
@@ -277,7 +287,7 @@ class OnnxModel:
         options.inter_op_num_threads = 1
         options.intra_op_num_threads = 1  # one single-threaded run per worker (see the module)
         self.workers = count = workers()
-        self.pool = None
+        self.pool: ThreadPoolExecutor | None = None
         if count > 1:
             from concurrent.futures import ThreadPoolExecutor
 
@@ -301,4 +311,5 @@ class OnnxModel:
             else:
                 vectors[row] = tokens.mean(axis=0)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.clip(norms, 1e-12, None)
+        normalised: np.ndarray = vectors / np.clip(norms, 1e-12, None)
+        return normalised

@@ -23,13 +23,18 @@ endpoint model such as bge-m3 is assumed multilingual; see ``core.embedder_setti
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from courtroom_desktop.core.embedder_settings import LANGUAGES
 from courtroom_desktop.core.errors import LibraryError
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +47,7 @@ class RemoteEmbedder:
 
     def __init__(self, provider: str, model: str, base_url: str, *, batch: int = 32, timeout_s: float = 60.0,
                  connect_timeout_s: float = 5.0, languages: frozenset[str] | None = None, api_key: str | None = None,
-                 data_dir=None, retry_pause_s: float = 0.5):
+                 data_dir: str | os.PathLike[str] | None = None, retry_pause_s: float = 0.5):
         if provider not in KINDS:
             raise LibraryError(f"library.embedder = {provider!r}: an endpoint embedder is 'ollama' or 'openai'")
         self.provider = provider
@@ -56,7 +61,7 @@ class RemoteEmbedder:
         self._api_key = api_key
         self._data_dir = data_dir
         self._dim: int | None = None
-        self._client = None
+        self._client: httpx.Client | None = None
         self._lock = threading.Lock()
         self.requests = 0  # HTTP requests sent (retries included)
 
@@ -106,9 +111,10 @@ class RemoteEmbedder:
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         if not np.all(np.isfinite(vectors)) or np.any(norms == 0):
             raise self._error("answered with a zero or non-finite vector", "check the model on the server")
-        return (vectors / norms).astype(np.float32)
+        normalised: np.ndarray = (vectors / norms).astype(np.float32)
+        return normalised
 
-    def _vectors(self, answer, count: int) -> np.ndarray:
+    def _vectors(self, answer: Any, count: int) -> np.ndarray:
         try:
             if self.provider == "ollama":
                 rows = answer["embeddings"]
@@ -147,12 +153,12 @@ class RemoteEmbedder:
         except Exception:  # noqa: BLE001 - no key store: send none (a local server needs none)
             return None
 
-    def _http(self):
+    def _http(self) -> httpx.Client:
         with self._lock:
             if self._client is None:
                 import httpx
 
-                headers = {}
+                headers: dict[str, str] = {}
                 key = self._key()
                 if key:
                     headers["Authorization"] = f"Bearer {key}"
@@ -160,7 +166,7 @@ class RemoteEmbedder:
                                             headers=headers)
             return self._client
 
-    def _post(self, body: dict):
+    def _post(self, body: dict[str, Any]) -> Any:
         import httpx
 
         client = self._http()
@@ -192,7 +198,7 @@ class RemoteEmbedder:
                 time.sleep(self.retry_pause_s)
         raise problem
 
-    def _said(self, response) -> str:
+    def _said(self, response: httpx.Response) -> str:
         from courtroom_desktop.core.secrets import redact
 
         text = " ".join(response.text.split())[:200]
@@ -220,7 +226,7 @@ class RemoteEmbedder:
     def __enter__(self) -> RemoteEmbedder:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
