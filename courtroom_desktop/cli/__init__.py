@@ -37,7 +37,7 @@ class Context:
 
     def workspace(self, models: list[str] | None = None):
         """The data folder's Workspace with these settings (and ``--model`` overrides); the caller closes it."""
-        from courtroom_desktop.core.workspace import Workspace
+        from courtroom_desktop.core.services.trials import Workspace
 
         return Workspace(self.config_dir, self.data_dir, self.config).with_models(models or [])
 

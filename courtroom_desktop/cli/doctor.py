@@ -39,7 +39,7 @@ def _mark(row) -> str:
 
 def _groups(rows):
     """Rows per role, with a run of skipped checks folded into one row."""
-    from courtroom_desktop.core.llm.doctor import DoctorRow
+    from courtroom_desktop.core.services.models import DoctorRow
 
     out: dict[str, list] = {}
     for row in rows:
@@ -54,7 +54,7 @@ def _groups(rows):
 
 
 def run(args, ctx) -> int:
-    from courtroom_desktop.core.llm.doctor import failed, run_doctor
+    from courtroom_desktop.core.services.models import failed, run_doctor
 
     rows = asyncio.run(run_doctor(ctx.config.models, roles=args.role, calls=not args.no_calls,
                                   data_dir=ctx.data_dir, probes=not args.no_probes))
@@ -79,8 +79,7 @@ def run(args, ctx) -> int:
                           escape(row.fix))
     console = Console()
     console.print(table)
-    from courtroom_desktop.core.llm.demo import demo_line
-    from courtroom_desktop.core.llm.doctor import ratings
+    from courtroom_desktop.core.services.models import demo_line, ratings
 
     rated = ratings(rows)
     if rated:

@@ -76,10 +76,14 @@ def run_retrieval_action(args, ctx) -> int:
     from rich.console import Console
 
     from courtroom_desktop.core.errors import ConfigError
-    from courtroom_desktop.core.eval.beir import read_claims, read_split
-    from courtroom_desktop.core.eval.library import build_beir_library
-    from courtroom_desktop.core.eval.retrieval import EvalReport, evaluate
-    from courtroom_desktop.core.eval.tune import tune
+    from courtroom_desktop.core.services.evaluation import (
+        EvalReport,
+        build_beir_library,
+        evaluate,
+        read_claims,
+        read_split,
+        tune,
+    )
 
     console = Console(stderr=True)
     beir = Path(args.beir).expanduser()

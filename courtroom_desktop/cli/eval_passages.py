@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 
 METRICS = ("ndcg@10", "recall@10", "mrr@10", "hit@1")
@@ -25,32 +24,16 @@ def add_passages_action(actions) -> argparse.ArgumentParser:
 
 
 def run_passages_action(args, ctx) -> int:
-    import tempfile
+    from courtroom_desktop.core.services.evaluation import run_passages
 
-    from courtroom_desktop.core.eval.passages import evaluate_passages, read_labelled
-    from courtroom_desktop.core.library import Library
-
-    queries = read_labelled(Path(args.queries).expanduser())
-    temp = None if args.cache else tempfile.TemporaryDirectory(prefix="courtroom-passages-")
-    root = Path(args.cache).expanduser() if args.cache else Path(temp.name)
-    try:
-        library = Library.open(root, ctx.config.library)
-        try:
-            began = time.perf_counter()
-            library.ingest([Path(args.pdfs).expanduser()])
-            build = time.perf_counter() - began
-            systems = evaluate_passages(library, queries, ctx.config.retrieval)
-            embedder = library.embedder.name
-        finally:
-            library.close()
-    finally:
-        if temp is not None:
-            temp.cleanup()
+    run = run_passages(Path(args.pdfs).expanduser(), Path(args.queries).expanduser(), ctx.config.library,
+                       ctx.config.retrieval, Path(args.cache).expanduser() if args.cache else None)
+    queries, embedder, build, systems = run.queries, run.embedder, run.build_seconds, run.systems
     if args.json:
-        print(json.dumps({"queries": len(queries), "embedder": embedder,
+        print(json.dumps({"queries": queries, "embedder": embedder,
                           "systems": {s.name: s.metrics for s in systems}}, indent=2))
         return 0
-    print(f"{len(queries)} queries, {Path(args.pdfs).name}, embedder {embedder}; library built or checked in "
+    print(f"{queries} queries, {Path(args.pdfs).name}, embedder {embedder}; library built or checked in "
           f"{build:.0f} s; passage level\n")
     print("| system | " + " | ".join(METRICS) + " |")
     print("|---|" + "---:|" * len(METRICS))

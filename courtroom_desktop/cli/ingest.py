@@ -39,8 +39,8 @@ def run_ingest(job, quiet: bool = False):
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from courtroom_desktop.core.library import CancelToken
     from courtroom_desktop.core.records import FileFinished, FileOutcome, FileProgress, FileStarted, IngestStarted
+    from courtroom_desktop.core.services.library import CancelToken
 
     console = Console(stderr=True)
     cancel = CancelToken()

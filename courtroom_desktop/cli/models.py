@@ -38,7 +38,7 @@ def run(args, ctx) -> int:
 
 def _now_lines(models) -> list[str]:
     from courtroom_desktop.core.config import ROLES
-    from courtroom_desktop.core.llm.demo import is_demo_spec
+    from courtroom_desktop.core.services.models import is_demo_spec
 
     lines = []
     for role in ROLES:
@@ -57,9 +57,9 @@ def _list(args, ctx) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from courtroom_desktop.core.llm.demo import demo_line
-    from courtroom_desktop.core.llm.discover import (
+    from courtroom_desktop.core.services.models import (
         context_words,
+        demo_line,
         detect_blocking,
         human_bytes,
         nothing_found_lines,
@@ -129,8 +129,7 @@ def _pull(args, ctx) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from courtroom_desktop.core.llm.discover import human_bytes
-    from courtroom_desktop.core.llm.pull import pull_model
+    from courtroom_desktop.core.services.models import human_bytes, pull_model
 
     console = Console(highlight=False)
     name = args.name.strip()
@@ -169,7 +168,7 @@ def _use(args, ctx) -> int:
     config = ctx.config
     models = config.models.model_copy(deep=True)
     if args.assignments == ["auto"]:
-        from courtroom_desktop.core.llm.discover import detect_blocking, nothing_found_lines, propose
+        from courtroom_desktop.core.services.models import detect_blocking, nothing_found_lines, propose
 
         detection = detect_blocking()
         proposal = propose(detection.models(), models, config.library.embedding_model)
@@ -212,12 +211,12 @@ def _use(args, ctx) -> int:
 def _validate(spec, role: str, text: str) -> None:
     """The settings build a model (a name, a URL where one is needed); a GGUF path exists and is a GGUF file."""
     from courtroom_desktop.core.errors import ConfigError, CourtroomError
-    from courtroom_desktop.core.llm.router import build_chat_model
+    from courtroom_desktop.core.services.models import build_chat_model
 
     try:
         build_chat_model(spec, role)
         if spec.provider == "embedded":
-            from courtroom_desktop.core.llm.embedded import resolve_gguf
+            from courtroom_desktop.core.services.models import resolve_gguf
 
             resolve_gguf(spec.model)
     except CourtroomError as exc:
@@ -230,8 +229,7 @@ def _warn_if_missing(spec) -> None:
     import asyncio
 
     from courtroom_desktop.core.errors import CourtroomError
-    from courtroom_desktop.core.llm.ollama import same_model
-    from courtroom_desktop.core.llm.router import list_models
+    from courtroom_desktop.core.services.models import list_models, same_model
 
     quick = spec.model_copy(update={"connect_timeout_s": 1.0, "read_timeout_s": 5.0})
     try:

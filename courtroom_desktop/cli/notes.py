@@ -43,7 +43,7 @@ def run(args, ctx) -> int:
                 return 1
             print(f"{doc.id} {path} ({doc.chunks} passages{', private' if doc.private else ''})")
             return 0
-        from courtroom_desktop.core.library.notes import list_notes
+        from courtroom_desktop.core.services.library import list_notes
 
         docs = {d.path: d for d in workspace.library.documents()}
         rows = []

@@ -33,7 +33,7 @@ class TranscriptPrinter:
         self._end_stream()
         if kind == "trial_started":
             if not self.demo_note:
-                from courtroom_desktop.core.llm.demo import demo_line
+                from courtroom_desktop.core.services.models import demo_line
 
                 self.demo_note = demo_line(event.spec.models)
             c.rule(f"[bold]Trial {event.trial_id}[/]")
@@ -118,7 +118,7 @@ class TranscriptPrinter:
         """A decision's options by criteria: scores with citations, the weighted total, recommended or out."""
         from rich.table import Table
 
-        from courtroom_desktop.core.reports import memo
+        from courtroom_desktop.core.services.export import memo
 
         table = Table(title="Options by criteria (0-10; ? = not established by your notes, counted at 5)")
         table.add_column("Option")

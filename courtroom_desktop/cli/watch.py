@@ -26,7 +26,7 @@ def run(args, ctx) -> int:
 
     from courtroom_desktop.core.config import save_config
     from courtroom_desktop.core.errors import ConfigError
-    from courtroom_desktop.core.library.watch import FolderWatcher, folders_of, unwatching, watching
+    from courtroom_desktop.core.services.library import FolderWatcher, folders_of, unwatching, watching
 
     if args.action == "add":
         if not Path(args.path).expanduser().is_dir():

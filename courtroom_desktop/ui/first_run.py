@@ -4,7 +4,7 @@ notes) started as a decision trial once its notes are in the library."""
 
 from __future__ import annotations
 
-from courtroom_desktop.core.privacy import where_text_goes
+from courtroom_desktop.core.services.models import where_text_goes
 from courtroom_desktop.ui.samples import sample_decision, sample_files, suggested_claims
 
 
@@ -14,7 +14,7 @@ class FirstRun:
     def _update_demo(self, *args) -> None:
         """The courtroom's demo banner: the trial shown ran on the bundled demo model, or (none shown) the next
         one will."""
-        from courtroom_desktop.core.llm.demo import SETUP_IN_WINDOW, demo_line
+        from courtroom_desktop.core.services.models import SETUP_IN_WINDOW, demo_line
 
         spec = self.trial.spec
         source = spec.models if spec is not None and getattr(spec, "models", None) else self.workspace.config.models

@@ -48,7 +48,7 @@ class SampleDecision:
 def sample_decision(folder: Path = DECISION_DIR) -> SampleDecision | None:
     """The sample decision (resources/samples-decision/decision.json: where to live next year, three options, four
     weighted criteria, one hard constraint, a background and four notes); None when it is missing or broken."""
-    from courtroom_desktop.core.court.decisions import Criterion, DecisionSpec
+    from courtroom_desktop.core.services.trials import Criterion, DecisionSpec
 
     try:
         data = json.loads((folder / "decision.json").read_text(encoding="utf-8"))

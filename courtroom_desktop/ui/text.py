@@ -124,7 +124,7 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> 
 def decision_markdown(result) -> list[str]:
     """A decision's options by criteria (core.court.decisions.DecisionOutcome) as a Markdown table, scores with
     their citations as links, and what is worth finding out next."""
-    from courtroom_desktop.core.reports import memo
+    from courtroom_desktop.core.services.export import memo
 
     head = ["Option", *(f"{_md(c.name)} ({c.weight:g})" for c in result.criteria), "Score", "Standing"]
     lines = ["### Options by criteria", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]

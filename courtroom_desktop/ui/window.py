@@ -237,7 +237,7 @@ class MainWindow(FirstRun, QMainWindow):
     def _on_trial_opened(self, trial_id: str, spec, events: list) -> None:
         self.transcript_model.reset(spec, events)
         if events:
-            from courtroom_desktop.core.court.state import TrialState
+            from courtroom_desktop.core.services.trials import TrialState
 
             state = TrialState.from_events(trial_id, spec, events)
             self.evidence_model.reset(spec.case, state.pool, state.turns, state.verdict,

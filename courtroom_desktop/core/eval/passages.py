@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from courtroom_desktop.core.config import RetrievalSettings
+from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings
 from courtroom_desktop.core.errors import ConfigError
 from courtroom_desktop.core.eval.metrics import query_metrics
 from courtroom_desktop.core.eval.retrieval import SystemResult
@@ -105,3 +105,40 @@ def evaluate_passages(library: PassageLibrary, queries: Sequence[LabelledQuery],
         means = {m: sum(q[m] for q in per_query.values()) / len(per_query) for m in next(iter(per_query.values()))}
         results.append(SystemResult(name, means, per_query))
     return results
+
+
+@dataclass
+class PassageRun:
+    """`courtroom eval passages`: how many queries, the embedder, the library's build time and each system's figures."""
+
+    queries: int
+    embedder: str
+    build_seconds: float
+    systems: list[SystemResult]
+
+
+def run_passages(pdfs: Path, queries_path: Path, library_settings: LibrarySettings,
+                 retrieval_settings: RetrievalSettings, cache: Path | None = None) -> PassageRun:
+    """The PDFs of ``pdfs`` ingested into a library (kept in ``cache``, else in a folder removed afterwards) and BM25,
+    vector and hybrid scored on the labelled queries of ``queries_path``."""
+    import tempfile
+    import time
+
+    from courtroom_desktop.core.library import Library
+
+    queries = read_labelled(queries_path)
+    temp = None if cache else tempfile.TemporaryDirectory(prefix="courtroom-passages-")
+    root = cache if cache else Path(temp.name if temp else ".")
+    try:
+        library = Library.open(root, library_settings)
+        try:
+            began = time.perf_counter()
+            library.ingest([pdfs])
+            build = time.perf_counter() - began
+            systems = evaluate_passages(library, queries, retrieval_settings)
+            return PassageRun(len(queries), library.embedder.name, build, systems)
+        finally:
+            library.close()
+    finally:
+        if temp is not None:
+            temp.cleanup()

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypedDict
 
+from courtroom_desktop.core.config import AppConfig
 from courtroom_desktop.core.court.baselines import majority_vote, single_pass
 from courtroom_desktop.core.court.records import TrialEvent, TrialSpec, VerdictLabel
 from courtroom_desktop.core.court.state import TrialState
@@ -245,3 +246,51 @@ def format_report(results: list[ClaimResult], methods: Sequence[str] = METHODS) 
                          f"{r.switches} | {r.tokens.get('court', 0)} | {r.evidence_recall.get('court', 0):.2f} | "
                          f"{'yes' if r.corrected else 'no'} | {r.stance_differs}/{r.assessed} |")
     return "\n".join(lines)
+
+
+def run_verdicts(config: AppConfig, corpus: Path, claims_path: Path, cache: Path, methods: Sequence[str],
+                 sample: int | None, seed: int, min_rounds: int | None, max_rounds: int | None,
+                 log: Callable[[str], None], on_result: Callable[[ClaimResult], None] | None = None) -> str:
+    """`courtroom eval verdicts`: the corpus (a BEIR folder's corpus.jsonl) built into a library under ``cache`` (or
+    reused), ``sample`` labelled claims of ``claims_path`` judged by each method with ``config``'s models, the
+    court's trials stored under ``cache``; returns the Markdown report. ``log``: progress lines."""
+    import asyncio
+
+    from courtroom_desktop.core.court import Court, TrialStore
+    from courtroom_desktop.core.eval.library import build_beir_library
+    from courtroom_desktop.core.llm import ModelRouter
+    from courtroom_desktop.core.retrieval import Retriever
+
+    folder = corpus if corpus.is_dir() else corpus.parent
+    if not (folder / "corpus.jsonl").exists():
+        raise ConfigError(f"--corpus {corpus}: no corpus.jsonl there")
+    log(f"building (or reusing) the corpus library in {cache} ...")
+    library, seconds = build_beir_library(folder, cache / "library", config.library)
+    store = TrialStore(cache / "trials.sqlite")
+    try:
+        log(f"library ready ({len(library.ready_ids())} documents, built in {seconds:.0f} s)")
+        claims = load_claims(claims_path, sample or None, seed)
+        settings = config.debate.model_copy(update={"min_rounds": 1}).with_rounds(min_rounds, max_rounds)
+        retriever = Retriever(library, config.retrieval)
+        router = ModelRouter(config.models)
+
+        def court_factory() -> Court:
+            return Court(router.for_role, retriever, store, settings, embed=library.embedder.encode,
+                         covers=library.embedder.covers, k=settings.passages_per_turn)
+
+        async def main() -> list[ClaimResult]:
+            try:
+                return await evaluate_verdicts(claims, court_factory=court_factory, retriever=retriever,
+                                               judge_model=router.for_role("judge"), store=store, methods=methods,
+                                               on_result=on_result)
+            finally:
+                await router.aclose()
+
+        results = asyncio.run(main())
+        labels = {role: f"{spec.provider}:{spec.model or 'bundled'}"
+                  for role, spec in ((r, config.models.for_role(r)) for r in ("prosecution", "defense", "judge"))}
+        return (f"Claims: {claims_path} (sample {len(claims)}, seed {seed}); models: {labels}; "
+                f"rounds {settings.min_rounds}-{settings.max_rounds}\n\n" + format_report(results, methods))
+    finally:
+        store.close()
+        library.close()

@@ -83,7 +83,7 @@ class LibraryController(Controller):
         if self._busy:
             self.sig_error.emit(title, "the library is busy with another ingest", "wait for it, or cancel it")
             return None
-        from courtroom_desktop.core.library.files import CancelToken
+        from courtroom_desktop.core.services.library import CancelToken
 
         self._cancel = CancelToken()
         self._set_busy(True)
@@ -167,12 +167,12 @@ class LibraryController(Controller):
     # ---------------------------------------------------------------- watched folders
     def watch_folder(self, path: str, private: bool = False) -> None:
         """Watch a folder from now on (saved in the settings: library.watched_folders)."""
-        from courtroom_desktop.core.library.watch import watching
+        from courtroom_desktop.core.services.library import watching
 
         self.workspace.apply_config(watching(self.workspace.config, path, private))
 
     def unwatch_folder(self, path: str) -> None:
-        from courtroom_desktop.core.library.watch import unwatching
+        from courtroom_desktop.core.services.library import unwatching
 
         self.workspace.apply_config(unwatching(self.workspace.config, path))
 
@@ -186,7 +186,7 @@ class LibraryController(Controller):
         return self.tasks.spawn(self._restart_watching(), "Watching folders")
 
     async def _restart_watching(self) -> None:
-        from courtroom_desktop.core.library.watch import FolderWatcher, folders_of
+        from courtroom_desktop.core.services.library import FolderWatcher, folders_of
 
         await self.stop_watching()
         folders = folders_of(self.workspace.config.library)

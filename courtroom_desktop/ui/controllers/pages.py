@@ -58,7 +58,7 @@ class PageRenderer(Controller):
 
     async def _load_text(self, request: int, path: str) -> None:
         from courtroom_desktop.core.errors import CourtroomError
-        from courtroom_desktop.core.library.read.text_files import document_text
+        from courtroom_desktop.core.services.library import document_text
 
         try:
             text = await asyncio.to_thread(document_text, Path(path))

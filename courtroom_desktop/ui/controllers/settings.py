@@ -44,7 +44,7 @@ class SettingsController(Controller):
         return self.tasks.spawn(self._list(role, spec, api_key), "Listing the server's models")
 
     async def _list(self, role: str, spec, api_key: str | None) -> list[str]:
-        from courtroom_desktop.core.llm import list_models
+        from courtroom_desktop.core.services.models import list_models
 
         names = await list_models(spec, api_key=api_key or None, data_dir=self.data_dir)
         self.sig_models_listed.emit(role, list(names))
@@ -56,7 +56,7 @@ class SettingsController(Controller):
         return self.tasks.spawn(self._test(models, dict(api_keys or {})), "Testing the models")
 
     async def _test(self, models, api_keys: dict[str, str]) -> list:
-        from courtroom_desktop.core.llm.doctor import run_doctor
+        from courtroom_desktop.core.services.models import run_doctor
 
         await self._store_keys(api_keys)
         self.sig_doctor_started.emit()
@@ -69,7 +69,7 @@ class SettingsController(Controller):
         return self.tasks.spawn(self._store_keys(dict(api_keys)), "Storing the API key")
 
     async def _store_keys(self, api_keys: dict[str, str]) -> None:
-        from courtroom_desktop.core.secrets import set_api_key
+        from courtroom_desktop.core.services.models import set_api_key
 
         for base_url, key in api_keys.items():
             await asyncio.to_thread(set_api_key, base_url, key, data_dir=self.data_dir)
@@ -79,7 +79,7 @@ class SettingsController(Controller):
         return self.tasks.spawn(self._key_storage(), "Finding the keyring")
 
     async def _key_storage(self) -> str:
-        from courtroom_desktop.core.secrets import key_storage
+        from courtroom_desktop.core.services.models import key_storage
 
         where = await asyncio.to_thread(key_storage, data_dir=self.data_dir)
         self.sig_key_storage.emit(where)
@@ -92,7 +92,7 @@ class SettingsController(Controller):
         return self.tasks.spawn(self._find(models, embedding_model, probes), "Finding models on this computer")
 
     async def _find(self, models, embedding_model: str, probes):
-        from courtroom_desktop.core.llm.discover import detect_blocking, propose
+        from courtroom_desktop.core.services.models import detect_blocking, propose
 
         self.sig_detect_started.emit()
         detection = await asyncio.to_thread(detect_blocking, probes)
@@ -122,8 +122,7 @@ class SettingsController(Controller):
         """The pull runs in a worker thread on an event loop of its own (the HTTP stream never touches the window's
         loop); cancelling this task cancels the worker's, which closes the stream, and waits until it has."""
         from courtroom_desktop.core.errors import CourtroomError
-        from courtroom_desktop.core.llm.discover import human_bytes
-        from courtroom_desktop.core.llm.pull import pull_model
+        from courtroom_desktop.core.services.models import human_bytes, pull_model
 
         last = [0.0, None]
         worker: dict = {}

@@ -32,7 +32,7 @@ class WorkspaceController(Controller):
     def __init__(self, config_dir: Path, data_dir: Path, config: AppConfig | None = None, workspace=None,
                  parent: QObject | None = None):
         super().__init__(parent)
-        from courtroom_desktop.core.workspace import Workspace
+        from courtroom_desktop.core.services.trials import Workspace
 
         self.config_dir = Path(config_dir)
         self.workspace = workspace or Workspace(config_dir, data_dir, config)
@@ -130,7 +130,7 @@ class WorkspaceController(Controller):
         return self.tasks.spawn(self._switch(Path(data_dir)), "Switching the data folder")
 
     async def _switch(self, data_dir: Path) -> None:
-        from courtroom_desktop.core.workspace import Workspace
+        from courtroom_desktop.core.services.trials import Workspace
 
         if data_dir.resolve() == self.data_dir.resolve():
             return

@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QFileDialog, QFormLayout, QLabel, QLineEdit, QMessageBox, QWidget
 
 from courtroom_desktop.core.config import EMBEDDERS, LibrarySettings
-from courtroom_desktop.core.embedder_settings import OLLAMA_URL, describe
+from courtroom_desktop.core.services.library import OLLAMA_URL, describe
 from courtroom_desktop.ui.dialogs.role_editor import _first_error, _row
 from courtroom_desktop.ui.widgets import push_button
 
@@ -127,7 +127,7 @@ class EmbedderEditor(QWidget):
         except ValueError as exc:
             self.where.setText(_first_error(exc))
             return
-        from courtroom_desktop.core.privacy import embedder_server
+        from courtroom_desktop.core.services.library import embedder_server
 
         server = embedder_server(settings)
         text = f"Passages and queries are embedded by {describe(settings)}"
@@ -141,7 +141,7 @@ class EmbedderEditor(QWidget):
 def changed(before: LibrarySettings, after: LibrarySettings) -> bool:
     """Another embedder: another model or server, or a backend whose vectors differ (int8; 'torch' and 'onnx' make
     the same vectors)."""
-    from courtroom_desktop.core.library.embed.embedder import identity_of
+    from courtroom_desktop.core.services.library import identity_of
 
     return (any(getattr(before, name) != getattr(after, name) for name in FIELDS)
             or identity_of("", before.embedding_backend) != identity_of("", after.embedding_backend))

@@ -116,7 +116,7 @@ class ModelSetupPanel(QGroupBox):
         self.find_status.setText("Looking for model servers on this computer\u2026")
 
     def _on_detected(self, detection, proposal) -> None:
-        from courtroom_desktop.core.llm.discover import nothing_found_lines
+        from courtroom_desktop.core.services.models import nothing_found_lines
 
         self.proposal = proposal
         models = detection.models()
@@ -163,7 +163,7 @@ class ModelSetupPanel(QGroupBox):
             self.pull_bar.setVisible(True)
 
     def _on_pull_progress(self, p) -> None:
-        from courtroom_desktop.core.llm.discover import human_bytes
+        from courtroom_desktop.core.services.models import human_bytes
 
         self._pulling(True)
         if p.fraction is not None:

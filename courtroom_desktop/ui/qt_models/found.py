@@ -29,7 +29,7 @@ class FoundModelsModel(RecordTableModel):
         self._replace_rows(models)
 
     def cell(self, m, column: int, role: int):
-        from courtroom_desktop.core.llm.discover import context_words, human_bytes
+        from courtroom_desktop.core.services.models import context_words, human_bytes
 
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             if column == 0:

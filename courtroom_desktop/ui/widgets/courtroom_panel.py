@@ -190,7 +190,7 @@ class CourtroomPanel(QWidget):
 
     def set_demo(self, note: str) -> None:
         """The demo-model note (core.llm.demo.demo_line) for the trial shown, or for the next one; "" hides it."""
-        from courtroom_desktop.core.llm.demo import DEMO_NOTE
+        from courtroom_desktop.core.services.models import DEMO_NOTE
 
         self.demo_note = note
         self.demo_banner.setText(f"\u26a0 <b>{html.escape(DEMO_NOTE)}</b> \u00b7 "

@@ -171,7 +171,7 @@ class LibraryPanel(QWidget):
         return self.open_note_editor(NoteEditor(parent=self))
 
     def edit_note(self, row) -> NoteEditor | None:
-        from courtroom_desktop.core.library.notes import read_note
+        from courtroom_desktop.core.services.library import read_note
 
         try:
             note = read_note(Path(row.path))

@@ -317,7 +317,7 @@ class TranscriptView(QTextBrowser):
         if isinstance(item, SwitchItem):
             return switch_html(item, case, palette)
         if isinstance(item, VerdictItem):
-            from courtroom_desktop.core.llm.demo import SETUP_IN_WINDOW, demo_line
+            from courtroom_desktop.core.services.models import SETUP_IN_WINDOW, demo_line
 
             demo = demo_line(getattr(self.model, "models", None), SETUP_IN_WINDOW)
             return MARKDOWN + verdict_markdown(item.verdict, case, self.model.claim, demo)

@@ -1,0 +1,27 @@
+"""The evaluation harnesses behind `courtroom eval`: retrieval on a BEIR folder (build or reuse its library, tune
+fusion, score), passages on labelled PDFs, and verdicts (the court against single-pass RAG and a majority vote)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from courtroom_desktop.core.services._lazy import exports
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.eval.beir import read_claims, read_split
+    from courtroom_desktop.core.eval.library import build_beir_library
+    from courtroom_desktop.core.eval.passages import run_passages
+    from courtroom_desktop.core.eval.retrieval import EvalReport, evaluate
+    from courtroom_desktop.core.eval.tune import tune
+    from courtroom_desktop.core.eval.verdicts import run_verdicts
+
+__all__ = ["EvalReport", "build_beir_library", "evaluate", "read_claims", "read_split", "run_passages",
+           "run_verdicts", "tune"]
+
+__getattr__ = exports({
+    "read_claims": "eval.beir:read_claims", "read_split": "eval.beir:read_split",
+    "build_beir_library": "eval.library:build_beir_library",
+    "run_passages": "eval.passages:run_passages",
+    "EvalReport": "eval.retrieval:EvalReport", "evaluate": "eval.retrieval:evaluate",
+    "tune": "eval.tune:tune", "run_verdicts": "eval.verdicts:run_verdicts",
+}, globals())

@@ -1,0 +1,31 @@
+"""The library beyond a workspace's use cases: notes written in the app, watched folders, a text document's text,
+the embedder's identity and settings in words, where it sends text, and the cancel token of long work."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from courtroom_desktop.core.services._lazy import exports
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.embedder_settings import OLLAMA_URL, describe
+    from courtroom_desktop.core.library.embed.embedder import identity_of
+    from courtroom_desktop.core.library.files import CancelToken
+    from courtroom_desktop.core.library.notes import list_notes, read_note
+    from courtroom_desktop.core.library.read.text_files import document_text
+    from courtroom_desktop.core.library.watch import FolderWatcher, folders_of, unwatching, watching
+    from courtroom_desktop.core.privacy import embedder_server
+
+__all__ = ["OLLAMA_URL", "CancelToken", "FolderWatcher", "describe", "document_text", "embedder_server",
+           "folders_of", "identity_of", "list_notes", "read_note", "unwatching", "watching"]
+
+__getattr__ = exports({
+    "CancelToken": "library.files:CancelToken",
+    "document_text": "library.read.text_files:document_text",
+    "FolderWatcher": "library.watch:FolderWatcher", "folders_of": "library.watch:folders_of",
+    "watching": "library.watch:watching", "unwatching": "library.watch:unwatching",
+    "read_note": "library.notes:read_note", "list_notes": "library.notes:list_notes",
+    "identity_of": "library.embed.embedder:identity_of",
+    "OLLAMA_URL": "embedder_settings:OLLAMA_URL", "describe": "embedder_settings:describe",
+    "embedder_server": "privacy:embedder_server",
+}, globals())
