@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -73,7 +75,7 @@ class Catalog(SqliteFile):
                 if column not in have:  # a catalog made by an earlier version: add the column, keep every row
                     self._db.execute(f"ALTER TABLE documents ADD COLUMN {column} {kind}")
 
-    def _row(self, row) -> Document:
+    def _row(self, row: Sequence[Any]) -> Document:
         values = dict(zip(FIELDS, row))
         for name in PAGE_LISTS:
             values[name] = tuple(int(p) for p in (values[name] or "").split(",") if p)
@@ -86,7 +88,7 @@ class Catalog(SqliteFile):
 
     def documents(self, status: DocStatus | None = None) -> list[Document]:
         sql = f"SELECT {', '.join(FIELDS)} FROM documents"
-        args: tuple = ()
+        args: tuple[str, ...] = ()
         if status is not None:
             sql += " WHERE status = ?"
             args = (status.value,)
@@ -111,7 +113,7 @@ class Catalog(SqliteFile):
                 tuple(_column(doc, f) for f in FIELDS),
             )
 
-    def set_status(self, doc_id: str, status: DocStatus, **fields) -> None:
+    def set_status(self, doc_id: str, status: DocStatus, **fields: object) -> None:
         assignments = ", ".join(f"{k} = ?" for k in ("status", *fields))
         with self._lock:
             self._db.execute(f"UPDATE documents SET {assignments} WHERE id = ?", (status.value, *fields.values(), doc_id))
@@ -120,7 +122,7 @@ class Catalog(SqliteFile):
         with self._lock:
             self._db.execute("UPDATE documents SET private = ? WHERE id = ?", (int(private), doc_id))
 
-    def private_ids(self, ids) -> frozenset[str]:
+    def private_ids(self, ids: Iterable[str]) -> frozenset[str]:
         """Which of these documents are private. ``ids`` may be document ids or chunk ids ('<doc id>-0007')."""
         doc_ids = sorted({i if self._is_doc(i) else i.rsplit("-", 1)[0] for i in ids})
         found: set[str] = set()
@@ -192,7 +194,7 @@ class Catalog(SqliteFile):
             return cached[1]
 
 
-def _column(doc: Document, name: str):
+def _column(doc: Document, name: str) -> object:
     value = getattr(doc, name)
     if name == "status":
         return value.value

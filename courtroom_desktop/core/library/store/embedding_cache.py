@@ -16,7 +16,8 @@ from courtroom_desktop.core.library.store.catalog import Catalog, text_key
 
 
 class TextEmbedder(Protocol):
-    identity: str
+    @property
+    def identity(self) -> str: ...
 
     def encode(self, texts: list[str]) -> np.ndarray: ...
 

@@ -25,15 +25,24 @@ from pathlib import Path
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled, LibraryError
-from courtroom_desktop.core.library.embed.embedder import Embedder, canonical_identity, embedding_text, make_embedder
+from courtroom_desktop.core.library.embed.embedder import (
+    Embedder,
+    LibraryEmbedder,
+    canonical_identity,
+    embedding_text,
+    make_embedder,
+)
 from courtroom_desktop.core.library.files import CancelToken
 from courtroom_desktop.core.library.store.catalog import Catalog
 from courtroom_desktop.core.library.store.embedding_cache import embed_cached
+from courtroom_desktop.core.library.store.storing import EventSink
 from courtroom_desktop.core.library.store.vectors import VectorStore
 from courtroom_desktop.core.library.store.writer import LibraryWriter
 from courtroom_desktop.core.privacy import embedding_refusal
 from courtroom_desktop.core.records import (
+    Chunk,
     DocStatus,
+    Document,
     FileFinished,
     FileOutcome,
     FileProgress,
@@ -54,7 +63,7 @@ def folder_of(root: Path, catalog: Catalog) -> Path:
     return root / (catalog.get_meta("vectors_folder") or DEFAULT_FOLDER)
 
 
-def spec_of(settings, embedder) -> str:
+def spec_of(settings: LibrarySettings, embedder: LibraryEmbedder) -> str:
     """The settings fields that build ``embedder`` (JSON), or '' when these settings build another one."""
     try:
         if make_embedder(settings, type(embedder) if isinstance(embedder, Embedder) else None).identity \
@@ -65,12 +74,13 @@ def spec_of(settings, embedder) -> str:
     return json.dumps({name: getattr(settings, name) for name in SPEC_FIELDS}, sort_keys=True)
 
 
-def recorded_identity(catalog) -> str | None:
+def recorded_identity(catalog: Catalog) -> str | None:
     """The identity of the embedder the library's vectors were made with, as ``Embedder.identity`` spells it."""
     return canonical_identity(catalog.get_meta("embedding_model"))
 
 
-def recorded_embedder(root: Path, catalog: Catalog, settings: LibrarySettings, embedder_class, target):
+def recorded_embedder(root: Path, catalog: Catalog, settings: LibrarySettings, embedder_class: type[Embedder],
+                      target: LibraryEmbedder) -> LibraryEmbedder:
     """The embedder the library's vectors were made with, rebuilt from the meta, when the settings name another
     (``target``) and the library holds documents; else ``target``. Searches use it until the switch is done."""
     recorded = recorded_identity(catalog)
@@ -104,8 +114,9 @@ def sweep(root: Path, catalog: Catalog) -> list[str]:
     return swept
 
 
-def switch(writer: LibraryWriter, root: Path, current: VectorStore | None, target, spec: str, embed_batch: int,
-           swap: Callable[[VectorStore], None], on_event=None, cancel: CancelToken | None = None) -> IngestFinished:
+def switch(writer: LibraryWriter, root: Path, current: VectorStore | None, target: LibraryEmbedder, spec: str,
+           embed_batch: int, swap: Callable[[VectorStore], None], on_event: EventSink | None = None,
+           cancel: CancelToken | None = None) -> IngestFinished:
     """Embed every ready document's stored chunks (read from ``current``, the store searches use now) with
     ``target`` into a new folder under ``root``, ``embed_batch`` at a time through the catalog's cache, then swap
     (``writer.replace_vectors``; ``swap(store)`` puts the new store and ``target`` in place). Raises what the
@@ -137,7 +148,7 @@ def switch(writer: LibraryWriter, root: Path, current: VectorStore | None, targe
                 began = time.perf_counter()
                 chunks = current.doc_chunks(doc.id) if current is not None else []
 
-                def progress(done: int, seconds: float, doc=doc, chunks=chunks) -> None:
+                def progress(done: int, seconds: float, doc: Document = doc, chunks: list[Chunk] = chunks) -> None:
                     stages["embed"] += seconds
                     emit(FileProgress(path=doc.path, stage=IngestStage.embed, pages_done=doc.pages, pages=doc.pages,
                                       chunks_done=done, chunks=len(chunks)))

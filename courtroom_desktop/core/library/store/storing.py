@@ -9,6 +9,7 @@ import hashlib
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from courtroom_desktop.core.library.read.text_docs import TextDocument, text_ext
 from courtroom_desktop.core.library.store.catalog import Catalog
 from courtroom_desktop.core.library.store.embedding_cache import TextEmbedder, embed_cached
 from courtroom_desktop.core.library.store.handoff import Entry, Handoff, Prepared
-from courtroom_desktop.core.library.store.writer import LibraryWriter, Written
+from courtroom_desktop.core.library.store.writer import LibraryWriter, Writable, Written
 from courtroom_desktop.core.privacy import embedding_refusal
 from courtroom_desktop.core.records import (
     DocStatus,
@@ -43,8 +44,13 @@ HELD_CHUNKS = 2 * BATCH_CHUNKS
 """How far extraction may run ahead of storing, in chunks (at least one file, however big)."""
 
 
-def document_fields(settings, library_root, path: str, kind: str, previous: list[Document],
-                    replacing: Document | None, asked: bool | None) -> dict:
+class DocumentFields(TypedDict):
+    kind: str
+    private: bool
+
+
+def document_fields(settings: LibrarySettings, library_root: Path, path: str, kind: str, previous: list[Document],
+                    replacing: Document | None, asked: bool | None) -> DocumentFields:
     """The kind and private flag of a document about to be written to the catalog (see the module's docstring):
     ``settings`` (LibrarySettings) name the private watched folders, ``library_root`` the library's folder."""
     if kind == "markdown" and Path(path).parent == notes_folder(Path(library_root)):
@@ -121,7 +127,7 @@ class Storer:
 
     def store_batch(self, items: list[Prepared]) -> bool:
         """Store prepared files together; False when cancelled (then none of them was written)."""
-        entries = []
+        entries: list[Entry] = []
         for item in items:
             for stage, spent in (item.seconds or {}).items():
                 self.stages[stage] += spent
@@ -170,7 +176,7 @@ class Storer:
             vectors = self._embed_entries(entries)
             began_index = time.perf_counter()
 
-            def indexing(written) -> None:
+            def indexing(written: Writable) -> None:
                 record = written.record
                 self.emit(FileProgress(path=record.path, stage=IngestStage.index, pages_done=record.pages,
                                        pages=record.pages, chunks_done=len(written.chunks), chunks=len(written.chunks)))

@@ -18,11 +18,16 @@ from __future__ import annotations
 import json
 import shutil
 import threading
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.errors import LibraryError
 from courtroom_desktop.core.records import Chunk
 from courtroom_desktop.core.text import han_grams, has_cjk, words
+
+if TYPE_CHECKING:
+    import tantivy
 
 ANALYZER = {"latin": "en_stem", "cjk": "rjieba-search+bigrams", "han_grams": "chars+bigrams", "version": 3}
 ANALYZER_FILE = "analyzer.json"
@@ -71,7 +76,7 @@ class TextIndex:
         self._lock = threading.Lock()
         self._collected = False
 
-    def _recorded(self) -> dict | None:
+    def _recorded(self) -> object:
         try:
             return json.loads((self.folder / ANALYZER_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -80,14 +85,14 @@ class TextIndex:
     def _record(self) -> None:
         (self.folder / ANALYZER_FILE).write_text(json.dumps(ANALYZER), encoding="utf-8")
 
-    def rebuilt(self, documents) -> None:
+    def rebuilt(self, documents: Iterable[tuple[str, list[Chunk], str]]) -> None:
         """Refill a stale index: ``documents`` is (doc id, chunks, title) per ready document. The analyser is recorded
         last, so an interrupted rebuild is done again at the next open."""
         self.add_docs(list(documents))
         self._record()
         self.stale = False
 
-    def writer(self):
+    def writer(self) -> tantivy.IndexWriter:
         try:
             writer = self.index.writer(heap_size=64_000_000, num_threads=1)
         except Exception as exc:
@@ -102,7 +107,7 @@ class TextIndex:
         return writer
 
     @staticmethod
-    def _document(doc_id: str, chunk: Chunk, title: str):
+    def _document(doc_id: str, chunk: Chunk, title: str) -> tantivy.Document:
         import tantivy
 
         fields = {"chunk_id": chunk.id, "doc_id": doc_id, "text": chunk.text, "section": chunk.section_path,
@@ -119,7 +124,7 @@ class TextIndex:
     def replace_doc(self, doc_id: str, chunks: list[Chunk], title: str) -> None:
         self.add_docs([(doc_id, chunks, title)])
 
-    def add_docs(self, items: list[tuple[str, list[Chunk], str]]) -> None:
+    def add_docs(self, items: Sequence[tuple[str, list[Chunk], str]]) -> None:
         """Replace many documents, (doc id, chunks, title) each, in one commit."""
         with self._lock:
             writer = self.writer()
@@ -134,7 +139,7 @@ class TextIndex:
                 del writer
             self.index.reload()
 
-    def search(self, query, limit: int, doc_ids: set[str] | None = None,
+    def search(self, query: tantivy.Query | None, limit: int, doc_ids: set[str] | None = None,
                chunk_ids: set[str] | None = None) -> list[tuple[str, str, float]]:
         """BM25 hits of a tantivy query (see ``core.retrieval.query``): (chunk id, document id, score), best
         first; optionally only within some documents or chunks."""
@@ -165,7 +170,7 @@ class TextIndex:
     def delete_doc(self, doc_id: str) -> None:
         self.delete_docs([doc_id])
 
-    def delete_docs(self, doc_ids: list[str]) -> None:
+    def delete_docs(self, doc_ids: Iterable[str]) -> None:
         """Every chunk of these documents, in one commit."""
         self.add_docs([(doc_id, [], "") for doc_id in doc_ids])
 
@@ -177,7 +182,8 @@ class TextIndex:
         import tantivy
 
         query = tantivy.Query.term_query(self.schema, "doc_id", doc_id)
-        return searcher.search(query, limit=1, count=True).count
+        count: int = searcher.search(query, limit=1, count=True).count  # type: ignore[attr-defined]  # not in tantivy's stub
+        return count
 
     def doc_ids(self) -> set[str]:
         import tantivy

@@ -8,12 +8,16 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pyarrow as pa
 
 from courtroom_desktop.core.errors import LibraryError
 from courtroom_desktop.core.records import Chunk, Highlight
+
+if TYPE_CHECKING:
+    from lancedb.query import LanceVectorQueryBuilder
 
 TABLE = "chunks"
 
@@ -39,7 +43,7 @@ def _highlights_json(chunk: Chunk) -> str:
     return json.dumps([[h.page, [list(r) for r in h.rects]] for h in chunk.highlights], separators=(",", ":"))
 
 
-def row_to_chunk(row: dict) -> Chunk:
+def row_to_chunk(row: dict[str, Any]) -> Chunk:
     return Chunk(
         id=row["id"], doc_id=row["doc_id"], ordinal=row["ordinal"], section_path=row["section_path"] or "",
         page_start=row["page_start"], page_end=row["page_end"], char_start=row["char_start"],
@@ -143,7 +147,9 @@ class VectorStore:
         ``row_ids`` to receive each hit's row id (for ``fetch``)."""
         if limit <= 0:
             return []
-        query = self.table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine").limit(limit)
+        # a local table's search of a vector is a vector query (lancedb types it as the base builder)
+        query = cast("LanceVectorQueryBuilder", self.table.search(np.asarray(vector, dtype=np.float32)))
+        query = query.distance_type("cosine").limit(limit)
         if exact:
             query = query.bypass_vector_index()
         else:
@@ -188,7 +194,8 @@ class VectorStore:
             self._collect(rows, columns, found)
         return found
 
-    def _collect(self, rows: pa.Table, columns: list[str], found: dict, wanted: set[str] | None = None) -> None:
+    def _collect(self, rows: pa.Table, columns: list[str], found: dict[str, tuple[Chunk, np.ndarray | None]],
+                 wanted: set[str] | None = None) -> None:
         if not rows.num_rows:
             return
         matrix = None
@@ -239,6 +246,7 @@ class VectorStore:
             if rows >= vector_min_rows and "vector" not in present:
                 partitions = num_partitions or max(1, min(256, round((rows / 4096) ** 0.5 * 2)))
                 kind = index_type.upper()
+                config: IvfHnswSq | IvfPq
                 if kind == "IVF_HNSW_SQ":
                     config = IvfHnswSq(distance_type="cosine", num_partitions=partitions, m=m,
                                        ef_construction=ef_construction)

@@ -45,6 +45,16 @@ class TextStore(Protocol):
     def delete_docs(self, doc_ids: Iterable[str]) -> None: ...
 
 
+class Writable(Protocol):
+    """A document on its way into the stores as ``write`` reads it: a ``Written``, or an ingest's ``handoff.Entry``."""
+
+    record: Document
+    in_stores: bool
+
+    @property
+    def chunks(self) -> list[Chunk]: ...
+
+
 @dataclass
 class Written:
     """A document on its way into the stores: its catalog row (written ``pending``, then ``ready``), its chunks, and
@@ -71,8 +81,8 @@ class LibraryWriter:
         self.lock = threading.RLock()
 
     # ---------------------------------------------------------------- the rule
-    def write(self, entries: Sequence[Written], vectors: np.ndarray,
-              before_stores: Callable[[Written], None] | None = None) -> None:
+    def write(self, entries: Sequence[Writable], vectors: np.ndarray,
+              before_stores: Callable[[Writable], None] | None = None) -> None:
         """Rows ``pending`` -> stale chunks of these ids out -> one append and one commit -> rows ``ready``.
         ``vectors``: one row per chunk, in the entries' order. ``before_stores(entry)``: called as each row goes
         pending (an ingest's progress). Raises what a store raised, after taking the batch out of every store and
