@@ -139,7 +139,7 @@ def _pack(doc: ExtractedDoc, units: list[tuple[int, int, bool]], budget: int, ov
     """Greedy packing of units into spans of at most ``budget`` tokens; each span after the first starts with
     the last sentences of the previous one (up to ``overlap`` tokens)."""
     sizes = [count_tokens(doc.text[s:e]) for s, e, _ in units]
-    spans = []
+    spans: list[tuple[int, int]] = []
     index = 0
     while index < len(units):
         total, end_index = 0, index

@@ -15,13 +15,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled, IngestError, LibraryError
 from courtroom_desktop.core.library.chunking import chunk_document
-from courtroom_desktop.core.library.embed.embedder import Embedder, embedding_text, make_embedder
+from courtroom_desktop.core.library.embed.embedder import Embedder, LibraryEmbedder, embedding_text, make_embedder
 from courtroom_desktop.core.library.files import CancelToken, find_files, kind_of, sha256_file
-from courtroom_desktop.core.library.read.extract import ExtractedDoc, extract
+from courtroom_desktop.core.library.read.extract import extract
+from courtroom_desktop.core.library.read.extracted import ExtractedDoc
 from courtroom_desktop.core.library.read.ocr import OcrOptions
 from courtroom_desktop.core.library.read.text_docs import TextDocument
 from courtroom_desktop.core.library.store import reembed
@@ -42,20 +44,23 @@ from courtroom_desktop.core.records import (
     IngestStarted,
 )
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.library.read.isolate import ExtractWorker
+
 
 class Library:
-    def __init__(self, root: Path, settings: LibrarySettings, embedder: Embedder | None = None):
+    def __init__(self, root: Path, settings: LibrarySettings, embedder: LibraryEmbedder | None = None):
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.settings = settings
         self.catalog = Catalog(self.root / "catalog.sqlite")
-        self.embedder_class = Embedder
+        self.embedder_class: type[Embedder] = Embedder
         self._embedder_from_settings = embedder is None
         # the embedder the settings name, and the one whose vectors the table holds (searches use it): they differ
         # after the settings changed, until reindex() has switched (core.library.store.reembed)
-        self.target_embedder = embedder or make_embedder(settings, Embedder)
-        self.embedder = embedder or reembed.recorded_embedder(self.root, self.catalog, settings, Embedder,
-                                                              self.target_embedder)
+        self.target_embedder: LibraryEmbedder = embedder or make_embedder(settings, Embedder)
+        self.embedder: LibraryEmbedder = embedder or reembed.recorded_embedder(self.root, self.catalog, settings,
+                                                                               Embedder, self.target_embedder)
         self.text_index = TextIndex(self.root / "tantivy")
         self._vectors: VectorStore | None = None
         self._vectors_lock = threading.Lock()  # the table opens once
@@ -64,13 +69,13 @@ class Library:
                                     lambda: self._vectors is not None or reembed.folder_of(self.root,
                                                                                            self.catalog).exists(),
                                     embedding_text)
-        self._extractor = None  # isolate.ExtractWorker, started on first use when settings.isolate_extraction
+        self._extractor: ExtractWorker | None = None  # started on first use when settings.isolate_extraction
         self.recover()
         if self.text_index.stale:  # written by an earlier analyser: refilled from the stored chunks, no embedding
             self.text_index.rebuilt((d.id, self.doc_chunks(d.id), d.title) for d in self.documents(DocStatus.ready))
 
     @classmethod
-    def open(cls, root: Path, settings: LibrarySettings | None = None, embedder: Embedder | None = None) -> Library:
+    def open(cls, root: Path, settings: LibrarySettings | None = None, embedder: LibraryEmbedder | None = None) -> Library:
         return cls(root, settings or LibrarySettings(), embedder)
 
     def close(self) -> None:
@@ -156,7 +161,7 @@ class Library:
                 "consistent": ready == vector_ids == text_ids and counts_agree}
 
     # ---------------------------------------------------------------- writing
-    def ingest(self, paths: Iterable[str | os.PathLike], on_event: EventSink | None = None,
+    def ingest(self, paths: Iterable[str | os.PathLike[str]], on_event: EventSink | None = None,
                cancel: CancelToken | None = None, force: bool = False, private: bool | None = None) -> IngestFinished:
         """Ingest files and folders. Bad files are reported per file and never stop the batch. ``private``: mark
         every document private (True) or not (False); None keeps each file's earlier flag (see core.library.notes).
@@ -211,7 +216,8 @@ class Library:
         return OcrOptions(mode=self.settings.ocr, dpi=self.settings.ocr_dpi,
                           page_timeout_s=self.settings.ocr_page_timeout_s, cache=str(self.catalog.path))
 
-    def _extract(self, path: Path, on_page, cancelled, on_ocr=None) -> ExtractedDoc:
+    def _extract(self, path: Path, on_page: Callable[[int, int], None] | None, cancelled: Callable[[], bool],
+                 on_ocr: Callable[[int, int], None] | None = None) -> ExtractedDoc:
         """In this thread, or (``isolate_extraction``) in a child process that is killed when ``cancelled()`` turns
         true, so that neither a page PyMuPDF never finishes nor a crash in it can take the app down. Pages with no
         text layer are read by OCR there too (``on_ocr(done, total)``)."""
@@ -300,14 +306,14 @@ class Library:
         return VectorStore(reembed.folder_of(self.root, self.catalog),
                            int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim)
 
-    def _switched(self, store: VectorStore, embedder) -> None:
+    def _switched(self, store: VectorStore, embedder: LibraryEmbedder) -> None:
         """After an embedder switch's swap (under the writer's lock): searches use the new vectors and embedder."""
         self._vectors = store
         self.embedder = self.target_embedder = embedder
 
     def reindex(self, doc_ids: list[str] | None = None, on_event: EventSink | None = None,
                 cancel: CancelToken | None = None, settings: LibrarySettings | None = None,
-                embedder=None) -> IngestFinished:
+                embedder: LibraryEmbedder | None = None) -> IngestFinished:
         """Re-extract and re-embed documents from their files (all when none are named), e.g. after changing the
         chunk settings. With no ids and another embedder than the vectors' (``embedder``, else the one ``settings``,
         else the library's settings now name), switch to it: the stored passages are embedded into a new table while

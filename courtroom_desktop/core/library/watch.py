@@ -18,13 +18,38 @@ Removals come before ingests, so a rename (the same content under a new name) en
 
 from __future__ import annotations
 
+import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from courtroom_desktop.core.library.files import CancelToken, find_files, in_folder_scan
+
+if TYPE_CHECKING:  # for the annotations only: importing this module stays light
+    from courtroom_desktop.core.config import AppConfig, LibrarySettings
+    from courtroom_desktop.core.library.store.catalog import Catalog
+    from courtroom_desktop.core.library.store.storing import EventSink
+    from courtroom_desktop.core.library.store.writer import LibraryWriter
+    from courtroom_desktop.core.records import Document, IngestFinished
+
+
+class WatchedLibrary(Protocol):
+    """What a pass uses of the library (a ``core.library.Library``): its write lock, its catalog, removing a document
+    and ingesting files."""
+
+    @property
+    def writer(self) -> LibraryWriter: ...
+
+    @property
+    def catalog(self) -> Catalog: ...
+
+    def remove(self, doc_id: str) -> Document: ...
+
+    def ingest(self, paths: Iterable[str], *, on_event: EventSink | None = None, cancel: CancelToken | None = None,
+               private: bool | None = None) -> IngestFinished: ...
 
 
 @dataclass(frozen=True)
@@ -60,12 +85,12 @@ class WatchReport:
         return f"{', '.join(Path(f).name or f for f in self.folders)}: {', '.join(parts)}"
 
 
-def folders_of(settings) -> list[Folder]:
+def folders_of(settings: LibrarySettings) -> list[Folder]:
     """The watched folders of LibrarySettings (or of an AppConfig's ``library``)."""
     return [Folder(Path(f.path).expanduser().resolve(), f.private) for f in settings.watched_folders]
 
 
-def watching(config, path, private: bool = False):
+def watching(config: AppConfig, path: str | os.PathLike[str], private: bool = False) -> AppConfig:
     """``config`` (an AppConfig) with ``path`` among its watched folders (its private flag set as given)."""
     from courtroom_desktop.core.config import WatchedFolder
 
@@ -75,7 +100,7 @@ def watching(config, path, private: bool = False):
     return config.model_copy(update={"library": config.library.model_copy(update={"watched_folders": folders})})
 
 
-def unwatching(config, path):
+def unwatching(config: AppConfig, path: str | os.PathLike[str]) -> AppConfig:
     """``config`` without ``path`` among its watched folders (its documents stay in the library)."""
     where = str(Path(path).expanduser().resolve())
     folders = [f for f in config.library.watched_folders if f.path != where]
@@ -86,8 +111,9 @@ def _under(path: str, folder: Path) -> bool:
     return Path(path).is_relative_to(folder)
 
 
-def reconcile(library, folder: Folder, changed: Iterable[str] | None = None, cancel: CancelToken | None = None,
-              on_event=None, report: WatchReport | None = None) -> WatchReport:
+def reconcile(library: WatchedLibrary, folder: Folder, changed: Iterable[str] | None = None,
+              cancel: CancelToken | None = None, on_event: EventSink | None = None,
+              report: WatchReport | None = None) -> WatchReport:
     """One pass over ``folder`` (see the module's docstring); ``changed``: paths notified as added or modified, or
     None for a catch-up pass, where every file may have changed (the unchanged ones are skipped by their hash)."""
     report = report or WatchReport()
@@ -107,8 +133,8 @@ def reconcile(library, folder: Folder, changed: Iterable[str] | None = None, can
                 library.catalog.clear_failure(path)
     listed = {d.path for d in library.catalog.documents()}
     present = find_files([folder.path])
-    changed = present if changed is None else changed
-    wanted = {str(p) for p in changed if Path(p).is_file() and _under(str(p), folder.path) and in_folder_scan(Path(p))}
+    candidates: Iterable[str | Path] = present if changed is None else changed
+    wanted = {str(p) for p in candidates if Path(p).is_file() and _under(str(p), folder.path) and in_folder_scan(Path(p))}
     wanted |= {str(p) for p in present if str(p) not in listed and str(p) not in failed}
     if wanted:
         finished = library.ingest(sorted(wanted), on_event=on_event, cancel=cancel, private=True if folder.private else None)
@@ -123,8 +149,9 @@ class FolderWatcher:
     """Keeps ``folders`` in step with ``library`` from a thread of its own; ``on_report(WatchReport)`` after each pass
     that changed something (and after the catch-up pass, whatever it did), ``on_error(message)`` when a pass fails."""
 
-    def __init__(self, library, folders: list[Folder], on_report: Callable[[WatchReport], None] | None = None,
-                 on_error: Callable[[str], None] | None = None, debounce_ms: int = 800, on_event=None):
+    def __init__(self, library: WatchedLibrary, folders: list[Folder],
+                 on_report: Callable[[WatchReport], None] | None = None, on_error: Callable[[str], None] | None = None,
+                 debounce_ms: int = 800, on_event: EventSink | None = None):
         self.library = library
         self.folders = list(folders)
         self.on_report = on_report or (lambda report: None)
@@ -183,7 +210,7 @@ class FolderWatcher:
         """One catch-up pass over every folder, in this thread."""
         return self._pass({f.path: None for f in self.folders}, always=True)
 
-    def _pass(self, touched: dict[Path, Iterable[str] | None], always: bool = False) -> WatchReport:
+    def _pass(self, touched: Mapping[Path, Iterable[str] | None], always: bool = False) -> WatchReport:
         report = WatchReport()
         try:
             for folder in self.folders:
