@@ -25,7 +25,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--constraint", action="append", default=[], metavar="TEXT",
                         help="a hard constraint: an option shown to break it is out (repeatable, up to 5)")
     parser.add_argument("--background", metavar="TEXT", default="",
-                        help="context every role sees (as data): your situation, what you already know")
+                        help="context every role sees (as data): your situation, what you already know; the court "
+                        "reads the first 2,000 characters")
     parser.add_argument("--background-file", metavar="FILE", help="the background from a text file")
     parser.add_argument("--documents", nargs="+", metavar="DOC", help="limit evidence to these documents (ids or paths)")
     parser.add_argument("--sections", nargs="+", metavar="PREFIX", help="limit evidence to sections starting so")
@@ -60,6 +61,13 @@ def run(args, ctx) -> int:
         except (OSError, UnicodeDecodeError) as exc:
             print(f"courtroom trial: cannot read the background file {args.background_file}: {exc}", file=sys.stderr)
             return 2
+    from courtroom_desktop.core.services.trials import BACKGROUND_CHARS
+
+    total = len(background.strip())
+    if total > BACKGROUND_CHARS:  # the court reads the first BACKGROUND_CHARS characters: never cut silently
+        print(f"courtroom trial: the background is {total:,} characters long: the court reads only the first "
+              f"{BACKGROUND_CHARS:,} (kept {BACKGROUND_CHARS:,} of {total:,} characters); put what matters first",
+              file=sys.stderr)
     workspace = ctx.workspace(args.model)
     try:
         settings = workspace.config.debate.with_rounds(args.min_rounds, args.max_rounds)

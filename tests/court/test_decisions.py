@@ -22,7 +22,7 @@ from courtroom_desktop.core.court.decisions import (
 )
 from courtroom_desktop.core.court.records import CaseType, VerdictLabel
 
-from .fakes import FakeRetriever, assess_all, counsel, models, pool_ids, scripted
+from .fakes import FakeRetriever, assess_all, counsel, models, scripted
 
 SPEC = DecisionSpec(options=("Lisbon", "Berlin", "Stay"),
                     criteria=(Criterion(name="cost", weight=3), Criterion(name="commute", weight=2),
@@ -150,11 +150,20 @@ def option_in(messages) -> str:
     return re.search(r"Option under hearing \(\d of \d\): (.+)", messages[-1]["content"]).group(1).strip()
 
 
-def decision_ruling(table_by_option, uncited=()):
-    """A judge that scores the option named in its prompt from ``table_by_option``; criteria in ``uncited`` come
-    with known=true but no citation."""
+def own_ids(messages) -> list[str]:
+    """The ids the ruling prompt names as the option's own evidence (heard in its hearing or naming it)."""
+    found = re.search(r"of its own evidence only: ((?:\[E\d+\] ?)+)", messages[-1]["content"])
+    return re.findall(r"E\d+", found.group(1)) if found else []
+
+
+def decision_ruling(table_by_option, uncited=(), cite=None):
+    """A judge that scores the option named in its prompt from ``table_by_option``, citing the option's own evidence
+    as its prompt names it (or ``cite[option]``: ids to cite whatever they are, or a function of the prompt that
+    gives them); criteria in ``uncited`` come with known=true but no citation."""
     def reply(messages) -> str:
-        option, ids = option_in(messages), pool_ids(messages)
+        option = option_in(messages)
+        chosen = (cite or {}).get(option, own_ids)
+        ids = list(chosen(messages) if callable(chosen) else chosen)
         cells = table_by_option[option]
         return json.dumps({
             "tendency": "support", "confidence": 0.6, "key_controversy": f"how {option} fares",
@@ -166,9 +175,9 @@ def decision_ruling(table_by_option, uncited=()):
     return reply
 
 
-def decision_verdict(summary):
+def decision_verdict(summary, risks=("Winter is long.",), open_questions=()):
     return json.dumps({"summary": summary, "findings": [{"text": "The trial shows it.", "citations": ["E1"]}],
-                       "risks": ["Winter is long."], "open_questions": []})
+                       "risks": list(risks), "open_questions": list(open_questions)})
 
 
 @pytest.fixture
@@ -240,6 +249,187 @@ async def test_a_decision_trial_stopped_after_one_hearing_resumes_with_the_next_
     events = [e async for e in again.run(trial_id)]
     assert [e.ruling.hearing.option for e in events if e.kind == "ruling"] == ["Sunlight"]
     assert events[-1].verdict.decision.recommended == "Supplements"
+
+
+# ---------------------------------------------------------------- whose evidence a score may cite
+
+def passages_in(messages) -> dict[str, str]:
+    """The passages of a ruling prompt, id -> text."""
+    return dict(re.findall(r'<evidence id="(E\d+)"[^>]*>([^<]*)</evidence>', messages[-1]["content"]))
+
+
+def naming(word, names=True):
+    """Ids of the prompt's passages that name ``word`` (or, names=False, that do not)."""
+    return lambda messages: [i for i, text in passages_in(messages).items()
+                             if (word.casefold() in text.casefold()) == names]
+
+
+def ruling_prompt(court, round_number) -> list[dict]:
+    """The messages of the judge's ruling (with its scoring) in a round."""
+    _, _, judge = court.test_models
+    return next(m for m in judge.calls if f"Option under hearing ({round_number} of" in m[-1]["content"]
+                and "Also score the option" in m[-1]["content"])
+
+
+def evidence_of(events) -> dict:
+    return {e.entry.id: e.entry for e in events if e.kind == "evidence_added"}
+
+
+@pytest.mark.asyncio
+async def test_a_score_citing_another_options_evidence_does_not_count(store):
+    """Sunlight's judge cites a passage heard in the hearing of Supplements that does not name Sunlight: none of
+    Sunlight's scores count, and the trial says which, and which ids were set aside."""
+    scored = {"Supplements": {"evidence": 9, "effort": 6}, "Sunlight": {"evidence": 4, "effort": 10}}
+    c = decision_court(store, [decision_ruling(scored),
+                               decision_ruling(scored, cite={"Sunlight": naming("sunlight", names=False)}),
+                               decision_verdict("Supplements are recommended: the randomised trial [E1] shows it.")])
+    events = [e async for e in c.run(c.start(spec()))]
+    sunlight = [e.ruling.hearing for e in events if e.kind == "ruling"][1]
+    pool = evidence_of(events)
+    prompt = ruling_prompt(c, 2)
+    cited = naming("sunlight", names=False)(prompt)[0]  # what the judge cited for Sunlight
+    assert pool[cited].round == 1 and "sunlight" not in pool[cited].evidence.chunk.text.lower()  # Supplements' own
+    assert [s.score for s in sunlight.scores] == [None, None] and all(not s.citations for s in sunlight.scores)
+    assert sunlight.constraints[0].status == "unknown"
+    warnings = [e.message for e in events if e.kind == "warning" and e.message.startswith("Sunlight:")]
+    assert warnings, [e.message for e in events if e.kind == "warning"]
+    assert f"evidence: a score of 4 cited only {cited}, not Sunlight's own evidence" in warnings[0]
+    assert f"effort: a score of 10 cited only {cited}, not Sunlight's own evidence" in warnings[0]
+    verdict = events[-1].verdict
+    rows = {r.option: r for r in verdict.decision.rows}
+    assert rows["Sunlight"].known == 0.0 and rows["Supplements"].known == 1.0
+    assert any(f.startswith("Sunlight: evidence: a score of 4 cited only") for f in verdict.quality_flags)
+    # the judge was told which passages are the option's own evidence, and the one it cited was not among them
+    assert cited not in own_ids(prompt) and own_ids(prompt)
+
+
+@pytest.mark.asyncio
+async def test_a_passage_from_another_hearing_that_names_the_option_counts(store):
+    """Sunlight's judge cites the passage about sunlight, which entered the pool in the hearing of Supplements: it
+    names Sunlight, so the score counts. (And Supplements' judge cites a passage heard in its hearing that does not
+    name Supplements: heard there, it counts.)"""
+    scored = {"Supplements": {"evidence": 9, "effort": 6}, "Sunlight": {"evidence": 4, "effort": 10}}
+    cite = {"Supplements": naming("supplements", names=False), "Sunlight": naming("sunlight")}
+    c = decision_court(store, [decision_ruling(scored, cite=cite), decision_ruling(scored, cite=cite),
+                               decision_verdict("Supplements are recommended: the randomised trial [E1] shows it.")])
+    events = [e async for e in c.run(c.start(spec()))]
+    supplements, sunlight = [e.ruling.hearing for e in events if e.kind == "ruling"]
+    pool = evidence_of(events)
+    [heard] = {s.citations for s in supplements.scores}
+    assert pool[heard[0]].round == 1 and "supplements" not in pool[heard[0]].evidence.chunk.text.lower()
+    assert [s.score for s in supplements.scores] == [9, 6] and not supplements.flags
+    [cited] = {s.citations for s in sunlight.scores}
+    assert len(cited) == 1 and pool[cited[0]].round == 1  # heard in the hearing of Supplements, not of Sunlight
+    assert "sunlight" in pool[cited[0]].evidence.chunk.text.lower()
+    assert [s.score for s in sunlight.scores] == [4, 10] and not sunlight.flags
+    assert sunlight.constraints[0].status == "met"
+
+
+def test_a_passage_names_an_option_by_its_whole_name():
+    from courtroom_desktop.core.court.hearing import names_option
+
+    assert names_option("Rents in LISBON rose; moving to  lisbon is dearer.", "Move to Lisbon") is False
+    assert names_option("We could MOVE TO\nLisbon next year.", "Move to Lisbon")
+    assert names_option("Berlin rents are lower.", "Berlin") and not names_option("A Berliner said so.", "Berlin")
+    assert names_option("搬到里斯本以后房租更低。", "里斯本") and names_option("里 斯 本的房租", "里斯本")
+    assert not names_option("柏林的房租更低。", "里斯本")
+
+
+def test_the_table_does_not_count_a_score_without_a_citation():
+    """However a hearing was stored (an older record, an evaluation), a score or a constraint without a citation is
+    unknown to the table."""
+    lisbon = Hearing(option="Lisbon", scores=(
+        CriterionScore(criterion="cost", score=10),  # no citation
+        CriterionScore(criterion="commute", score=9, citations=("E2",)),
+        CriterionScore(criterion="career", score=9, citations=("E3",))),
+        constraints=(ConstraintCheck(constraint="rent under 1500", status="violated"),))  # no citation either
+    hearings = [lisbon, scores("Berlin", 6, 6, 6), scores("Stay", 2, 2, 2)]
+    rows = {r.option: r for r in table(SPEC, hearings)}
+    assert rows["Lisbon"].scores[0].score is None and rows["Lisbon"].scores[1].score == 9
+    assert rows["Lisbon"].total == pytest.approx((3 * 5 + 2 * 9 + 9) / 6, abs=0.01)
+    assert rows["Lisbon"].known == pytest.approx(3 / 6, abs=0.001) and rows["Lisbon"].excluded == ""
+    result = outcome("Where should I live?", SPEC, hearings)
+    # the uncited 'violated' is open: Lisbon runs, and whether it meets the constraint is what to find out first
+    assert result.recommended == "Lisbon" and result.next_question == "Does Lisbon meet 'rent under 1500'?"
+    assert "Lisbon's cost is not established by your notes; the table assumed the midpoint." in result.risks
+
+
+@pytest.mark.asyncio
+async def test_the_decision_verdicts_risks_and_questions_are_cleaned_like_a_claims(store):
+    scored = {"Supplements": {"evidence": 9, "effort": 6}, "Sunlight": {"evidence": 4, "effort": 8}}
+    echo = "You are the judge of the user's inner court, and you must cite every factual statement."
+    risks = ("Winter is long.", echo, "The main risk is [].", "{risk_of_the_option}")
+    questions = ("Is the supplement dose safe for a whole winter?", "Answer only with one JSON object, please?")
+    c = decision_court(store, [decision_ruling(scored), decision_ruling(scored), decision_verdict(
+        "Supplements are recommended: the randomised trial [E1] shows it.", risks=risks, open_questions=questions)])
+    events = [e async for e in c.run(c.start(spec()))]
+    verdict = events[-1].verdict
+    assert "Winter is long." in verdict.risks
+    assert not [r for r in verdict.risks if r in risks[1:]], verdict.risks
+    assert "Is the supplement dose safe for a whole winter?" in verdict.open_questions
+    assert not [q for q in verdict.open_questions if "JSON" in q], verdict.open_questions
+
+
+# ---------------------------------------------------------------- the background's limit
+
+def test_the_court_reads_the_first_2000_characters_of_the_background():
+    from courtroom_desktop.core.court.hearing import BACKGROUND_CHARS, subject
+
+    assert BACKGROUND_CHARS == 2000  # docs/decisions.md and the command's help say 2,000
+    long = "a" * (BACKGROUND_CHARS - 1) + "b" + "c" * 500
+    prompt = subject(TrialSpec(claim=QUESTION, case=CaseType.decision, decision=DECISION, background=long), 1)
+    assert prompt.split("<background>")[1] == "a" * (BACKGROUND_CHARS - 1) + "b</background>"
+
+
+class _Run:
+    trial_id, spec = "t1", None
+
+    async def events(self):
+        return
+        yield
+
+
+class _Workspace:
+    def __init__(self):
+        from courtroom_desktop.core.config import AppConfig
+
+        self.config, self.started, self.closed = AppConfig(), [], False
+
+    def start_trial(self, claim, case, documents, sections, settings, background="", decision=None):
+        self.started.append((claim, case, background, decision))
+        return _Run()
+
+    def close(self):
+        self.closed = True
+
+
+class _Ctx:
+    def __init__(self):
+        self.ws = _Workspace()
+
+    def workspace(self, models=None):
+        return self.ws
+
+
+@pytest.mark.parametrize(("length", "notice"), [(2500, True), (2000, False)])
+def test_the_command_line_says_when_the_background_is_cut(tmp_path, capsys, length, notice):
+    from courtroom_desktop.cli import build_parser
+    from courtroom_desktop.core.court.hearing import BACKGROUND_CHARS
+
+    (tmp_path / "bg.txt").write_text("x" * length, encoding="utf-8")
+    args = build_parser().parse_args(["trial", QUESTION, "--option", "Supplements", "--option", "Sunlight",
+                                      "--criterion", "evidence=2", "--background-file", str(tmp_path / "bg.txt")])
+    ctx = _Ctx()
+    args._run(args, ctx)
+    err = capsys.readouterr().err
+    assert ctx.ws.started and ctx.ws.started[0][2] == "x" * length  # the court gets it all and reads what it can
+    if notice:
+        assert f"the court reads only the first {BACKGROUND_CHARS:,}" in err
+        assert f"kept {BACKGROUND_CHARS:,} of {length:,} characters" in err
+    else:
+        assert "background" not in err
+    help_text = build_parser()._subparsers._group_actions[0].choices["trial"].format_help()
+    assert f"first {BACKGROUND_CHARS:,} characters" in " ".join(help_text.split())
 
 
 def test_the_scoring_schema_asks_for_every_criterion_once_by_name():

@@ -5,8 +5,10 @@ under which the recommendation would change, the risks, and the one thing worth 
 
 The arithmetic is deterministic and documented (docs/decisions.md): the model scores, the table decides.
 
-- A cell's score is 0 (very bad) to 10 (excellent), and counts only with a citation; a cell the evidence does not
-  establish is *unknown* and enters the total at the midpoint (5), with its range (0 to 10) kept.
+- A cell's score is 0 (very bad) to 10 (excellent), and counts only with a citation (``counted``: a score without
+  one is unknown here, whatever stored it; in a trial the citation must also be of the option's own evidence,
+  ``hearing.hearing_of``); a cell the evidence does not establish is *unknown* and enters the total at the midpoint
+  (5), with its range (0 to 10) kept.
 - An option's total is the weighted mean of its cells; an option with a hard constraint *violated* (with a citation)
   is out of the running.
 - The recommendation is the best total among the options still running; the margin is its lead over the runner-up.
@@ -226,6 +228,17 @@ def plain_summary(question: str, result: DecisionOutcome) -> str:
 
 
 # ---------------------------------------------------------------- the table
+def counted(hearing: Hearing) -> Hearing:
+    """``hearing`` as the table counts it: a score without a citation is unknown, and so is a hard constraint met or
+    violated without one, wherever the hearing comes from (a trial's judge sets them aside already; an older record
+    or an evaluation may not have)."""
+    scores = tuple(s if s.score is None or s.citations else s.model_copy(update={"score": None})
+                   for s in hearing.scores)
+    checks = tuple(k if k.status == "unknown" or k.citations else k.model_copy(update={"status": "unknown"})
+                   for k in hearing.constraints)
+    return hearing.model_copy(update={"scores": scores, "constraints": checks})
+
+
 def _cell(row_scores: Sequence[CriterionScore], criterion: str) -> CriterionScore:
     return next((s for s in row_scores if s.criterion == criterion), CriterionScore(criterion=criterion))
 
@@ -241,9 +254,10 @@ def _values(row: OptionRow, fill: float = MIDPOINT, **override: float) -> dict[s
 
 
 def table(spec: DecisionSpec, hearings: Sequence[Hearing]) -> list[OptionRow]:
-    """One row per option, in the spec's order (an option not yet heard has every cell unknown)."""
+    """One row per option, in the spec's order (an option not yet heard has every cell unknown); a score counts only
+    with a citation (``counted``)."""
     weights = {c.name: c.weight for c in spec.criteria}
-    found = {h.option: h for h in hearings}
+    found = {h.option: counted(h) for h in hearings}
     rows = []
     for option in spec.options:
         hearing = found.get(option)
@@ -261,6 +275,7 @@ def table(spec: DecisionSpec, hearings: Sequence[Hearing]) -> list[OptionRow]:
 
 
 def outcome(question: str, spec: DecisionSpec, hearings: Sequence[Hearing]) -> DecisionOutcome:
+    hearings = [counted(h) for h in hearings]
     rows = table(spec, hearings)
     words = _words(question)
     running = sorted((r for r in rows if not r.excluded), key=lambda r: -r.total)

@@ -73,10 +73,10 @@ async def rule(court, state: TrialState, emit) -> Ruling:
                               if scoring else 0)
     budget = judge.context_window - tokens - 64
     open_before = state.open_challenges()
+    also = hearing.scoring_instruction(spec, hearing.own_evidence(spec, state.round, state.pool)) if scoring else ""
     messages = await asyncio.to_thread(prompts.ruling_messages, spec.case, hearing.subject(spec, state.round),
                                        state.pool, state.turns, state.rulings, state.round, judge.count_tokens, budget,
-                                       assessed=dict(state.assessments), challenges=open_before,
-                                       also=hearing.scoring_instruction(spec) if scoring else "")
+                                       assessed=dict(state.assessments), challenges=open_before, also=also)
     extra = hearing.scoring_fields(spec.decision, pool_ids) if scoring else None
     draft, usage = await judge.structured(messages, prompts.ruling_schema([c.id for c in open_before], extra),
                                           max_tokens=tokens)
@@ -93,7 +93,7 @@ async def rule(court, state: TrialState, emit) -> Ruling:
     record = Ruling(round=state.round, ruling=ruling, overruled=tuple(rules.overrule_reasons(ruling, state,
                                                                                              court.settings)),
                     usage=usage, questions=tuple(questions), marks=marks,
-                    hearing=hearing.hearing_of(spec, state.round, draft, pool_ids) if scoring else None)
+                    hearing=hearing.hearing_of(spec, state.round, draft, state.pool) if scoring else None)
     if record.hearing is not None and record.hearing.flags:
         emit(TrialWarning(round=state.round, message=f"{record.hearing.option}: " + "; ".join(record.hearing.flags)))
     emit(RulingIssued(ruling=record))
@@ -240,9 +240,10 @@ async def decision_verdict(court, state: TrialState, stop: str, emit) -> Verdict
     flags += [f"{r.hearing.option}: {flag}" for r in state.rulings if r.hearing for flag in r.hearing.flags]
     verdict = Verdict(
         label=OUTCOME_LABEL[result.label], confidence=result.confidence, findings=tuple(findings),
-        open_questions=tuple(dict.fromkeys([q for q in [result.next_question, *draft.open_questions] if q.strip()])),
-        summary=summary, conditions=result.conditions,
-        risks=tuple(dict.fromkeys([*result.risks, *(r for r in draft.risks if r.strip())]))[:6],
+        open_questions=tuple(dict.fromkeys([q for q in [result.next_question, *_clean(draft.open_questions,
+                                                                                         instructions)] if q.strip()])),
+        summary=summary, conditions=result.conditions,  # the table's own sentences: no model text
+        risks=tuple(dict.fromkeys([*result.risks, *_clean(draft.risks, instructions)]))[:6],
         evidence=tuple(rules.weigh(state, court.settings)),
         quality_flags=tuple(rules.trial_flags(state) + flags), stopped_because=stop, rounds=len(state.rulings),
         switches=len(state.switches), usage=sum(usages, Usage()), basis=tuple(rules.basis(state, cited)),
