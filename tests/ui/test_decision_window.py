@@ -38,6 +38,23 @@ def test_the_dialog_allows_only_a_decision_the_court_can_weigh(qtbot):
     assert spec.constraints == ("rent under 1,500 euros a month",) and dialog.background_text() == "I work remotely."
 
 
+def test_the_dialog_shows_the_background_limit(qtbot):
+    from courtroom_desktop.core.court.hearing import BACKGROUND_CHARS
+
+    dialog = DecisionDialog(background="I work remotely.", with_options=False)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    count = dialog.background_count
+    assert count.isVisible() and count.text() == f"16 / {BACKGROUND_CHARS:,} characters"
+    dialog.background.setPlainText("x" * (BACKGROUND_CHARS + 345))
+    qtbot.waitUntil(lambda: "too long" in count.text())
+    assert f"{BACKGROUND_CHARS + 345:,} / {BACKGROUND_CHARS:,} characters" in count.text()
+    assert f"reads only the first {BACKGROUND_CHARS:,}" in count.text() and count.isVisible()
+    dialog.background.setPlainText("x" * BACKGROUND_CHARS)  # at the limit: nothing is cut
+    qtbot.waitUntil(lambda: count.text() == f"{BACKGROUND_CHARS:,} / {BACKGROUND_CHARS:,} characters")
+
+
 def test_a_decision_trial_from_the_window(make_window, sample_library_template, qloop):
     judge = [decision_ruling(SCORES), decision_ruling(SCORES),
              decision_verdict("Supplements are recommended: the randomised trial [E1] shows it.")]

@@ -29,6 +29,7 @@ from courtroom_desktop.core.court.decisions import (
     DecisionSpec,
     problem_of,
 )
+from courtroom_desktop.core.services.trials import BACKGROUND_CHARS
 
 BACKGROUND_TIP = ("Your situation in a few lines: every role reads it, as data (it is not evidence and is never cited). "
                   "Evidence comes from your notes and documents.")
@@ -83,6 +84,10 @@ class DecisionDialog(QDialog):
         self.background.setObjectName("backgroundEdit")
         self.background.setPlaceholderText("e.g. I am 31, my contract ends in June, my parents live an hour away.")
         self.background.setToolTip(BACKGROUND_TIP)
+        self.background.textChanged.connect(self._count_background)
+        self.background_count = QLabel("")  # the limit, live: the court reads the first BACKGROUND_CHARS characters
+        self.background_count.setObjectName("backgroundCount")
+        self.background_count.setWordWrap(True)
         self.problem = QLabel("")
         self.problem.setObjectName("decisionProblem")
         self.problem.setWordWrap(True)
@@ -106,12 +111,14 @@ class DecisionDialog(QDialog):
             layout.addWidget(self.constraints)
         layout.addWidget(QLabel("<b>Background</b> (optional): what every role should know about your situation"))
         layout.addWidget(self.background, 1)
+        layout.addWidget(self.background_count)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
         if with_options and not decision:
             self.add_criterion("", 1.0)
         self.resize(560, 640 if with_options else 320)
         self._check()
+        self._count_background()
 
     # ---------------------------------------------------------------- criteria rows
     def add_criterion(self, name: str, weight: float) -> None:
@@ -162,6 +169,16 @@ class DecisionDialog(QDialog):
 
     def background_text(self) -> str:
         return self.background.toPlainText().strip()
+
+    def _count_background(self) -> None:
+        """'120 / 2,000 characters', or, over the limit, how much the court will read of it."""
+        count = len(self.background_text())
+        if count > BACKGROUND_CHARS:
+            self.background_count.setText(f"<b>{count:,} / {BACKGROUND_CHARS:,} characters: too long.</b> The court "
+                                          f"reads only the first {BACKGROUND_CHARS:,}; shorten it to keep what "
+                                          "matters.")
+        else:
+            self.background_count.setText(f"{count:,} / {BACKGROUND_CHARS:,} characters")
 
     def _check(self, *args) -> None:
         if not hasattr(self, "ok_button"):
