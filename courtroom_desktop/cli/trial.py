@@ -42,7 +42,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args, ctx) -> int:
     case, decision, background = args.case, None, args.background
     if args.option or args.criterion or args.constraint:
-        from courtroom_desktop.core.court.decisions import Criterion, DecisionSpec, problem_of
+        from courtroom_desktop.core.services.trials import Criterion, DecisionSpec, problem_of
 
         if len(args.option) < 2 or not args.criterion:
             print("courtroom trial: a decision needs at least two --option and one --criterion, e.g. --option "
@@ -83,7 +83,7 @@ def drive(workspace, run, report: str | None, stream: bool) -> int:
     import asyncio
 
     from courtroom_desktop.cli.render import TranscriptPrinter
-    from courtroom_desktop.core.llm.demo import demo_line
+    from courtroom_desktop.core.services.models import demo_line
 
     # the demo model, when the trial began on it or goes on with it now (a resumed trial uses today's settings)
     note = demo_line(getattr(run.spec, "models", None)) or demo_line(workspace.config.models)

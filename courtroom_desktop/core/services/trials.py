@@ -8,18 +8,26 @@ from typing import TYPE_CHECKING
 from courtroom_desktop.core.services._lazy import exports
 
 if TYPE_CHECKING:
-    from courtroom_desktop.core.court.decisions import Criterion, DecisionSpec, problem_of
+    from courtroom_desktop.core.court.decisions import (
+        MAX_CONSTRAINTS,
+        MAX_CRITERIA,
+        MAX_OPTIONS,
+        Criterion,
+        DecisionSpec,
+        problem_of,
+    )
     from courtroom_desktop.core.court.hearing import BACKGROUND_CHARS
     from courtroom_desktop.core.court.state import TrialState
     from courtroom_desktop.core.workspace import Export, TrialRun, Workspace
 
-__all__ = ["BACKGROUND_CHARS", "Criterion", "DecisionSpec", "Export", "TrialRun", "TrialState", "Workspace",
-           "problem_of"]
+__all__ = ["BACKGROUND_CHARS", "MAX_CONSTRAINTS", "MAX_CRITERIA", "MAX_OPTIONS", "Criterion", "DecisionSpec", "Export",
+           "TrialRun", "TrialState", "Workspace", "problem_of"]
 
 __getattr__ = exports({
     "Workspace": "workspace:Workspace", "TrialRun": "workspace:TrialRun", "Export": "workspace:Export",
     "TrialState": "court.state:TrialState",
     "Criterion": "court.decisions:Criterion", "DecisionSpec": "court.decisions:DecisionSpec",
-    "problem_of": "court.decisions:problem_of",
+    "problem_of": "court.decisions:problem_of", "MAX_OPTIONS": "court.decisions:MAX_OPTIONS",
+    "MAX_CRITERIA": "court.decisions:MAX_CRITERIA", "MAX_CONSTRAINTS": "court.decisions:MAX_CONSTRAINTS",
     "BACKGROUND_CHARS": "court.hearing:BACKGROUND_CHARS",
 }, globals())

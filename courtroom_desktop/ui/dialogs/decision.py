@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from courtroom_desktop.core.court.decisions import (
+from courtroom_desktop.core.services.trials import (
+    BACKGROUND_CHARS,
     MAX_CONSTRAINTS,
     MAX_CRITERIA,
     MAX_OPTIONS,
@@ -29,7 +30,6 @@ from courtroom_desktop.core.court.decisions import (
     DecisionSpec,
     problem_of,
 )
-from courtroom_desktop.core.services.trials import BACKGROUND_CHARS
 
 BACKGROUND_TIP = ("Your situation in a few lines: every role reads it, as data (it is not evidence and is never cited). "
                   "Evidence comes from your notes and documents.")
