@@ -10,11 +10,35 @@ use cases the command line and the window both call (and nothing else writes out
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
-from courtroom_desktop.core.config import ROLES, AppConfig, DebateSettings, load_config, with_model_overrides
+from courtroom_desktop.core.config import (
+    ROLES,
+    AppConfig,
+    DebateSettings,
+    LibrarySettings,
+    load_config,
+    with_model_overrides,
+)
 from courtroom_desktop.core.errors import TrialError
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.court import Court, TrialStore
+    from courtroom_desktop.core.court.decisions import DecisionSpec
+    from courtroom_desktop.core.court.records import TrialEvent, TrialSpec
+    from courtroom_desktop.core.library import CancelToken, Library
+    from courtroom_desktop.core.library.notes import Note
+    from courtroom_desktop.core.library.store.catalog import Catalog
+    from courtroom_desktop.core.llm import ModelRouter
+    from courtroom_desktop.core.privacy import TrialPolicy
+    from courtroom_desktop.core.records import Document, Evidence, IngestEvent, IngestFinished
+    from courtroom_desktop.core.retrieval import Retriever, Scope
+
+    EventSink = Callable[[IngestEvent], None]
 
 EMPTY_LIBRARY = "the library is empty: add documents first (`courtroom ingest PATH`, or the sample library in the window)"
 
@@ -24,12 +48,13 @@ class TrialRun:
     """A trial ready to run: its id, its spec as stored (with the debate settings) and the court that drives it."""
 
     trial_id: str
-    spec: object  # court.records.TrialSpec
-    court: object  # court.Court
+    spec: TrialSpec
+    court: Court
 
-    def events(self):
+    def events(self) -> AsyncIterator[TrialEvent]:
         """The trial's event stream (``async for``): persisted as it happens, resumable if it stops."""
-        return self.court.run(self.trial_id)
+        stream: AsyncIterator[TrialEvent] = self.court.run(self.trial_id)
+        return stream
 
 
 @dataclass
@@ -43,16 +68,16 @@ class Workspace:
         self.config_dir = Path(config_dir)
         self.data_dir = Path(data_dir)
         self.config = config or load_config(self.config_dir)
-        self._library = None
-        self._catalog = None  # the catalog alone, for lookups when the library is not open
-        self._store = None
-        self._retriever = None
-        self._router = None
+        self._library: Library | None = None
+        self._catalog: Catalog | None = None  # the catalog alone, for lookups when the library is not open
+        self._store: TrialStore | None = None
+        self._retriever: Retriever | None = None
+        self._router: ModelRouter | None = None
         self.search_problem = ""  # why the last search ran on BM25 alone ('' when it had its vectors)
 
     # ---------------------------------------------------------------- parts, opened on first use
     @property
-    def library(self):
+    def library(self) -> Library:
         if self._library is None:
             from courtroom_desktop.core.library import Library
 
@@ -64,7 +89,7 @@ class Workspace:
         return self._library is not None
 
     @property
-    def trials(self):
+    def trials(self) -> TrialStore:
         if self._store is None:
             from courtroom_desktop.core.court import TrialStore
 
@@ -72,7 +97,7 @@ class Workspace:
         return self._store
 
     @property
-    def retriever(self):
+    def retriever(self) -> Retriever:
         if self._retriever is None:
             from courtroom_desktop.core.retrieval import Retriever
 
@@ -80,21 +105,21 @@ class Workspace:
         return self._retriever
 
     @property
-    def router(self):
+    def router(self) -> ModelRouter:
         if self._router is None:
             from courtroom_desktop.core.llm import ModelRouter
 
             self._router = ModelRouter(self.config.models)
         return self._router
 
-    def scope(self, documents: list[str] | None = None, sections: list[str] | None = None):
+    def scope(self, documents: Sequence[str] | None = None, sections: Sequence[str] | None = None) -> Scope:
         """Documents (ids, id prefixes or paths) and section prefixes -> a retrieval Scope; none: everything."""
         from courtroom_desktop.core.retrieval import Scope
 
         doc_ids = [self.library.find(ref).id for ref in documents or []]
         return Scope.in_sections(sections or (), doc_ids or None)
 
-    def court(self, scope=None, settings: DebateSettings | None = None):
+    def court(self, scope: Scope | None = None, settings: DebateSettings | None = None) -> Court:
         """A Court over this workspace's models, retriever and store. While any text of the trial goes to another
         machine, its searches leave private documents out and its model calls stop on a scope that became private
         (core.privacy)."""
@@ -107,7 +132,7 @@ class Workspace:
                      covers=embedder.covers, scope=policy.scope(scope if scope is not None else self.scope()),
                      k=settings.passages_per_turn, privacy=policy)
 
-    def privacy(self, scope=None):
+    def privacy(self, scope: Scope | None = None) -> TrialPolicy:
         """The privacy rule of a trial over ``scope`` (None: the whole library) with today's settings: which roles
         (and the embedder) send text to another machine, and which documents are private now (core.privacy)."""
         from courtroom_desktop.core.privacy import Server, TrialPolicy, is_this_computer, remote_roles
@@ -125,7 +150,7 @@ class Workspace:
         return TrialPolicy(remote, scope.doc_ids if scope is not None else None, lambda: self.library.ready_ids(),
                            self.private_documents, title_of)
 
-    def check_private(self, scope) -> None:
+    def check_private(self, scope: Scope | None) -> None:
         """Refuse a trial whose scope holds private documents while a role's model server, or the embedder (the
         court embeds the passages it weighs), is on another machine: the message names the documents, the roles
         and the servers (core.privacy)."""
@@ -138,7 +163,7 @@ class Workspace:
             labels[role] = f"{spec.provider}:{spec.model or 'bundled SmolLM2-135M'}"
         return labels
 
-    def _catalog_only(self):
+    def _catalog_only(self) -> Catalog | None:
         """The library's catalog, without opening the vector and text stores; None when there is no library yet."""
         if self._library is not None:
             return self._library.catalog
@@ -158,7 +183,7 @@ class Workspace:
         doc = catalog.get(doc_id) if catalog is not None else None
         return doc.path if doc else None
 
-    def private_documents(self, ids) -> frozenset[str]:
+    def private_documents(self, ids: Iterable[str]) -> frozenset[str]:
         """The ids of the private documents among ``ids`` (document ids, or chunk ids such as '3fa2...-0007'), from
         the catalog only; empty when there is no library."""
         catalog = self._catalog_only()
@@ -172,38 +197,41 @@ class Workspace:
 
         return notes_folder(self.data_dir / "library")
 
-    def save_note(self, title: str, text: str, path: Path | None = None, private: bool | None = None,
-                  on_event=None, cancel=None):
+    def save_note(self, title: str, text: str, path: Path | str | None = None, private: bool | None = None,
+                  on_event: EventSink | None = None, cancel: CancelToken | None = None) -> tuple[Path, IngestFinished]:
         """Write a note (a new one, or the one at ``path``) as Markdown under ``notes_dir`` and ingest it; returns
         (its path, the IngestFinished summary). ``private``: None keeps the note's earlier flag."""
         from courtroom_desktop.core.library.notes import write_note
 
-        written = write_note(self.notes_dir, title, text, path)
+        written = write_note(self.notes_dir, title, text, Path(path) if path is not None else None)
         return written, self.library.ingest([written], on_event=on_event, cancel=cancel, private=private)
 
-    def set_private(self, ref: str, private: bool):
+    def set_private(self, ref: str, private: bool) -> Document:
         """Mark a document (id, id prefix or path) private or not; returns it as it is now."""
         doc = self.library.find(ref)
         self.library.catalog.set_private(doc.id, private)
-        return self.library.catalog.get(doc.id)
+        return self.library.catalog.get(doc.id) or doc
 
     # ---------------------------------------------------------------- use cases
-    def ingest(self, paths, on_event=None, cancel=None, force: bool = False, private: bool | None = None):
+    def ingest(self, paths: Iterable[str | PathLike[str]], on_event: EventSink | None = None,
+               cancel: CancelToken | None = None, force: bool = False, private: bool | None = None) -> IngestFinished:
         """Files and folders into the library (see ``Library.ingest``); returns the IngestFinished summary."""
         return self.library.ingest(paths, on_event=on_event, cancel=cancel, force=force, private=private)
 
-    def reindex(self, refs: list[str] | None = None, on_event=None, cancel=None):
+    def reindex(self, refs: Sequence[str] | None = None, on_event: EventSink | None = None,
+                cancel: CancelToken | None = None) -> IngestFinished:
         """Documents (ids, id prefixes or paths; none: all) read, chunked and embedded again from their files, or
         with no refs and another embedder in the settings, the switch to it (see ``Library.reindex``)."""
         ids = [self.library.find(ref).id for ref in refs] if refs else None
         return self.library.reindex(ids, on_event=on_event, cancel=cancel)
 
-    def reembed(self, settings, on_event=None, cancel=None):
+    def reembed(self, settings: LibrarySettings, on_event: EventSink | None = None,
+                cancel: CancelToken | None = None) -> IngestFinished:
         """The library embedded again with ``settings``' embedder (LibrarySettings; they become the library's once
         the switch is complete), into a new table while searches use the old (core.library.store.reembed)."""
         return self.library.reindex(None, on_event=on_event, cancel=cancel, settings=settings)
 
-    def remove(self, refs: list[str], failure_paths: list[str] = ()) -> list:
+    def remove(self, refs: Sequence[str], failure_paths: Sequence[str] = ()) -> list[Document]:
         """Documents (ids, id prefixes or paths) out of the library, and files that failed to ingest forgotten;
         returns the documents removed."""
         library = self.library
@@ -212,8 +240,8 @@ class Workspace:
             library.catalog.clear_failure(path)
         return removed
 
-    def search(self, queries, k: int | None = None, documents: list[str] | None = None,
-               sections: list[str] | None = None, reranker: str | None = None):
+    def search(self, queries: str | Sequence[str], k: int | None = None, documents: Sequence[str] | None = None,
+               sections: Sequence[str] | None = None, reranker: str | None = None) -> list[Evidence]:
         """The best passages for the queries together, as the courtroom finds them; ``reranker`` overrides the
         setting for this search. When the embedder fails (an endpoint down), the search runs on BM25 alone and
         ``search_problem`` says why."""
@@ -226,9 +254,9 @@ class Workspace:
         self.search_problem = retriever.vector_problem  # '' or why this search ran on BM25 alone
         return found
 
-    def start_trial(self, claim: str, case: str = "claim", documents: list[str] | None = None,
-                    sections: list[str] | None = None, settings: DebateSettings | None = None, *,
-                    background: str = "", decision=None) -> TrialRun:
+    def start_trial(self, claim: str, case: str = "claim", documents: Sequence[str] | None = None,
+                    sections: Sequence[str] | None = None, settings: DebateSettings | None = None, *,
+                    background: str = "", decision: DecisionSpec | None = None) -> TrialRun:
         """Create a trial of ``claim`` over the library (or the named documents and sections) with ``settings``
         (default: the config's debate settings). ``background``: text every role sees, as data; ``decision``: a
         ``DecisionSpec`` (options, weighted criteria, hard constraints) for a decision case."""
@@ -266,7 +294,8 @@ class Workspace:
         court = self.court(scope, settings)
         return TrialRun(trial_id, spec, court)
 
-    def export_trial(self, ref: str, formats, out_dir, audience: str = "general") -> Export:
+    def export_trial(self, ref: str, formats: Iterable[str], out_dir: str | PathLike[str],
+                     audience: Literal["general", "expert"] = "general") -> Export:
         """A stored trial's report into ``out_dir``: the formats asked for and the highlighted source pages."""
         from courtroom_desktop.core.reports import TrialRecord, export
 
@@ -284,7 +313,7 @@ class Workspace:
             self._router = None
         return self
 
-    def reconfigure(self, config: AppConfig):
+    def reconfigure(self, config: AppConfig) -> ModelRouter | None:
         """Use ``config`` from now on without reopening the library: models and the retriever are rebuilt on next
         use, and the library's next ingest uses the new chunking settings; a different embedder takes effect with
         `courtroom library reindex` (or the window's Re-index), which re-embeds into a new table while searches keep
