@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.court.decisions import DecisionSpec
     from courtroom_desktop.core.court.records import TrialEvent, TrialSpec
     from courtroom_desktop.core.library import CancelToken, Library
-    from courtroom_desktop.core.library.notes import Note
     from courtroom_desktop.core.library.store.catalog import Catalog
     from courtroom_desktop.core.llm import ModelRouter
     from courtroom_desktop.core.privacy import TrialPolicy
