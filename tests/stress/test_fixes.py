@@ -112,8 +112,8 @@ def test_files_a_killed_commit_left_in_the_text_index_do_not_block_the_next_comm
                       char_start=0, char_end=9, text=f"vitamin d trial {i}") for i in range(3)]
 
     index = TextIndex(tmp_path)
-    index.replace_doc("doc-a", chunks("doc-a"), "A")
-    index.replace_doc("doc-b", chunks("doc-b"), "B")
+    index.add_docs([("doc-a", chunks("doc-a"), "A")])
+    index.add_docs([("doc-b", chunks("doc-b"), "B")])
     del index
     meta = json.loads((tmp_path / "meta.json").read_text())
     orphans = [f"{segment['segment_id'].replace('-', '')}.{opstamp}.del" for segment in meta["segments"]

@@ -121,9 +121,6 @@ class TextIndex:
             fields[GRAMS_FIELD] = " ".join(grams)
         return tantivy.Document(**fields)
 
-    def replace_doc(self, doc_id: str, chunks: list[Chunk], title: str) -> None:
-        self.add_docs([(doc_id, chunks, title)])
-
     def add_docs(self, items: Sequence[tuple[str, list[Chunk], str]]) -> None:
         """Replace many documents, (doc id, chunks, title) each, in one commit."""
         with self._lock:
