@@ -233,15 +233,20 @@ settings = LibrarySettings(chunk_tokens=120, overlap_tokens=20, min_section_toke
 lib = Library.open(sys.argv[1], settings)
 lib.ingest([sys.argv[2]])
 print("first done", flush=True)
-prepared, files = threading.Event(), [0]
-def on_event(event):  # the first encode waits for every file to be prepared: the rest then go as one batch
+prepared, first_taken, files = threading.Event(), threading.Event(), [0]
+def on_event(event):
+    # the second file waits until storing has taken the first alone (its first encode), whatever the load; the
+    # first encode then waits for every file to be prepared, so the other nine go as one batch
     if event.kind == "file_progress" and event.stage.value == "chunk":
         files[0] += 1
+        if files[0] == 2:
+            first_taken.wait(120)
         if files[0] == int(sys.argv[4]):
             prepared.set()
 encode = lib.embedder.encode
 def held(texts):
     if not prepared.is_set():
+        first_taken.set()
         prepared.wait(120)
         time.sleep(0.3)
     return encode(texts)
