@@ -14,6 +14,7 @@ import pytest
 
 from courtroom_desktop.core.config import AppConfig, DebateSettings, ModelSettings, ModelSpec
 from courtroom_desktop.core.errors import TrialError
+from courtroom_desktop.core.reports.wording import say_reason
 from courtroom_desktop.core.retrieval import Retriever, Scope
 from courtroom_desktop.core.workspace import Workspace
 from stress.common import actor, schema_title
@@ -106,7 +107,7 @@ def test_a_private_note_ingested_mid_trial_never_reaches_the_remote_server(folde
             # the private note's text is in no body, before or after (its words, its title)
             assert not [b for b in everything if "Arroios" in b or "1,250" in b]
             # the trial recorded what its searches left out ...
-            warnings = [e.message for e in events if e.kind == "warning"]
+            warnings = [say_reason(e.reason, "en") for e in events if e.kind == "warning"]
             assert any(w.startswith("private documents left out of this trial's searches ('Budget')") for w in warnings)
             # ... and stopped with the message a start gives now, naming the note, the roles and the server
             errors = [e for e in events if e.kind == "error"]
@@ -152,7 +153,8 @@ def test_a_heard_document_marked_private_mid_trial_is_never_sent_again(folder):
             assert not [b for b in after if any(text[:60] in b for text in marked)]
             errors = [e for e in events if e.kind == "error"]
             assert len(errors) == 1 and "private notes" in errors[0].message
-            assert any(e.kind == "warning" and e.message.startswith("private documents left out") for e in events)
+            assert any(e.kind == "warning" and say_reason(e.reason, "en").startswith("private documents left out")
+                       for e in events)
         finally:
             ws.close()
 

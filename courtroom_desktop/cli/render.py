@@ -8,6 +8,19 @@ from rich.console import Console
 from rich.markup import escape
 
 
+def said(reason) -> str:
+    """A reason the court stored, in words (the reports' English wording: core.reports.wording)."""
+    from courtroom_desktop.core.services.export import wording
+
+    return "" if reason is None else wording.say_reason(reason, "en")
+
+
+def said_all(reasons) -> str:
+    from courtroom_desktop.core.services.export import wording
+
+    return wording.say_reasons(reasons, "en")
+
+
 class TranscriptPrinter:
     def __init__(self, console: Console | None = None, show_tokens: bool = True, demo_note: str = ""):
         self.console = console or Console(highlight=False)
@@ -61,7 +74,7 @@ class TranscriptPrinter:
             cited = ", ".join(f"{x.evidence_id}{'' if x.valid else ' (invalid)'}" for x in turn.citations) or "none"
             c.print(f"  [dim]cites: {cited}; {turn.usage.tokens_out} tokens in {turn.usage.seconds:.1f} s[/]")
             for flag in turn.flags:
-                c.print(f"  [yellow]flag:[/] {escape(flag)}")
+                c.print(f"  [yellow]flag:[/] {escape(said(flag))}")
             for challenge in turn.challenges:
                 c.print(f"  [cyan]{challenge.id}[/] to {escape(challenge.addressed_to)}: {escape(challenge.text)}")
         elif kind == "ruling":
@@ -71,7 +84,7 @@ class TranscriptPrinter:
             if r.ruling.key_controversy:
                 c.print(f"  key controversy: {escape(r.ruling.key_controversy)}")
             for reason in r.overruled:
-                c.print(f"  [yellow]'ready for verdict' overruled:[/] {escape(reason)}")
+                c.print(f"  [yellow]'ready for verdict' overruled:[/] {escape(said(reason))}")
             if r.marks:
                 c.print("  challenges: " + "; ".join(f"{m.id} {m.status.value}" for m in r.marks))
             for question in r.questions:
@@ -82,9 +95,9 @@ class TranscriptPrinter:
                 cells += [f"{k.constraint}: {k.status}" for k in r.hearing.constraints]
                 c.print(f"  scores for {escape(r.hearing.option)}: {escape('; '.join(cells))}")
         elif kind == "switch":
-            c.rule(f"[bold yellow]Sides switched after round {event.round}: {escape('; '.join(event.reasons))}[/]")
+            c.rule(f"[bold yellow]Sides switched after round {event.round}: {escape(said_all(event.reasons))}[/]")
         elif kind == "warning":
-            c.print(f"  [yellow]warning:[/] {escape(event.message)}")
+            c.print(f"  [yellow]warning:[/] {escape(said(event.reason))}")
         elif kind == "error":
             c.print(f"[red]error:[/] {escape(event.message)}")
             if event.fix:
@@ -95,10 +108,12 @@ class TranscriptPrinter:
             v = event.verdict
             c.rule("[bold]Verdict[/]")
             c.print(f"[bold]{v.label.value.upper()}[/] (confidence {v.confidence:.2f}) after {v.rounds} rounds, "
-                    f"{v.switches} switch(es); stopped because {escape(v.stopped_because)}")
+                    f"{v.switches} switch(es); stopped because {escape(said(v.stopped_because))}")
             if self.demo_note:
                 c.print(f"[bold yellow]{escape(self.demo_note)}[/]")
-            for note in (v.rests_on(), v.correction()):
+            from courtroom_desktop.core.services.export import wording
+
+            for note in (wording.rests_on(v, "en"), wording.correction(v, "en")):
                 if note:
                     c.print(f"[dim]{escape(note)}[/]")
             if v.decision is not None:
@@ -112,7 +127,7 @@ class TranscriptPrinter:
                 c.print(f"  open line of argument {line.challenge.id} ({escape(line.challenge.raised_by)}, round "
                         f"{line.challenge.round}; {line.status.value}): {escape(line.challenge.text)}")
             for flag in v.quality_flags:
-                c.print(f"  [yellow]quality:[/] {escape(flag)}")
+                c.print(f"  [yellow]quality:[/] {escape(said(flag))}")
 
     def _decision_table(self, result) -> None:
         """A decision's options by criteria: scores with citations, the weighted total, recommended or out."""

@@ -207,9 +207,6 @@ class TrialPolicy:
         self._recorded.update(fresh)
         return fresh
 
-    def left_out_message(self, ids: list[str]) -> str:
-        titles = ", ".join(repr(self.title_of(i) or i) for i in ids[:3]) + (f" and {len(ids) - 3} more"
-                                                                           if len(ids) > 3 else "")
-        roles = ", ".join(self.remote)
-        return (f"private documents left out of this trial's searches ({titles}): text goes to another machine "
-                f"({roles})")
+    def left_out_titles(self, ids: list[str]) -> list[str]:
+        """The titles of private documents left out (their ids where they have none), for the trial's warning."""
+        return [self.title_of(i) or i for i in ids]

@@ -39,6 +39,23 @@ def assessed_words(case, stance) -> str:
     return stance
 
 
+def said(reason, lang: str = "en") -> str:
+    """A reason the court stored (a stop or switch reason, a flag, a warning), in words: the reports' wording
+    (core.reports.wording, through the export service); '' for none."""
+    if reason is None:
+        return ""
+    from courtroom_desktop.core.services.export import wording
+
+    return wording.say_reason(reason, lang)
+
+
+def said_all(reasons, lang: str = "en") -> str:
+    """Several reasons on one line ('; ' between them)."""
+    from courtroom_desktop.core.services.export import wording
+
+    return wording.say_reasons(reasons, lang)
+
+
 def cite_href(evidence_id: str) -> str:
     return f"{CITE_SCHEME}:{evidence_id}"
 
@@ -70,9 +87,13 @@ def _md_cites(ids) -> str:
     return " ".join(f"[\\[{i}\\]]({cite_href(i)})" for i in ids)
 
 
-def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> str:
+def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "", lang: str = "en") -> str:
     """The final verdict card, as Markdown (rendered by Qt's Markdown support). ``demo``: the demo-model note
-    (core.llm.demo), shown right under the heading when a role ran the bundled model."""
+    (core.llm.demo), shown right under the heading when a role ran the bundled model. What the card shares with the
+    reports (the court's reasons, what the confidence rests on, the rule's correction, the section headings) is worded
+    by the reports' wording (core.reports.wording) in ``lang``."""
+    from courtroom_desktop.core.services.export import wording
+
     label = VERDICT_WORDS.get(_value(verdict.label), str(_value(verdict.label)).capitalize())
     result = getattr(verdict, "decision", None)  # a decision with options: the table's outcome
     if result is not None:
@@ -84,7 +105,7 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> 
         lines += [f"*{'Decision' if _value(case) == 'decision' else 'Claim'}:* {_md(claim)}", ""]
     lines += [f"**Confidence {verdict.confidence:.0%}** \u00b7 {verdict.rounds} round{'s' if verdict.rounds != 1 else ''}"
               f" \u00b7 {verdict.switches} switch{'es' if verdict.switches != 1 else ''}", ""]
-    for note in (verdict.rests_on(), verdict.correction()):
+    for note in (wording.rests_on(verdict, lang), wording.correction(verdict, lang)):
         if note:
             lines += [f"*{_md(note)}*", ""]
     if verdict.summary:
@@ -92,14 +113,15 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> 
     if result is not None:
         lines += decision_markdown(result)
     if verdict.findings:
-        lines += ["### Findings", ""]
+        lines += [f"### {wording.word('findings', lang)}", ""]
         for number, finding in enumerate(verdict.findings, 1):
             cites = f" {_md_cites(finding.citations)}" if finding.citations else ""
             lines.append(f"{number}. {_md(finding.text)}{cites}")
         lines.append("")
-    for title, items in (("What would change the recommendation" if result is not None else "Conditions",
-                          verdict.conditions), ("Risks", verdict.risks),
-                         ("Open questions", verdict.open_questions)):
+    for title, items in (("What would change the recommendation" if result is not None
+                          else wording.word("conditions", lang), verdict.conditions),
+                         (wording.word("risks", lang), verdict.risks),
+                         (wording.word("open_questions", lang), verdict.open_questions)):
         if items:
             lines += [f"### {title}", ""] + [f"- {_md(item)}" for item in items] + [""]
     if verdict.open_challenges:
@@ -114,10 +136,11 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "") -> 
             lines.append(f"- {_md_cites([weighed.id])} {_md(weighed.level)}, weight {weighed.weight:.2f}{says}{both}"
                          + (f", cited by {_md(', '.join(weighed.cited_by))}" if weighed.cited_by else ""))
         lines.append("")
-    if verdict.stopped_because:
-        lines += [f"*Stopped because:* {_md(verdict.stopped_because)}", ""]
+    if verdict.stopped_because is not None:
+        lines += [f"*Stopped because:* {_md(said(verdict.stopped_because, lang))}", ""]
     if verdict.quality_flags:
-        lines += ["### Quality flags", ""] + [f"- {_md(flag)}" for flag in verdict.quality_flags] + [""]
+        lines += [f"### {wording.word('quality_flags', lang)}", ""] + [
+            f"- {_md(said(flag, lang))}" for flag in verdict.quality_flags] + [""]
     return "\n".join(lines).strip() + "\n"
 
 

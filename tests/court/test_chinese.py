@@ -15,6 +15,7 @@ from courtroom_desktop.core.court.checks import clean_queries, content_words, ke
 from courtroom_desktop.core.court.prompts import language_rule
 from courtroom_desktop.core.court.records import Citation, Seat, Stance, Turn
 from courtroom_desktop.core.records import Chunk, Evidence
+from courtroom_desktop.core.reports.wording import say_reason as said
 
 from .fakes import models, pool_ids, scripted
 
@@ -42,8 +43,8 @@ def test_chinese_words_key_terms_queries_and_the_quality_guard():
     opponent = turn(argument)
     reply = lambda text: turn(text, Seat.starts_for, Stance.for_)  # noqa: E731
     assert quality_flags(reply(answer), opponent) == []
-    assert quality_flags(reply(unrelated), opponent) == ["does not answer the other side (parallel monologue)"]
-    assert quality_flags(reply(argument), opponent) == ["weak challenge: repeats the other side without new points"]
+    assert [said(f) for f in quality_flags(reply(unrelated), opponent)] == ["does not answer the other side (parallel monologue)"]
+    assert [f.code for f in quality_flags(reply(argument), opponent)] == ["flag_weak_challenge"]
     assert language_rule(CLAIM).startswith("Write in Simplified Chinese") and language_rule("Coffee helps.") == ""
 
 
@@ -96,7 +97,7 @@ async def test_a_chinese_trial_reaches_a_verdict_and_sees_a_repeated_controversy
     assert events[-1].kind == "verdict", [e for e in events if e.kind in ("error", "warning")]
     assert not embedded  # novelty and the controversy were compared by words
     switch = next(e for e in events if e.kind == "switch")
-    assert "the key controversy repeats" in switch.reasons
+    assert "switch_controversy_repeats" in [r.code for r in switch.reasons]
     turns = [e.turn for e in events if e.kind == "turn_finished"]
     assert all(c.valid for t in turns for c in t.citations) and all("钙" in t.text for t in turns)
     prompts = [m[-1]["content"] for m in judge.calls]

@@ -21,6 +21,7 @@ from courtroom_desktop.core.court.decisions import (
     table,
 )
 from courtroom_desktop.core.court.records import CaseType, VerdictLabel
+from courtroom_desktop.core.reports.wording import say_reason as said
 
 from .fakes import FakeRetriever, assess_all, counsel, models, scripted
 
@@ -212,7 +213,7 @@ async def test_a_decision_trial_hears_each_option_and_the_table_recommends(store
     assert verdict.decision.recommended == "Supplements" and verdict.label == VerdictLabel.supported
     rows = {r.option: r for r in verdict.decision.rows}
     assert rows["Supplements"].total == pytest.approx((2 * 9 + 6) / 3, abs=0.01)
-    assert verdict.summary.startswith("Supplements are recommended") and verdict.stopped_because.startswith("every")
+    assert verdict.summary.startswith("Supplements are recommended") and said(verdict.stopped_because).startswith("every")
     assert verdict.open_questions and verdict.risks
     # every role saw the option under hearing and the background as escaped data: it cannot close its element
     _, _, judge = c.test_models
@@ -232,10 +233,10 @@ async def test_an_uncited_score_does_not_count_and_a_summary_against_the_table_i
     verdict = events[-1].verdict
     rows = {r.option: r for r in verdict.decision.rows}
     assert rows["Supplements"].scores[1].score is None  # effort: a score of 6 without a citation was set aside
-    assert any("without a citation was set aside" in f for f in verdict.quality_flags)
-    assert any(e.kind == "warning" and "sent back" in e.message for e in events)
+    assert any("without a citation was set aside" in said(f) for f in verdict.quality_flags)
+    assert any(e.kind == "warning" and "sent back" in said(e.reason) for e in events)
     assert verdict.summary.startswith("The court's table recommends Supplements")
-    assert any("does not name the option the table recommends" in f for f in verdict.quality_flags)
+    assert any("does not name the option the table recommends" in said(f) for f in verdict.quality_flags)
 
 
 @pytest.mark.asyncio
@@ -291,14 +292,14 @@ async def test_a_score_citing_another_options_evidence_does_not_count(store):
     assert pool[cited].round == 1 and "sunlight" not in pool[cited].evidence.chunk.text.lower()  # Supplements' own
     assert [s.score for s in sunlight.scores] == [None, None] and all(not s.citations for s in sunlight.scores)
     assert sunlight.constraints[0].status == "unknown"
-    warnings = [e.message for e in events if e.kind == "warning" and e.message.startswith("Sunlight:")]
-    assert warnings, [e.message for e in events if e.kind == "warning"]
+    warnings = [said(e.reason) for e in events if e.kind == "warning" and said(e.reason).startswith("Sunlight:")]
+    assert warnings, [said(e.reason) for e in events if e.kind == "warning"]
     assert f"evidence: a score of 4 cited only {cited}, not Sunlight's own evidence" in warnings[0]
     assert f"effort: a score of 10 cited only {cited}, not Sunlight's own evidence" in warnings[0]
     verdict = events[-1].verdict
     rows = {r.option: r for r in verdict.decision.rows}
     assert rows["Sunlight"].known == 0.0 and rows["Supplements"].known == 1.0
-    assert any(f.startswith("Sunlight: evidence: a score of 4 cited only") for f in verdict.quality_flags)
+    assert any(said(f).startswith("Sunlight: evidence: a score of 4 cited only") for f in verdict.quality_flags)
     # the judge was told which passages are the option's own evidence, and the one it cited was not among them
     assert cited not in own_ids(prompt) and own_ids(prompt)
 

@@ -11,6 +11,7 @@ from courtroom_desktop.core.config import AppConfig
 from courtroom_desktop.core.court import TrialSpec, rules
 from courtroom_desktop.core.court.records import VerdictLabel
 from courtroom_desktop.core.court.state import TrialState
+from courtroom_desktop.core.reports.wording import say_reason as said
 from courtroom_desktop.core.workspace import Workspace
 
 
@@ -44,7 +45,7 @@ async def test_trial_on_the_sample_library_with_the_embedded_model(tmp_path, sam
         assert state.assessments and set(state.assessments) <= set(pool)
         assert_verdict_holds_to_the_record(state, settings)
         # a verdict text flagged for echoing the instructions was cut: the echo is not in the summary kept
-        if any(flag.startswith("verdict text") and "echoes" in flag for flag in state.verdict.quality_flags):
+        if any(said(flag).startswith("verdict text") and "echoes" in said(flag) for flag in state.verdict.quality_flags):
             assert "You are" not in state.verdict.summary
         # the stored trial is listed as finished with the verdict's label
         listed = next(t for t in workspace.trials.list() if t.id == trial_id)

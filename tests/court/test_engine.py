@@ -13,6 +13,7 @@ from courtroom_desktop.core.court import CaseType, Court, TrialSpec, TrialStore
 from courtroom_desktop.core.court.records import Stance
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelUnavailable
+from courtroom_desktop.core.reports.wording import say_reason as said
 
 from .fakes import FakeRetriever, counsel, models, ruling, scripted, verdict
 
@@ -70,7 +71,7 @@ async def test_full_trial_flow_is_persisted_contiguously(store):
     assert all(c.valid for t in turns for c in t.citations) and all(t.citations for t in turns)
     v = stored[-1].verdict
     assert v.label.value == "supported" and v.findings[0].citations == ("E1",)
-    assert v.rounds == 2 and "confidence 0.85" in v.stopped_because
+    assert v.rounds == 2 and "confidence 0.85" in said(v.stopped_because)
     assert store.list()[0].status == "finished" and store.list()[0].label == "supported"
     # evidence ids are stable, in order of entry, with who found them and with which query
     pool = [e.entry for e in stored if e.kind == "evidence_added"]
@@ -97,11 +98,11 @@ async def test_unknown_citation_is_regenerated_once_then_flagged(store):
     c = court(store, [ruling(0.5), ruling(0.9), verdict()], prosecution=prosecution)
     events = await collect(c, c.start(TrialSpec(claim=CLAIM)))
     first = next(e.turn for e in events if e.kind == "turn_finished")
-    assert first.regenerated and any("E99 is not in the evidence pool" in f for f in first.flags)
+    assert first.regenerated and any("E99 is not in the evidence pool" in said(f) for f in first.flags)
     assert not first.citations[0].valid
     retry_prompt = prosecution.calls[2][-1]["content"]
     assert "rejected: E99 is not in the evidence pool" in retry_prompt
-    assert any(e.kind == "warning" and "regenerating once" in e.message for e in events)
+    assert any(e.kind == "warning" and "regenerating once" in said(e.reason) for e in events)
 
 
 @pytest.mark.asyncio
@@ -112,7 +113,7 @@ async def test_misquotation_is_rejected_and_a_good_retry_accepted(store):
     events = await collect(c, c.start(TrialSpec(claim=CLAIM)))
     first = next(e.turn for e in events if e.kind == "turn_finished")
     assert first.regenerated
-    assert not any("rejected" in flag for flag in first.flags) and all(c.valid for c in first.citations)
+    assert not any("rejected" in said(flag) for flag in first.flags) and all(c.valid for c in first.citations)
     assert "is not in E1" in prosecution.calls[2][-1]["content"]
 
 
@@ -125,10 +126,10 @@ async def test_premature_or_unreasoned_ready_is_overruled(store):
               settings=DebateSettings(min_rounds=2, max_rounds=5, confidence_threshold=0.9, max_switches=0))
     events = await collect(c, c.start(TrialSpec(claim=CLAIM)))
     rulings = [e.ruling for e in events if e.kind == "ruling"]
-    assert "minimum of 2 rounds" in rulings[0].overruled[0]
-    assert "names no argument" in rulings[1].overruled[0]
+    assert "minimum of 2 rounds" in said(rulings[0].overruled[0])
+    assert "names no argument" in said(rulings[1].overruled[0])
     assert rulings[2].overruled == ()
-    assert events[-1].verdict.stopped_because == "the judge found the case ready"
+    assert said(events[-1].verdict.stopped_because) == "the judge found the case ready"
 
 
 @pytest.mark.asyncio
@@ -145,7 +146,7 @@ async def test_switch_triggers(store, judge, expected):
               settings=settings)
     events = await collect(c, c.start(TrialSpec(claim=CLAIM)))
     switches = [e for e in events if e.kind == "switch"]
-    assert len(switches) == 1 and expected in switches[0].reasons
+    assert len(switches) == 1 and expected in [said(r) for r in switches[0].reasons]
     assert switches[0].round == len(judge)
     after = [e.turn for e in events if e.kind == "turn_finished" and e.turn.round > switches[0].round]
     # seat A argued against before and for after, with a prompt rebuilt for its new stance and a notice
@@ -166,10 +167,10 @@ async def test_few_new_passages_trigger_a_switch_and_switches_are_bounded(store)
               settings=settings, retriever=retriever)
     events = await collect(c, c.start(TrialSpec(claim=CLAIM)))
     switches = [e for e in events if e.kind == "switch"]
-    assert len(switches) == 1 and "fewer than 1 new passages over 1 rounds" in switches[0].reasons
+    assert len(switches) == 1 and "fewer than 1 new passages over 1 rounds" in [said(r) for r in switches[0].reasons]
     assert switches[0].round == 2
     assert events[-1].verdict.rounds == 5 and events[-1].verdict.switches == 1
-    assert "round limit" in events[-1].verdict.stopped_because
+    assert "round limit" in said(events[-1].verdict.stopped_because)
 
 
 @pytest.mark.asyncio
@@ -185,7 +186,7 @@ async def test_verdict_drops_citations_of_unknown_evidence(store):
     c = court(store, [ruling(0.5), ruling(0.9), verdict(cite=("E1", "E42"))])
     events = await collect(c, c.start(TrialSpec(claim=CLAIM)))
     assert events[-1].verdict.findings[0].citations == ("E1",)
-    assert any(e.kind == "warning" and "E42" in e.message for e in events)
+    assert any(e.kind == "warning" and "E42" in said(e.reason) for e in events)
     weighed = events[-1].verdict.evidence
     assert weighed and weighed[0].level in {"randomised trial", "cohort", "systematic review", "other"}
     assert weighed == tuple(sorted(weighed, key=lambda w: -w.weight))
@@ -201,8 +202,8 @@ async def test_injected_instructions_stay_delimited_and_are_flagged(store):
     prompt = c.test_models[1].calls[-1][-1]["content"]
     body = prompt.split(f'<evidence id="{hostile.id}"')[1].split("</evidence>")[0]
     assert "</evidence>" not in body and "<system>" not in body and "‹/evidence›" in body
-    assert any(f"{hostile.id} reads like instructions" in e.message for e in events if e.kind == "warning")
-    assert any("read like instructions" in f for f in events[-1].verdict.quality_flags)
+    assert any(f"{hostile.id} reads like instructions" in said(e.reason) for e in events if e.kind == "warning")
+    assert any("read like instructions" in said(f) for f in events[-1].verdict.quality_flags)
 
 
 @pytest.mark.asyncio
@@ -388,7 +389,7 @@ async def test_a_failing_embedder_leaves_the_trial_on_bm25_and_word_overlap_with
               retriever=retriever, embed=embed)
     trial_id = c.start(TrialSpec(claim=CLAIM))
     events = await collect(c, trial_id)
-    warnings = [e.message for e in events if e.kind == "warning" and "the embedder failed" in e.message]
+    warnings = [said(e.reason) for e in events if e.kind == "warning" and "the embedder failed" in said(e.reason)]
     assert len(warnings) == 1 and "cannot be reached" in warnings[0] and "BM25 alone" in warnings[0]
     assert calls and kinds(events)[-1] == "verdict"
     assert TrialState.from_events(trial_id, c.store.spec(trial_id), c.store.events(trial_id)).verdict is not None

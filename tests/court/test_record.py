@@ -11,6 +11,7 @@ from courtroom_desktop.core.config import DebateSettings, VerdictRule
 from courtroom_desktop.core.court import Court, TrialSpec, TrialStore
 from courtroom_desktop.core.court.checks import cut_generated, generated_problems, quote_in
 from courtroom_desktop.core.court.records import Assessed, ChallengeStatus, VerdictLabel
+from courtroom_desktop.core.reports.wording import say_reason as said
 
 from .fakes import FakeRetriever, assess_all, counsel, models, pool_ids, ruling, scripted, verdict
 
@@ -74,7 +75,7 @@ async def test_a_judge_that_cannot_assess_leaves_stances_unknown_with_a_warning(
     c = court(store, [ruling(0.5), ruling(0.9), verdict()], assessments="not json at all")
     events = await run(c)
     assert not [e for e in events if e.kind == "evidence_assessed"]
-    assert any("could not be assessed" in e.message for e in events if e.kind == "warning")
+    assert any("could not be assessed" in said(e.reason) for e in events if e.kind == "warning")
     assert all(w.assessed is None for w in verdict_of(events).evidence)
 
 
@@ -92,7 +93,7 @@ async def test_a_verdict_that_contradicts_the_record_is_sent_back_then_set_by_th
     assert "sent back" in second and "contradicts the record" in second  # the contradiction was named
     assert v.label == VerdictLabel.supported and v.confidence <= 0.9
     assert v.draft_label == VerdictLabel.insufficient and v.draft_confidence == 1.0 and v.corrected
-    assert any(f.startswith("verdict rule:") and "set to 'supported'" in f for f in v.quality_flags)
+    assert any(said(f).startswith("verdict rule:") and "set to 'supported'" in said(f) for f in v.quality_flags)
 
 
 @pytest.mark.asyncio
@@ -100,7 +101,7 @@ async def test_a_redrafted_verdict_that_agrees_with_the_record_stands(store):
     c = court(store, [ruling(0.6), ruling(0.9), verdict(label="refuted"), verdict(label="supported", confidence=0.85)])
     v = verdict_of(await run(c))
     assert v.label == VerdictLabel.supported and v.confidence == 0.85 and not v.corrected
-    assert not any(f.startswith("verdict rule:") for f in v.quality_flags)
+    assert not any(said(f).startswith("verdict rule:") for f in v.quality_flags)
 
 
 @pytest.mark.asyncio
@@ -111,7 +112,7 @@ async def test_insufficient_evidence_cannot_carry_high_confidence(store):
                       verdict(label="insufficient evidence", confidence=0.95)], assessments=assess_all("mixed"))
     v = verdict_of(await run(c))
     assert v.label == VerdictLabel.insufficient and v.confidence == SETTINGS.verdict_rule.insufficient_max_confidence
-    assert v.draft_confidence == 0.95 and any("capped at 0.50" in f for f in v.quality_flags)
+    assert v.draft_confidence == 0.95 and any("capped at 0.50" in said(f) for f in v.quality_flags)
 
 
 @pytest.mark.asyncio
@@ -132,7 +133,7 @@ async def test_a_verdict_that_leaks_instruction_text_is_regenerated_then_cut_and
     assert "echoes its instructions" in c.test_models[2].calls[-1][-1]["content"]  # named when sent back
     assert v.summary == "The randomised trial supports the claim [E1]."
     assert "You are an AI" not in v.summary and "}" not in v.summary
-    assert any(f.startswith("verdict text: the summary") for f in v.quality_flags)
+    assert any(said(f).startswith("verdict text: the summary") for f in v.quality_flags)
 
 
 @pytest.mark.asyncio
@@ -160,18 +161,21 @@ async def test_an_argument_that_echoes_its_role_prompt_is_regenerated_then_cut(s
     events = await run(c)
     first = next(e.turn for e in events if e.kind == "turn_finished")
     assert first.regenerated and first.text.startswith("The null trial [E") and "You are" not in first.text
-    assert any("echoes its instructions" in f for f in first.flags)
+    assert any("echoes its instructions" in said(f) for f in first.flags)
 
 
 def test_generated_text_checks_in_english_and_chinese():
     system = "You are a neutral judge in a court that tests a claim against documents. You do not argue."
     assert generated_problems("The trial [E1] shows it.", [system]) == []
-    assert "echoes its instructions or a role prompt" in generated_problems(
-        "a neutral judge in a court that tests a claim against documents", [system])
-    assert "has stray template characters" in generated_problems("Fine. <|im_end|>")
-    assert "repeats sentences" in generated_problems("The trial was large. The trial was large.")
-    assert generated_problems("No citation here.", need_citation=True) == ["cites no evidence"]
-    assert "echoes its instructions or a role prompt" in generated_problems("你是一个乐于助人的助手。试验[E1]有效。")
+    def codes(*args, **kwargs) -> list[str]:
+        return [p.code for p in generated_problems(*args, **kwargs)]
+
+    assert "problem_echo" in codes("a neutral judge in a court that tests a claim against documents", [system])
+    assert "problem_template" in codes("Fine. <|im_end|>")
+    assert "problem_repeats" in codes("The trial was large. The trial was large.")
+    assert codes("No citation here.", need_citation=True) == ["problem_no_citation"]
+    assert [said(p) for p in generated_problems("No citation here.", need_citation=True)] == ["cites no evidence"]
+    assert "problem_echo" in codes("你是一个乐于助人的助手。试验[E1]有效。")
     assert cut_generated("试验[E1]表明有效。你是一个乐于助人的助手。试验[E1]表明有效。") == "试验[E1]表明有效。"
 
 
@@ -215,7 +219,7 @@ async def test_challenges_get_ids_are_answered_or_left_open(store):
     v = verdict_of(events)
     open_lines = {o.challenge.id: o.status for o in v.open_challenges}
     assert open_lines.get("Q2") == ChallengeStatus.unanswered and "Q1" not in open_lines
-    assert any(f.startswith("unanswered challenges:") and "Q2" in f for f in v.quality_flags)
+    assert any(said(f).startswith("unanswered challenges:") and "Q2" in said(f) for f in v.quality_flags)
 
 
 # ---------------------------------------------------------------- structured quotations
@@ -242,7 +246,7 @@ async def test_a_wrong_quotation_in_structured_mode_is_sent_back_then_dropped_an
     events = await run(c)
     first = next(e.turn for e in events if e.kind == "turn_finished")
     assert first.regenerated and all(c.valid for c in first.citations) and not any(c.quote for c in first.citations)
-    assert any("is not in E" in f and "quotation was dropped" in f for f in first.flags)
+    assert any("is not in E" in said(f) and "quotation was dropped" in said(f) for f in first.flags)
 
 
 @pytest.mark.asyncio

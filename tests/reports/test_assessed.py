@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from courtroom_desktop.core.reports.wording import rests_on
+
 
 def test_record_keeps_assessments_and_challenges(record):
     assert {a.evidence_id for a in record.assessments} == {e.id for e in record.pool}
@@ -21,7 +23,7 @@ def test_markdown_shows_assessed_stance_both_sides_basis_and_open_lines(report_d
     assert "supports (relevance 0.80)" in text and "says: supports (relevance 0.80)" in text
     both = [e.id for e in record.pool if record.citing_stance(e.id) == "both"]
     assert both and "both sides: " in text  # a passage the Prosecution and the Defense both cited is marked
-    assert record.verdict.rests_on() in text and "It rests on" in text
+    assert rests_on(record.verdict, "en") in text and "It rests on" in text
     assert "### Open lines of argument: challenges never answered" in text
     first = record.verdict.open_challenges[0].challenge
     assert f"{first.id} (raised by the Judge in round {first.round}, to both sides; unanswered)" in text

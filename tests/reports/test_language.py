@@ -18,11 +18,13 @@ from courtroom_desktop.core.court.records import (
     Challenge,
     ChallengeStatus,
     Citation,
+    Code,
     EvidenceAdded,
     EvidenceAssessed,
     Finding,
     JudgeRuling,
     PoolEntry,
+    Reason,
     Ruling,
     RulingIssued,
     Seat,
@@ -81,8 +83,9 @@ HEADINGS_EN = ["Verdict report", "Summary", "The Judge's confidence per round", 
                "Quality flags", "Cited passages", "Evidence", "Models and settings", "Appendix: transcript", "Round 1"]
 
 
-# a stop reason as the court stores it (in English; the Chinese report shows it in Chinese) and a free one
-STOPPED = {True: "the judge found the case ready", False: "the judge was ready and confident"}
+# a stop reason as the court stores it (a code: the Chinese report words it in Chinese) and a plain string, as an
+# earlier version stored one (shown as stored)
+STOPPED = {True: Reason.of(Code.stop_judge_ready), False: "the judge was ready and confident"}
 
 
 def make_record(text: dict[str, str]) -> TrialRecord:

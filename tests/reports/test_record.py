@@ -30,7 +30,7 @@ def test_record_holds_the_whole_trial(record, trial):
 
 def test_json_is_the_complete_record(report_dir, record):
     data = json.loads((report_dir / "report.json").read_text())
-    assert data["report_schema_version"] == 1 and data["trial_id"] == record.trial_id
+    assert data["report_schema_version"] == 2 and data["trial_id"] == record.trial_id
     again = read_json(report_dir / "report.json")
     assert again.model_dump(exclude={"sources"}) == record.model_dump(exclude={"sources"})
     assert [s.evidence_id for s in again.sources] == record.cited_ids()

@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from courtroom_desktop.core.court.injection import looks_like_instructions  # noqa: F401 - the court's checks, one place
-from courtroom_desktop.core.court.records import Citation, Turn
+from courtroom_desktop.core.court.records import Citation, Code, Reason, Turn
 from courtroom_desktop.core.text import STOPWORDS as ANY_STOPWORDS
 from courtroom_desktop.core.text import has_cjk, join_sentences, sentence_spans
 from courtroom_desktop.core.text import words as script_words
@@ -91,10 +91,10 @@ def check_quotes(quotes: Sequence[tuple[str, str]], passages: dict[str, str]) ->
         quote = (quote or "").strip()
         if evidence_id not in passages:
             citations.append(Citation(evidence_id=evidence_id, quote=quote, valid=False,
-                                      problem=f"{evidence_id} is not in the evidence pool"))
+                                      problem=Reason.of(Code.cite_not_in_pool, id=evidence_id)))
         elif quote and not quote_in(quote, passages[evidence_id]):
             citations.append(Citation(evidence_id=evidence_id, quote=quote, valid=False,
-                                      problem=f"the quotation \"{quote[:60]}\" is not in {evidence_id}"))
+                                      problem=Reason.of(Code.cite_quote_missing, quote=quote[:60], id=evidence_id)))
         else:
             citations.append(Citation(evidence_id=evidence_id, quote=quote))
     return citations
@@ -106,7 +106,7 @@ def check_citations(text: str, passages: dict[str, str]) -> list[Citation]:
     for evidence_id in cited_ids(text):
         if evidence_id not in passages:
             citations.append(Citation(evidence_id=evidence_id, valid=False,
-                                      problem=f"{evidence_id} is not in the evidence pool"))
+                                      problem=Reason.of(Code.cite_not_in_pool, id=evidence_id)))
         else:
             citations.append(Citation(evidence_id=evidence_id))
     # quotations: attributed to the citation that follows them within the same sentence
@@ -118,7 +118,8 @@ def check_citations(text: str, passages: dict[str, str]) -> list[Citation]:
             if evidence_id in passages and not quote_in(quote, passages[evidence_id]):
                 citations = [c for c in citations if c.evidence_id != evidence_id]
                 citations.append(Citation(evidence_id=evidence_id, quote=quote, valid=False,
-                                          problem=f"the quotation \"{quote[:60]}\" is not in {evidence_id}"))
+                                          problem=Reason.of(Code.cite_quote_missing, quote=quote[:60],
+                                                            id=evidence_id)))
             elif evidence_id in passages:
                 citations = [c if c.evidence_id != evidence_id else Citation(evidence_id=evidence_id, quote=quote)
                              for c in citations]
@@ -177,16 +178,16 @@ def key_terms(text: str, count: int = 8, exclude: Iterable[str] = ()) -> str:
     return " ".join(sorted(frequency, key=lambda w: (-frequency[w], w))[:count])
 
 
-def quality_flags(turn: Turn, previous: Turn | None) -> list[str]:
+def quality_flags(turn: Turn, previous: Turn | None) -> list[Reason]:
     """Flags of the quality guard for one turn, given the opponent's turn before it."""
     flags = []
     if not any(c.valid for c in turn.citations):
-        flags.append("argument with no evidence")
+        flags.append(Reason.of(Code.flag_no_evidence))
     if previous is not None and previous.seat != turn.seat:
         if overlap(turn.text, previous.text) < 0.12:
-            flags.append("does not answer the other side (parallel monologue)")
+            flags.append(Reason.of(Code.flag_parallel_monologue))
         elif len(content_words(turn.text) - content_words(previous.text)) < 3:
-            flags.append("weak challenge: repeats the other side without new points")
+            flags.append(Reason.of(Code.flag_weak_challenge))
     return flags
 
 
@@ -216,30 +217,30 @@ def _shingles(text: str) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + SHINGLE]) for i in range(len(words) - SHINGLE + 1)}
 
 
-def _sentence_problems(sentence: str, instructions: set[tuple[str, ...]]) -> list[str]:
+def _sentence_problems(sentence: str, instructions: set[tuple[str, ...]]) -> list[Reason]:
     problems = []
     if TEMPLATE.search(sentence):
-        problems.append("has stray template characters")
+        problems.append(Reason.of(Code.problem_template))
     if ECHO.search(sentence) or instructions & _shingles(sentence):
-        problems.append("echoes its instructions or a role prompt")
+        problems.append(Reason.of(Code.problem_echo))
     return problems
 
 
-def generated_problems(text: str, instructions: Sequence[str] = (), need_citation: bool = False) -> list[str]:
+def generated_problems(text: str, instructions: Sequence[str] = (), need_citation: bool = False) -> list[Reason]:
     """What is wrong with model-written text before it is shown or stored: sentences that echo the instructions or a
     role prompt, stray template characters, repeated sentences, and (``need_citation``) no [E#] citation at all."""
     given = set().union(*(_shingles(i) for i in instructions)) if instructions else set()
-    problems: list[str] = []
+    problems: list[Reason] = []
     seen: set[str] = set()
     for sentence in sentences(text):
         found = _sentence_problems(sentence, given)
         key = normalise(sentence)
         if not found and key and key in seen and (len(key.split()) > 2 or len(re.findall(f"[{CJK}]", key)) >= 4):
-            found = ["repeats sentences"]
+            found = [Reason.of(Code.problem_repeats)]
         seen.add(key)
         problems.extend(p for p in found if p not in problems)
     if need_citation and text.strip() and not cited_ids(text):
-        problems.append("cites no evidence")
+        problems.append(Reason.of(Code.problem_no_citation))
     return problems
 
 

@@ -26,6 +26,8 @@ from courtroom_desktop.core.court.checks import (
 )
 from courtroom_desktop.core.court.records import (
     Challenge,
+    Code,
+    Reason,
     Seat,
     Stance,
     TokenDelta,
@@ -101,8 +103,8 @@ async def _queries(court, state: TrialState, model, stance: Stance, role: str, o
         except ModelUnavailable:
             raise
         except ModelError as exc:
-            emit(TrialWarning(round=state.round, message=f"{role}: search queries unusable, searching with the "
-                                                         f"claim and the debate's terms ({exc})"))
+            emit(TrialWarning(round=state.round, reason=Reason.of(Code.warning_queries_unusable, role=role,
+                                                                  problem=str(exc))))
     return clean_queries(queries, limit=settings.queries_per_turn + 2), usages
 
 
@@ -116,6 +118,7 @@ async def _argue(court, state: TrialState, model, seat: Seat, stance: Stance, ro
     owed = _challenges_for(state, role)
     budget = model.context_window - model.default_max_tokens - 64
     error, argued = "", Argued()
+    problems: list[Reason] = []
     for attempt in (0, 1):
         messages = await asyncio.to_thread(  # sizing the prompt tokenizes it several times: not on the loop
             prompts.argument_messages, spec.case, stance, switched, hearing.subject(spec, state.round), state.pool,
@@ -151,23 +154,25 @@ async def _argue(court, state: TrialState, model, seat: Seat, stance: Stance, ro
         argued.answers = [a for a in argued.answers if a in {c.id for c in owed}]
         argued.citations = [quoted.get(c.evidence_id, c) for c in check_citations(argued.text, passages)]
         argued.citations += [c for i, c in quoted.items() if i not in {x.evidence_id for x in argued.citations}]
-        problems = [c.problem for c in argued.citations if not c.valid]
-        problems += [f"the argument {p}" for p in generated_problems(argued.text, instructions)]
+        problems = [c.problem or Reason.of(Code.cite_not_in_pool, id=c.evidence_id)
+                    for c in argued.citations if not c.valid]
+        problems += [Reason.of(Code.problem_argument, problem=p) for p in generated_problems(argued.text, instructions)]
         if not argued.text.strip():
-            problems.append("the answer was empty")
+            problems.append(Reason.of(Code.problem_empty))
         if not problems:
             break
-        error = "; ".join(problems)
+        error = prompts.told_to_model(problems)
         if attempt == 0:
-            emit(TrialWarning(round=state.round, message=f"{role}'s argument was rejected ({error}); "
-                                                         "regenerating once"))
+            emit(TrialWarning(round=state.round, reason=Reason.of(Code.warning_argument_rejected, role=role,
+                                                                  problems=tuple(problems))))
         else:
-            argued.flags = [f"rejected twice: {p}" for p in problems]
+            argued.flags = [Reason.of(Code.flag_rejected_twice, problem=p) for p in problems]
             if quoted:  # a structured quotation that is still wrong goes; the citation of the passage stands
-                argued.citations = [c.model_copy(update={"quote": "", "valid": True, "problem": ""})
+                argued.citations = [c.model_copy(update={"quote": "", "valid": True, "problem": None})
                                     if c.evidence_id in quoted and not c.valid and c.evidence_id in passages else c
                                     for c in argued.citations]
-                argued.flags = [f + " (the quotation was dropped)" if "quotation" in f else f for f in argued.flags]
+                argued.flags = [Reason.of(Code.flag_quote_dropped, problem=p) if p.code == Code.cite_quote_missing
+                                else Reason.of(Code.flag_rejected_twice, problem=p) for p in problems]
             cut = cut_generated(argued.text, instructions)
             if cut != argued.text:
                 kept = [c for c in argued.citations if c.evidence_id in cited_ids(cut) or c.evidence_id in quoted]
@@ -194,6 +199,6 @@ class Argued:
     citations: list = field(default_factory=list)
     challenges: list[str] = field(default_factory=list)
     answers: list[str] = field(default_factory=list)
-    flags: list[str] = field(default_factory=list)
+    flags: list[Reason] = field(default_factory=list)
     regenerated: bool = False
     usages: list[Usage] = field(default_factory=list)

@@ -26,6 +26,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from courtroom_desktop.core.court.reasons import Reason
 from courtroom_desktop.core.records import Frozen
 from courtroom_desktop.core.text import language_of
 
@@ -112,7 +113,7 @@ class Hearing(Frozen):
     option: str
     scores: tuple[CriterionScore, ...] = ()
     constraints: tuple[ConstraintCheck, ...] = ()
-    flags: tuple[str, ...] = Field((), description="Scores set aside (no citation, unknown evidence) and why.")
+    flags: tuple[Reason, ...] = Field((), description="Scores set aside (no citation, unknown evidence) and why.")
 
 
 class OptionRow(Frozen):

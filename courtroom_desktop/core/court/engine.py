@@ -27,9 +27,11 @@ from courtroom_desktop.core.court.checks import (
 from courtroom_desktop.core.court.counsel import SEAT_MODEL
 from courtroom_desktop.core.court.levels import evidence_level
 from courtroom_desktop.core.court.records import (
+    Code,
     ErrorEvent,
     EvidenceAdded,
     PoolEntry,
+    Reason,
     RolesSwitched,
     Seat,
     Stance,
@@ -160,7 +162,7 @@ class Court:
             if not round_turns and state.rulings:
                 # between rounds (also where a resumed trial may stand): stop, or maybe switch sides
                 stop = rules.stop_reason(state, self.settings)
-                if stop:
+                if stop is not None:
                     await judge.assess(self, state, emit)  # what a resumed trial left unassessed
                     state.verdict = await judge.verdict(self, state, stop, emit)
                     break
@@ -208,7 +210,10 @@ class Court:
             return
         left = await asyncio.to_thread(self.privacy.left_out)
         if left:
-            emit(TrialWarning(round=round_number, message=self.privacy.left_out_message(left)))
+            titles = self.privacy.left_out_titles(left)
+            emit(TrialWarning(round=round_number, reason=Reason.of(
+                Code.warning_private_left_out, documents=", ".join(repr(t) for t in titles[:3]),
+                more=max(0, len(titles) - 3), roles=", ".join(self.privacy.remote))))
 
     async def _load_models(self) -> None:
         """Models that load into this process (embedded llama.cpp) load in a thread before the first turn, so neither
@@ -235,8 +240,7 @@ class Court:
         comparing words instead of vectors, and says so once."""
         if problem and emit is not None and not self._embedding_warned:
             self._embedding_warned = True
-            emit(TrialWarning(round=round_number, message=f"the embedder failed ({problem}); searching with BM25 "
-                                                          "alone and comparing words instead of vectors"))
+            emit(TrialWarning(round=round_number, reason=Reason.of(Code.warning_embedder_failed, problem=problem)))
 
     async def _index_pool(self, pool) -> None:
         missing = [e for e in pool if e.id not in self._vectors]
@@ -274,8 +278,7 @@ class Court:
                 self._vectors[entry.id] = vectors[position]
             emit(EvidenceAdded(entry=entry))
             if entry.injection:
-                emit(TrialWarning(round=round_number, message=f"{entry.id} reads like instructions to a model; it is "
-                                                              "treated as a quoted passage only"))
+                emit(TrialWarning(round=round_number, reason=Reason.of(Code.warning_injection, id=entry.id)))
             added.append(entry)
         return added
 

@@ -14,6 +14,7 @@ from pydantic import Field, create_model
 
 from courtroom_desktop.core.court.checks import quote_key
 from courtroom_desktop.core.court.decisions import ConstraintCheck, CriterionScore, DecisionSpec, Hearing
+from courtroom_desktop.core.court.reasons import Code, Reason
 from courtroom_desktop.core.court.records import Bounded, Cap, PoolEntry, TrialSpec
 from courtroom_desktop.core.text import has_cjk, language_of
 
@@ -138,16 +139,13 @@ def hearing_of(spec: TrialSpec, round_number: int, draft, pool: Sequence[PoolEnt
     option = spec.option_of(round_number)
     if option is None:
         return None
-    decision, flags = spec.decision, []
+    decision = spec.decision
+    flags: list[Reason] = []
     ids, own = {e.id for e in pool}, set(own_evidence(spec, round_number, pool))
 
     def sort(cited) -> tuple[tuple[str, ...], list[str]]:  # (own evidence cited, pool ids cited that are not)
         named = list(dict.fromkeys(c for c in cited if c in ids))
         return tuple(c for c in named if c in own), [c for c in named if c not in own]
-
-    def others(rejected: list[str]) -> str:
-        return (f"cited only {', '.join(rejected)}, not {option}'s own evidence (neither heard in its hearing nor "
-                "naming it)")
 
     table = getattr(draft, "scores", None)
     given = {c.name: getattr(table, f"c{n}", None) for n, c in enumerate(decision.criteria)}
@@ -155,13 +153,14 @@ def hearing_of(spec: TrialSpec, round_number: int, draft, pool: Sequence[PoolEnt
     for criterion in decision.criteria:
         item = given.get(criterion.name)
         if item is None:
-            flags.append(f"{criterion.name}: not scored")
+            flags.append(Reason.of(Code.hearing_not_scored, criterion=criterion.name))
             scores.append(CriterionScore(criterion=criterion.name))
             continue
         citations, rejected = sort(item.citations)
         if item.known and not citations:
-            flags.append(f"{criterion.name}: a score of {item.score} " + (others(rejected) if rejected else
-                                                                        "without a citation") + " was set aside")
+            flags.append(Reason.of(Code.hearing_score_not_own, criterion=criterion.name, score=item.score,
+                                   ids=", ".join(rejected), option=option) if rejected
+                         else Reason.of(Code.hearing_score_uncited, criterion=criterion.name, score=item.score))
         known = item.known and bool(citations)
         scores.append(CriterionScore(criterion=criterion.name, score=float(item.score) if known else None,
                                      citations=citations, reason=item.reason.strip()))
@@ -172,8 +171,9 @@ def hearing_of(spec: TrialSpec, round_number: int, draft, pool: Sequence[PoolEnt
         citations, rejected = sort(item.citations if item else ())
         status = item.status if item else "unknown"
         if status != "unknown" and not citations:
-            flags.append(f"constraint '{text}': '{status}' " + (others(rejected) if rejected else "without a citation")
-                         + " was set aside")
+            flags.append(Reason.of(Code.hearing_constraint_not_own, constraint=text, status=status,
+                                   ids=", ".join(rejected), option=option) if rejected
+                         else Reason.of(Code.hearing_constraint_uncited, constraint=text, status=status))
             status = "unknown"
         checks.append(ConstraintCheck(constraint=text, status=status, citations=citations))
     return Hearing(option=option, scores=tuple(scores), constraints=tuple(checks), flags=tuple(flags))

@@ -15,10 +15,12 @@ from courtroom_desktop.core.court.records import (
     Challenge,
     ChallengeMark,
     ChallengeStatus,
+    Code,
     DecisionDraft,
     EvidenceAssessed,
     Finding,
     JudgeRuling,
+    Reason,
     Ruling,
     RulingIssued,
     TrialWarning,
@@ -53,8 +55,7 @@ async def assess(court, state: TrialState, emit) -> None:
     except ModelUnavailable:
         raise
     except ModelError as exc:
-        emit(TrialWarning(round=state.round, message=f"the evidence could not be assessed ({exc}); its stance "
-                                                     "stays unknown"))
+        emit(TrialWarning(round=state.round, reason=Reason.of(Code.warning_assess_failed, problem=str(exc))))
         return
     found = {item.id: item for item in draft.assessments}
     assessments = tuple(Assessment(evidence_id=e.id, stance=Assessed(found[e.id].stance),
@@ -94,18 +95,21 @@ async def rule(court, state: TrialState, emit) -> Ruling:
                                                                                              court.settings)),
                     usage=usage, questions=tuple(questions), marks=marks,
                     hearing=hearing.hearing_of(spec, state.round, draft, state.pool) if scoring else None)
-    if record.hearing is not None and record.hearing.flags:
-        emit(TrialWarning(round=state.round, message=f"{record.hearing.option}: " + "; ".join(record.hearing.flags)))
+    if record.hearing is not None and record.hearing.flags:  # one warning: the option, then what was set aside
+        emit(TrialWarning(round=state.round, reason=Reason.of(Code.flag_option, option=record.hearing.option,
+                                                              flag=record.hearing.flags)))
     emit(RulingIssued(ruling=record))
     return record
 
 # ---------------------------------------------------------------- verdict
-def _text_problems(summary: str, findings, instructions, need_citation: bool) -> list[str]:
+def _text_problems(summary: str, findings, instructions, need_citation: bool) -> list[Reason]:
     """What is wrong with a verdict draft's text ('the summary cites no evidence', 'the finding 2 ...'), as one list
     for the judge to be told and the flags to carry."""
-    parts = {"summary": generated_problems(summary, instructions, need_citation=need_citation)}
-    parts.update((f"finding {n}", generated_problems(f.text, instructions)) for n, f in enumerate(findings, 1))
-    return [f"the {part} {'; '.join(p)}" for part, p in parts.items() if p]
+    found = [Reason.of(Code.problem_summary, problem=p)
+             for p in generated_problems(summary, instructions, need_citation=need_citation)]
+    found += [Reason.of(Code.problem_finding, n=n, problem=p)
+              for n, f in enumerate(findings, 1) for p in generated_problems(f.text, instructions)]
+    return found
 
 
 def _clean(items, instructions) -> list[str]:
@@ -114,7 +118,7 @@ def _clean(items, instructions) -> list[str]:
     return [item for item in items if item.strip() and not generated_problems(item, instructions)]
 
 
-async def verdict(court, state: TrialState, stop: str, emit) -> Verdict:
+async def verdict(court, state: TrialState, stop: Reason, emit) -> Verdict:
     """The judge drafts the verdict; its text is checked and the rule holds its label to the record. A draft with
     problems goes back once with them named; what is still wrong then is cut or set by the rule, and flagged."""
     if state.spec.decision is not None:
@@ -135,22 +139,23 @@ async def verdict(court, state: TrialState, stop: str, emit) -> Verdict:
         check = rules.check_verdict(draft.label, draft.confidence, state, court.settings, cited)
         instructions = [messages[0]["content"], *prompts.verdict_instructions(state.spec.case)]
         found = _text_problems(draft.summary, findings, instructions, bool(cited))
-        if check.contradiction:
+        if check.contradiction is not None:
             found.insert(0, check.contradiction)
         if not found:
             break
-        problems = "; ".join(found)
+        problems = prompts.told_to_model(found)
         if attempt == 0:
-            emit(TrialWarning(round=state.round, message=f"the verdict was sent back ({problems}); "
-                                                         "regenerating once"))
+            emit(TrialWarning(round=state.round, reason=Reason.of(Code.warning_verdict_sent_back,
+                                                                  problems=tuple(found))))
     summary = draft.summary
     if found:  # the second draft is still wrong: cut what cannot stand, flag the rest
         summary = cut_generated(draft.summary, instructions) or plain_summary(state, check.label, cited)
         findings = [Finding(text=cut_generated(f.text, instructions), citations=f.citations) for f in findings]
         findings = [f for f in findings if f.text]
-        flags += [f"verdict text: {p}" for p in found if p != check.contradiction]
-        if check.contradiction:
-            flags.append(f"verdict rule: {check.contradiction}; the label is set to '{check.record_label}'")
+        flags += [Reason.of(Code.flag_verdict_text, problem=p) for p in found if p != check.contradiction]
+        if check.contradiction is not None and check.record_label is not None:
+            flags.append(Reason.of(Code.rule_label_set, **check.contradiction.params,
+                                   record_label=check.record_label.value))
             check.label = check.record_label
             check.confidence = min(check.confidence, state.rulings[-1].ruling.confidence)
     flags += check.notes
@@ -180,8 +185,8 @@ def _findings(state: TrialState, draft: VerdictDraft, emit) -> list[Finding]:
         named = [c.strip("[] ") for c in finding.citations]
         dropped = [c for c, n in zip(finding.citations, named) if n not in pool]
         if dropped and emit is not None:
-            emit(TrialWarning(round=state.round, message=f"verdict finding cited unknown evidence "
-                                                         f"{', '.join(dropped)}; those citations were removed"))
+            emit(TrialWarning(round=state.round, reason=Reason.of(Code.warning_unknown_citations,
+                                                                  ids=", ".join(dropped))))
         if finding.text.strip():
             findings.append(Finding(text=finding.text.strip(),
                                     citations=tuple(dict.fromkeys(n for n in named if n in pool))))
@@ -202,7 +207,7 @@ OUTCOME_LABEL = {"recommended": VerdictLabel.supported, "too close to call": Ver
                  "not enough evidence": VerdictLabel.insufficient, "no option passes": VerdictLabel.refuted}
 
 
-async def decision_verdict(court, state: TrialState, stop: str, emit) -> Verdict:
+async def decision_verdict(court, state: TrialState, stop: Reason, emit) -> Verdict:
     """A decision with options: the table computed from the hearings sets the recommendation, its label and
     confidence; the judge explains it (a summary that must name the recommended option and cite evidence, findings,
     risks), checked like any verdict text and replaced by the table's own sentence when it cannot stand."""
@@ -224,20 +229,21 @@ async def decision_verdict(court, state: TrialState, stop: str, emit) -> Verdict
         instructions = [messages[0]["content"], *prompts.verdict_instructions(spec.case, "(the table)")]
         found = _text_problems(draft.summary, findings, instructions, bool(cited))
         if result.recommended and result.recommended.casefold() not in draft.summary.casefold():
-            found.insert(0, f"the summary does not name the option the table recommends ({result.recommended})")
+            found.insert(0, Reason.of(Code.problem_option_unnamed, option=result.recommended))
         if not found:
             break
-        problems = "; ".join(found)
+        problems = prompts.told_to_model(found)
         if attempt == 0:
-            emit(TrialWarning(round=state.round, message=f"the verdict was sent back ({problems}); "
-                                                         "regenerating once"))
+            emit(TrialWarning(round=state.round, reason=Reason.of(Code.warning_verdict_sent_back,
+                                                                  problems=tuple(found))))
     summary = draft.summary
     if found:
         summary = table
         findings = [f for f in (Finding(text=cut_generated(f.text, instructions), citations=f.citations)
                                 for f in findings) if f.text]
-        flags += [f"verdict text: {p}; the table's own summary stands" for p in found]
-    flags += [f"{r.hearing.option}: {flag}" for r in state.rulings if r.hearing for flag in r.hearing.flags]
+        flags += [Reason.of(Code.flag_verdict_text_table, problem=p) for p in found]
+    flags += [Reason.of(Code.flag_option, option=r.hearing.option, flag=flag)
+              for r in state.rulings if r.hearing for flag in r.hearing.flags]
     verdict = Verdict(
         label=OUTCOME_LABEL[result.label], confidence=result.confidence, findings=tuple(findings),
         open_questions=tuple(dict.fromkeys([q for q in [result.next_question, *_clean(draft.open_questions,

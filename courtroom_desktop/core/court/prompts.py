@@ -20,8 +20,10 @@ from courtroom_desktop.core.court.records import (
     CaseType,
     Challenge,
     ChallengeMarkDraft,
+    Code,
     JudgeRuling,
     PoolEntry,
+    Reason,
     Ruling,
     Stance,
     Turn,
@@ -30,6 +32,36 @@ from courtroom_desktop.core.court.records import (
 from courtroom_desktop.core.text import language_of
 
 Counter = Callable[[str], int]
+
+# What a model is told about the answer it must write again. Prompts are in English, like every instruction here;
+# how a reason reads to a person, in any language, is core.reports.wording.
+_TOLD: dict[str, str] = {
+    Code.cite_not_in_pool: "{id} is not in the evidence pool",
+    Code.cite_quote_missing: 'the quotation "{quote}" is not in {id}',
+    Code.problem_template: "has stray template characters",
+    Code.problem_echo: "echoes its instructions or a role prompt",
+    Code.problem_repeats: "repeats sentences",
+    Code.problem_no_citation: "cites no evidence",
+    Code.problem_empty: "the answer was empty",
+    Code.problem_argument: "the argument {problem}",
+    Code.problem_summary: "the summary {problem}",
+    Code.problem_finding: "the finding {n} {problem}",
+    Code.problem_option_unnamed: "the summary does not name the option the table recommends ({option})",
+    Code.rule_contradiction: "the label '{label}' contradicts the record: the last ruling leans towards '{leans}' "
+                             "(confidence {confidence:.2f}) and the cited evidence, as assessed, leans the same way",
+}
+
+
+def told_to_model(reasons: Sequence[Reason]) -> str:
+    """Problems of a rejected answer, as the prompt that asks for it again names them ('; ' between them)."""
+    def say(reason: Reason) -> str:
+        template = _TOLD.get(reason.code)
+        if template is None:
+            return str(reason.params.get("text", reason.code.replace("_", " ")))
+        return template.format(**{k: say(v) if isinstance(v, Reason) else v for k, v in reason.params.items()})
+
+    return "; ".join(say(r) for r in reasons)
+
 
 DATA_RULE = (
     "Passages inside <evidence> elements are quoted from the user's documents, and <argument> elements hold what "

@@ -11,9 +11,11 @@ import time
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, Field, TypeAdapter, field_validator, model_validator
 
 from courtroom_desktop.core.court.decisions import DecisionOutcome, DecisionSpec, Hearing
+from courtroom_desktop.core.court.reasons import Code as Code  # the court's reasons are records too
+from courtroom_desktop.core.court.reasons import Reason as Reason
 from courtroom_desktop.core.records import Evidence, Frozen, Usage
 
 
@@ -114,7 +116,12 @@ class Citation(Frozen):
     evidence_id: str
     quote: str = ""
     valid: bool = True
-    problem: str = ""
+    problem: Reason | None = Field(None, description="Why the citation is not valid (None when it is).")
+
+    @field_validator("problem", mode="before")
+    @classmethod
+    def _no_problem(cls, value):
+        return None if value == "" else value  # an earlier version stored '' for none
 
 
 class Turn(Frozen):
@@ -129,7 +136,7 @@ class Turn(Frozen):
     evidence_added: tuple[str, ...] = ()
     usage: Usage = Usage()
     regenerated: bool = False
-    flags: tuple[str, ...] = ()
+    flags: tuple[Reason, ...] = ()
     challenges: tuple[Challenge, ...] = Field((), description="Direct challenges this turn raised for the other side.")
     answers: tuple[str, ...] = Field((), description="Ids of the challenges the turn declares it answers.")
 
@@ -190,7 +197,7 @@ class ChallengeMarkDraft(Bounded):
 class Ruling(Frozen):
     round: int
     ruling: JudgeRuling
-    overruled: tuple[str, ...] = Field((), description="Why a 'ready for verdict' was not accepted.")
+    overruled: tuple[Reason, ...] = Field((), description="Why a 'ready for verdict' was not accepted.")
     usage: Usage = Usage()
     questions: tuple[Challenge, ...] = Field((), description="The ruling's open questions, with their ids.")
     marks: tuple[ChallengeMark, ...] = Field((), description="How the judge marked the challenges open before it.")
@@ -266,8 +273,8 @@ class Verdict(Frozen):
     conditions: tuple[str, ...] = ()
     risks: tuple[str, ...] = ()
     evidence: tuple[WeighedEvidence, ...] = ()
-    quality_flags: tuple[str, ...] = ()
-    stopped_because: str = ""
+    quality_flags: tuple[Reason, ...] = ()
+    stopped_because: Reason | None = None
     rounds: int = 0
     switches: int = 0
     usage: Usage = Usage()
@@ -277,7 +284,7 @@ class Verdict(Frozen):
                                                        "argument.")
     draft_label: VerdictLabel | None = Field(None, description="The judge's own label when the rule changed it.")
     draft_confidence: float | None = Field(None, description="The judge's own confidence when the rule changed it.")
-    rule_notes: tuple[str, ...] = Field((), description="What the verdict rule and the text checks changed, and why.")
+    rule_notes: tuple[Reason, ...] = Field((), description="What the verdict rule and the text checks changed, and why.")
     decision: DecisionOutcome | None = Field(None, description="Decision cases with options: the weighted table, the "
                                              "recommendation and what would change it.")
 
@@ -286,28 +293,10 @@ class Verdict(Frozen):
         """The rule had to set the label or the confidence."""
         return self.draft_label is not None or self.draft_confidence is not None
 
-    def rests_on(self) -> str:
-        """'It rests on 2 supporting passages (randomised trial 1, cohort 1) and 1 refuting passage (case report 1).'
-        ('' when no assessed passage was cited)."""
-        parts = []
-        for key, word in (("supports", "supporting"), ("refutes", "refuting"), ("mixed", "mixed")):
-            counts = [(row.level, getattr(row, key)) for row in self.basis if getattr(row, key)]
-            total = sum(n for _, n in counts)
-            if total:
-                parts.append(f"{total} {word} passage{'s' if total > 1 else ''} ("
-                             + ", ".join(f"{level} {n}" for level, n in counts) + ")")
-        if not parts:
-            return ""
-        return "It rests on " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + "."
-
-    def correction(self) -> str:
-        """What the verdict rule changed of the judge's draft ('' when the draft stood)."""
-        if not self.corrected:
-            return ""
-        label = (self.draft_label or self.label).value
-        confidence = self.draft_confidence if self.draft_confidence is not None else self.confidence
-        return (f"The judge's own draft said '{label}' at confidence {confidence:.2f}; the verdict rule corrected it to "
-                "agree with the rulings and the weighed evidence (see the quality flags).")
+    @field_validator("stopped_because", mode="before")
+    @classmethod
+    def _not_stopped(cls, value):
+        return None if value == "" else value  # an earlier version stored '' for none
 
 
 class TrialSpec(Frozen):
@@ -398,7 +387,7 @@ class RulingIssued(_Event):
 class RolesSwitched(_Event):
     kind: Literal["switch"] = "switch"
     round: int
-    reasons: tuple[str, ...]
+    reasons: tuple[Reason, ...]
     assignments: dict[str, Stance]
 
 
@@ -409,8 +398,17 @@ class VerdictReached(_Event):
 
 class TrialWarning(_Event):
     kind: Literal["warning"] = "warning"
-    message: str
+    reason: Reason
     round: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _message(cls, data):
+        """An earlier version stored the warning as an English ``message``: it reads as a reason shown as stored."""
+        if isinstance(data, dict) and "message" in data and "reason" not in data:
+            data = {**data, "reason": data["message"]}
+            del data["message"]
+        return data
 
 
 class ErrorEvent(_Event):

@@ -13,7 +13,9 @@ from courtroom_desktop.core.court.records import (
     Assessed,
     BasisRow,
     ChallengeStatus,
+    Code,
     JudgeRuling,
+    Reason,
     Tendency,
     TrackedChallenge,
     VerdictLabel,
@@ -22,23 +24,24 @@ from courtroom_desktop.core.court.records import (
 from courtroom_desktop.core.court.state import TrialState
 
 
-def stop_reason(state: TrialState, settings: DebateSettings) -> str:
-    """Why the trial stops after its last ruling ('' to go on): the round limit, the confidence threshold (after the
+def stop_reason(state: TrialState, settings: DebateSettings) -> Reason | None:
+    """Why the trial stops after its last ruling (None to go on): the round limit, the confidence threshold (after the
     minimum rounds), or the judge finding the case ready (and not overruled)."""
     if not state.rulings:
-        return ""
+        return None
     last = state.rulings[-1]
     ruled = last.round
     if state.spec.decision is not None:  # a decision with options: one round per option, then the table decides
         heard = len(state.spec.decision.options)
-        return f"every option heard ({heard})" if ruled >= heard else ""
+        return Reason.of(Code.stop_every_option_heard, options=heard) if ruled >= heard else None
     if ruled >= settings.max_rounds:
-        return f"round limit ({settings.max_rounds})"
+        return Reason.of(Code.stop_round_limit, rounds=settings.max_rounds)
     if ruled >= settings.min_rounds and last.ruling.confidence >= settings.confidence_threshold:
-        return f"confidence {last.ruling.confidence:.2f} reached the threshold {settings.confidence_threshold:.2f}"
+        return Reason.of(Code.stop_confidence, confidence=last.ruling.confidence,
+                         threshold=settings.confidence_threshold)
     if ruled >= settings.min_rounds and last.ruling.ready_for_verdict and not last.overruled:
-        return "the judge found the case ready"
-    return ""
+        return Reason.of(Code.stop_judge_ready)
+    return None
 
 
 def controversies(state: TrialState) -> tuple[str, str] | None:
@@ -49,7 +52,8 @@ def controversies(state: TrialState) -> tuple[str, str] | None:
     return (a, b) if a.strip() and b.strip() else None
 
 
-def switch_reasons(state: TrialState, settings: DebateSettings, controversy_similarity: float | None = None) -> list[str]:
+def switch_reasons(state: TrialState, settings: DebateSettings,
+                   controversy_similarity: float | None = None) -> list[Reason]:
     """Why counsel should swap sides now ([] if not): the judge asks, confidence is flat over ``stall_rounds``, the key
     controversy repeats (``controversy_similarity``: cosine of the two ``controversies``, or None to compare their
     words), or too little new evidence came in."""
@@ -58,30 +62,30 @@ def switch_reasons(state: TrialState, settings: DebateSettings, controversy_simi
     reasons = []
     rulings = state.rulings
     if rulings[-1].ruling.switch_request:
-        reasons.append("the judge asked for it")
+        reasons.append(Reason.of(Code.switch_judge_asked))
     m = settings.stall_rounds
     if len(rulings) > m and abs(rulings[-1].ruling.confidence - rulings[-1 - m].ruling.confidence) < settings.stall_delta:
-        reasons.append(f"confidence moved less than {settings.stall_delta} over {m} rounds")
+        reasons.append(Reason.of(Code.switch_confidence_flat, delta=settings.stall_delta, rounds=m))
     pair = controversies(state)
     if pair is not None:
         similarity = controversy_similarity if controversy_similarity is not None else overlap(*pair)
         if similarity >= settings.controversy_repeat_similarity:
-            reasons.append("the key controversy repeats")
+            reasons.append(Reason.of(Code.switch_controversy_repeats))
     if len(rulings) >= m:
         recent = [e for e in state.pool if e.round > rulings[-1].round - m]
         if len(recent) < settings.min_new_evidence:
-            reasons.append(f"fewer than {settings.min_new_evidence} new passages over {m} rounds")
+            reasons.append(Reason.of(Code.switch_few_new_passages, passages=settings.min_new_evidence, rounds=m))
     return reasons
 
 
-def overrule_reasons(ruling: JudgeRuling, state: TrialState, settings: DebateSettings) -> list[str]:
+def overrule_reasons(ruling: JudgeRuling, state: TrialState, settings: DebateSettings) -> list[Reason]:
     """Why a "ready for verdict" is not accepted: too early, or a reason that names no argument or evidence."""
     if not ruling.ready_for_verdict:
         return []
     if state.round < settings.min_rounds:
-        return [f"ready before the minimum of {settings.min_rounds} rounds"]
+        return [Reason.of(Code.overrule_too_early, rounds=settings.min_rounds)]
     if not names_argument(ruling.ready_reason, state):
-        return ["the reason names no argument or evidence of the debate"]
+        return [Reason.of(Code.overrule_no_grounds)]
     return []
 
 
@@ -179,8 +183,8 @@ class VerdictCheck:
 
     label: VerdictLabel
     confidence: float
-    contradiction: str = ""
-    notes: list[str] = field(default_factory=list)
+    contradiction: Reason | None = None
+    notes: list[Reason] = field(default_factory=list)
     record_label: VerdictLabel | None = None  # the label the record calls for when the draft contradicts it
 
 
@@ -195,8 +199,8 @@ def check_verdict(label: VerdictLabel, confidence: float, state: TrialState, set
     cited = list(dict.fromkeys(cited))
     if not state.pool or not cited:
         if label != VerdictLabel.insufficient:
-            check.notes.append(f"verdict rule: no evidence was cited, so the label is '{VerdictLabel.insufficient}' "
-                               f"(the judge proposed '{label}')")
+            check.notes.append(Reason.of(Code.rule_no_evidence, label=VerdictLabel.insufficient.value,
+                                         proposed=VerdictLabel(label).value))
         check.label = VerdictLabel.insufficient
     last = state.rulings[-1].ruling if state.rulings else None
     leans = leaning(*balance(state, settings, cited), rule.balance_margin)
@@ -205,13 +209,12 @@ def check_verdict(label: VerdictLabel, confidence: float, state: TrialState, set
         opposite = {Tendency.support: VerdictLabel.refuted, Tendency.refute: VerdictLabel.supported}[leans]
         if last.tendency == leans and (check.label == opposite or check.label == VerdictLabel.insufficient
                                        and last.confidence >= rule.decided_confidence):
-            check.contradiction = (f"the label '{check.label}' contradicts the record: the last ruling leans towards "
-                                   f"'{leans}' (confidence {last.confidence:.2f}) and the cited evidence, as assessed, "
-                                   f"leans the same way")
+            check.contradiction = Reason.of(Code.rule_contradiction, label=VerdictLabel(check.label).value,
+                                            leans=Tendency(leans).value, confidence=last.confidence)
             check.record_label = side
     if check.label == VerdictLabel.insufficient and check.confidence > rule.insufficient_max_confidence:
-        check.notes.append(f"verdict rule: '{VerdictLabel.insufficient}' cannot carry confidence "
-                           f"{check.confidence:.2f}; capped at {rule.insufficient_max_confidence:.2f}")
+        check.notes.append(Reason.of(Code.rule_confidence_capped, label=VerdictLabel.insufficient.value,
+                                     confidence=check.confidence, cap=rule.insufficient_max_confidence))
         check.confidence = rule.insufficient_max_confidence
     return check
 
@@ -228,22 +231,26 @@ def open_challenges(state: TrialState) -> list[TrackedChallenge]:
     return [t for t in tracked_challenges(state) if t.status != ChallengeStatus.answered]
 
 
-def trial_flags(state: TrialState) -> list[str]:
-    """The quality guard's flags over the whole trial, counted by turn, and the passages that read like instructions."""
-    counts: dict[str, int] = {}
+REJECTED = (Code.flag_rejected_twice.value, Code.flag_quote_dropped.value)
+
+
+def trial_flags(state: TrialState) -> list[Reason]:
+    """The quality guard's flags over the whole trial, counted by turn (every 'rejected twice' as one), the passages
+    that read like instructions, and the challenges left unanswered, per side."""
+    counts: dict[Reason, int] = {}
     for turn in state.turns:
         for flag in turn.flags:
-            key = flag.split(":")[0] if flag.startswith("rejected") else flag
+            legacy = flag.code == Code.text and str(flag.params.get("text", "")).startswith("rejected")
+            key = Reason.of(Code.flag_rejected) if flag.code in REJECTED or legacy else flag
             counts[key] = counts.get(key, 0) + 1
-    flags = [f"{flag} ({n} turn{'s' if n > 1 else ''})" for flag, n in counts.items()]
+    flags = [Reason.of(Code.flag_turns, flag=flag, turns=n) for flag, n in counts.items()]
     suspicious = [e.id for e in state.pool if e.injection]
     if suspicious:
-        flags.append(f"passages that read like instructions: {', '.join(suspicious)}")
+        flags.append(Reason.of(Code.flag_injected_passages, ids=", ".join(suspicious)))
     unanswered: dict[str, list[str]] = {}
     for item in open_challenges(state):
         if item.status == ChallengeStatus.unanswered:
             unanswered.setdefault(item.challenge.addressed_to, []).append(item.challenge.id)
-    if unanswered:
-        flags.append("unanswered challenges: " + "; ".join(f"{side} {len(ids)} ({', '.join(ids)})"
-                                                           for side, ids in unanswered.items()))
+    flags.extend(Reason.of(Code.flag_unanswered, side=side, count=len(ids), ids=", ".join(ids))
+                 for side, ids in unanswered.items())
     return flags

@@ -16,7 +16,7 @@ from courtroom_desktop.core.court.records import Ruling, Turn
 from courtroom_desktop.core.reports import memo, view
 from courtroom_desktop.core.reports.chart import confidence_svg
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
-from courtroom_desktop.core.reports.view import say, term, told
+from courtroom_desktop.core.reports.view import reason_text, say, term
 
 Mode = Literal["web", "pdf"]
 
@@ -169,7 +169,7 @@ class _Html:
         css = "v-" + verdict.label.value.split()[0]
         confidence = say(r, "confidence_is", value=f"{verdict.confidence:.2f}",
                          words=esc(view.confidence_words(r, verdict.confidence)))
-        why = say(r, "stopped_because", why=esc(view.one_line(told(r, verdict.stopped_because)) or say(r, "n/a")))
+        why = say(r, "stopped_because", why=esc(view.one_line(reason_text(r, verdict.stopped_because)) or say(r, "n/a")))
         self.add(f'<div class="verdict {css}"><p><span class="label">{esc(view.verdict_name(r))}</span> '
                  f"&#160; {confidence}</p>"
                  f'<p class="small">{say(r, "rounds_switches", rounds=verdict.rounds, switches=verdict.switches)}'

@@ -41,7 +41,8 @@ This file is generated: `python scripts/report_schema.py > docs/report-schema.md
 
 ## Top level
 
-- `report_schema_version`: version of this layout (now 1). Within a version, fields are only added.
+- `report_schema_version`: version of this layout (now 2). Within a version, fields are only added. Version 2
+  stores the court's reasons as objects (below) where version 1 had English sentences.
 - `app_version`: the Courtroom Desktop version that wrote the report.
 - `trial_id`: the trial's id in the trial store (`courtroom trials list`).
 - `generated_at`, `started_at`, `finished_at`: ISO 8601 local times with offset: report made, trial started,
@@ -55,20 +56,22 @@ This file is generated: `python scripts/report_schema.py > docs/report-schema.md
   page-relative 0..1), retrieval scores, who found it in which round with which query, its evidence-hierarchy
   `level`, `novelty`, and `injection` (the passage reads like instructions to a model).
 - `turns`: the transcript: each counsel turn with `round`, `seat` (A or B), `stance` (`for` or `against`), `role`,
-  `text`, `citations` (`evidence_id`, `quote`, `valid`, `problem`), search `queries`, `evidence_added`, token
-  `usage`, `regenerated`, `flags`.
+  `text`, `citations` (`evidence_id`, `quote`, `valid`, `problem`: a reason, `null` when valid), search `queries`,
+  `evidence_added`, token `usage`, `regenerated`, `flags` (reasons).
 - `rulings`: the Judge's ruling after each round: `summary`, `evidence_assessment`, `key_controversy`,
   `open_questions`, `tendency` (`support`, `refute`, `unclear`), `confidence` (0..1), `switch_request`,
-  `ready_for_verdict`, `ready_reason`; `overruled` says why a "ready" was not accepted.
-- `switches`: role switches: `round` is the round after which counsel swapped sides; `reasons`; the new
-  `assignments` (seat -> stance).
+  `ready_for_verdict`, `ready_reason`; `overruled` says why a "ready" was not accepted (reasons); for a decision,
+  `hearing.flags` says which scores were set aside (reasons).
+- `switches`: role switches: `round` is the round after which counsel swapped sides; `reasons`
+  (reasons); the new `assignments` (seat -> stance).
 - `resumptions`: where a stopped trial was resumed.
 - `verdict`: `label` (`supported`, `refuted`, `mixed`, `insufficient evidence`), `confidence`, `findings` (text and
   cited evidence ids), `open_questions`, the plain-language `summary`, `conditions` and `risks` (decision cases),
   the `evidence` weighed by the evidence hierarchy (`id`, `level`, `weight`, `cited_by`, `stance`),
-  `quality_flags`, `stopped_because`, `rounds`, `switches`. `null` while the trial has no verdict.
-- `warnings`, `errors`: what the engine reported along the way (rejected arguments, unusable queries, model
-  failures).
+  `quality_flags` (reasons), `stopped_because` (a reason), `rounds`, `switches`. `null` while the trial has no
+  verdict.
+- `warnings`, `errors`: what the engine reported along the way: a warning's `reason` (rejected arguments, unusable
+  queries), an error's `message` and `fix` (model failures, as text).
 - `usage`: tokens in and out and model seconds over the whole trial.
 - `sources`: one entry per cited passage: `pdf`, the annotated copy of its page(s) relative to the report folder
   (`sources/E3-p4.pdf`; empty if none could be made), `page` (1-based page in that copy; the link is
@@ -77,6 +80,19 @@ This file is generated: `python scripts/report_schema.py > docs/report-schema.md
   there is no copy, e.g. the source PDF was moved, or what could not be highlighted). A passage of a text document
   (Markdown, text, Word, a note: `chunk.highlights` empty, no pages) has `excerpt` instead (`sources/E3.html`, the
   passage in its text inside `<mark id="passage">`; the link is `excerpt#passage`) and `original_page` 0.
+
+## Reasons
+
+What the court says of a trial (why it stopped, why the sides switched, why a "ready" was overruled, the quality
+flags, warnings, a citation's problem, a hearing's set-aside scores) is stored as a reason, never as a sentence:
+`{{"code": "stop_round_limit", "params": {{"rounds": 4}}}}`. `code` is one of the court's reason codes
+(`courtroom_desktop.core.court.reasons.Code`); `params` holds numbers as computed (unrounded), text the court did not
+write (a model's, an exception's message, an option's name) as it came, and reasons inside reasons
+(`{{"code": "flag_rejected_twice", "params": {{"problem": {{"code": "problem_no_citation", "params": {{}}}}}}}}`) or lists of
+them. How each code reads in English and Chinese is one table, `courtroom_desktop.core.reports.wording`
+(`say_reason(reason, lang)`), which the Markdown, HTML and PDF reports, the window and the command line all use. Code
+`text` (`{{"text": ...}}`) is text shown as it is: reports of version 1 and trials stored by earlier versions hold plain
+strings in these fields, which read as such a reason.
 
 Ids: evidence ids (`E7`) are stable within a trial and are what every citation in `turns[].citations`,
 `verdict.findings[].citations` and `verdict.evidence` refers to. Seats `A` and `B` keep their model for the whole

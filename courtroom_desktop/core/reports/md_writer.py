@@ -14,7 +14,7 @@ from courtroom_desktop.core.court.records import Ruling, Turn
 from courtroom_desktop.core.reports import memo, view
 from courtroom_desktop.core.reports.chart import confidence_svg
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
-from courtroom_desktop.core.reports.view import say, term, told
+from courtroom_desktop.core.reports.view import reason_text, say, term
 
 INLINE = re.compile(r"([\\`*_\[\]|~$])")
 ORDERED = re.compile(r"^(\d+)([.)])")
@@ -88,7 +88,7 @@ def _header(r: TrialRecord, audience: Audience) -> list[str]:
                    f"{say(r, 'resume_hint', status=md_escape(view.status_text(r)), id=r.trial_id)}\n")
     else:
         confidence = say(r, "confidence_is", value=f"{verdict.confidence:.2f}", words=view.confidence_words(r, verdict.confidence))
-        why = say(r, "stopped_because", why=md_escape(told(r, verdict.stopped_because)) or say(r, "n/a"))
+        why = say(r, "stopped_because", why=md_escape(reason_text(r, verdict.stopped_because)) or say(r, "n/a"))
         out.append(f"**{say(r, 'verdict_label', label=md_escape(view.verdict_name(r)))}**{say(r, 'comma')}{confidence}{say(r, 'semi')}"
                    f"{say(r, 'rounds_switches', rounds=verdict.rounds, switches=verdict.switches)}{say(r, 'semi')}"
                    f"{why}{say(r, 'stop')}\n")

@@ -30,7 +30,7 @@ from courtroom_desktop.core.court.records import (
 )
 from courtroom_desktop.core.records import Frozen, Usage
 
-REPORT_SCHEMA_VERSION = 1
+REPORT_SCHEMA_VERSION = 2  # 2: the court's reasons are {code, params} objects (were English sentences)
 Audience = Literal["general", "expert"]
 
 

@@ -11,6 +11,7 @@ from courtroom_desktop.core.court.checks import CITATION
 from courtroom_desktop.core.court.records import (
     Finding,
     PoolEntry,
+    Reason,
     RolesSwitched,
     Ruling,
     Stance,
@@ -18,8 +19,8 @@ from courtroom_desktop.core.court.records import (
     Verdict,
     role_name,
 )
+from courtroom_desktop.core.reports import wording as wording_of_reasons
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
-from courtroom_desktop.core.reports.told import told as told
 from courtroom_desktop.core.reports.words import WORDS as WORDS  # the table of wordings, per language
 from courtroom_desktop.core.reports.words import language as language
 from courtroom_desktop.core.reports.words import say, term, wording
@@ -134,30 +135,19 @@ def verdict_sentence(record: TrialRecord) -> str:
                value=f"{verdict.confidence:.2f}")
 
 
+def reason_text(record: TrialRecord, reason: Reason | None) -> str:
+    """A reason the court stored, in the report's language (core.reports.wording); '' for none."""
+    return "" if reason is None else wording_of_reasons.say_reason(reason, wording(record))
+
+
 def rests_on(record: TrialRecord, verdict: Verdict) -> str:
-    """What the confidence rests on; English keeps ``Verdict.rests_on`` (with its plurals), other wordings count the
-    same basis rows through the table."""
-    if wording(record) == "en":
-        return verdict.rests_on()
-    parts = []
-    for key in ("supports", "refutes", "mixed"):
-        counts = [(row.level, getattr(row, key)) for row in verdict.basis if getattr(row, key)]
-        if counts:
-            levels = say(record, "list").join(f"{level} {n}" for level, n in counts)
-            parts.append(say(record, f"basis.{key}", n=sum(n for _, n in counts), levels=levels))
-    if not parts:
-        return ""
-    joined = say(record, "list").join(parts[:-1]) + say(record, "and") + parts[-1] if len(parts) > 1 else parts[0]
-    return say(record, "rests_on", parts=joined)
+    """What the confidence rests on, in the report's language (core.reports.wording)."""
+    return wording_of_reasons.rests_on(verdict, wording(record))
 
 
 def correction(record: TrialRecord, verdict: Verdict) -> str:
     """What the verdict rule changed of the judge's draft ('' when the draft stood)."""
-    if wording(record) == "en" or not verdict.corrected:
-        return verdict.correction()
-    confidence = verdict.draft_confidence if verdict.draft_confidence is not None else verdict.confidence
-    return say(record, "correction", label=term(record, (verdict.draft_label or verdict.label).value),
-               value=f"{confidence:.2f}")
+    return wording_of_reasons.correction(verdict, wording(record))
 
 
 def summary_paragraphs(record: TrialRecord, audience: Audience) -> list[str]:
@@ -173,7 +163,7 @@ def summary_paragraphs(record: TrialRecord, audience: Audience) -> list[str]:
         if verdict:
             out.append(say(record, "expert_verdict", label=term(record, verdict.label.value),
                            value=f"{verdict.confidence:.2f}", rounds=verdict.rounds, switches=verdict.switches,
-                           why=one_line(told(record, verdict.stopped_because)) or say(record, "n/a")))
+                           why=one_line(reason_text(record, verdict.stopped_because)) or say(record, "n/a")))
         if record.rulings:
             last = record.rulings[-1].ruling
             if last.evidence_assessment.strip():
@@ -314,15 +304,15 @@ def turn_notes(record: TrialRecord, turn: Turn) -> list[str]:
                  for c in turn.challenges)
     if turn.answers:
         notes.append(say(record, "answers", ids=say(record, "list").join(turn.answers)))
-    notes.extend(say(record, "flag", flag=one_line(told(record, f))) for f in turn.flags)
-    notes.extend(say(record, "invalid_citation", id=c.evidence_id, problem=one_line(c.problem))
+    notes.extend(say(record, "flag", flag=one_line(reason_text(record, f))) for f in turn.flags)
+    notes.extend(say(record, "invalid_citation", id=c.evidence_id, problem=one_line(reason_text(record, c.problem)))
                  for c in turn.citations if not c.valid)
     return notes
 
 
 def reasons(record: TrialRecord, items) -> str:
     """Stored reasons (a switch's, an overruled 'ready'), in the report's language, on one line."""
-    return say(record, "semi").join(told(record, item) for item in items)
+    return wording_of_reasons.say_reasons(items, wording(record))
 
 
 def ruling_notes(record: TrialRecord, ruling: Ruling) -> list[tuple[str, str, bool]]:
@@ -362,11 +352,11 @@ def citation_target(record: TrialRecord, evidence_id: str) -> str:
 
 
 def quality_flags(record: TrialRecord) -> list[str]:
-    flags = [told(record, f) for f in record.verdict.quality_flags] if record.verdict else []
+    flags = [reason_text(record, f) for f in record.verdict.quality_flags] if record.verdict else []
     if not record.verdict:
         seen: dict[str, int] = {}
         for turn in record.turns:
-            for flag in (told(record, f) for f in turn.flags):
+            for flag in (reason_text(record, f) for f in turn.flags):
                 seen[flag] = seen.get(flag, 0) + 1
         flags.extend(say(record, "flag_turns" if n > 1 else "flag_turn", flag=flag, n=n) for flag, n in seen.items())
     regenerated = sum(1 for t in record.turns if t.regenerated)
@@ -382,8 +372,8 @@ def quality_flags(record: TrialRecord) -> list[str]:
 
 
 def trial_notes(record: TrialRecord) -> list[str]:
-    notes = [say(record, "note_round", round=w.round, text=one_line(told(record, w.message))) if w.round
-             else one_line(told(record, w.message)) for w in record.warnings]
+    notes = [say(record, "note_round", round=w.round, text=one_line(reason_text(record, w.reason))) if w.round
+             else one_line(reason_text(record, w.reason)) for w in record.warnings]
     notes.extend(say(record, "note_error", text=one_line(e.message)) + (say(record, "note_fix", fix=one_line(e.fix))
                                                                        if e.fix else "") for e in record.errors)
     notes.extend(say(record, "note_resumed", round=r.from_round)

@@ -6,8 +6,8 @@ Simplified Chinese have a table: Japanese and Korean claims fall back to English
 writes and checks a table (the claim, passages and model text in those reports stay in their own language, and the
 HTML still declares it). Model-written text and text stored in the record (ids, role names, labels in the JSON) are
 never translated; the Chinese wording may show a Chinese name beside a stored value (``term``: 支持 (supported)). The
-court's own stored phrases (why it stopped, switch and overrule reasons, flags, warnings) are shown in Chinese through
-``core.reports.told``.
+court's own reasons (why it stopped, switch and overrule reasons, flags, warnings) are stored as codes and worded per
+language by ``core.reports.wording``.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import Qt, Signal
 
 from courtroom_desktop.ui.qt_models import RecordRole, RecordTableModel
+from courtroom_desktop.ui.text import said
 
 
 @dataclass
@@ -179,7 +180,7 @@ class TranscriptModel(RecordTableModel):
         elif kind == "verdict":
             self._append(VerdictItem(event.verdict), live)
         elif kind == "warning":
-            self._append(NoticeItem("warning", event.message), live)
+            self._append(NoticeItem("warning", said(event.reason)), live)
         elif kind == "error":
             fix = event.fix + ("; then press Resume" if event.resumable else "") if event.fix else (
                 "press Resume to continue" if event.resumable else "")

@@ -39,6 +39,8 @@ from courtroom_desktop.ui.text import (
     citations_html,
     cite_href,
     evidence_of_href,
+    said,
+    said_all,
     stance_words,
     verdict_markdown,
 )
@@ -112,7 +114,7 @@ def turn_html(item: TurnItem, case: str, lookup: Callable[[str], object | None],
             if citation.evidence_id in seen:
                 continue
             seen.add(citation.evidence_id)
-            tip = chip_tip(citation.evidence_id, citation.valid, citation.problem, lookup)
+            tip = chip_tip(citation.evidence_id, citation.valid, said(citation.problem), lookup)
             chips.append(chip_html(citation.evidence_id, citation.valid, tip, palette))
         parts.append('<p style="margin-top:6px; margin-bottom:0">' + " ".join(chips) + "</p>")
     meta = []
@@ -126,7 +128,7 @@ def turn_html(item: TurnItem, case: str, lookup: Callable[[str], object | None],
             meta.append("regenerated once")
         if turn.flags:
             meta.append(f'<span style="color:{accent("warning", palette).name()}">'
-                        + html.escape("; ".join(turn.flags)) + "</span>")
+                        + html.escape(said_all(turn.flags)) + "</span>")
     elif item.evidence_added:
         meta.append("new evidence " + ", ".join(f'<a href="{cite_href(i)}">{i}</a>' for i in item.evidence_added))
     if meta:
@@ -173,7 +175,7 @@ def ruling_html(item: RulingItem, palette: QPalette) -> str:
                      f"{citations_html(ruling.ready_reason)}</i></p>")
     if record.overruled:
         parts.append(f'<p style="margin-top:4px; margin-bottom:0"><i style="color:{accent("warning", palette).name()}">'
-                     '"Ready" overruled: ' + html.escape("; ".join(record.overruled)) + "</i></p>")
+                     '"Ready" overruled: ' + html.escape(said_all(record.overruled)) + "</i></p>")
     if ruling.switch_request:
         parts.append('<p style="margin-top:4px; margin-bottom:0"><i>The judge asked the sides to switch.</i></p>')
     return "".join(parts)
@@ -187,7 +189,7 @@ def switch_html(item: SwitchItem, case: str, palette: QPalette) -> str:
     sides = "; ".join(f"Counsel {seat} now {stance_words(case, stance)} as the {role_name(case, stance)}"
                       for seat, stance in sorted(switch.assignments.items()))
     return (f'<p style="margin:0"><b style="color:{color}">\u21c4 The sides switched after round {switch.round}</b>'
-            f"<br>{html.escape(sides)}.<br><i>Why: {html.escape('; '.join(switch.reasons))}</i></p>")
+            f"<br>{html.escape(sides)}.<br><i>Why: {html.escape(said_all(switch.reasons))}</i></p>")
 
 
 def notice_html(item: NoticeItem) -> str:
