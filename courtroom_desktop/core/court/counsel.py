@@ -37,6 +37,7 @@ from courtroom_desktop.core.court.records import (
     TurnStarted,
     role_name,
 )
+from courtroom_desktop.core.court.retry import regenerate_once
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable
 from courtroom_desktop.core.records import Usage
@@ -117,14 +118,14 @@ async def _argue(court, state: TrialState, model, seat: Seat, stance: Stance, ro
     switched = bool(state.switches)
     owed = _challenges_for(state, role)
     budget = model.context_window - model.default_max_tokens - 64
-    error, argued = "", Argued()
-    problems: list[Reason] = []
-    for attempt in (0, 1):
+    usages: list[Usage] = []
+
+    async def attempt(number: int, error: str) -> tuple[_Draft, list[Reason]]:
         messages = await asyncio.to_thread(  # sizing the prompt tokenizes it several times: not on the loop
             prompts.argument_messages, spec.case, stance, switched, hearing.subject(spec, state.round), state.pool,
             state.turns, state.rulings, state.round, model.count_tokens, budget, error, assessed=dict(state.assessments),
             challenges=owed)
-        argued = Argued(regenerated=attempt > 0, usages=argued.usages)
+        argued = Argued(regenerated=number > 0, usages=usages)
         structured = _json_arguments(court, model)
         quoted: dict = {}
         if structured:
@@ -139,10 +140,10 @@ async def _argue(court, state: TrialState, model, seat: Seat, stance: Stance, ro
                                                              passages)}
             argued.challenges = [q for q in [draft.challenge.strip()] if is_question(q)]
             argued.answers = list(getattr(draft, "answers", []))
-            queue.put_nowait(TokenDelta(trial_id=state.trial_id, index=index, attempt=attempt, text=raw))
+            queue.put_nowait(TokenDelta(trial_id=state.trial_id, index=index, attempt=number, text=raw))
         else:
             raw, usage = await model.complete(
-                messages, on_token=lambda t, a=attempt: queue.put_nowait(
+                messages, on_token=lambda t, a=number: queue.put_nowait(
                     TokenDelta(trial_id=state.trial_id, index=index, attempt=a, text=t)))
         argued.usages.append(usage)
         instructions = [messages[0]["content"], json.dumps(schema.model_json_schema())] if structured \
@@ -159,27 +160,28 @@ async def _argue(court, state: TrialState, model, seat: Seat, stance: Stance, ro
         problems += [Reason.of(Code.problem_argument, problem=p) for p in generated_problems(argued.text, instructions)]
         if not argued.text.strip():
             problems.append(Reason.of(Code.problem_empty))
-        if not problems:
-            break
-        error = prompts.told_to_model(problems)
-        if attempt == 0:
-            emit(TrialWarning(round=state.round, reason=Reason.of(Code.warning_argument_rejected, role=role,
-                                                                  problems=tuple(problems))))
-        else:
-            argued.flags = [Reason.of(Code.flag_rejected_twice, problem=p) for p in problems]
-            if quoted:  # a structured quotation that is still wrong goes; the citation of the passage stands
-                argued.citations = [c.model_copy(update={"quote": "", "valid": True, "problem": None})
-                                    if c.evidence_id in quoted and not c.valid and c.evidence_id in passages else c
-                                    for c in argued.citations]
-                argued.flags = [Reason.of(Code.flag_quote_dropped, problem=p) if p.code == Code.cite_quote_missing
-                                else Reason.of(Code.flag_rejected_twice, problem=p) for p in problems]
-            cut = cut_generated(argued.text, instructions)
-            if cut != argued.text:
-                kept = [c for c in argued.citations if c.evidence_id in cited_ids(cut) or c.evidence_id in quoted]
-                if not cut.strip() and argued.citations:  # nothing of its own left: the turn stands as withdrawn
-                    kept = argued.citations
-                    cut = WITHDRAWN + " " + " ".join(f"[{c.evidence_id}]" for c in argued.citations if c.valid)
-                argued.text, argued.citations = cut, kept
+        return _Draft(argued, quoted, instructions), problems
+
+    checked = await regenerate_once(
+        attempt, lambda problems: Reason.of(Code.warning_argument_rejected, role=role, problems=problems),
+        emit, state.round)
+    argued, quoted, instructions = checked.draft.argued, checked.draft.quoted, checked.draft.instructions
+    problems = checked.problems
+    if problems:  # the second draft is still wrong: cut what cannot stand, flag the rest
+        argued.flags = [Reason.of(Code.flag_rejected_twice, problem=p) for p in problems]
+        if quoted:  # a structured quotation that is still wrong goes; the citation of the passage stands
+            argued.citations = [c.model_copy(update={"quote": "", "valid": True, "problem": None})
+                                if c.evidence_id in quoted and not c.valid and c.evidence_id in passages else c
+                                for c in argued.citations]
+            argued.flags = [Reason.of(Code.flag_quote_dropped, problem=p) if p.code == Code.cite_quote_missing
+                            else Reason.of(Code.flag_rejected_twice, problem=p) for p in problems]
+        cut = cut_generated(argued.text, instructions)
+        if cut != argued.text:
+            kept = [c for c in argued.citations if c.evidence_id in cited_ids(cut) or c.evidence_id in quoted]
+            if not cut.strip() and argued.citations:  # nothing of its own left: the turn stands as withdrawn
+                kept = argued.citations
+                cut = WITHDRAWN + " " + " ".join(f"[{c.evidence_id}]" for c in argued.citations if c.valid)
+            argued.text, argued.citations = cut, kept
     if not argued.text.strip():  # nothing to put in the transcript: a failure of the model, never an empty turn
         raise ModelError(f"{role}'s model gave an empty argument twice", role=SEAT_MODEL[seat],
                          provider=getattr(model, "provider", ""), model=getattr(model, "model_name", ""))
@@ -202,3 +204,13 @@ class Argued:
     flags: list[Reason] = field(default_factory=list)
     regenerated: bool = False
     usages: list[Usage] = field(default_factory=list)
+
+
+@dataclass
+class _Draft:
+    """One attempt at an argument: as checked, its structured quotations by passage id, and the instructions its
+    text must not echo."""
+
+    argued: Argued
+    quoted: dict
+    instructions: list[str]

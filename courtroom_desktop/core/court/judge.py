@@ -4,6 +4,7 @@ whose text is checked and whose label the verdict rule holds to the record. Func
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 from courtroom_desktop.core.court import decisions, hearing, prompts, rules
 from courtroom_desktop.core.court.checks import cut_generated, generated_problems, is_question, normalise
@@ -29,6 +30,7 @@ from courtroom_desktop.core.court.records import (
     VerdictLabel,
     VerdictReached,
 )
+from courtroom_desktop.core.court.retry import regenerate_once
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable
 from courtroom_desktop.core.records import Usage
@@ -102,6 +104,22 @@ async def rule(court, state: TrialState, emit) -> Ruling:
     return record
 
 # ---------------------------------------------------------------- verdict
+@dataclass
+class _VerdictAttempt:
+    """One verdict draft as checked: the draft, its findings of the pool, every id cited, the instructions its text
+    must not echo, and (a claim's verdict) the rule's check of its label."""
+
+    draft: VerdictDraft | DecisionDraft
+    findings: list[Finding]
+    cited: list[str]
+    instructions: list[str]
+    check: rules.VerdictCheck | None
+
+
+def _sent_back(problems: tuple[Reason, ...]) -> Reason:
+    return Reason.of(Code.warning_verdict_sent_back, problems=problems)
+
+
 def _text_problems(summary: str, findings, instructions, need_citation: bool) -> list[Reason]:
     """What is wrong with a verdict draft's text ('the summary cites no evidence', 'the finding 2 ...'), as one list
     for the judge to be told and the flags to carry."""
@@ -126,27 +144,29 @@ async def verdict(court, state: TrialState, stop: Reason, emit) -> Verdict:
     judge = court.model("judge")
     budget = judge.context_window - VERDICT_TOKENS - 64
     open_lines = rules.open_challenges(state)
-    problems, usages, flags = "", [], []
-    for attempt in (0, 1):
+    usages: list[Usage] = []
+
+    async def attempt(number: int, problems: str) -> tuple[_VerdictAttempt, list[Reason]]:
         messages = await asyncio.to_thread(
             prompts.verdict_messages, state.spec.case, hearing.subject(state.spec, 0), state.pool, state.turns, state.rulings,
             judge.count_tokens, budget, assessed=dict(state.assessments),
             challenges=[o.challenge for o in open_lines], problems=problems)
         draft, usage = await judge.structured(messages, VerdictDraft, max_tokens=VERDICT_TOKENS)
         usages.append(usage)
-        findings = _findings(state, draft, emit if attempt == 0 else None)
+        findings = _findings(state, draft, emit if number == 0 else None)
         cited = rules.counsel_cited(state) + [c for f in findings for c in f.citations]
         check = rules.check_verdict(draft.label, draft.confidence, state, court.settings, cited)
         instructions = [messages[0]["content"], *prompts.verdict_instructions(state.spec.case)]
         found = _text_problems(draft.summary, findings, instructions, bool(cited))
         if check.contradiction is not None:
             found.insert(0, check.contradiction)
-        if not found:
-            break
-        problems = prompts.told_to_model(found)
-        if attempt == 0:
-            emit(TrialWarning(round=state.round, reason=Reason.of(Code.warning_verdict_sent_back,
-                                                                  problems=tuple(found))))
+        return _VerdictAttempt(draft, findings, cited, instructions, check), found
+
+    checked = await regenerate_once(attempt, _sent_back, emit, state.round)
+    draft, findings, cited = checked.draft.draft, checked.draft.findings, checked.draft.cited
+    instructions, check, found = checked.draft.instructions, checked.draft.check, checked.problems
+    assert check is not None  # a claim's verdict is always checked by the rule
+    flags: list[Reason] = []
     summary = draft.summary
     if found:  # the second draft is still wrong: cut what cannot stand, flag the rest
         summary = cut_generated(draft.summary, instructions) or plain_summary(state, check.label, cited)
@@ -216,26 +236,27 @@ async def decision_verdict(court, state: TrialState, stop: Reason, emit) -> Verd
     budget = judge.context_window - VERDICT_TOKENS - 64
     open_lines = rules.open_challenges(state)
     table = decisions.plain_summary(spec.claim, result)
-    problems, usages, flags, found = "", [], [], []
-    for attempt in (0, 1):
+    usages: list[Usage] = []
+
+    async def attempt(number: int, problems: str) -> tuple[_VerdictAttempt, list[Reason]]:
         messages = await asyncio.to_thread(
             prompts.verdict_messages, spec.case, hearing.subject(spec, 0), state.pool, state.turns, state.rulings,
             judge.count_tokens, budget, assessed=dict(state.assessments),
             challenges=[o.challenge for o in open_lines], problems=problems, table=table)
         draft, usage = await judge.structured(messages, DecisionDraft, max_tokens=VERDICT_TOKENS)
         usages.append(usage)
-        findings = _findings(state, draft, emit if attempt == 0 else None)
+        findings = _findings(state, draft, emit if number == 0 else None)
         cited = rules.counsel_cited(state) + [c for f in findings for c in f.citations]
         instructions = [messages[0]["content"], *prompts.verdict_instructions(spec.case, "(the table)")]
         found = _text_problems(draft.summary, findings, instructions, bool(cited))
         if result.recommended and result.recommended.casefold() not in draft.summary.casefold():
             found.insert(0, Reason.of(Code.problem_option_unnamed, option=result.recommended))
-        if not found:
-            break
-        problems = prompts.told_to_model(found)
-        if attempt == 0:
-            emit(TrialWarning(round=state.round, reason=Reason.of(Code.warning_verdict_sent_back,
-                                                                  problems=tuple(found))))
+        return _VerdictAttempt(draft, findings, cited, instructions, None), found
+
+    checked = await regenerate_once(attempt, _sent_back, emit, state.round)
+    draft, findings, cited = checked.draft.draft, checked.draft.findings, checked.draft.cited
+    instructions, found = checked.draft.instructions, checked.problems
+    flags: list[Reason] = []
     summary = draft.summary
     if found:
         summary = table
