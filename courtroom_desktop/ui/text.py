@@ -7,7 +7,6 @@ import html
 import re
 import time
 
-CITATION = re.compile(r"\[\s*(E\d+(?:\s*[,;]\s*E\d+)*)\s*\]")
 CITE_SCHEME = "cite"
 
 VERDICT_WORDS = {
@@ -66,7 +65,10 @@ def evidence_of_href(href: str) -> str | None:
 
 
 def citations_html(text: str) -> str:
-    """Plain text -> HTML with every [E3] (or [E1, E2]) turned into links that open the evidence."""
+    """Plain text -> HTML with every [E3] (or [E1, E2]) turned into links that open the evidence (the court's
+    citation pattern, through the export service)."""
+    from courtroom_desktop.core.services.export import CITATION
+
     out: list[str] = []
     position = 0
     for match in CITATION.finditer(text):

@@ -1,7 +1,7 @@
 """What goes out: how the court's reasons read in a language (``wording.say_reason``: stop and switch reasons, flags,
 warnings; a verdict's basis and correction) and a decision memo's wording (an option's standing, its table), shared
-by the window, the command line and the reports; the report files themselves are written by
-``Workspace.export_trial``."""
+by the window, the command line and the reports, and how a citation is written in the court's text (``CITATION``, the
+court's one pattern of '[E3]' and '[E1, E2]'); the report files themselves are written by ``Workspace.export_trial``."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 from courtroom_desktop.core.services._lazy import exports
 
 if TYPE_CHECKING:
+    from courtroom_desktop.core.court.checks import CITATION
     from courtroom_desktop.core.reports import memo, wording
 
-__all__ = ["memo", "wording"]
+__all__ = ["CITATION", "memo", "wording"]
 
-__getattr__ = exports({"memo": "reports.memo", "wording": "reports.wording"}, globals())
+__getattr__ = exports({"CITATION": "court.checks:CITATION", "memo": "reports.memo", "wording": "reports.wording"},
+                      globals())
