@@ -1,6 +1,7 @@
 """A counsel's turn: progressive retrieval (the claim, the opponent's key terms, the judge's open question, the model's
 own queries), new passages into the pool, and the argument, checked (citations, quotations, challenges raised and
-answered, no echoed instructions) and regenerated once with its problems named. Functions of the Court they serve."""
+answered, no echoed instructions) and regenerated once with its problems named. Functions of the court they serve,
+which they see as a ``bench.Bench``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from courtroom_desktop.core.court import hearing, prompts
+from courtroom_desktop.core.court.bench import Bench, ChatModel, Emit
 from courtroom_desktop.core.court.checks import (
     challenge_ids,
     check_citations,
@@ -48,7 +50,7 @@ WITHDRAWN = "(Argument withdrawn: the model's text only repeated its instruction
 BOTH_SIDES = "both sides"
 
 
-async def turn(court, state: TrialState, seat: Seat, emit, queue) -> Turn:
+async def turn(court: Bench, state: TrialState, seat: Seat, emit: Emit, queue: asyncio.Queue[object]) -> Turn:
     stance = state.assignments[seat]
     role = role_name(state.spec.case, stance)
     index, round_number = len(state.turns), state.round
@@ -83,8 +85,8 @@ def _challenges_for(state: TrialState, role: str) -> list[Challenge]:
     return [c for c in state.open_challenges() if c.addressed_to in (role, BOTH_SIDES) and c.raised_by != role]
 
 
-async def _queries(court, state: TrialState, model, stance: Stance, role: str, opponent: Turn | None,
-                   emit) -> tuple[list[str], list[Usage]]:
+async def _queries(court: Bench, state: TrialState, model: ChatModel, stance: Stance, role: str,
+                   opponent: Turn | None, emit: Emit) -> tuple[list[str], list[Usage]]:
     """Progressive retrieval: the claim, the opponent's key terms, the judge's open question, the model's queries."""
     spec, settings = state.spec, court.settings
     open_questions = state.rulings[-1].ruling.open_questions if state.rulings else []
@@ -109,8 +111,8 @@ async def _queries(court, state: TrialState, model, stance: Stance, role: str, o
     return clean_queries(queries, limit=settings.queries_per_turn + 2), usages
 
 
-async def _argue(court, state: TrialState, model, seat: Seat, stance: Stance, role: str, index: int, emit,
-                 queue) -> Argued:
+async def _argue(court: Bench, state: TrialState, model: ChatModel, seat: Seat, stance: Stance, role: str,
+                 index: int, emit: Emit, queue: asyncio.Queue[object]) -> Argued:
     """The argument, validated (citations, quotations, no echoed instructions or template debris); regenerated
     once with the problems named, then cut and flagged."""
     spec = state.spec
@@ -188,7 +190,7 @@ async def _argue(court, state: TrialState, model, seat: Seat, stance: Stance, ro
     return argued
 
 
-def _json_arguments(court, model) -> bool:
+def _json_arguments(court: Bench, model: ChatModel) -> bool:
     mode = court.settings.argument_format
     return mode == "json" or mode == "auto" and getattr(model, "provider", "") == "embedded"
 

@@ -15,11 +15,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import numpy as np
 
 from courtroom_desktop.core.config import DebateSettings
 from courtroom_desktop.core.court import counsel, judge, rules
+from courtroom_desktop.core.court.bench import ChatModel, Emit, Retriever
 from courtroom_desktop.core.court.checks import (
     looks_like_instructions,
     overlap,
@@ -51,6 +53,7 @@ from courtroom_desktop.core.errors import (
     TrialError,
 )
 from courtroom_desktop.core.privacy import TrialPolicy
+from courtroom_desktop.core.records import Evidence
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +61,8 @@ _END = object()
 
 
 class Court:
-    """Runs trials. Collaborators are passed in, so tests can hand in scripted models and a small library.
+    """Runs trials. Collaborators are passed in, so tests can hand in scripted models and a small library. The
+    steps of a trial (``counsel``, ``judge``) are handed the Court itself, which they see as a ``bench.Bench``.
 
     models:    role name ('prosecution', 'defense', 'judge') -> ChatModel (core.llm)
     retriever: has ``async asearch(queries, k, scope) -> list[Evidence]``
@@ -72,10 +76,10 @@ class Court:
                recorded as a warning
     """
 
-    def __init__(self, models: Callable[[str], object], retriever, store: TrialStore,
+    def __init__(self, models: Callable[[str], ChatModel], retriever: Retriever, store: TrialStore,
                  settings: DebateSettings | None = None, embed: Callable[[list[str]], np.ndarray] | None = None,
-                 scope=None, k: int = 6, model_queries: bool = True, covers: Callable[[str], bool] | None = None,
-                 privacy: TrialPolicy | None = None):
+                 scope: Any = None, k: int = 6, model_queries: bool = True, covers: Callable[[str], bool] | None = None,
+                 privacy: TrialPolicy | None = None) -> None:
         self.models = models
         self.retriever = retriever
         self.store = store
@@ -191,7 +195,7 @@ class Court:
             state.switches.append(event)
             state.assignments = assignments
 
-    def model(self, role: str):
+    def model(self, role: str) -> ChatModel:
         """The role's chat model; while text goes to another machine, one that checks privacy before each call."""
         model = self.models(role)
         return model if self.privacy is None else PrivacyChecked(model, self.check_private)
@@ -204,7 +208,7 @@ class Court:
         heard = {e.evidence.chunk.doc_id for e in self._state.pool} if self._state is not None else set()
         await asyncio.to_thread(self.privacy.check, heard)
 
-    async def record_left_out(self, emit, round_number: int) -> None:
+    async def record_left_out(self, emit: Emit, round_number: int) -> None:
         """After a search: the private documents of the scope that it left out, recorded once each."""
         if self.privacy is None:
             return
@@ -223,7 +227,8 @@ class Court:
             if load is not None:
                 await load()
 
-    async def embed_texts(self, texts: list[str], emit=None, round_number: int = 0) -> np.ndarray | None:
+    async def embed_texts(self, texts: list[str], emit: Emit | None = None,
+                          round_number: int = 0) -> np.ndarray | None:
         """Vectors of ``texts``, or None (no embedder, one that does not read their language, or one that failed:
         compare words)."""
         if self.embed is None or not texts or not all(map(self.covers, texts)):
@@ -235,7 +240,7 @@ class Court:
             self.embedding_failed(str(exc), emit, round_number)
             return None
 
-    def embedding_failed(self, problem: str, emit, round_number: int) -> None:
+    def embedding_failed(self, problem: str, emit: Emit | None, round_number: int) -> None:
         """The embedder failed (``problem``; '' when it did not): the trial goes on, searching with BM25 alone and
         comparing words instead of vectors, and says so once."""
         if problem and emit is not None and not self._embedding_warned:
@@ -248,7 +253,8 @@ class Court:
         if vectors is not None:
             self._vectors.update((e.id, v) for e, v in zip(missing, vectors))
 
-    async def admit(self, state: TrialState, found, seat: Seat, stance: Stance, round_number: int, emit):
+    async def admit(self, state: TrialState, found: list[Evidence], seat: Seat, stance: Stance, round_number: int,
+                    emit: Emit) -> list[PoolEntry]:
         """New passages enter the pool if they are not in it and are novel enough (1 - max cosine >= novelty_min)."""
         known = {e.evidence.chunk.id for e in state.pool}
         fresh = [ev for ev in found if ev.chunk.id not in known]

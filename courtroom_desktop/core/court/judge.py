@@ -1,5 +1,6 @@
 """The judge's calls: assessing new evidence, ruling on a round (and marking the open challenges), and the verdict,
-whose text is checked and whose label the verdict rule holds to the record. Functions of the Court they serve."""
+whose text is checked and whose label the verdict rule holds to the record. Functions of the court they serve, which
+they see as a ``bench.Bench``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 from dataclasses import dataclass
 
 from courtroom_desktop.core.court import decisions, hearing, prompts, rules
+from courtroom_desktop.core.court.bench import Bench, Emit
 from courtroom_desktop.core.court.checks import cut_generated, generated_problems, is_question, normalise
 from courtroom_desktop.core.court.counsel import BOTH_SIDES
 from courtroom_desktop.core.court.records import (
@@ -40,7 +42,7 @@ ASSESS_TOKENS_EACH = 40  # one passage's assessment: its id, a stance and a rele
 JUDGE = "Judge"
 
 
-async def assess(court, state: TrialState, emit) -> None:
+async def assess(court: Bench, state: TrialState, emit: Emit) -> None:
     """The judge's model reads the passages not yet assessed (one short structured call): what each says about the
     claim and how relevant it is. A model that cannot answer leaves them unassessed, with a warning."""
     entries = state.unassessed()
@@ -68,7 +70,7 @@ async def assess(court, state: TrialState, emit) -> None:
         state.assessments.update((a.evidence_id, a) for a in event.assessments)
 
 
-async def rule(court, state: TrialState, emit) -> Ruling:
+async def rule(court: Bench, state: TrialState, emit: Emit) -> Ruling:
     judge = court.model("judge")
     spec, pool_ids = state.spec, [e.id for e in state.pool]
     scoring = spec.option_of(state.round) is not None
@@ -136,7 +138,7 @@ def _clean(items, instructions) -> list[str]:
     return [item for item in items if item.strip() and not generated_problems(item, instructions)]
 
 
-async def verdict(court, state: TrialState, stop: Reason, emit) -> Verdict:
+async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> Verdict:
     """The judge drafts the verdict; its text is checked and the rule holds its label to the record. A draft with
     problems goes back once with them named; what is still wrong then is cut or set by the rule, and flagged."""
     if state.spec.decision is not None:
@@ -227,7 +229,7 @@ OUTCOME_LABEL = {"recommended": VerdictLabel.supported, "too close to call": Ver
                  "not enough evidence": VerdictLabel.insufficient, "no option passes": VerdictLabel.refuted}
 
 
-async def decision_verdict(court, state: TrialState, stop: Reason, emit) -> Verdict:
+async def decision_verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> Verdict:
     """A decision with options: the table computed from the hearings sets the recommendation, its label and
     confidence; the judge explains it (a summary that must name the recommended option and cite evidence, findings,
     risks), checked like any verdict text and replaced by the table's own sentence when it cannot stand."""
