@@ -37,16 +37,15 @@ def run(args, ctx) -> int:
 
 
 def _run(args, workspace) -> int:
-    library = workspace.library
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
     if args.action == "list":
-        docs = library.documents()
+        docs = workspace.documents()
         if args.json:
             print(json.dumps({"documents": [d.model_dump(mode="json") for d in docs],
-                              "failures": [{"path": p, "error": e} for p, e in library.catalog.failures()]}, indent=2))
+                              "failures": [{"path": p, "error": e} for p, e in workspace.failures()]}, indent=2))
             return 0
         table = Table("id", "title", "kind", "year", "pages", "sections", "chunks", "status", "path")
         for d in docs:
@@ -56,7 +55,7 @@ def _run(args, workspace) -> int:
         for d in docs:
             if d.pages_without_text:
                 console.print(f"[yellow]note:[/] {d.title or d.path}: {d.no_text_note()}", highlight=False)
-        failures = library.catalog.failures()
+        failures = workspace.failures()
         if failures:
             failed = Table("file that could not be ingested", "reason", title="failed")
             for path, error in failures:
@@ -66,14 +65,14 @@ def _run(args, workspace) -> int:
             console.print("The library is empty: add documents with `courtroom ingest PATH`.")
         return 0
     if args.action == "show":
-        doc = library.find(args.document)
+        doc = workspace.document(args.document)
         console.print(f"[bold]{doc.title}[/]  ({doc.id})\n{doc.path}\nauthors: {doc.authors or '-'}  year: "
                       f"{doc.year or '-'}  kind: {doc.kind}{' (private)' if doc.private else ''}  "
                       f"{'pages: ' + str(doc.pages) + '  ' if doc.on_pages else ''}chunks: {doc.chunks}  status: "
                       f"{doc.status.value}{'  error: ' + doc.error if doc.error else ''}", highlight=False)
         table = Table("section", "pages" if doc.on_pages else "characters", "chunks")
         sections: dict[str, list] = {}
-        chunks = library.doc_chunks(doc.id)
+        chunks = workspace.passages(doc.id)
         for chunk in chunks:
             sections.setdefault(chunk.section_path or "(before the first heading)", []).append(chunk)
         for path, members in sections.items():
@@ -101,7 +100,7 @@ def _run(args, workspace) -> int:
         finished = run_ingest(lambda emit, cancel: workspace.reindex(refs, on_event=emit, cancel=cancel))
         return 1 if finished.failed or finished.cancelled else 0
     if args.action == "check":
-        report = library.check_consistency()
+        report = workspace.check_library()
         for store in ("catalog", "lancedb", "tantivy"):
             console.print(f"{store:>8}: {len(report[store])} documents")
         console.print("consistent" if report["consistent"] else "[red]INCONSISTENT[/]: run `courtroom library reindex`")

@@ -35,17 +35,17 @@ def run(args, ctx) -> int:
             if text == "-":
                 text = sys.stdin.read()
             path, finished = workspace.save_note(args.title, text, private=True if args.private else None)
-            doc = next((d for d in workspace.library.catalog.by_path(str(path))), None)
+            doc = next(iter(workspace.documents_at(path)), None)
             if finished.failed or doc is None:
                 print(f"error: {path} could not be added: "
-                      f"{dict(workspace.library.catalog.failures()).get(str(path), 'see courtroom library list')}",
+                      f"{dict(workspace.failures()).get(str(path), 'see courtroom library list')}",
                       file=sys.stderr)
                 return 1
             print(f"{doc.id} {path} ({doc.chunks} passages{', private' if doc.private else ''})")
             return 0
         from courtroom_desktop.core.services.library import list_notes
 
-        docs = {d.path: d for d in workspace.library.documents()}
+        docs = {d.path: d for d in workspace.documents()}
         rows = []
         for note in list_notes(workspace.notes_dir):
             doc = docs.get(str(note.path))

@@ -40,7 +40,7 @@ def run(args, ctx) -> int:
     try:
         evidence = workspace.search(args.queries, k=args.k, documents=args.documents, sections=args.section,
                                     reranker=args.reranker)
-        empty = not evidence and not workspace.library.ready_ids()
+        empty = not evidence and not workspace.has_documents()
         problem = workspace.search_problem
     finally:
         workspace.close()

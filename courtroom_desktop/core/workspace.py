@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.store.catalog import Catalog
     from courtroom_desktop.core.llm import ModelRouter
     from courtroom_desktop.core.privacy import TrialPolicy
-    from courtroom_desktop.core.records import Document, Evidence, IngestEvent, IngestFinished
+    from courtroom_desktop.core.records import Chunk, Document, Evidence, IngestEvent, IngestFinished
     from courtroom_desktop.core.retrieval import Retriever, Scope
 
     EventSink = Callable[[IngestEvent], None]
@@ -210,6 +210,42 @@ class Workspace:
         doc = self.library.find(ref)
         self.library.catalog.set_private(doc.id, private)
         return self.library.catalog.get(doc.id) or doc
+
+    # ---------------------------------------------------------------- reading the library
+    def documents(self) -> list[Document]:
+        """Every document of the library, whatever its status."""
+        return self.library.documents()
+
+    def failures(self) -> list[tuple[str, str]]:
+        """Files that could not be ingested: (path, why)."""
+        return self.library.catalog.failures()
+
+    def document(self, ref: str) -> Document:
+        """A document by id, id prefix or path (LibraryError when none or several match)."""
+        return self.library.find(ref)
+
+    def documents_at(self, path: str | PathLike[str]) -> list[Document]:
+        """The documents ingested from ``path`` (a file changed since may have left more than one)."""
+        return self.library.catalog.by_path(str(Path(path).expanduser().resolve()))
+
+    def passages(self, ref: str) -> list[Chunk]:
+        """A document's passages, in order."""
+        return self.library.doc_chunks(self.library.find(ref).id)
+
+    def has_documents(self) -> bool:
+        """Whether any document is ready to be searched."""
+        return bool(self.library.ready_ids())
+
+    def check_library(self) -> dict[str, object]:
+        """Which documents each store holds and whether the three agree (``Library.check_consistency``)."""
+        return self.library.check_consistency()
+
+    def preload(self) -> None:
+        """Everything a first search or trial would load, loaded now (the embedding model, the vector table, the
+        retriever): the window calls it in a thread right after it shows."""
+        library = self.library
+        _ = library.embedder.dim
+        _ = library.vectors, self.retriever
 
     # ---------------------------------------------------------------- use cases
     def ingest(self, paths: Iterable[str | PathLike[str]], on_event: EventSink | None = None,

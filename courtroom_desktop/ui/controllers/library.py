@@ -53,8 +53,9 @@ class LibraryController(Controller):
         return self.tasks.spawn(self._refresh(), "Reading the library")
 
     async def _refresh(self) -> None:
-        library = await self.workspace.library()
-        docs, failures = await asyncio.to_thread(lambda: (library.documents(), library.catalog.failures()))
+        await self.workspace.library()
+        core = self.workspace.workspace
+        docs, failures = await asyncio.to_thread(lambda: (core.documents(), core.failures()))
         self.documents, self.failures = list(docs), [tuple(f) for f in failures]
         self.sig_documents.emit(self.documents, self.failures)
 

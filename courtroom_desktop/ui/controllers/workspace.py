@@ -82,12 +82,11 @@ class WorkspaceController(Controller):
 
     async def _preload(self) -> None:
         self.sig_status.emit("Opening the library\u2026")
-        library = await self.library()
+        await self.library()
         # Every heavy first use happens here, right after the window shows, not in the middle of an ingest or a
         # trial: importing an extension module holds the GIL (lancedb's import alone stalled the loop 250 ms).
         self.sig_status.emit("Loading the embedding model\u2026")
-        await asyncio.to_thread(lambda: library.embedder.dim)
-        await asyncio.to_thread(lambda: (library.vectors, self.workspace.retriever))
+        await asyncio.to_thread(self.workspace.preload)
         if self.uses_embedded_model():
             self.sig_status.emit("Loading the embedded chat model\u2026")
             await self._load_chat_models()
