@@ -29,7 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args, ctx) -> int:
     workspace = ctx.workspace()
     try:
-        trial_id = workspace.trials.find(args.trial)
+        trial_id = workspace.trial_id(args.trial)
         out = Path(args.out) if args.out else Path(f"report-{trial_id}")
         print_export(workspace.export_trial(trial_id, args.formats or list(FORMATS), out, audience=args.audience))
         return 0

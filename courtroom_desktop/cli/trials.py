@@ -30,26 +30,25 @@ def run(args, ctx) -> int:
 
     console = Console(highlight=False)
     workspace = ctx.workspace(getattr(args, "model", None))
-    store = workspace.trials
     try:
         if args.action == "list":
             table = Table("id", "claim", "case", "status", "verdict", "confidence", "updated")
-            for t in store.list():
+            for t in workspace.trial_list():
                 table.add_row(t.id, t.claim[:60], t.case_type, t.status, t.label or "",
                               f"{t.confidence:.2f}" if t.confidence is not None else "",
                               time.strftime("%Y-%m-%d %H:%M", time.localtime(t.updated_at)))
             console.print(table)
             return 0
-        trial_id = store.find(args.trial)
+        trial_id = workspace.trial_id(args.trial)
         if args.action == "show":
             from courtroom_desktop.cli.render import TranscriptPrinter
 
             printer = TranscriptPrinter(console, show_tokens=False)
-            for event in store.events(trial_id):
+            for event in workspace.trial_events(trial_id):
                 print(event.model_dump_json()) if args.json else printer(event)
             return 0
         if args.action == "delete":
-            store.delete(trial_id)
+            workspace.delete_trials([trial_id])
             console.print(f"deleted {trial_id}")
             return 0
         from courtroom_desktop.cli.trial import drive

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.court import Court, TrialStore
     from courtroom_desktop.core.court.decisions import DecisionSpec
     from courtroom_desktop.core.court.records import TrialEvent, TrialSpec
+    from courtroom_desktop.core.court.store import TrialSummary
     from courtroom_desktop.core.library import CancelToken, Library
     from courtroom_desktop.core.library.store.catalog import Catalog
     from courtroom_desktop.core.llm import ModelRouter
@@ -246,6 +247,32 @@ class Workspace:
         library = self.library
         _ = library.embedder.dim
         _ = library.vectors, self.retriever
+
+    # ---------------------------------------------------------------- stored trials
+    def trial_list(self) -> list[TrialSummary]:
+        """Every stored trial, newest first, with its status and verdict."""
+        return self.trials.list()
+
+    def trial_id(self, ref: str) -> str:
+        """A stored trial's id from its id or a unique prefix (TrialError otherwise)."""
+        return self.trials.find(ref)
+
+    def trial_events(self, ref: str) -> list[TrialEvent]:
+        """A stored trial's events, in order."""
+        return self.trials.events(self.trials.find(ref))
+
+    def trial_opened(self, ref: str) -> tuple[TrialSpec, list[TrialEvent], str]:
+        """A stored trial as the window opens it: its spec, its events and its status."""
+        trial_id = self.trials.find(ref)
+        status = next((t.status for t in self.trials.list() if t.id == trial_id), "")
+        return self.trials.spec(trial_id), self.trials.events(trial_id), status
+
+    def delete_trials(self, refs: Sequence[str]) -> list[str]:
+        """Stored trials (ids or unique prefixes) deleted; returns their ids."""
+        ids = [self.trials.find(ref) for ref in refs]
+        for trial_id in ids:
+            self.trials.delete(trial_id)
+        return ids
 
     # ---------------------------------------------------------------- use cases
     def ingest(self, paths: Iterable[str | PathLike[str]], on_event: EventSink | None = None,

@@ -28,8 +28,8 @@ class HistoryController(Controller):
         # after the one read after it and bring the deleted trial back.
         self._reads += 1
         read = self._reads
-        store = await self.workspace.trials()
-        trials = await asyncio.to_thread(store.list)
+        await self.workspace.trials()
+        trials = await asyncio.to_thread(self.workspace.workspace.trial_list)
         if read == self._reads:
             self.trials = trials
             self.sig_trials.emit(trials)
@@ -38,6 +38,6 @@ class HistoryController(Controller):
         return self.tasks.spawn(self._delete(list(trial_ids)), "Deleting trials")
 
     async def _delete(self, trial_ids: list[str]) -> None:
-        store = await self.workspace.trials()
-        await asyncio.to_thread(lambda: [store.delete(t) for t in trial_ids])
+        await self.workspace.trials()
+        await asyncio.to_thread(self.workspace.workspace.delete_trials, trial_ids)
         await self._refresh()

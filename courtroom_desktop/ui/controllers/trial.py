@@ -85,7 +85,7 @@ class TrialController(Controller):
         await self.workspace.library()
         run = await asyncio.to_thread(self.workspace.workspace.resume_trial, trial_id)
         if trial_id != self.trial_id:
-            events = await asyncio.to_thread(self.workspace.workspace.trials.events, trial_id)
+            events = await asyncio.to_thread(self.workspace.workspace.trial_events, trial_id)
             self.trial_id, self.spec = trial_id, run.spec
             self.sig_opened.emit(trial_id, run.spec, events)
         await self._drive(run)
@@ -117,13 +117,8 @@ class TrialController(Controller):
         return self.tasks.spawn(self._open(trial_id), "Opening the trial")
 
     async def _open(self, trial_id: str) -> None:
-        store = await self.workspace.trials()
-
-        def read():
-            status = next((t.status for t in store.list() if t.id == trial_id), "")
-            return store.spec(trial_id), store.events(trial_id), status
-
-        spec, events, status = await asyncio.to_thread(read)
+        await self.workspace.trials()
+        spec, events, status = await asyncio.to_thread(self.workspace.workspace.trial_opened, trial_id)
         self.trial_id, self.spec = trial_id, spec
         self.sig_opened.emit(trial_id, spec, events)
         has_verdict = any(e.kind == "verdict" for e in events)
