@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from courtroom_desktop.core.court import prompts
+from courtroom_desktop.core.court.bench import ChatModel, Retriever
 from courtroom_desktop.core.court.records import VerdictLabel
+from courtroom_desktop.core.records import Evidence
 
 
 class QuickVerdict(BaseModel):
@@ -33,7 +37,7 @@ class BaselineResult:
     votes: dict[str, int] | None = None
 
 
-def _messages(claim: str, evidence, words: int = 60) -> list[dict]:
+def _messages(claim: str, evidence: Sequence[Evidence], words: int = 60) -> prompts.Messages:
     block = "\n".join(
         f'<evidence id="E{i}" doc="{prompts.attribute(e.doc_title)[:80]}">{prompts.escape(prompts.excerpt(e.chunk.text, words))}'
         "</evidence>" for i, e in enumerate(evidence, start=1))
@@ -44,19 +48,20 @@ def _messages(claim: str, evidence, words: int = 60) -> list[dict]:
     ]
 
 
-async def single_pass(claim: str, retriever, model, k: int = 6, scope=None, evidence=None,
-                      max_tokens: int = 200) -> BaselineResult:
+async def single_pass(claim: str, retriever: Retriever, model: ChatModel, k: int = 6, scope: Any = None,
+                      evidence: Sequence[Evidence] | None = None, max_tokens: int = 200) -> BaselineResult:
     found = evidence if evidence is not None else await retriever.asearch([claim], k=k, scope=scope)
     answer, usage = await model.structured(_messages(claim, found), QuickVerdict, max_tokens=max_tokens)
     return BaselineResult(answer.label, answer.confidence, usage.tokens_in + usage.tokens_out,
                           [e.chunk.doc_id for e in found])
 
 
-async def majority_vote(claim: str, retriever, model, token_budget: int, k: int = 6, scope=None,
+async def majority_vote(claim: str, retriever: Retriever, model: ChatModel, token_budget: int, k: int = 6,
+                        scope: Any = None,
                         max_votes: int = 15, seed: int = 0) -> BaselineResult:
     found = await retriever.asearch([claim], k=k, scope=scope)
     rng = random.Random(seed)
-    votes: Counter = Counter()
+    votes: Counter[VerdictLabel] = Counter()
     confidences: dict[VerdictLabel, list[float]] = {}
     spent = 0
     while len(votes.values()) == 0 or (sum(votes.values()) < max_votes and spent < token_budget):

@@ -13,13 +13,13 @@ from typing import Any, Protocol, TypeVar
 from pydantic import BaseModel
 
 from courtroom_desktop.core.config import DebateSettings
-from courtroom_desktop.core.court.records import PoolEntry, Seat, Stance
+from courtroom_desktop.core.court.prompts import Messages
+from courtroom_desktop.core.court.records import PoolEntry, Seat, Stance, _Event
 from courtroom_desktop.core.court.state import TrialState
-from courtroom_desktop.core.records import Evidence, Frozen, Usage
+from courtroom_desktop.core.records import Evidence, Usage
 
-E = TypeVar("E", bound=Frozen)
+E = TypeVar("E", bound=_Event)
 M = TypeVar("M", bound=BaseModel)
-Messages = list[dict[str, str]]
 
 
 class Emit(Protocol):

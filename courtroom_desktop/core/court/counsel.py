@@ -28,6 +28,7 @@ from courtroom_desktop.core.court.checks import (
 )
 from courtroom_desktop.core.court.records import (
     Challenge,
+    Citation,
     Code,
     Reason,
     Seat,
@@ -129,7 +130,7 @@ async def _argue(court: Bench, state: TrialState, model: ChatModel, seat: Seat, 
             challenges=owed)
         argued = Argued(regenerated=number > 0, usages=usages)
         structured = _json_arguments(court, model)
-        quoted: dict = {}
+        quoted: dict[str, Citation] = {}
         if structured:
             schema = prompts.argument_schema([e.id for e in state.pool], [c.id for c in owed])
             draft, usage = await model.structured(messages, schema, max_tokens=model.default_max_tokens)
@@ -145,8 +146,8 @@ async def _argue(court: Bench, state: TrialState, model: ChatModel, seat: Seat, 
             queue.put_nowait(TokenDelta(trial_id=state.trial_id, index=index, attempt=number, text=raw))
         else:
             raw, usage = await model.complete(
-                messages, on_token=lambda t, a=number: queue.put_nowait(
-                    TokenDelta(trial_id=state.trial_id, index=index, attempt=a, text=t)))
+                messages, on_token=lambda t: queue.put_nowait(
+                    TokenDelta(trial_id=state.trial_id, index=index, attempt=number, text=t)))
         argued.usages.append(usage)
         instructions = [messages[0]["content"], json.dumps(schema.model_json_schema())] if structured \
             else [messages[0]["content"]]
@@ -200,7 +201,7 @@ class Argued:
     """A counsel's argument as checked: its text, citations, challenges raised and answered, flags and cost."""
 
     text: str = ""
-    citations: list = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
     challenges: list[str] = field(default_factory=list)
     answers: list[str] = field(default_factory=list)
     flags: list[Reason] = field(default_factory=list)
@@ -214,5 +215,5 @@ class _Draft:
     text must not echo."""
 
     argued: Argued
-    quoted: dict
+    quoted: dict[str, Citation]
     instructions: list[str]

@@ -45,6 +45,8 @@ def problem_of(exc: Exception) -> str:
     return str(exc)
 
 
+OutcomeLabel = Literal["recommended", "too close to call", "not enough evidence", "no option passes"]
+
 class Criterion(Frozen):
     name: str = Field(min_length=1, max_length=60)
     weight: float = Field(1.0, gt=0, le=100, description="Relative importance; the table divides by the sum.")
@@ -137,7 +139,7 @@ class DecisionOutcome(Frozen):
     risks: tuple[str, ...] = ()
     next_question: str = ""
     next_reason: str = ""
-    label: Literal["recommended", "too close to call", "not enough evidence", "no option passes"] = "not enough evidence"
+    label: OutcomeLabel = "not enough evidence"
     confidence: float = 0.0
 
     def standing(self, row: OptionRow) -> str:
@@ -287,6 +289,7 @@ def outcome(question: str, spec: DecisionSpec, hearings: Sequence[Hearing]) -> D
     runner = running[1] if len(running) > 1 else None
     margin = round(best.total - runner.total, 2) if runner else best.total
     known = (best.known + (runner.known if runner else best.known)) / 2
+    label: OutcomeLabel
     if best.known < 0.5:
         label = "not enough evidence"
     elif runner is not None and margin < CLOSE_MARGIN:
@@ -342,6 +345,8 @@ def _conditions(best: OptionRow, others: Sequence[OptionRow], spec: DecisionSpec
                     winner = _leader(rows, weights, values)
                     if winner != best.option and (key == "unknown_low") == (row.option == best.option):
                         x = _flip_score(rows, weights, base, row, name, best.option, end)
+                        if x is None:  # never: the lead changes at ``end``
+                            continue
                         winner = _leader(rows, weights, dict(base, **{row.option: _values(row, **{name: x})}))
                         found.append((abs(x - MIDPOINT) / 10, words[key].format(o=row.option, c=name, x=x, u=winner,
                                                                                r=best.option)))
@@ -363,7 +368,8 @@ def _grid() -> tuple[list[float], list[float]]:
     return up, [1 / f for f in up if 1 / f >= low - 1e-9]
 
 
-def _flip_weight(rows, weights, base, name, best, factor) -> float:
+def _flip_weight(rows: Sequence[OptionRow], weights: dict[str, float], base: dict[str, dict[str, float]], name: str,
+                 best: str, factor: float) -> float:
     """The weight of ``name`` at which the lead changes, found by bisection between the user's and ``factor`` x."""
     lo, hi = weights[name], weights[name] * factor
     for _ in range(30):
@@ -375,7 +381,8 @@ def _flip_weight(rows, weights, base, name, best, factor) -> float:
     return hi
 
 
-def _flip_score(rows, weights, base, row, name, best, end) -> float | None:
+def _flip_score(rows: Sequence[OptionRow], weights: dict[str, float], base: dict[str, dict[str, float]], row: OptionRow,
+                name: str, best: str, end: float) -> float | None:
     """The score of ``row``'s cell ``name`` at which the lead changes (moving it toward ``end``), or None."""
     values = dict(base, **{row.option: _values(row, **{name: end})})
     if _leader(rows, weights, values) == best:
@@ -409,7 +416,7 @@ def _next_question(best: OptionRow, others: Sequence[OptionRow], rows: Sequence[
     total_weight = sum(weights.values())
     contenders = [best, *others]
     base = {r.option: _values(r) for r in contenders}
-    candidates: list[tuple[tuple, str, str]] = []  # (sort key, question, reason)
+    candidates: list[tuple[tuple[bool, float], str, str]] = []  # (sort key, question, reason)
     for row in contenders:
         for cell in row.scores:
             if cell.score is not None:
@@ -432,7 +439,7 @@ def _next_question(best: OptionRow, others: Sequence[OptionRow], rows: Sequence[
         for cell in row.scores:
             end = 0.0 if row.option == best.option else 10.0
             x = _flip_score(contenders, weights, base, row, cell.criterion, best.option, end)
-            if x is not None and (closest is None or abs(x - cell.score) < closest[0]):
+            if x is not None and cell.score is not None and (closest is None or abs(x - cell.score) < closest[0]):
                 closest = (abs(x - cell.score), words["q_cell"].format(o=row.option, c=cell.criterion))
     if closest is None:
         return "", ""

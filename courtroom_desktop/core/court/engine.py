@@ -14,19 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, cast
 
 import numpy as np
 
 from courtroom_desktop.core.config import DebateSettings
 from courtroom_desktop.core.court import counsel, judge, rules
-from courtroom_desktop.core.court.bench import ChatModel, Emit, Retriever
-from courtroom_desktop.core.court.checks import (
-    looks_like_instructions,
-    overlap,
-)
+from courtroom_desktop.core.court.bench import ChatModel, E, Emit, Retriever
+from courtroom_desktop.core.court.checks import overlap
 from courtroom_desktop.core.court.counsel import SEAT_MODEL
+from courtroom_desktop.core.court.injection import looks_like_instructions
 from courtroom_desktop.core.court.levels import evidence_level
 from courtroom_desktop.core.court.records import (
     Code,
@@ -37,6 +35,7 @@ from courtroom_desktop.core.court.records import (
     RolesSwitched,
     Seat,
     Stance,
+    TrialEvent,
     TrialResumed,
     TrialSpec,
     TrialStarted,
@@ -102,17 +101,17 @@ class Court:
             raise TrialError("the claim is empty: say what should be put on trial")
         return self.store.create(spec)
 
-    async def run(self, trial_id: str) -> AsyncIterator:
+    async def run(self, trial_id: str) -> AsyncIterator[TrialEvent]:
         """Drive a trial from wherever its stored events leave it; yields every event as it happens. Events are
         written in order by a thread of their own (``store.Recorder``), never on the event loop."""
         spec, events = await asyncio.to_thread(lambda: (self.store.spec(trial_id), self.store.events(trial_id)))
         state = TrialState.from_events(trial_id, spec, events)
         if state.verdict is not None:
             raise TrialError(f"trial {trial_id} already has a verdict")
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue[object] = asyncio.Queue()
         recorder = Recorder(self.store, trial_id, events[-1].seq if events else 0)
 
-        def emit(event):
+        def emit(event: E) -> E:
             stored = recorder.record(event)
             queue.put_nowait(stored)
             return stored
@@ -125,7 +124,9 @@ class Court:
                     emit(TrialResumed(from_round=state.round, discarded=state.in_flight))
                 recorder.status("running")
                 await self._drive(state, emit, queue)
-                recorder.status("finished", state.verdict.label.value, state.verdict.confidence)
+                verdict = state.verdict
+                assert verdict is not None  # _drive returns with the verdict
+                recorder.status("finished", verdict.label.value, verdict.confidence)
             except (asyncio.CancelledError, Cancelled):
                 recorder.status("stopped")
                 raise
@@ -139,7 +140,7 @@ class Court:
                 await recorder.close()
                 queue.put_nowait(_END)
 
-        def emit_unsaved(event) -> None:
+        def emit_unsaved(event: ErrorEvent) -> None:
             """An error is shown even when the store is what failed."""
             try:
                 emit(event)
@@ -149,7 +150,7 @@ class Court:
         task = asyncio.create_task(drive())
         try:
             while (event := await queue.get()) is not _END:
-                yield event
+                yield cast(TrialEvent, event)
             await task
         finally:
             if not task.done():
@@ -157,7 +158,7 @@ class Court:
                 await asyncio.gather(task, return_exceptions=True)
 
     # ---------------------------------------------------------------- the flow
-    async def _drive(self, state: TrialState, emit, queue) -> None:
+    async def _drive(self, state: TrialState, emit: Emit, queue: asyncio.Queue[object]) -> None:
         self._state = state
         await self._load_models()
         await self._index_pool(state.pool)
@@ -178,7 +179,7 @@ class Court:
             await judge.assess(self, state, emit)
             state.rulings.append(await judge.rule(self, state, emit))
 
-    async def _maybe_switch(self, state: TrialState, emit) -> None:
+    async def _maybe_switch(self, state: TrialState, emit: Emit) -> None:
         ruled = state.rulings[-1].round
         if any(s.round == ruled for s in state.switches):
             return
@@ -247,7 +248,7 @@ class Court:
             self._embedding_warned = True
             emit(TrialWarning(round=round_number, reason=Reason.of(Code.warning_embedder_failed, problem=problem)))
 
-    async def _index_pool(self, pool) -> None:
+    async def _index_pool(self, pool: Sequence[PoolEntry]) -> None:
         missing = [e for e in pool if e.id not in self._vectors]
         vectors = await self.embed_texts([e.evidence.chunk.text for e in missing])
         if vectors is not None:
@@ -291,18 +292,18 @@ class Court:
 class PrivacyChecked:
     """A chat model whose every call first awaits ``check`` (Court.check_private); the rest is the model's."""
 
-    def __init__(self, model, check):
+    def __init__(self, model: ChatModel, check: Callable[[], Awaitable[None]]) -> None:
         self._model = model
         self._check = check
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._model, name)
 
-    async def structured(self, *args, **kwargs):
+    async def structured(self, *args: Any, **kwargs: Any) -> Any:
         await self._check()
         return await self._model.structured(*args, **kwargs)
 
-    async def complete(self, *args, **kwargs):
+    async def complete(self, *args: Any, **kwargs: Any) -> Any:
         await self._check()
         return await self._model.complete(*args, **kwargs)
 

@@ -7,8 +7,9 @@ evidence, a passage heard in its hearing or one that names it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Annotated, Literal
+from collections.abc import Iterable, Sequence
+from types import GenericAlias
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, create_model
 
@@ -67,36 +68,38 @@ def search_text(spec: TrialSpec, round_number: int) -> list[str]:
     """The first queries of a counsel's search: the claim, or for an option its name with the question and with the
     criteria."""
     option = spec.option_of(round_number)
-    if option is None:
+    if option is None or spec.decision is None:
         return [spec.claim]
     names = " ".join(c.name for c in spec.decision.criteria)
     return [f"{option} {spec.claim}", f"{option} {names}"]
 
 
-def _one_of(values: Sequence[str]):
-    return Literal[tuple(values)] if values else str  # type: ignore[valid-type]
+def _one_of(values: Sequence[str]) -> Any:
+    """One of ``values`` (a Literal made at run time), or any string when there are none."""
+    return Literal[tuple(values)] if values else str
 
 
-def scoring_fields(decision: DecisionSpec, pool_ids: Sequence[str]) -> dict:
+def scoring_fields(decision: DecisionSpec, pool_ids: Sequence[str]) -> dict[str, Any]:
     """Extra fields of the judge's ruling in a decision round: ``scores``, an object with one key per criterion (its
     name), so that constrained decoding gives every criterion exactly once; ``constraints``, one key per hard
     constraint (K1, K2, ... as the prompt lists them)."""
-    cites = list[_one_of(pool_ids)] if pool_ids else list[str]
+    cites: Any = GenericAlias(list, (_one_of(pool_ids),)) if pool_ids else list[str]
     score = create_model(
         "CriterionScoreDraft", __base__=Bounded,
         known=(bool, Field(description="false when the evidence does not say how the option does on it")),
         score=(int, Field(ge=0, le=10, description="0 very bad .. 10 excellent, for this option on this criterion")),
         citations=(cites, Field(default_factory=list, max_length=3, description="Evidence ids that show it.")),
         reason=(Annotated[str, Cap(200)], Field("", description="One short sentence.")))
-    table = create_model("CriterionScores", __base__=Bounded, **{
-        f"c{n}": (score, Field(..., alias=c.name)) for n, c in enumerate(decision.criteria)})
-    fields: dict = {"scores": (table, Field(..., description="The option under hearing on every criterion."))}
+    per_criterion: dict[str, Any] = {f"c{n}": (score, Field(..., alias=c.name)) for n, c in enumerate(decision.criteria)}
+    table = create_model("CriterionScores", __base__=Bounded, **per_criterion)
+    fields: dict[str, Any] = {"scores": (table, Field(..., description="The option under hearing on every criterion."))}
     if decision.constraints:
-        check = create_model(
-            "ConstraintCheckDraft", __base__=Bounded, status=(Literal["met", "violated", "unknown"], ...),
-            citations=(cites, Field(default_factory=list, max_length=3)))
-        checks = create_model("ConstraintChecks", __base__=Bounded, **{
-            f"k{n}": (check, Field(..., alias=decision.constraint_id(n))) for n in range(len(decision.constraints))})
+        status: Any = Literal["met", "violated", "unknown"]
+        check = create_model("ConstraintCheckDraft", __base__=Bounded, status=(status, ...),
+                             citations=(cites, Field(default_factory=list, max_length=3)))
+        per_constraint: dict[str, Any] = {f"k{n}": (check, Field(..., alias=decision.constraint_id(n)))
+                                          for n in range(len(decision.constraints))}
+        checks = create_model("ConstraintChecks", __base__=Bounded, **per_constraint)
         fields["constraints"] = (checks, Field(..., description="Each hard constraint for the option under hearing."))
     return fields
 
@@ -132,24 +135,23 @@ def scoring_instruction(spec: TrialSpec, own: Sequence[str] = ()) -> str:
                 if spec.decision and spec.decision.constraints else ""))
 
 
-def hearing_of(spec: TrialSpec, round_number: int, draft, pool: Sequence[PoolEntry]) -> Hearing | None:
+def hearing_of(spec: TrialSpec, round_number: int, draft: Any, pool: Sequence[PoolEntry]) -> Hearing | None:
     """The judge's draft as a Hearing: only criteria of the decision, only citations of the option's own evidence
     (``own_evidence``); a score that is not known or cites none is set aside (unknown), and so is a constraint met or
     violated without one, each with a flag naming the criterion (or constraint) and the ids set aside."""
-    option = spec.option_of(round_number)
-    if option is None:
+    option, decision = spec.option_of(round_number), spec.decision
+    if option is None or decision is None:
         return None
-    decision = spec.decision
     flags: list[Reason] = []
     ids, own = {e.id for e in pool}, set(own_evidence(spec, round_number, pool))
 
-    def sort(cited) -> tuple[tuple[str, ...], list[str]]:  # (own evidence cited, pool ids cited that are not)
+    def sort(cited: Iterable[str]) -> tuple[tuple[str, ...], list[str]]:  # (own evidence cited, pool ids cited that are not)
         named = list(dict.fromkeys(c for c in cited if c in ids))
         return tuple(c for c in named if c in own), [c for c in named if c not in own]
 
     table = getattr(draft, "scores", None)
     given = {c.name: getattr(table, f"c{n}", None) for n, c in enumerate(decision.criteria)}
-    scores = []
+    scores: list[CriterionScore] = []
     for criterion in decision.criteria:
         item = given.get(criterion.name)
         if item is None:
@@ -164,12 +166,12 @@ def hearing_of(spec: TrialSpec, round_number: int, draft, pool: Sequence[PoolEnt
         known = item.known and bool(citations)
         scores.append(CriterionScore(criterion=criterion.name, score=float(item.score) if known else None,
                                      citations=citations, reason=item.reason.strip()))
-    checks = []
+    checks: list[ConstraintCheck] = []
     found = getattr(draft, "constraints", None)
     for n, text in enumerate(decision.constraints):
         item = getattr(found, f"k{n}", None)
         citations, rejected = sort(item.citations if item else ())
-        status = item.status if item else "unknown"
+        status: Literal["met", "violated", "unknown"] = item.status if item else "unknown"
         if status != "unknown" and not citations:
             flags.append(Reason.of(Code.hearing_constraint_not_own, constraint=text, status=status,
                                    ids=", ".join(rejected), option=option) if rejected

@@ -5,7 +5,9 @@ they see as a ``bench.Bench``."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from courtroom_desktop.core.court import decisions, hearing, prompts, rules
 from courtroom_desktop.core.court.bench import Bench, Emit
@@ -34,7 +36,7 @@ from courtroom_desktop.core.court.records import (
 )
 from courtroom_desktop.core.court.retry import regenerate_once
 from courtroom_desktop.core.court.state import TrialState
-from courtroom_desktop.core.errors import ModelError, ModelUnavailable
+from courtroom_desktop.core.errors import ModelError, ModelUnavailable, TrialError
 from courtroom_desktop.core.records import Usage
 
 RULING_TOKENS, VERDICT_TOKENS = 420, 640
@@ -73,23 +75,25 @@ async def assess(court: Bench, state: TrialState, emit: Emit) -> None:
 async def rule(court: Bench, state: TrialState, emit: Emit) -> Ruling:
     judge = court.model("judge")
     spec, pool_ids = state.spec, [e.id for e in state.pool]
-    scoring = spec.option_of(state.round) is not None
-    tokens = RULING_TOKENS + (hearing.SCORE_TOKENS_EACH * (len(spec.decision.criteria) + len(spec.decision.constraints))
-                              if scoring else 0)
+    decision = spec.decision if spec.option_of(state.round) is not None else None  # a round that scores an option
+    scoring = decision is not None
+    tokens = RULING_TOKENS + (hearing.SCORE_TOKENS_EACH * (len(decision.criteria) + len(decision.constraints))
+                              if decision is not None else 0)
     budget = judge.context_window - tokens - 64
     open_before = state.open_challenges()
     also = hearing.scoring_instruction(spec, hearing.own_evidence(spec, state.round, state.pool)) if scoring else ""
     messages = await asyncio.to_thread(prompts.ruling_messages, spec.case, hearing.subject(spec, state.round),
                                        state.pool, state.turns, state.rulings, state.round, judge.count_tokens, budget,
                                        assessed=dict(state.assessments), challenges=open_before, also=also)
-    extra = hearing.scoring_fields(spec.decision, pool_ids) if scoring else None
+    extra = hearing.scoring_fields(decision, pool_ids) if decision is not None else None
     draft, usage = await judge.structured(messages, prompts.ruling_schema([c.id for c in open_before], extra),
                                           max_tokens=tokens)
     ruling = JudgeRuling.model_validate({name: getattr(draft, name) for name in JudgeRuling.model_fields})
     marks = tuple(ChallengeMark(id=m.id, status=ChallengeStatus(m.status))
                   for m in dict((m.id, m) for m in getattr(draft, "challenges", [])).values())
     known = {normalise(c.text) for c in state.challenges()}
-    questions, first = [], len(state.challenges())
+    questions: list[Challenge] = []
+    first = len(state.challenges())
     for text in ruling.open_questions:
         if is_question(text) and normalise(text) not in known:
             known.add(normalise(text))
@@ -106,12 +110,15 @@ async def rule(court: Bench, state: TrialState, emit: Emit) -> Ruling:
     return record
 
 # ---------------------------------------------------------------- verdict
+DraftT = TypeVar("DraftT", VerdictDraft, DecisionDraft)
+
+
 @dataclass
-class _VerdictAttempt:
+class _VerdictAttempt(Generic[DraftT]):
     """One verdict draft as checked: the draft, its findings of the pool, every id cited, the instructions its text
     must not echo, and (a claim's verdict) the rule's check of its label."""
 
-    draft: VerdictDraft | DecisionDraft
+    draft: DraftT
     findings: list[Finding]
     cited: list[str]
     instructions: list[str]
@@ -122,7 +129,8 @@ def _sent_back(problems: tuple[Reason, ...]) -> Reason:
     return Reason.of(Code.warning_verdict_sent_back, problems=problems)
 
 
-def _text_problems(summary: str, findings, instructions, need_citation: bool) -> list[Reason]:
+def _text_problems(summary: str, findings: Sequence[Finding], instructions: Sequence[str],
+                   need_citation: bool) -> list[Reason]:
     """What is wrong with a verdict draft's text ('the summary cites no evidence', 'the finding 2 ...'), as one list
     for the judge to be told and the flags to carry."""
     found = [Reason.of(Code.problem_summary, problem=p)
@@ -132,7 +140,7 @@ def _text_problems(summary: str, findings, instructions, need_citation: bool) ->
     return found
 
 
-def _clean(items, instructions) -> list[str]:
+def _clean(items: Iterable[str], instructions: Sequence[str]) -> list[str]:
     """A verdict's listed items (open questions, conditions, risks) without what is not text of the case: an item
     with stray template characters ('The answer to the question is [].') or that echoes the instructions is left out."""
     return [item for item in items if item.strip() and not generated_problems(item, instructions)]
@@ -148,7 +156,7 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
     open_lines = rules.open_challenges(state)
     usages: list[Usage] = []
 
-    async def attempt(number: int, problems: str) -> tuple[_VerdictAttempt, list[Reason]]:
+    async def attempt(number: int, problems: str) -> tuple[_VerdictAttempt[VerdictDraft], list[Reason]]:
         messages = await asyncio.to_thread(
             prompts.verdict_messages, state.spec.case, hearing.subject(state.spec, 0), state.pool, state.turns, state.rulings,
             judge.count_tokens, budget, assessed=dict(state.assessments),
@@ -199,10 +207,10 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
     return verdict
 
 
-def _findings(state: TrialState, draft: VerdictDraft, emit) -> list[Finding]:
+def _findings(state: TrialState, draft: VerdictDraft | DecisionDraft, emit: Emit | None) -> list[Finding]:
     """The draft's findings with citations of the pool only (unknown ones removed, with a warning)."""
     pool = {e.id for e in state.pool}
-    findings = []
+    findings: list[Finding] = []
     for finding in draft.findings:
         named = [c.strip("[] ") for c in finding.citations]
         dropped = [c for c, n in zip(finding.citations, named) if n not in pool]
@@ -215,7 +223,7 @@ def _findings(state: TrialState, draft: VerdictDraft, emit) -> list[Finding]:
     return findings
 
 
-def plain_summary(state: TrialState, label, cited) -> str:
+def plain_summary(state: TrialState, label: VerdictLabel, cited: Iterable[str]) -> str:
     """A summary the court can stand behind when the judge's own had to be cut away entirely."""
     subject = "the decision" if state.spec.case == CaseType.decision else "the claim"
     finding = {"supported": f"supports {subject}", "refuted": f"goes against {subject}",
@@ -234,13 +242,15 @@ async def decision_verdict(court: Bench, state: TrialState, stop: Reason, emit: 
     confidence; the judge explains it (a summary that must name the recommended option and cite evidence, findings,
     risks), checked like any verdict text and replaced by the table's own sentence when it cannot stand."""
     spec, judge = state.spec, court.model("judge")
+    if spec.decision is None:
+        raise TrialError("a decision's verdict needs the decision's options")  # never: verdict() checks
     result = decisions.outcome(spec.claim, spec.decision, [r.hearing for r in state.rulings if r.hearing])
     budget = judge.context_window - VERDICT_TOKENS - 64
     open_lines = rules.open_challenges(state)
     table = decisions.plain_summary(spec.claim, result)
     usages: list[Usage] = []
 
-    async def attempt(number: int, problems: str) -> tuple[_VerdictAttempt, list[Reason]]:
+    async def attempt(number: int, problems: str) -> tuple[_VerdictAttempt[DecisionDraft], list[Reason]]:
         messages = await asyncio.to_thread(
             prompts.verdict_messages, spec.case, hearing.subject(spec, 0), state.pool, state.turns, state.rulings,
             judge.count_tokens, budget, assessed=dict(state.assessments),

@@ -14,7 +14,7 @@ Chinese works the same way: cues such as 与既往…不同 / 尚无 (contrast) 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 OTHER = "other"
@@ -32,7 +32,7 @@ SENTENCE_START = re.compile(r"[.;:!?。；！？]\s*")
 
 
 @lru_cache(maxsize=512)
-def _phrase(phrase: str) -> re.Pattern:
+def _phrase(phrase: str) -> re.Pattern[str]:
     """'randomi*' -> \\brandomi\\w*\\b; words joined by spaces or hyphens match either. A phrase that starts or ends in a
     CJK character has no word boundary there (CJK text has no spaces)."""
     phrase = phrase.strip().lower()
@@ -71,7 +71,8 @@ def _score(text: str, phrases: Iterable[str], pooled: bool = True) -> float:
     return score
 
 
-def evidence_level(text: str, title: str, hierarchy: Sequence[str], keywords) -> str:
+def evidence_level(text: str, title: str, hierarchy: Sequence[str],
+                   keywords: Callable[[str], Sequence[str]]) -> str:
     """The level of ``hierarchy`` (strongest first) the passage reports; ``keywords(level)`` gives a level's phrases."""
     best, best_score = OTHER, 0.0
     for index, level in enumerate(hierarchy):

@@ -8,7 +8,8 @@ What counsel said (which may echo a passage) is shown the same way, inside <argu
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Literal
+from types import GenericAlias
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, create_model
 
@@ -30,6 +31,8 @@ from courtroom_desktop.core.court.records import (
     role_name,
 )
 from courtroom_desktop.core.text import language_of
+
+Messages = list[dict[str, str]]  # [{"role": "system" | "user" | "assistant", "content": text}, ...]
 
 Counter = Callable[[str], int]
 
@@ -75,18 +78,24 @@ class SearchPlan(Bounded):
         default_factory=list, max_length=3, description="One to three short search queries (keywords, not sentences).")
 
 
-def _one_of(values: Sequence[str]):
-    return Literal[tuple(values)] if values else str  # type: ignore[valid-type]
+def _one_of(values: Sequence[str]) -> Any:
+    """One of ``values`` (a Literal made at run time), or any string when there are none."""
+    return Literal[tuple(values)] if values else str
 
 
-def argument_schema(pool_ids: Sequence[str], open_ids: Sequence[str] = ()) -> type[Bounded]:
+def _list_of(item: Any) -> Any:
+    """``list[item]`` for a type made at run time."""
+    return GenericAlias(list, (item,))
+
+
+def argument_schema(pool_ids: Sequence[str], open_ids: Sequence[str] = ()) -> type[Any]:
     """The structured argument for small models: citations can only be ids that exist in the pool, and challenges
     it answers only ids still open. Exact quotations of cited passages come last, so that a model cut off by its token
     limit has already given its citations and its argument."""
-    quote = create_model("Quote", __base__=Bounded, id=(_one_of(pool_ids), ...),
-                         text=(Annotated[str, Cap(300)], Field(description="Words copied exactly from that passage.")))
-    fields: dict = {
-        "citations": (list[_one_of(pool_ids)], Field(..., min_length=1, max_length=4,
+    quote: Any = create_model("Quote", __base__=Bounded, id=(_one_of(pool_ids), ...),
+                              text=(Annotated[str, Cap(300)], Field(description="Words copied exactly from that passage.")))
+    fields: dict[str, Any] = {
+        "citations": (_list_of(_one_of(pool_ids)), Field(..., min_length=1, max_length=4,
                                                      description="Ids of the evidence you rely on.")
                       if pool_ids else Field(default_factory=list, max_length=4)),
         "argument": (Annotated[str, Cap(1200)], Field(description="Your argument, one paragraph, citing evidence like "
@@ -95,28 +104,28 @@ def argument_schema(pool_ids: Sequence[str], open_ids: Sequence[str] = ()) -> ty
                                                                              "answer, or empty.")),
     }
     if open_ids:
-        fields["answers"] = (list[_one_of(open_ids)], Field(default_factory=list, max_length=3,
+        fields["answers"] = (_list_of(_one_of(open_ids)), Field(default_factory=list, max_length=3,
                                                             description="Ids of the challenges your argument answers."))
-    fields["quotes"] = (list[quote], Field(default_factory=list, max_length=2, description="Optional exact quotations."))
+    fields["quotes"] = (_list_of(quote), Field(default_factory=list, max_length=2, description="Optional exact quotations."))
     return create_model("Argument", __base__=Bounded, **fields)
 
 
-def assessment_schema(ids: Sequence[str]) -> type[Bounded]:
+def assessment_schema(ids: Sequence[str]) -> type[Any]:
     """One assessment per passage: its stance toward the claim and its relevance."""
-    item = create_model("PassageAssessment", __base__=Bounded, id=(_one_of(ids), ...),
-                        stance=(Literal["supports", "refutes", "mixed", "irrelevant"], ...),
+    stance: Any = Literal["supports", "refutes", "mixed", "irrelevant"]
+    item = create_model("PassageAssessment", __base__=Bounded, id=(_one_of(ids), ...), stance=(stance, ...),
                         relevance=(float, Field(ge=0.0, le=1.0, description="0: off the point; 1: decides it.")))
     return create_model("EvidenceAssessment", __base__=Bounded,
-                        assessments=(list[item], Field(..., min_length=len(ids), max_length=len(ids))))
+                        assessments=(_list_of(item), Field(..., min_length=len(ids), max_length=len(ids))))
 
 
-def ruling_schema(open_ids: Sequence[str], extra: dict | None = None) -> type[Bounded]:
+def ruling_schema(open_ids: Sequence[str], extra: dict[str, Any] | None = None) -> type[Any]:
     """The judge's ruling; with challenges open, also how each was answered; ``extra``: more fields (a decision
     round's scores, ``hearing.scoring_fields``)."""
-    fields = dict(extra or {})
+    fields: dict[str, Any] = dict(extra or {})
     if open_ids:
         mark = create_model("ChallengeMark", __base__=ChallengeMarkDraft, id=(_one_of(open_ids), ...))
-        fields["challenges"] = (list[mark], Field(default_factory=list, max_length=len(open_ids),
+        fields["challenges"] = (_list_of(mark), Field(default_factory=list, max_length=len(open_ids),
                                                   description="Each open challenge by id: answered, partly answered "
                                                               "or unanswered."))
     return create_model("JudgeRuling", __base__=JudgeRuling, **fields) if fields else JudgeRuling
@@ -207,7 +216,7 @@ def _history(turns: Sequence[Turn], rulings: Sequence[Ruling], current_round: in
     return "\n".join(older), "\n\n".join(recent)
 
 
-def fit(build: Callable[[int, int, bool], list[dict]], count: Counter, budget: int) -> list[dict]:
+def fit(build: Callable[[int, int, bool], Messages], count: Counter, budget: int) -> Messages:
     """Shrink the prompt until it fits: fewer words per passage, fewer passages, then no older history."""
     for words, passages, older in ((60, 12, True), (40, 10, True), (30, 8, True), (25, 6, False), (20, 4, False),
                                    (15, 3, False)):
@@ -225,7 +234,7 @@ def rank_pool(pool: Sequence[PoolEntry], prefer: Sequence[str] = ()) -> list[Poo
 
 
 def query_messages(case: CaseType, stance: Stance, claim: str, opponent: Turn | None,
-                   open_questions: Sequence[str]) -> list[dict]:
+                   open_questions: Sequence[str]) -> Messages:
     lines = [f"{'Decision' if case == CaseType.decision else 'Claim'}: {claim}"]
     if opponent:
         lines.append(f"The other side's last argument: {escape(excerpt(opponent.text, 80))}")
@@ -269,12 +278,12 @@ def challenge_lines(challenges: Sequence[Challenge], words: int = 40) -> str:
 def argument_messages(case: CaseType, stance: Stance, switched: bool, claim: str, pool: Sequence[PoolEntry],
                       turns: Sequence[Turn], rulings: Sequence[Ruling], current_round: int, count: Counter,
                       budget: int, error: str = "", *, assessed: Mapping[str, Assessment] | None = None,
-                      challenges: Sequence[Challenge] = ()) -> list[dict]:
+                      challenges: Sequence[Challenge] = ()) -> Messages:
     """``challenges``: those still open that this side should answer."""
     opponent = next((t for t in reversed(turns) if t.stance != stance), None)
     prefer = list(opponent.evidence_added if opponent else ())
 
-    def build(words: int, passages: int, older_history: bool) -> list[dict]:
+    def build(words: int, passages: int, older_history: bool) -> Messages:
         older, recent = _history(turns, rulings, current_round)
         parts = [_subject(case, claim), _pool(pool, prefer, words, passages, assessed)]
         if older and older_history:
@@ -296,11 +305,11 @@ def argument_messages(case: CaseType, stance: Stance, switched: bool, claim: str
 
 
 def assessment_messages(case: CaseType, claim: str, entries: Sequence[PoolEntry], count: Counter,
-                        budget: int) -> list[dict]:
+                        budget: int) -> Messages:
     """One short call: what each new passage says about the claim, and how much it matters."""
     subject = "the decision" if case == CaseType.decision else "the claim"
 
-    def build(words: int, passages: int, older_history: bool) -> list[dict]:
+    def build(words: int, passages: int, older_history: bool) -> Messages:
         parts = [_subject(case, claim), "Passages:\n" + evidence_block(entries, words),
                  f"For each passage, say whether it supports {subject}, refutes it, is mixed, or is irrelevant to it, "
                  "judging only by what the passage itself says (not by who found it), and how relevant it is "
@@ -314,12 +323,12 @@ def assessment_messages(case: CaseType, claim: str, entries: Sequence[PoolEntry]
 def ruling_messages(case: CaseType, claim: str, pool: Sequence[PoolEntry], turns: Sequence[Turn],
                     rulings: Sequence[Ruling], current_round: int, count: Counter, budget: int, *,
                     assessed: Mapping[str, Assessment] | None = None,
-                    challenges: Sequence[Challenge] = (), also: str = "") -> list[dict]:
+                    challenges: Sequence[Challenge] = (), also: str = "") -> Messages:
     """``challenges``: those open before this ruling, for the judge to mark; ``also``: more to do (a decision
     round's scoring)."""
     cited = [c.evidence_id for t in turns if t.round == current_round for c in t.citations if c.valid]
 
-    def build(words: int, passages: int, older_history: bool) -> list[dict]:
+    def build(words: int, passages: int, older_history: bool) -> Messages:
         older, recent = _history(turns, rulings, current_round)
         parts = [_subject(case, claim), _pool(pool, cited, words, passages, assessed)]
         if older and older_history:
@@ -341,13 +350,13 @@ def ruling_messages(case: CaseType, claim: str, pool: Sequence[PoolEntry], turns
 def verdict_messages(case: CaseType, claim: str, pool: Sequence[PoolEntry], turns: Sequence[Turn],
                      rulings: Sequence[Ruling], count: Counter, budget: int, *,
                      assessed: Mapping[str, Assessment] | None = None, challenges: Sequence[Challenge] = (),
-                     problems: str = "", table: str = "") -> list[dict]:
+                     problems: str = "", table: str = "") -> Messages:
     """``challenges``: those never answered; ``problems``: why the previous draft was sent back; ``table``: a
     decision's recommendation as the court's table computed it, for the judge to explain."""
     cited = [c.evidence_id for t in turns for c in t.citations if c.valid]
     last = max((t.round for t in turns), default=0)
 
-    def build(words: int, passages: int, older_history: bool) -> list[dict]:
+    def build(words: int, passages: int, older_history: bool) -> Messages:
         older, recent = _history(turns, rulings, last)
         parts = [_subject(case, claim), _pool(pool, cited, words, passages, assessed)]
         if older and older_history:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, field_validator, model_validator
 
@@ -120,7 +120,7 @@ class Citation(Frozen):
 
     @field_validator("problem", mode="before")
     @classmethod
-    def _no_problem(cls, value):
+    def _no_problem(cls, value: object) -> object:
         return None if value == "" else value  # an earlier version stored '' for none
 
 
@@ -155,7 +155,7 @@ class Bounded(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _cut_to_caps(cls, data):
+    def _cut_to_caps(cls, data: Any) -> Any:
         if not isinstance(data, dict):
             return data
         data = dict(data)
@@ -295,7 +295,7 @@ class Verdict(Frozen):
 
     @field_validator("stopped_because", mode="before")
     @classmethod
-    def _not_stopped(cls, value):
+    def _not_stopped(cls, value: object) -> object:
         return None if value == "" else value  # an earlier version stored '' for none
 
 
@@ -306,7 +306,7 @@ class TrialSpec(Frozen):
     case: CaseType = CaseType.claim
     documents: tuple[str, ...] = Field((), description="Document ids in scope; empty: the whole library.")
     sections: tuple[str, ...] = ()
-    settings: dict = Field(default_factory=dict, description="DebateSettings as a dict.")
+    settings: dict[str, Any] = Field(default_factory=dict, description="DebateSettings as a dict.")
     models: dict[str, str] = Field(default_factory=dict, description="role -> provider:model, for the record.")
     background: str = Field("", description="Free text every role sees (as data, delimited): the situation, what the "
                             "user already knows.")
@@ -403,7 +403,7 @@ class TrialWarning(_Event):
 
     @model_validator(mode="before")
     @classmethod
-    def _message(cls, data):
+    def _message(cls, data: Any) -> Any:
         """An earlier version stored the warning as an English ``message``: it reads as a reason shown as stored."""
         if isinstance(data, dict) and "message" in data and "reason" not in data:
             data = {**data, "reason": data["message"]}
@@ -423,4 +423,4 @@ TrialEvent = Annotated[
     | RolesSwitched | VerdictReached | TrialWarning | ErrorEvent,
     Field(discriminator="kind"),
 ]
-EVENT_ADAPTER: TypeAdapter = TypeAdapter(TrialEvent)
+EVENT_ADAPTER: TypeAdapter[TrialEvent] = TypeAdapter(TrialEvent)

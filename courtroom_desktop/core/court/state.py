@@ -19,6 +19,7 @@ from courtroom_desktop.core.court.records import (
     RulingIssued,
     Seat,
     Stance,
+    TrialEvent,
     TrialSpec,
     TrialStarted,
     Turn,
@@ -46,7 +47,7 @@ class TrialState:
     assessments: dict[str, Assessment] = field(default_factory=dict)
 
     @classmethod
-    def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence) -> TrialState:
+    def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence[TrialEvent]) -> TrialState:
         state = cls(trial_id, spec)
         open_turn: TurnStarted | None = None
         for event in events:

@@ -10,11 +10,15 @@ import queue
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from courtroom_desktop.core.court.records import EVENT_ADAPTER, TokenDelta, TrialSpec
+from courtroom_desktop.core.court.records import EVENT_ADAPTER, TokenDelta, TrialEvent, TrialSpec, _Event
 from courtroom_desktop.core.errors import TrialError
 from courtroom_desktop.core.sqlite import SqliteFile
+
+E = TypeVar("E", bound=_Event)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS trials (
@@ -54,7 +58,7 @@ class TrialStore(SqliteFile):
             )
         return trial_id
 
-    def append(self, event) -> object:
+    def append(self, event: TrialEvent) -> TrialEvent:
         """Give the event the next sequence number and store it (in one transaction); returns the numbered event."""
         if isinstance(event, TokenDelta):
             return event
@@ -73,7 +77,7 @@ class TrialStore(SqliteFile):
                 raise
         return numbered
 
-    def insert(self, event) -> None:
+    def insert(self, event: TrialEvent) -> None:
         """Store an event that already has its sequence number (see ``Recorder``)."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
@@ -99,7 +103,7 @@ class TrialStore(SqliteFile):
             raise TrialError(f"no trial {trial_id!r}: see `courtroom trials list`")
         return TrialSpec.model_validate_json(row[0])
 
-    def events(self, trial_id: str) -> list:
+    def events(self, trial_id: str) -> list[TrialEvent]:
         with self._lock:
             rows = self._db.execute("SELECT payload FROM events WHERE trial_id = ? ORDER BY seq",
                                     (trial_id,)).fetchall()
@@ -111,11 +115,11 @@ class TrialStore(SqliteFile):
                                     (ref, f"{ref}%")).fetchall()
         exact = [r[0] for r in rows if r[0] == ref]
         if exact:
-            return exact[0]
+            return str(exact[0])
         if len(rows) != 1:
             raise TrialError(f"{ref!r}: {'no trial' if not rows else 'several trials'} match; "
                              "use an id from `courtroom trials list`")
-        return rows[0][0]
+        return str(rows[0][0])
 
     def list(self) -> list[TrialSummary]:
         with self._lock:
@@ -139,14 +143,14 @@ class Recorder:
     event loop numbers an event and goes on, and never waits for SQLite. ``close()`` waits until everything queued is
     written. A write that fails is kept and raised (as a TrialError with its fix) at the next ``record``."""
 
-    def __init__(self, store: TrialStore, trial_id: str, last_seq: int):
+    def __init__(self, store: TrialStore, trial_id: str, last_seq: int) -> None:
         self.store, self.trial_id, self.seq = store, trial_id, last_seq
         self.error: BaseException | None = None
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[Callable[..., None], tuple[Any, ...]] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._write, name="courtroom-trial-store", daemon=True)
         self._thread.start()
 
-    def record(self, event):
+    def record(self, event: E) -> E:
         """The event numbered (the next sequence number) and queued for the store; token deltas are not stored."""
         self.check()
         if isinstance(event, TokenDelta):
