@@ -240,6 +240,23 @@ async def test_an_uncited_score_does_not_count_and_a_summary_against_the_table_i
 
 
 @pytest.mark.asyncio
+async def test_a_decision_summary_sent_back_once_stands_when_the_redraft_names_the_recommended_option(store):
+    """The decision verdict goes through the same reject, warn, regenerate once as a claim's (court/retry.py): the
+    redraft that names the table's recommendation stands, unflagged."""
+    scored = {"Supplements": {"evidence": 9, "effort": 6}, "Sunlight": {"evidence": 4, "effort": 8}}
+    c = decision_court(store, [decision_ruling(scored), decision_ruling(scored),
+                               decision_verdict("Sunlight is the better plan [E1]."),
+                               decision_verdict("Supplements are recommended: the randomised trial [E1] shows it.")])
+    events = [e async for e in c.run(c.start(spec()))]
+    verdict = events[-1].verdict
+    assert [e for e in events if e.kind == "warning" and "sent back" in said(e.reason)]
+    assert verdict.summary.startswith("Supplements are recommended")
+    assert not any("does not name the option the table recommends" in said(f) for f in verdict.quality_flags)
+    _, _, judge = c.test_models
+    assert "name" in judge.calls[-1][-1]["content"].lower()  # the redraft was told what was wrong
+
+
+@pytest.mark.asyncio
 async def test_a_decision_trial_stopped_after_one_hearing_resumes_with_the_next_option(store):
     scored = {"Supplements": {"evidence": 9, "effort": 6}, "Sunlight": {"evidence": 4, "effort": 8}}
     c = decision_court(store, [decision_ruling(scored)])  # the judge's script ends after the first hearing
