@@ -103,8 +103,9 @@ def svg_to_png(svg: str, dpi: int = 200) -> bytes:
     """Raster copy of an SVG (the PDF report embeds the chart as an image)."""
     import pymupdf
 
-    doc = pymupdf.open(stream=svg.encode("utf-8"), filetype="svg")
+    doc = pymupdf.open(stream=svg.encode("utf-8"), filetype="svg")  # type: ignore[no-untyped-call]
     try:
-        return doc[0].get_pixmap(dpi=dpi, alpha=False).tobytes("png")
+        png: bytes = doc[0].get_pixmap(dpi=dpi, alpha=False).tobytes("png")  # type: ignore[no-untyped-call]
+        return png
     finally:
-        doc.close()
+        doc.close()  # type: ignore[no-untyped-call]

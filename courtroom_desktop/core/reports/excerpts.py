@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from courtroom_desktop.core.court.records import PoolEntry
 from courtroom_desktop.core.reports.record import SourceCopy
 
 CONTEXT = 1500
@@ -29,7 +30,7 @@ def excerpt_name(evidence_id: str) -> str:
     return f"{evidence_id}.html"
 
 
-def write_excerpt(entry, folder: Path, source_path: Path | None, why: str, lang: str = "en") -> SourceCopy:
+def write_excerpt(entry: PoolEntry, folder: Path, source_path: Path | None, why: str, lang: str = "en") -> SourceCopy:
     """Write ``folder/E3.html`` for a cited passage of a text document; ``source_path`` is its file when usable
     (``why``: why not, otherwise)."""
     chunk = entry.evidence.chunk

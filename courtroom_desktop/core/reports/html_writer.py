@@ -90,7 +90,7 @@ CJK_FONTS = {
 CHART_NAME = "chart.png"  # the chart's name in the PDF layout's archive
 
 
-def esc(text) -> str:
+def esc(text: object) -> str:
     """Any value as HTML text (attribute-safe), without the control characters no format can carry."""
     return escape(view.clean(str(text)), quote=True)
 
@@ -137,7 +137,7 @@ class _Html:
         self.images[name] = data
         import pymupdf
 
-        pix = pymupdf.Pixmap(data)
+        pix = pymupdf.Pixmap(data)  # type: ignore[no-untyped-call]
         width = 470.0
         height = width * pix.height / max(pix.width, 1)
         return f'<img src="{name}" width="{width:.0f}" height="{height:.0f}"/>'
@@ -261,6 +261,7 @@ class _Html:
     def passage(self, evidence_id: str) -> None:
         r = self.r
         entry = r.entry(evidence_id)
+        assert entry is not None  # cited_ids() names only passages of the pool
         source = r.source(evidence_id)
         card = [say(r, "card.level", level=esc(entry.level)), say(r, "card.says", says=esc(view.assessed_text(r, entry))),
                 say(r, "card.cited_by", who=esc(view.cited_by_text(r, entry) or say(r, "nobody"))),

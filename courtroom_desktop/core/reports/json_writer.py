@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from courtroom_desktop.core.reports.record import TrialRecord
 
@@ -19,7 +20,7 @@ def read_json(path: Path) -> TrialRecord:
     return TrialRecord.model_validate_json(Path(path).read_text(encoding="utf-8"))
 
 
-def report_json_schema() -> dict:
+def report_json_schema() -> dict[str, Any]:
     return TrialRecord.model_json_schema(mode="serialization")
 
 

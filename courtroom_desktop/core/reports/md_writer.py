@@ -8,6 +8,7 @@ The only links are ours: ``sources/E3-p4.pdf#page=1``, the page images, and anch
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from courtroom_desktop.core.court.records import Ruling, Turn
@@ -57,7 +58,7 @@ def _cell(text: str) -> str:
     return md_escape(text) or " "
 
 
-def _row(cells) -> str:
+def _row(cells: Iterable[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
@@ -163,7 +164,7 @@ def _open_questions(r: TrialRecord) -> list[str]:
             *([f"- {md_escape(line)}" for line in lines] if lines else [say(r, "none")]), ""]
 
 
-def _list(r: TrialRecord, items) -> list[str]:
+def _list(r: TrialRecord, items: Iterable[str]) -> list[str]:
     return [f"- {_rich(r, item)}" for item in items]
 
 
@@ -188,6 +189,7 @@ def _passages(r: TrialRecord) -> list[str]:
 
 def _passage(r: TrialRecord, evidence_id: str) -> list[str]:
     entry = r.entry(evidence_id)
+    assert entry is not None  # cited_ids() names only passages of the pool
     source = r.source(evidence_id)
     who = view.cited_by_text(r, entry) or say(r, "nobody")
     card = [say(r, "card.level", level=md_escape(entry.level)), say(r, "card.says", says=md_escape(view.assessed_text(r, entry))),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from courtroom_desktop.core.court.decisions import DecisionOutcome
+from courtroom_desktop.core.court.decisions import DecisionOutcome, OptionRow
 from courtroom_desktop.core.reports.record import TrialRecord
 from courtroom_desktop.core.reports.words import wording
 
@@ -54,11 +54,11 @@ def outcome(record: TrialRecord) -> DecisionOutcome | None:
     return record.verdict.decision if record.verdict is not None else None
 
 
-def memo_say(record: TrialRecord, key: str, **fields) -> str:
+def memo_say(record: TrialRecord, key: str, **fields: object) -> str:
     return _WORDS.get(wording(record), _WORDS["en"])[key].format(**fields)
 
 
-def standing(result: DecisionOutcome, row, language: str = "en") -> str:
+def standing(result: DecisionOutcome, row: OptionRow, language: str = "en") -> str:
     """``row``'s standing in the options table (``DecisionOutcome.standing``) in words: 'out: breaks ...', 'recommended',
     'leads', 'runner-up' or ''. The report, the window and the command line all word it here."""
     key = result.standing(row)
@@ -70,6 +70,7 @@ def verdict_name(record: TrialRecord, result: DecisionOutcome) -> str:
 
 
 def verdict_sentence(record: TrialRecord, result: DecisionOutcome) -> str:
+    assert record.verdict is not None  # result is the verdict's outcome (``outcome``)
     return memo_say(record, f"sentence/{result.label}", option=result.recommended or "", runner=result.runner_up or "",
                     margin=result.margin, value=f"{record.verdict.confidence:.2f}")
 

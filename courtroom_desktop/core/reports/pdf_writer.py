@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import unquote
 
 from courtroom_desktop.core.reports import view
@@ -20,6 +21,24 @@ from courtroom_desktop.core.text import has_cjk
 
 PAPER = "a4"
 MARGINS = (50, 48, -50, -56)  # left, top, right, bottom (negative: inset from the far edge)
+
+
+class _Position(Protocol):
+    """What the layout tells of each element it placed (PyMuPDF's ``ElementPosition``, whose attributes are set at
+    run time)."""
+
+    @property
+    def open_close(self) -> int: ...
+    @property
+    def rect(self) -> tuple[float, float, float, float]: ...
+    @property
+    def href(self) -> str: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def heading(self) -> int: ...
+    @property
+    def text(self) -> str: ...
 
 
 def _target(href: str) -> tuple[str, int] | None:
@@ -41,10 +60,10 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
     import pymupdf
 
     body, images = render_html(record, audience, "pdf", base)
-    archive = pymupdf.Archive()
+    archive = pymupdf.Archive()  # type: ignore[no-untyped-call]
     for name, data in images.items():
-        archive.add(data, name)
-    story = pymupdf.Story(html=body, user_css=PDF_CSS, archive=archive)
+        archive.add(data, name)  # type: ignore[no-untyped-call]
+    story = pymupdf.Story(html=body, user_css=PDF_CSS, archive=archive)  # type: ignore[no-untyped-call]
     mediabox = pymupdf.paper_rect(PAPER)
     where = mediabox + MARGINS
     links: list[tuple[int, str, pymupdf.Rect]] = []
@@ -52,10 +71,10 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
     headings: list[tuple[int, str, int, float]] = []
     page_number = 0
 
-    def collect(position) -> None:
+    def collect(position: _Position) -> None:
         if not position.open_close & 1:
             return
-        rect = pymupdf.Rect(position.rect)
+        rect = pymupdf.Rect(position.rect)  # type: ignore[no-untyped-call]
         if position.href:
             links.append((page_number, position.href, rect))
         if position.id and position.id not in anchors:
@@ -64,18 +83,18 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
             headings.append((position.heading, view.one_line(position.text), page_number, rect.y0))
 
     buffer = io.BytesIO()
-    writer = pymupdf.DocumentWriter(buffer)
+    writer = pymupdf.DocumentWriter(buffer)  # type: ignore[no-untyped-call]
     more = True
     while more:
-        device = writer.begin_page(mediabox)
-        more, _ = story.place(where)
-        story.element_positions(collect)
-        story.draw(device)
-        writer.end_page()
+        device = writer.begin_page(mediabox)  # type: ignore[no-untyped-call]
+        more, _ = story.place(where)  # type: ignore[no-untyped-call]
+        story.element_positions(collect)  # type: ignore[no-untyped-call]
+        story.draw(device)  # type: ignore[no-untyped-call]
+        writer.end_page()  # type: ignore[no-untyped-call]
         page_number += 1
-    writer.close()
+    writer.close()  # type: ignore[no-untyped-call]
 
-    doc = pymupdf.open("pdf", buffer.getvalue())
+    doc = pymupdf.open("pdf", buffer.getvalue())  # type: ignore[no-untyped-call]
     try:
         for number, href, rect in links:
             page = doc[number]
@@ -83,7 +102,7 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
                 target = anchors.get(href[1:])
                 if target is not None:
                     page.insert_link({"kind": pymupdf.LINK_GOTO, "from": rect, "page": target[0],
-                                      "to": pymupdf.Point(target[1].x0, target[1].y0), "zoom": 0})
+                                      "to": pymupdf.Point(target[1].x0, target[1].y0), "zoom": 0})  # type: ignore[no-untyped-call]
                 continue
             file = unquote(href.partition("#")[0])
             if file.startswith("sources/") and file.endswith(".html") and ".." not in file:  # a text excerpt
@@ -92,31 +111,31 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
             remote = _target(href)
             if remote is not None:
                 page.insert_link({"kind": pymupdf.LINK_GOTOR, "from": rect, "file": remote[0], "page": remote[1],
-                                  "to": pymupdf.Point(0, 0), "zoom": 0})
+                                  "to": pymupdf.Point(0, 0), "zoom": 0})  # type: ignore[no-untyped-call]
         total = doc.page_count
         title = view.report_title(record)
         footer = say(record, "footer", title=title if view.language(record) != "en" else title.lower(), id=record.trial_id)
         cjk = has_cjk(footer)
         # CJK wording: MuPDF's CJK font, embedded through a TextWriter (insert_text would only name "china-s" for the
         # viewer to find, and measures every glyph of the font first)
-        font = pymupdf.Font("cjk") if cjk else None
-        for page in doc:
+        font = pymupdf.Font("cjk") if cjk else None  # type: ignore[no-untyped-call]
+        for page in doc.pages():
             y = page.rect.height - 28
             label = say(record, "page_of", page=page.number + 1, pages=total)
             if font is not None:
-                writer = pymupdf.TextWriter(page.rect, color=(0.4, 0.4, 0.4))
-                writer.append((MARGINS[0], y), footer, font=font, fontsize=7.5)
-                writer.append((page.rect.width + MARGINS[2] - font.text_length(label, fontsize=7.5), y), label, font=font,
+                text_writer = pymupdf.TextWriter(page.rect, color=(0.4, 0.4, 0.4))  # type: ignore[no-untyped-call]
+                text_writer.append((MARGINS[0], y), footer, font=font, fontsize=7.5)  # type: ignore[no-untyped-call]
+                text_writer.append((page.rect.width + MARGINS[2] - font.text_length(label, fontsize=7.5), y), label, font=font,  # type: ignore[no-untyped-call]
                               fontsize=7.5)
-                page.wrap_contents()  # the layout leaves its coordinate transform in force
-                writer.write_text(page)
+                page.wrap_contents()  # type: ignore[no-untyped-call]  # the layout leaves its coordinate transform in force
+                text_writer.write_text(page)  # type: ignore[no-untyped-call]
                 continue
             page.insert_text((MARGINS[0], y), footer, fontsize=7.5, fontname="helv", color=(0.4, 0.4, 0.4))
             width = pymupdf.get_text_length(label, fontname="helv", fontsize=7.5)
             page.insert_text((page.rect.width + MARGINS[2] - width, y), label, fontsize=7.5, fontname="helv",
                              color=(0.4, 0.4, 0.4))
         toc = [[max(1, level - 1), text[:120], number + 1, {"kind": pymupdf.LINK_GOTO, "page": number,
-                                                             "to": pymupdf.Point(0, y0)}]
+                                                             "to": pymupdf.Point(0, y0)}]  # type: ignore[no-untyped-call]
                for level, text, number, y0 in headings if level >= 2]
         if toc:
             toc[0][0] = 1
@@ -127,9 +146,10 @@ def render_pdf(record: TrialRecord, audience: Audience = "general", base: Path |
                           "keywords": record.verdict.label.value if record.verdict else say(record, "no_verdict_kw")})
         if cjk or has_cjk(body):
             doc.subset_fonts()  # the CJK font whole would add 1.7 MB (compressed) to the file
-        return doc.tobytes(garbage=3, deflate=True)
+        pdf: bytes = doc.tobytes(garbage=3, deflate=True)  # type: ignore[no-untyped-call]
+        return pdf
     finally:
-        doc.close()
+        doc.close()  # type: ignore[no-untyped-call]
 
 
 def write_pdf(record: TrialRecord, path: Path, audience: Audience = "general") -> Path:

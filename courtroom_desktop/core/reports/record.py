@@ -7,8 +7,8 @@ adds ``sources``: where the highlighted copy of each cited passage's page was wr
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Iterable, Sequence
+from typing import Literal, Protocol
 
 from pydantic import Field
 
@@ -20,6 +20,7 @@ from courtroom_desktop.core.court.records import (
     RolesSwitched,
     Ruling,
     TrackedChallenge,
+    TrialEvent,
     TrialResumed,
     TrialSpec,
     TrialStarted,
@@ -32,6 +33,23 @@ from courtroom_desktop.core.records import Frozen, Usage
 
 REPORT_SCHEMA_VERSION = 2  # 2: the court's reasons are {code, params} objects (were English sentences)
 Audience = Literal["general", "expert"]
+
+
+class _TrialListing(Protocol):
+    """What ``TrialRecord.from_store`` reads of a trial in the store's list (a ``core.court.store.TrialSummary``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+
+
+class TrialSource(Protocol):
+    """What ``TrialRecord.from_store`` reads of a trial store (a ``core.court.store.TrialStore``)."""
+
+    def spec(self, trial_id: str) -> TrialSpec: ...
+    def events(self, trial_id: str) -> Sequence[TrialEvent]: ...
+    def list(self) -> Iterable[_TrialListing]: ...
 
 
 class SourceCopy(Frozen):
@@ -87,7 +105,7 @@ class TrialRecord(Frozen):
 
     # ---------------------------------------------------------------- assembly
     @classmethod
-    def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence, status: str = "",
+    def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence[TrialEvent], status: str = "",
                     now: dt.datetime | None = None) -> TrialRecord:
         from courtroom_desktop.core.court.rules import tracked_challenges
         from courtroom_desktop.core.court.state import TrialState
@@ -116,7 +134,7 @@ class TrialRecord(Frozen):
         )
 
     @classmethod
-    def from_store(cls, store, trial_id: str, now: dt.datetime | None = None) -> TrialRecord:
+    def from_store(cls, store: TrialSource, trial_id: str, now: dt.datetime | None = None) -> TrialRecord:
         """``store``: a TrialStore; ``trial_id``: a full id (``store.find`` resolves prefixes)."""
         spec = store.spec(trial_id)
         status = next((t.status for t in store.list() if t.id == trial_id), "")

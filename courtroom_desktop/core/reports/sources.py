@@ -15,12 +15,17 @@ import hashlib
 import logging
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from courtroom_desktop.core.court.records import PoolEntry
 from courtroom_desktop.core.reports.excerpts import write_excerpt
 from courtroom_desktop.core.reports.record import SourceCopy, TrialRecord
 from courtroom_desktop.core.reports.words import language
+
+if TYPE_CHECKING:  # imported where it is used: opening the package must not load MuPDF
+    import pymupdf
 
 log = logging.getLogger(__name__)
 SOURCES_DIR = "sources"
@@ -42,9 +47,10 @@ def highlight_sources(record: TrialRecord, out_dir: Path, locate: Locate | None 
         if stale.is_file() and SOURCE_FILE.match(stale.name):
             stale.unlink()
     hashes: dict[Path, str] = {}
-    copies = []
+    copies: list[SourceCopy] = []
     for evidence_id in record.cited_ids():
         entry = record.entry(evidence_id)
+        assert entry is not None  # cited_ids() names only passages of the pool
         chunk = entry.evidence.chunk
         try:
             if not chunk.on_pages:  # a text document: an excerpt with the passage marked (core.reports.excerpts)
@@ -107,7 +113,7 @@ def find_source(doc_id: str, doc_path: str, locate: Locate | None, hashes: dict[
     return None, f"the source PDF is no longer at {doc_path} (moved or deleted)"
 
 
-def _copy(entry, quotes: list[str], folder: Path, locate: Locate | None, hashes: dict[Path, str]) -> SourceCopy:
+def _copy(entry: PoolEntry, quotes: list[str], folder: Path, locate: Locate | None, hashes: dict[Path, str]) -> SourceCopy:
     import pymupdf
 
     evidence = entry.evidence
@@ -117,23 +123,24 @@ def _copy(entry, quotes: list[str], folder: Path, locate: Locate | None, hashes:
     path, why = find_source(chunk.doc_id, evidence.doc_path, locate, hashes)
     if path is None:
         return base.model_copy(update={"note": why})
-    src = pymupdf.open(str(path))
+    src = pymupdf.open(str(path))  # type: ignore[no-untyped-call]
     try:
         if not src.is_pdf or src.needs_pass:
             return base.model_copy(update={"note": f"{path} cannot be opened as a plain PDF"})
         if last >= src.page_count:
             return base.model_copy(update={"note": f"{path} has {src.page_count} pages, the passage is on page {last + 1}"})
-        out = pymupdf.open()
-        out.insert_pdf(src, from_page=first, to_page=last, links=False, widgets=False)
+        out = pymupdf.open()  # type: ignore[no-untyped-call]
+        out.insert_pdf(src, from_page=first, to_page=last, links=False, widgets=False)  # type: ignore[no-untyped-call]
     finally:
-        src.close()
+        src.close()  # type: ignore[no-untyped-call]
     try:
-        out.set_page_labels([{"startpage": 0, "prefix": "", "style": "D", "firstpagenum": first + 1}])
+        out.set_page_labels([{"startpage": 0, "prefix": "", "style": "D", "firstpagenum": first + 1}])  # type: ignore[no-untyped-call]
         title = evidence.doc_title or path.stem
         out.set_metadata({"title": f"{entry.id}: {title}, page {first + 1} (highlighted)",
                           "producer": "Courtroom Desktop", "subject": chunk.section_path})
         stem = f"{entry.id}-p{first + 1}"
-        highlights, passage_rects = 0, {}
+        highlights = 0
+        passage_rects: dict[int, list[pymupdf.Rect]] = {}
         for highlight in chunk.highlights:
             if not first <= highlight.page <= last:
                 continue
@@ -144,12 +151,13 @@ def _copy(entry, quotes: list[str], folder: Path, locate: Locate | None, hashes:
                 continue
             passage_rects[highlight.page - first] = rects
             annot = page.add_highlight_annot(rects)
-            annot.set_colors(stroke=PASSAGE_COLOUR)
-            annot.set_info(title="Courtroom Desktop", content=f"{entry.id}: {title}, page {highlight.page + 1}",
+            annot.set_colors(stroke=PASSAGE_COLOUR)  # type: ignore[no-untyped-call]
+            annot.set_info(title="Courtroom Desktop", content=f"{entry.id}: {title}, page {highlight.page + 1}",  # type: ignore[no-untyped-call]
                            subject="cited passage")
             annot.update()
             highlights += 1
-        found_quotes, notes = [], []
+        found_quotes: list[str] = []
+        notes: list[str] = []
         for quote in quotes:
             if _highlight_quote(out, passage_rects, quote, entry.id):
                 found_quotes.append(quote)
@@ -157,23 +165,23 @@ def _copy(entry, quotes: list[str], folder: Path, locate: Locate | None, hashes:
                 notes.append(f"the quotation \u201c{quote[:60]}\u201d was not found on the page; the passage is highlighted")
         if not highlights:
             notes.append("the passage has no stored position on this page; the page is copied without a highlight")
-        images = []
+        images: list[str] = []
         for index in range(out.page_count):
             page = out[index]
             name = f"{entry.id}-p{first + index + 1}.png"
             clip = _image_clip(page, passage_rects.get(index, []))
-            _framed(page.get_pixmap(dpi=IMAGE_DPI, clip=clip, annots=True)).save(str(folder / name))
+            _framed(page.get_pixmap(dpi=IMAGE_DPI, clip=clip, annots=True)).save(str(folder / name))  # type: ignore[no-untyped-call]
             images.append(f"{SOURCES_DIR}/{name}")
-        out.save(str(folder / f"{stem}.pdf"), garbage=3, deflate=True)
+        out.save(str(folder / f"{stem}.pdf"), garbage=3, deflate=True)  # type: ignore[no-untyped-call]
         return base.model_copy(update={
             "pdf": f"{SOURCES_DIR}/{stem}.pdf", "page": 1, "pages": out.page_count, "images": tuple(images),
             "highlights": highlights, "quotes": tuple(found_quotes), "note": "; ".join(notes),
         })
     finally:
-        out.close()
+        out.close()  # type: ignore[no-untyped-call]
 
 
-def _to_points(page, rect):
+def _to_points(page: pymupdf.Page, rect: Sequence[float]) -> pymupdf.Rect:
     """Stored rectangles are fractions of the unrotated page, in the text-extraction space that PyMuPDF keeps
     unrotated; annotations and search results use that same space."""
     import pymupdf
@@ -181,10 +189,10 @@ def _to_points(page, rect):
     space = page.rect * page.derotation_matrix if page.rotation else page.rect
     width, height = abs(space.width), abs(space.height)
     x0, y0, x1, y1 = rect
-    return pymupdf.Rect(x0 * width, y0 * height, x1 * width, y1 * height)
+    return pymupdf.Rect(x0 * width, y0 * height, x1 * width, y1 * height)  # type: ignore[no-untyped-call]
 
 
-def _highlight_quote(doc, passage_rects: dict[int, list], quote: str, evidence_id: str) -> bool:
+def _highlight_quote(doc: pymupdf.Document, passage_rects: dict[int, list[pymupdf.Rect]], quote: str, evidence_id: str) -> bool:
     """Highlight the quotation where it occurs inside the passage (a page may repeat the words elsewhere).
 
     PyMuPDF's search first (ligatures spelled out, hyphenated line ends joined); then, since the court accepts a
@@ -201,17 +209,17 @@ def _highlight_quote(doc, passage_rects: dict[int, list], quote: str, evidence_i
             marks = _quote_rects(page, zones, quote)
         if not marks:
             continue
-        annot = page.add_highlight_annot(_by_line([pymupdf.Rect(m.rect if hasattr(m, "rect") else m) for m in marks]))
-        annot.set_colors(stroke=QUOTE_COLOUR)
-        annot.set_info(title="Courtroom Desktop", content=f"{evidence_id}, quoted: \u201c{quote}\u201d", subject="quotation")
+        annot = page.add_highlight_annot(_by_line([pymupdf.Rect(m.rect if hasattr(m, "rect") else m) for m in marks]))  # type: ignore[no-untyped-call]
+        annot.set_colors(stroke=QUOTE_COLOUR)  # type: ignore[no-untyped-call]
+        annot.set_info(title="Courtroom Desktop", content=f"{evidence_id}, quoted: \u201c{quote}\u201d", subject="quotation")  # type: ignore[no-untyped-call]
         annot.update()
         placed = True
     return placed
 
 
-def _by_line(rects: list) -> list:
+def _by_line(rects: list[pymupdf.Rect]) -> list[pymupdf.Rect]:
     """One rectangle per line: the search returns a quad per word run, which draws as a row of separate boxes."""
-    lines: list = []
+    lines: list[pymupdf.Rect] = []
     for rect in sorted(rects, key=lambda r: (r.y0, r.x0)):
         last = lines[-1] if lines else None
         if last is not None and min(last.y1, rect.y1) - max(last.y0, rect.y0) > 0.5 * min(last.height, rect.height):
@@ -225,45 +233,45 @@ def _key(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKC", text).lower() if c.isalnum())
 
 
-def _quote_rects(page, zones, quote: str) -> list:
+def _quote_rects(page: pymupdf.Page, zones: list[pymupdf.Rect], quote: str) -> list[pymupdf.Rect]:
     """One rectangle per line covering the quotation's characters inside the passage, matched on letters and digits."""
     import pymupdf
 
     target = _key(quote)
     if len(target) < 4:
         return []
-    chars: list[tuple[str, tuple[int, int], object]] = []
-    raw = page.get_text("rawdict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+    chars: list[tuple[str, tuple[int, int], pymupdf.Rect]] = []
+    raw = page.get_text("rawdict", flags=pymupdf.TEXT_MEDIABOX_CLIP)  # type: ignore[no-untyped-call]
     for b, block in enumerate(raw.get("blocks", [])):
         for n, line in enumerate(block.get("lines", [])):
             for span in line.get("spans", []):
                 for char in span.get("chars", []):
-                    rect = pymupdf.Rect(char["bbox"])
-                    centre = pymupdf.Point((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2)
+                    rect = pymupdf.Rect(char["bbox"])  # type: ignore[no-untyped-call]
+                    centre = pymupdf.Point((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2)  # type: ignore[no-untyped-call]
                     if any(centre in zone for zone in zones):
                         chars.extend((k, (b, n), rect) for k in _key(char["c"]))
     at = "".join(c[0] for c in chars).find(target)
     if at < 0:
         return []
-    lines: dict[tuple[int, int], object] = {}
+    lines: dict[tuple[int, int], pymupdf.Rect] = {}
     for _, line, rect in chars[at:at + len(target)]:
-        lines[line] = lines[line] | rect if line in lines else pymupdf.Rect(rect)
+        lines[line] = lines[line] | rect if line in lines else pymupdf.Rect(rect)  # type: ignore[no-untyped-call]
     return list(lines.values())
 
 
-def _image_clip(page, rects):
+def _image_clip(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> pymupdf.Rect:
     """The passage with some context above and below, the page's full width, cut between lines of text."""
     import pymupdf
 
-    area = page.rect
+    area: pymupdf.Rect = page.rect
     if not rects or page.rotation:  # text positions are unrotated, the picture is not: show the whole page
         return area
-    union = pymupdf.Rect(rects[0])
+    union = pymupdf.Rect(rects[0])  # type: ignore[no-untyped-call]
     for rect in rects[1:]:
         union |= rect
     top, bottom = max(area.y0, union.y0 - IMAGE_MARGIN), min(area.y1, union.y1 + IMAGE_MARGIN)
     lines = sorted((line["bbox"][1] - 3, line["bbox"][3] + 3)
-                   for block in page.get_text("dict", flags=0).get("blocks", []) for line in block.get("lines", []))
+                   for block in page.get_text("dict", flags=0).get("blocks", []) for line in block.get("lines", []))  # type: ignore[no-untyped-call]
     if lines:  # no empty page margin above the first line or below the last
         top = max(top, lines[0][0] - 3)
         bottom = min(bottom, max(y1 for _, y1 in lines) + 3)
@@ -273,14 +281,14 @@ def _image_clip(page, rects):
     for y0, y1 in lines:  # downwards, likewise for the bottom edge
         if y0 < bottom < y1:
             bottom = min(area.y1, y1)
-    return pymupdf.Rect(area.x0, top, area.x1, bottom)
+    return pymupdf.Rect(area.x0, top, area.x1, bottom)  # type: ignore[no-untyped-call]
 
 
-def _framed(pix):
+def _framed(pix: pymupdf.Pixmap) -> pymupdf.Pixmap:
     """A one-pixel grey frame, so the page image stands apart from the report around it."""
     import pymupdf
 
     x0, y0, x1, y1 = pix.irect  # a clipped render keeps the clip's origin
     for edge in ((x0, y0, x1, y0 + 1), (x0, y1 - 1, x1, y1), (x0, y0, x0 + 1, y1), (x1 - 1, y0, x1, y1)):
-        pix.set_rect(pymupdf.IRect(edge), (150,) * pix.n)
+        pix.set_rect(pymupdf.IRect(edge), (150,) * pix.n)  # type: ignore[no-untyped-call]
     return pix

@@ -5,7 +5,7 @@ claim's language: every phrase comes from the one table in ``words`` through ``s
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from courtroom_desktop.core.court.checks import CITATION
 from courtroom_desktop.core.court.records import (
@@ -23,7 +23,9 @@ from courtroom_desktop.core.reports import wording as wording_of_reasons
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
 from courtroom_desktop.core.reports.words import WORDS as WORDS  # the table of wordings, per language
 from courtroom_desktop.core.reports.words import language as language
-from courtroom_desktop.core.reports.words import say, term, wording
+from courtroom_desktop.core.reports.words import say as say  # the writers word through view
+from courtroom_desktop.core.reports.words import term as term
+from courtroom_desktop.core.reports.words import wording
 from courtroom_desktop.core.text import has_cjk
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
@@ -310,7 +312,7 @@ def turn_notes(record: TrialRecord, turn: Turn) -> list[str]:
     return notes
 
 
-def reasons(record: TrialRecord, items) -> str:
+def reasons(record: TrialRecord, items: Iterable[Reason]) -> str:
     """Stored reasons (a switch's, an overruled 'ready'), in the report's language, on one line."""
     return wording_of_reasons.say_reasons(items, wording(record))
 

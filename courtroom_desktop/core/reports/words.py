@@ -13,8 +13,12 @@ language by ``core.reports.wording``.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.text import language_of
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.reports.record import TrialRecord
 
 # key: (English, Simplified Chinese). Fields in braces are filled in by the caller, already escaped for its format.
 _PAIRS: dict[str, tuple[str, str]] = {
@@ -187,23 +191,23 @@ def _language(claim: str) -> str:
     return language_of(claim)
 
 
-def language(record) -> str:
+def language(record: TrialRecord) -> str:
     """The claim's language: 'zh', 'ja', 'ko' or 'en' (what the HTML declares)."""
     return _language(record.spec.claim)
 
 
-def wording(record) -> str:
+def wording(record: TrialRecord) -> str:
     """The language of the report's fixed wording: the claim's where there is a table for it, else English."""
     lang = language(record)
     return lang if lang in WORDS else "en"
 
 
-def say(record, key: str, **fields) -> str:
+def say(record: TrialRecord, key: str, **fields: object) -> str:
     """The fixed wording ``key`` in the report's language, its {fields} filled in (the values are not escaped here)."""
     return WORDS[wording(record)][key].format(**fields)
 
 
-def term(record, value: str, upper: bool = False) -> str:
+def term(record: TrialRecord, value: str, upper: bool = False) -> str:
     """A value stored in the record as the report shows it: as stored in English ('supported', or 'SUPPORTED' with
     ``upper``); in Chinese with its Chinese name first: '支持 (supported)'."""
     value = str(value)
