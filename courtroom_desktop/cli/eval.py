@@ -10,7 +10,7 @@ from pathlib import Path
 
 # action name -> (module with add_action(actions) and run_action(args, ctx), or this module's own functions)
 ACTIONS: dict[str, str] = {"retrieval": "courtroom_desktop.cli.eval", "verdicts": "courtroom_desktop.cli.eval_verdicts",
-                           "passages": "courtroom_desktop.cli.eval_passages"}
+                           "passages": "courtroom_desktop.cli.eval_passages", "claims": "courtroom_desktop.cli.eval_claims"}
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

@@ -3,6 +3,7 @@
     CourtroomError
      +-- ConfigError        a setting is missing or invalid (names the field and the file)
      +-- IngestError        one file could not be ingested (names the file and the reason)
+     +-- CheckError         a draft could not be read for checking (names the file and the reason)
      +-- LibraryError       the library stores are unusable or disagree
      +-- RetrievalError     a search could not run
      +-- ModelError         a chat model failed (names role, provider, model and what came back)
@@ -41,6 +42,14 @@ class ConfigError(CourtroomError):
 
 
 class IngestError(CourtroomError):
+    def __init__(self, path: str, reason: str, *, fix: str = ""):
+        super().__init__(f"{path}: {reason}", reason=reason, fix=fix)
+        self.path = path
+
+
+class CheckError(CourtroomError):
+    """A draft to check could not be read (an encrypted or scanned PDF, a damaged .docx, an unknown extension)."""
+
     def __init__(self, path: str, reason: str, *, fix: str = ""):
         super().__init__(f"{path}: {reason}", reason=reason, fix=fix)
         self.path = path

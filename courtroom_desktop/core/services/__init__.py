@@ -10,6 +10,7 @@ An import-linter contract in pyproject.toml holds them to that.
                          role's text goes
     services.export      what a report and a decision memo say
     services.evaluation  the evaluation harnesses behind `courtroom eval`
+    services.check       a draft's sentences with their locations, and the claims worth checking in it
 
 Each service looks its names up when they are used (``_lazy``), so importing one costs nothing until then.
 """

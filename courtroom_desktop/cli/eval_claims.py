@@ -1,0 +1,34 @@
+"""`courtroom eval claims --drafts DIR`: the check-worthy claim finder on labelled drafts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def add_claims_action(actions) -> argparse.ArgumentParser:
+    parser = actions.add_parser(
+        "claims", help="precision, recall and F1 of finding check-worthy sentences in labelled drafts",
+        description="Read each draft of a folder (NAME.md, .txt, .docx or .pdf beside NAME.labels.jsonl: one "
+        '{"sentence", "checkworthy", "why"} per body sentence, in order), find its check-worthy sentences and print '
+        "precision, recall and F1 per language. The tuning set: --drafts tests/check/data/tuning.")
+    parser.add_argument("--drafts", required=True, metavar="DIR", help="folder of labelled drafts")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    return parser
+
+
+def run_claims_action(args, ctx) -> int:
+    from courtroom_desktop.core.services.evaluation import run_claims
+
+    rows = run_claims(Path(args.drafts).expanduser())
+    if args.json:
+        print(json.dumps([row.model_dump() for row in rows], indent=2))
+        return 0
+    print("| language | drafts | labelled | found | precision | recall | F1 |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        s = row.score
+        print(f"| {row.language} | {len(row.drafts)} | {s.labelled} | {s.found} | {s.precision:.3f} | {s.recall:.3f} "
+              f"| {s.f1:.3f} |")
+    return 0
