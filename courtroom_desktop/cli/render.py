@@ -65,8 +65,8 @@ class TranscriptPrinter:
             c.print(f"  [cyan]+ {e.id}[/] {escape(e.evidence.doc_title[:60])}{page}"
                     f"{', ' + escape(chunk.section_path[:50]) if chunk.section_path else ''} [dim]({e.level})[/]")
         elif kind == "evidence_assessed":
-            said = ", ".join(f"{a.evidence_id} {a.stance.value} ({a.relevance:.1f})" for a in event.assessments)
-            c.print(f"  [dim]the judge assessed the new evidence: {said}[/]")
+            assessed = ", ".join(f"{a.evidence_id} {a.stance.value} ({a.relevance:.1f})" for a in event.assessments)
+            c.print(f"  [dim]the judge assessed the new evidence: {assessed}[/]")
         elif kind == "turn_finished":
             turn = event.turn
             if not self.show_tokens:
