@@ -1,0 +1,62 @@
+"""`courtroom eval claims` on the tuning drafts, and `courtroom check DRAFT --list-claims`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from courtroom_desktop.cli import main
+from courtroom_desktop.core.check.drafts import read_draft
+from courtroom_desktop.core.check.score import labelled_drafts, read_labels
+
+TUNING = Path(__file__).parent / "data" / "tuning"
+
+
+def test_the_tuning_labels_follow_their_drafts_sentence_for_sentence():
+    pairs = labelled_drafts(TUNING)
+    assert len(pairs) == 8
+    languages = []
+    for draft_path, labels_path in pairs:
+        draft, labels = read_draft(draft_path), read_labels(labels_path)
+        assert [s.text for s in draft.sentences] == [label.sentence for label in labels]
+        assert 12 <= len(labels) <= 20
+        languages.append(draft.language)
+    assert sorted(languages) == ["en"] * 4 + ["zh"] * 4
+
+
+def test_eval_claims_prints_precision_recall_f1_per_language(capsys):
+    assert main(["eval", "claims", "--drafts", str(TUNING)]) == 0
+    out = capsys.readouterr().out
+    assert "| en | 4 |" in out and "| zh | 4 |" in out and "| all | 8 |" in out
+    assert main(["eval", "claims", "--drafts", str(TUNING), "--json"]) == 0
+    rows = {row["language"]: row["score"] for row in json.loads(capsys.readouterr().out)}
+    for language in ("en", "zh"):
+        assert rows[language]["precision"] >= 0.85 and rows[language]["recall"] >= 0.85, rows[language]
+
+
+def test_check_lists_claims_with_locations(tmp_path, capsys):
+    path = tmp_path / "draft.md"
+    path.write_text("# Draft\n\nSales rose by 12% in 2020. What next?\n", encoding="utf-8")
+    assert main(["check", str(path), "--list-claims"]) == 0
+    out = capsys.readouterr().out
+    assert "paragraph 2, characters 0-26" in out and "Sales rose by 12% in 2020." in out and "not yet" in out
+    assert main(["check", str(path), "--list-claims", "--json"]) == 0
+    claims = json.loads(capsys.readouterr().out)["claims"]
+    assert [(c["text"], c["location"]["paragraph"], c["why"]) for c in claims] == [
+        ("Sales rose by 12% in 2020.", 2, ["number", "comparison"])]
+
+
+def test_check_help_says_the_checks_themselves_are_not_there_yet(capsys):
+    try:
+        main(["check", "--help"])
+    except SystemExit:
+        pass
+    assert "not yet" in capsys.readouterr().out
+
+
+def test_check_an_unknown_extension_fails_with_a_fix(tmp_path, capsys):
+    path = tmp_path / "draft.xyz"
+    path.write_text("hello", encoding="utf-8")
+    assert main(["check", str(path), "--list-claims"]) == 2
+    err = capsys.readouterr().err
+    assert "draft.xyz" in err and "fix:" in err
