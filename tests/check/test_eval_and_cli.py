@@ -60,3 +60,14 @@ def test_check_an_unknown_extension_fails_with_a_fix(tmp_path, capsys):
     assert main(["check", str(path), "--list-claims"]) == 2
     err = capsys.readouterr().err
     assert "draft.xyz" in err and "fix:" in err
+
+
+def test_a_label_may_say_why_in_words_or_as_a_list(tmp_path):
+    """Labellers write "why" either way (the held-out set in words, the tuning set as features): both read."""
+    path = tmp_path / "d.labels.jsonl"
+    path.write_text(json.dumps({"sentence": "Sales rose 4%.", "checkworthy": True, "why": "a number"}) + "\n"
+                    + json.dumps({"sentence": "We should act.", "checkworthy": False, "why": ["opinion"]}) + "\n",
+                    encoding="utf-8")
+    labels = read_labels(path)
+    assert [label.why for label in labels] == [("a number",), ("opinion",)]
+    assert [label.checkworthy for label in labels] == [True, False]

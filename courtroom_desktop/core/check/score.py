@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
 
+from pydantic import field_validator
+
 from courtroom_desktop.core.check.claims import FoundClaim, find_claims
 from courtroom_desktop.core.check.drafts import KINDS, read_draft
 from courtroom_desktop.core.errors import CheckError
@@ -26,9 +28,16 @@ SIMILAR = 0.85  # the share of characters two cuts of the same sentence have in 
 
 
 class Label(Frozen):
+    """One labelled sentence; ``why`` is a few words or a list of features (labellers write either)."""
+
     sentence: str
     checkworthy: bool
     why: tuple[str, ...] = ()
+
+    @field_validator("why", mode="before")
+    @classmethod
+    def _words_or_list(cls, value: object) -> object:
+        return (value,) if isinstance(value, str) else value
 
 
 class Score(Frozen):
