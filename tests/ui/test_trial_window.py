@@ -99,9 +99,15 @@ def test_full_trial_from_the_window_then_export(sample_window, qloop, qtbot, tmp
     assert view.card_count() == len(items)
     window.set_appearance("system")
 
-    # the trial is in the history
-    run(qloop, until(lambda: window.trials_model.rowCount() == 1 and window.trials_model.trial(0).status == "finished",
-                     30, "the history"))  # refreshed in a worker: slow on a loaded machine
+    # the trial is in the history. The window refreshed it in a worker when the verdict came; that refresh may have
+    # resumed while this test held the loop stopped (between two run() calls the asyncio loop is not running, which
+    # never happens in the app), so the history is read once more inside the running loop before it is waited for
+    async def history_shows_the_trial():
+        await window.history.refresh()
+        await until(lambda: window.trials_model.rowCount() == 1 and window.trials_model.trial(0).status == "finished",
+                    30, "the history")  # refreshed in a worker: slow on a loaded machine
+
+    run(qloop, history_shows_the_trial())
     assert window.trials_model.data(window.trials_model.index(0, 3)) == "Supported"
 
     # export through the dialog
