@@ -105,15 +105,12 @@ class Library:
                                        f"{identity!r} (library.embedder, embedding_model, embedding_backend): run "
                                        "`courtroom library reindex` to re-embed it")
                 if recorded == identity:
-                    self._vectors = VectorStore(reembed.folder_of(self.root, self.catalog),
-                                                int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim)
+                    self._vectors = self._recorded_store()
                 else:  # a new library, or an empty one whose embedder changed: a table of this embedder's dimension
                     dim = self.embedder.dim
                     folder = reembed.DEFAULT_FOLDER if not recorded else f"{reembed.DEFAULT_FOLDER}-{dim}-{int(time.time())}"
                     store = VectorStore(self.root / folder, dim)
-                    self.catalog.set_meta_many({"vectors_folder": folder, "embedding_model": identity,
-                                                "embedding_dim": str(int(dim)),
-                                                "embedder_settings": reembed.spec_of(self.settings, self.embedder)})
+                    self.catalog.name_vectors(folder, identity, dim, reembed.spec_of(self.settings, self.embedder))
                     self._vectors = store
         return self._vectors
 
@@ -303,6 +300,10 @@ class Library:
         its chunks); None when the library holds no documents."""
         if self._vectors is not None or not self.catalog.ready_ids():
             return self._vectors
+        return self._recorded_store()
+
+    def _recorded_store(self) -> VectorStore:
+        """The vector table the catalog names, of the dimension it records (else the embedder's)."""
         return VectorStore(reembed.folder_of(self.root, self.catalog),
                            int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim)
 

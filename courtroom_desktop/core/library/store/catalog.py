@@ -55,6 +55,12 @@ class Catalog(SqliteFile):
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
+    def name_vectors(self, folder: str, identity: str, dim: int, spec: str) -> None:
+        """The meta that names the library's vectors (core.library.store.reembed): their folder, the embedder's
+        identity and dimension, and the settings that build it, in one transaction."""
+        self.set_meta_many({"vectors_folder": folder, "embedding_model": identity, "embedding_dim": str(int(dim)),
+                            "embedder_settings": spec})
+
     def set_meta_many(self, values: dict[str, str]) -> None:
         """Several meta keys in one transaction: all of them, or (an error, a crash) none."""
         with self._lock:

@@ -69,9 +69,9 @@ class Storer:
     it was asked to set (None: each file keeps its own, core.library.notes)."""
 
     def __init__(self, writer: LibraryWriter, catalog: Catalog, embedder: TextEmbedder, settings: LibrarySettings,
-                 notes_root: Path, emit: EventSink, cancel: CancelToken, private: bool | None):
+                 library_root: Path, emit: EventSink, cancel: CancelToken, private: bool | None):
         self.writer, self.catalog, self.embedder, self.settings = writer, catalog, embedder, settings
-        self.notes_root = notes_root
+        self.library_root = library_root
         self.emit, self.cancel, self.private = emit, cancel, private
         self.stages: dict[str, float] = {s.value: 0.0 for s in IngestStage}
         self.totals: dict[str, int] = {"added": 0, "updated": 0, "skipped": 0, "failed": 0, "pages": 0, "chunks": 0}
@@ -148,7 +148,7 @@ class Storer:
             pages=doc.pages, chunks=len(chunks), sections=len({c.section_path for c in chunks}),
             status=DocStatus.pending, added_at=replacing.added_at if replacing else time.time(),
             pages_without_text=tuple(doc.pages_without_text), pages_ocr=tuple(doc.ocr_pages),
-            **document_fields(self.settings, self.notes_root, path, getattr(doc, "kind", "pdf"), previous, replacing,
+            **document_fields(self.settings, self.library_root, path, getattr(doc, "kind", "pdf"), previous, replacing,
                               self.private),
         )
         # a document the catalog does not know is in no store (rows go pending before any store is written, and

@@ -154,6 +154,5 @@ class LibraryWriter:
         dimension and settings (``spec``), then ``swap()`` puts the new store and embedder in place; both under
         the lock, so no write lands in the old store after the catalog names the new one."""
         with self.lock:
-            self.catalog.set_meta_many({"vectors_folder": folder, "embedding_model": identity,
-                                        "embedding_dim": str(int(dim)), "embedder_settings": spec})
+            self.catalog.name_vectors(folder, identity, dim, spec)
             swap()
