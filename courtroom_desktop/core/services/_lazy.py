@@ -10,14 +10,14 @@ from collections.abc import Callable
 from typing import Any
 
 
-def exports(table: dict[str, str], module_globals: dict[str, Any]) -> Callable[[str], Any]:
+def exports(table: dict[str, str], service: str) -> Callable[[str], Any]:
     """A module ``__getattr__`` for ``table`` (name -> 'package.module' or 'package.module:attribute' under
-    ``courtroom_desktop.core``); ``module_globals`` names the service in errors."""
+    ``courtroom_desktop.core``); ``service``, the service module's name, is named in errors."""
 
     def __getattr__(name: str) -> Any:
         target = table.get(name)
         if target is None:
-            raise AttributeError(f"module {module_globals['__name__']!r} has no attribute {name!r}")
+            raise AttributeError(f"module {service!r} has no attribute {name!r}")
         module_name, _, attribute = target.partition(":")
         module = importlib.import_module(f"courtroom_desktop.core.{module_name}")
         return getattr(module, attribute) if attribute else module

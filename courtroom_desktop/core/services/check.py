@@ -19,4 +19,4 @@ __getattr__ = exports({
     "read_draft": "check.drafts:read_draft", "read_text": "check.drafts:read_text",
     "FoundClaim": "check.claims:FoundClaim", "find_claims": "check.claims:find_claims",
     "why_checkworthy": "check.claims:why_checkworthy",
-}, globals())
+}, __name__)

@@ -26,4 +26,4 @@ __getattr__ = exports({
     "run_passages": "eval.passages:run_passages", "run_claims": "check.score:run_claims",
     "EvalReport": "eval.retrieval:EvalReport", "evaluate": "eval.retrieval:evaluate",
     "tune": "eval.tune:tune", "run_verdicts": "eval.verdicts:run_verdicts",
-}, globals())
+}, __name__)

@@ -16,4 +16,4 @@ if TYPE_CHECKING:
 __all__ = ["CITATION", "memo", "wording"]
 
 __getattr__ = exports({"CITATION": "court.checks:CITATION", "memo": "reports.memo", "wording": "reports.wording"},
-                      globals())
+                      __name__)

@@ -28,4 +28,4 @@ __getattr__ = exports({
     "identity_of": "library.embed.embedder:identity_of",
     "OLLAMA_URL": "embedder_settings:OLLAMA_URL", "describe": "embedder_settings:describe",
     "embedder_server": "privacy:embedder_server",
-}, globals())
+}, __name__)

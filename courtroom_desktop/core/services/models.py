@@ -43,4 +43,4 @@ __getattr__ = exports({
     "build_chat_model": "llm.router:build_chat_model", "list_models": "llm.router:list_models",
     "servers": "privacy:servers", "where_text_goes": "privacy:where_text_goes",
     "key_storage": "secrets:key_storage", "set_api_key": "secrets:set_api_key",
-}, globals())
+}, __name__)

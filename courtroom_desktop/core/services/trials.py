@@ -30,4 +30,4 @@ __getattr__ = exports({
     "problem_of": "court.decisions:problem_of", "MAX_OPTIONS": "court.decisions:MAX_OPTIONS",
     "MAX_CRITERIA": "court.decisions:MAX_CRITERIA", "MAX_CONSTRAINTS": "court.decisions:MAX_CONSTRAINTS",
     "BACKGROUND_CHARS": "court.hearing:BACKGROUND_CHARS",
-}, globals())
+}, __name__)
