@@ -122,6 +122,20 @@ def run(loop, coro, timeout: float = 60.0):
     return loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
 
+def click(loop, widget) -> None:
+    """A mouse click on ``widget`` made inside the running asyncio loop. QTest's click processes Qt events, and qasync
+    runs asyncio callbacks from them: outside ``run`` the loop is not running, so work the click starts (a trial, an
+    ingest) could take its first steps with no running loop ("bound to a different event loop"), which never happens
+    in the app, whose loop always runs."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    async def clicked() -> None:
+        QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+    run(loop, clicked())
+
+
 async def until(predicate, timeout: float = 20.0, what: str = "condition"):
     return await wait_until(predicate, timeout, what, poll_s=0.02)
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from courtroom_desktop.ui.qt_models.transcript import VerdictItem
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
 
-from .conftest import ROOT, opened, run, until
+from .conftest import ROOT, click, opened, run, until
 
 WAIT_S = 60.0  # how long a condition may take to come true: generous, since a busy machine is slow, not wrong
 OPEN_S = 120.0  # the workspace opening (library, models) on a busy machine
@@ -141,7 +141,7 @@ def test_first_run_tries_the_sample_library_and_starts_a_trial(make_window, qloo
     soon(qloop, lambda: court.welcome.isVisible(), "the welcome")
     soon(qloop, lambda: court.claim_text(), "a suggested claim")
     soon(qloop, lambda: court.claim.count() >= 3, "the sample claims as suggestions")
-    qtbot.mouseClick(court.try_button, Qt.MouseButton.LeftButton)
+    click(qloop, court.try_button)  # it starts an ingest and then a trial: clicked inside the running loop
     soon(qloop, lambda: window.library.busy or window.trial.state in ("running", "finished"),
          "the samples to be added")
     soon(qloop, lambda: window.trial.state in ("running", "finished"), "the trial to start by itself", 90)
