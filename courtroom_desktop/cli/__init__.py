@@ -19,7 +19,7 @@ from courtroom_desktop import APP_NAME, __version__
 from courtroom_desktop.core.config import AppConfig, config_dir, data_dir, load_config
 from courtroom_desktop.core.errors import CourtroomError
 
-SUBCOMMANDS = ["ingest", "library", "notes", "watch", "search", "trial", "trials", "export", "check", "eval", "config", "doctor",
+SUBCOMMANDS = ["ingest", "library", "notes", "watch", "search", "trial", "trials", "export", "check", "checks", "eval", "config", "doctor",
                "models"]
 
 

@@ -1,5 +1,5 @@
-"""`courtroom check DRAFT --list-claims`: the sentences of a draft worth checking, with where they stand (issue #28,
-first step; checking them against the library comes later)."""
+"""`courtroom check DRAFT`: every claim of a draft found, checked against the library (a quick check each, a full
+trial where it is contested or unsure), and the report, the CSV and the annotated draft written (docs/check.md)."""
 
 from __future__ import annotations
 
@@ -8,34 +8,153 @@ import json
 import sys
 from pathlib import Path
 
+FORMATS_DEFAULT = "md,html,pdf,json,csv"
+
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "check", help="check a whole draft: list the claims worth checking in it (first step)",
-        description="Read a draft (PDF, Word .docx, Markdown or text; '-' reads pasted text from standard input) and "
-        "list the sentences worth checking (numbers, comparisons, causes, quantifiers, superlatives, attributions), "
-        "each with its location (page, or paragraph and character span) and why. Checking the claims against the "
-        "library: not yet (a later step of issue #28).")
+        "check", help="check a whole draft: find its claims, check each against the library, report and annotate",
+        description="Read a draft (PDF, Word .docx, Markdown or text; '-' reads pasted text from standard input), find "
+        "the claims worth checking (numbers, comparisons, causes, quantifiers, superlatives, attributions; with a "
+        "model other than the bundled one, also the judge's model), give each a quick check (one search, one judged "
+        "verdict with citations) and a full trial where the quick verdict is contested or unsure, then write the "
+        "report (Markdown, HTML, PDF, JSON, CSV) and the annotated draft into --report DIR. The check is stored: "
+        "Ctrl+C or a crash loses no finished claim, and `courtroom checks resume ID` goes on.")
     parser.add_argument("draft", metavar="DRAFT", help="the draft: .pdf, .docx, .md or .txt, or '-' for standard input")
     parser.add_argument("--list-claims", action="store_true",
-                        help="list the claims found (the only action so far, and the default)")
+                        help="only list the claims found (with --json: a claims file to edit and give to --claims)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--claims", metavar="FILE",
+                        help="check these claims instead of the ones found: a JSON list, e.g. the output of "
+                             "--list-claims --json edited (drop, reword, merge, add); each is placed in the draft")
+    parser.add_argument("--report", metavar="DIR", help="write the report, the CSV and the annotated draft into DIR")
+    parser.add_argument("--formats", default=FORMATS_DEFAULT, metavar="LIST",
+                        help=f"report formats, comma-separated (default {FORMATS_DEFAULT})")
+    parser.add_argument("--finder", choices=["auto", "rules", "model", "both"],
+                        help="how claims are found (default: the setting check.finder, auto)")
+    parser.add_argument("--trials", choices=["auto", "never", "all"],
+                        help="which claims also get a full trial (default: the setting check.trials, auto: a quick "
+                             "verdict that is mixed or less sure than --trial-below)")
+    parser.add_argument("--trial-below", type=float, metavar="C",
+                        help="confidence below which a quick verdict goes to a full trial (default: check.trial_below)")
+    parser.add_argument("--max-rounds", type=int, metavar="N", help="rounds of each full trial at most")
+    parser.add_argument("--documents", nargs="+", metavar="DOC", help="check against these documents only")
+    parser.add_argument("--title", default="", help="a name for the check (default: the draft's file name)")
+    parser.add_argument("--model", action="append", default=[], metavar="ROLE=PROVIDER:MODEL",
+                        help="use another model for a role, e.g. judge=ollama:llama3.1")
     return parser
 
 
 def run(args, ctx) -> int:
-    from courtroom_desktop.core.services.check import find_claims, read_draft, read_text
+    workspace = ctx.workspace(args.model)
+    try:
+        draft = workspace.read_draft(text=sys.stdin.read()) if args.draft == "-" else workspace.read_draft(args.draft)
+        if args.max_rounds:
+            workspace.config = workspace.config.model_copy(
+                update={"debate": workspace.config.debate.with_rounds(None, args.max_rounds)})
+        if args.claims:
+            from courtroom_desktop.core.services.check import load_claims_file
 
-    draft = read_text(sys.stdin.read()) if args.draft == "-" else read_draft(Path(args.draft).expanduser())
-    claims = find_claims(draft.sentences)
-    if args.json:
+            claims, warnings, finder = load_claims_file(Path(args.claims).expanduser(), draft), [], "edited list"
+        else:
+            import asyncio
+
+            finder = workspace.claim_finder(args.finder)
+            claims, warnings = asyncio.run(workspace.find_claims(draft, finder))
+        for warning in warnings:
+            print(f"courtroom check: {warning}", file=sys.stderr)
+        if args.list_claims:
+            return _list(draft, claims, args.json)
+        if not claims:
+            print(f"{draft.source}: no claims worth checking among {len(draft.sentences)} sentences")
+            return 0
+        check_id = workspace.create_check(draft, claims, title=args.title, trials=args.trials,
+                                          trial_below=args.trial_below, documents=args.documents, finder=finder)
+        print(f"check {check_id}: {len(claims)} claims of {draft.source} ({draft.kind}, {draft.language})",
+              flush=True)
+        return drive(workspace, check_id, args.report, args.formats, args.json)
+    finally:
+        workspace.close()
+
+
+def _list(draft, claims, as_json: bool) -> int:
+    if as_json:
         print(json.dumps({"draft": draft.source, "kind": draft.kind, "language": draft.language,
-                          "sentences": len(draft.sentences), "claims": [c.model_dump() for c in claims]},
-                         ensure_ascii=False, indent=2))
+                          "sentences": len(draft.sentences),
+                          "claims": [c.model_dump(mode="json") for c in claims]}, ensure_ascii=False, indent=2))
         return 0
     print(f"{draft.source}: {len(claims)} claims worth checking among {len(draft.sentences)} sentences "
           f"({draft.kind}, {draft.language})")
-    for claim in claims:
-        print(f"\n[{claim.sentence_index + 1}] {claim.location.describe()}  ({', '.join(claim.why)})\n  {claim.text}")
-    print("\nChecking the claims against the library: not yet (a later step).")
+    for number, claim in enumerate(claims, start=1):
+        where = "; ".join(loc.describe() for loc in claim.locations)
+        print(f"\n[{number}] {where}  ({', '.join(claim.why) or claim.origin})\n  {claim.text}")
     return 0
+
+
+def drive(workspace, check_id: str, report: str | None, formats: str, as_json: bool = False) -> int:
+    """Run a check's queue, a line per claim as it finishes and the progress; Ctrl+C stops it (resumable); the
+    report at the end. Exit status: 0 finished, 3 paused (a server down: the reason is printed), 130 stopped."""
+    import asyncio
+
+    from courtroom_desktop.core.services.check import ClaimUpdated, Progress, QueueFinished, QueuePaused
+
+    queue = workspace.check_queue(check_id)
+    ended = None
+
+    async def main():
+        nonlocal ended
+        last_progress = ""
+        async for event in queue.run():
+            if isinstance(event, ClaimUpdated):
+                print(json.dumps(event.row.model_dump(mode="json"), ensure_ascii=False) if as_json
+                      else _row_line(event.row), flush=True)
+            elif isinstance(event, Progress) and not as_json:
+                line = f"  {event.done}/{event.total} done" + (
+                    f", about {_duration(event.eta_s)} left" if event.eta_s else "") + (
+                    f", {event.trials_left} waiting for a full trial" if event.trials_left else "")
+                if line != last_progress:
+                    print(line, file=sys.stderr, flush=True)
+                    last_progress = line
+            elif isinstance(event, QueuePaused):
+                print(f"paused: {event.reason}", file=sys.stderr, flush=True)
+            elif isinstance(event, QueueFinished):
+                ended = event.status
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        print(f"\nstopped; `courtroom checks resume {check_id}` goes on with the claims left", file=sys.stderr)
+        return 130
+    if report:
+        _export(workspace, check_id, report, formats)
+    if ended is not None and ended.value == "finished":
+        return 0
+    print(f"`courtroom checks resume {check_id}` goes on with the claims left", file=sys.stderr)
+    return 3
+
+
+def _export(workspace, check_id: str, report: str, formats: str) -> None:
+    done = workspace.export_check(check_id, [f.strip() for f in formats.split(",") if f.strip()], report)
+    for path in done.paths:
+        print(f"wrote {path}")
+    for note in done.notes:
+        print(f"note: {note}", file=sys.stderr)
+
+
+def _row_line(row) -> str:
+    head = f"[{row.index + 1}] "
+    if row.status.value == "failed":
+        return f"{head}failed: {row.problem}\n    {row.claim.text}"
+    if row.label is None:
+        return f"{head}{row.status.value}\n    {row.claim.text}"
+    cited = "; ".join(f"{e.doc_title or e.chunk.doc_id}" + (f" p.{e.chunk.page_start + 1}" if e.chunk.page_start >= 0
+                                                            else "") for _, e in row.quick.cited()) if row.quick else ""
+    then = " -> full trial" if row.status.value == "trial" else ""
+    trial = f" (trial {row.trial.trial_id})" if row.trial and row.trial.label is not None else ""
+    return (f"{head}{row.label.value} {row.confidence:.2f} by {row.by}{trial}{then}\n    {row.claim.text}"
+            + (f"\n    cites: {cited}" if cited else ""))
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"

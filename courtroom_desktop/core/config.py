@@ -226,6 +226,10 @@ class ModelSpec(_Section):
     gpu_layers: int = Field(0, ge=-1, le=1000, description="Embedded: layers llama.cpp offloads to the GPU (0: none, "
                             "-1: all; needs a llama-cpp-python built with GPU support).",
                             json_schema_extra=shown("GPU layers", "layers"))
+    max_parallel: int = Field(1, ge=1, le=64, description="Calls to this model's server at once (a check of a "
+                              "draft runs claims side by side up to it; roles on one server share the smallest). The "
+                              "embedded model always answers one call at a time.",
+                              json_schema_extra=shown("Calls at once", "calls"))
 
 
 class ModelSettings(_Section):
@@ -362,12 +366,34 @@ class DebateSettings(_Section):
         return DebateSettings.model_validate(values)
 
 
+class CheckSettings(_Section):
+    """How a draft is checked (``courtroom check``, the window's Check a draft...)."""
+
+    finder: Literal["auto", "rules", "model", "both"] = Field(
+        "auto", description="How claims are found: rules (works with any model), model (a structured call of the "
+        "judge's model), both; auto: rules with the embedded model, both otherwise.",
+        json_schema_extra={**shown("Claim finder"), "choices": {
+            "auto": "auto: rules with the bundled model, else rules and model", "rules": "rules only",
+            "model": "the judge's model only", "both": "rules and model"}})
+    trials: Literal["auto", "never", "all"] = Field(
+        "auto", description="Which claims get a full trial after their quick check: auto (contested, or less sure "
+        "than trial_below), never, all.", json_schema_extra={**shown("Full trials"), "choices": {
+            "auto": "when contested or unsure", "never": "never", "all": "every claim"}})
+    trial_below: float = Field(0.6, ge=0, le=1, description="A quick verdict less sure than this goes to a full "
+                               "trial (trials = auto).", json_schema_extra=shown("Trial below confidence", step=0.05,
+                                                                                 decimals=2))
+    passages: int = Field(6, ge=1, le=30, description="Passages the quick check retrieves per claim.",
+                          json_schema_extra=shown("Passages per claim"))
+    reviewer: str = Field("", description="The name a sign-off is made under (empty: the computer's user name).")
+
+
 class AppConfig(_Section):
     schema_version: int = SCHEMA_VERSION
     library: LibrarySettings = Field(default_factory=LibrarySettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     models: ModelSettings = Field(default_factory=ModelSettings)
     debate: DebateSettings = Field(default_factory=DebateSettings)
+    check: CheckSettings = Field(default_factory=CheckSettings)
 
 
 # Each entry turns a version-N dict into a version-N+1 dict.

@@ -6,6 +6,9 @@ use cases the command line and the window both call (and nothing else writes out
     start_trial(claim, case, ...) -> TrialRun    a new trial, ready to run
     resume_trial(ref, models) -> TrialRun        a stopped or paused trial, from its last complete turn
     export_trial(ref, formats, out_dir)          the report files
+    read_draft / find_claims / create_check      a draft to its reviewed claims, stored as a check
+    check_queue(ref) -> CheckQueue               a check's queue of quick checks and trials, resumable
+    sign_off / send_to_trial / export_check      the reviewer's word, a claim's full trial, the report and copy
 """
 
 from __future__ import annotations
@@ -27,9 +30,21 @@ from courtroom_desktop.core.config import (
 from courtroom_desktop.core.errors import TrialError
 
 if TYPE_CHECKING:
+    from courtroom_desktop.core.check.drafts import Draft
+    from courtroom_desktop.core.check.queue import CheckQueue
+    from courtroom_desktop.core.check.records import (
+        CheckClaim,
+        CheckRecord,
+        CheckSummary,
+        ClaimRow,
+        TrialOutcome,
+        TrialsWhen,
+    )
+    from courtroom_desktop.core.check.store import CheckStore
     from courtroom_desktop.core.court import Court, TrialStore
+    from courtroom_desktop.core.court.bench import ChatModel
     from courtroom_desktop.core.court.decisions import DecisionSpec
-    from courtroom_desktop.core.court.records import TrialEvent, TrialSpec
+    from courtroom_desktop.core.court.records import TrialEvent, TrialSpec, VerdictLabel
     from courtroom_desktop.core.court.store import TrialSummary
     from courtroom_desktop.core.library import CancelToken, Library
     from courtroom_desktop.core.library.store.catalog import Catalog
@@ -71,6 +86,7 @@ class Workspace:
         self._library: Library | None = None
         self._catalog: Catalog | None = None  # the catalog alone, for lookups when the library is not open
         self._store: TrialStore | None = None
+        self._checks: CheckStore | None = None
         self._retriever: Retriever | None = None
         self._router: ModelRouter | None = None
         self.search_problem = ""  # why the last search ran on BM25 alone ('' when it had its vectors)
@@ -119,7 +135,8 @@ class Workspace:
         doc_ids = [self.library.find(ref).id for ref in documents or []]
         return Scope.in_sections(sections or (), doc_ids or None)
 
-    def court(self, scope: Scope | None = None, settings: DebateSettings | None = None) -> Court:
+    def court(self, scope: Scope | None = None, settings: DebateSettings | None = None,
+              models: Callable[[str], ChatModel] | None = None) -> Court:
         """A Court over this workspace's models, retriever and store. While any text of the trial goes to another
         machine, its searches leave private documents out and its model calls stop on a scope that became private
         (core.privacy)."""
@@ -128,7 +145,7 @@ class Workspace:
         settings = settings or self.config.debate
         embedder = self.library.embedder
         policy = self.privacy(scope)
-        return Court(self.router.for_role, self.retriever, self.trials, settings, embed=embedder.encode,
+        return Court(models or self.router.for_role, self.retriever, self.trials, settings, embed=embedder.encode,
                      covers=embedder.covers, scope=policy.scope(scope if scope is not None else self.scope()),
                      k=settings.passages_per_turn, privacy=policy)
 
@@ -318,10 +335,12 @@ class Workspace:
 
     def start_trial(self, claim: str, case: str = "claim", documents: Sequence[str] | None = None,
                     sections: Sequence[str] | None = None, settings: DebateSettings | None = None, *,
-                    background: str = "", decision: DecisionSpec | None = None) -> TrialRun:
+                    background: str = "", decision: DecisionSpec | None = None,
+                    models: Callable[[str], ChatModel] | None = None) -> TrialRun:
         """Create a trial of ``claim`` over the library (or the named documents and sections) with ``settings``
         (default: the config's debate settings). ``background``: text every role sees, as data; ``decision``: a
-        ``DecisionSpec`` (options, weighted criteria, hard constraints) for a decision case."""
+        ``DecisionSpec`` (options, weighted criteria, hard constraints) for a decision case; ``models``: role ->
+        chat model, instead of the configured ones (a check's queue hands in models held to their servers' limits)."""
         from pydantic import ValidationError
 
         from courtroom_desktop.core.court import CaseType, TrialSpec
@@ -341,19 +360,19 @@ class Workspace:
 
             raise TrialError(problem_of(exc)) from None
         self.check_private(scope)
-        court = self.court(scope, settings or self.config.debate)
+        court = self.court(scope, settings or self.config.debate, models)
         trial_id = court.start(spec)
         return TrialRun(trial_id, self.trials.spec(trial_id), court)
 
-    def resume_trial(self, ref: str) -> TrialRun:
+    def resume_trial(self, ref: str, models: Callable[[str], ChatModel] | None = None) -> TrialRun:
         """A stopped or paused trial (id or unique prefix), with the debate settings and scope it started with and
-        this workspace's models."""
+        this workspace's models (or ``models``)."""
         trial_id = self.trials.find(ref)
         spec = self.trials.spec(trial_id)
         settings = DebateSettings.model_validate(spec.settings) if spec.settings else self.config.debate
         scope = self.scope(list(spec.documents), list(spec.sections))
         self.check_private(scope)  # today's models, today's private flags
-        court = self.court(scope, settings)
+        court = self.court(scope, settings, models)
         return TrialRun(trial_id, spec, court)
 
     def export_trial(self, ref: str, formats: Iterable[str], out_dir: str | PathLike[str],
@@ -365,6 +384,218 @@ class Workspace:
         record = TrialRecord.from_store(self.trials, trial_id)
         notes: list[str] = []
         paths = export(record, formats, Path(out_dir), audience=audience, locate=self.locate_document, notes=notes)
+        return Export(paths, notes)
+
+    # ---------------------------------------------------------------- checks of drafts (core/check, docs/check.md)
+    @property
+    def checks(self) -> CheckStore:
+        if self._checks is None:
+            from courtroom_desktop.core.check.store import CheckStore
+
+            self._checks = CheckStore(self.data_dir / "checks.sqlite")
+        return self._checks
+
+    def read_draft(self, path: str | PathLike[str] | None = None, text: str | None = None) -> Draft:
+        """A draft file (.pdf, .docx, .md, .txt) or pasted ``text`` read into located sentences (CheckError naming
+        the file and the fix when it cannot be)."""
+        from courtroom_desktop.core.check.drafts import read_draft, read_text
+
+        if text is not None:
+            return read_text(text)
+        if path is None:
+            raise TrialError("no draft: give a file or paste the text")
+        return read_draft(Path(path).expanduser())
+
+    def claim_finder(self, finder: str | None = None) -> str:
+        """The finder a check uses: the setting's (or ``finder``), with auto resolved: the rules alone for the
+        embedded model (too small to find claims), the rules and the judge's model otherwise."""
+        chosen = finder or self.config.check.finder
+        if chosen == "auto":
+            return "rules" if self.config.models.for_role("judge").provider == "embedded" else "both"
+        return chosen
+
+    async def find_claims(self, draft: Draft, finder: str | None = None) -> tuple[list[CheckClaim], list[str]]:
+        """The claims worth checking in ``draft`` as the finder finds them (see ``claim_finder``), in the draft's
+        order; and warnings (what the model's answer had that could not be placed in the draft)."""
+        from courtroom_desktop.core.check.claims import find_claims
+        from courtroom_desktop.core.check.review import from_found
+
+        chosen = self.claim_finder(finder)
+        rules = from_found(find_claims(draft.sentences)) if chosen in ("rules", "both") else []
+        if chosen == "rules":
+            return rules, []
+        from courtroom_desktop.core.check.model_claims import combine, find_with_model
+        from courtroom_desktop.core.llm.limits import ServerLimits
+
+        judge = ServerLimits(self.config.models).wrap(self.router.for_role("judge"),
+                                                      self.config.models.for_role("judge"))
+        found, warnings = await find_with_model(draft, judge)
+        return (combine(rules, found) if chosen == "both" else found), warnings
+
+    def create_check(self, draft: Draft, claims: Sequence[CheckClaim], *, title: str = "",
+                     trials: TrialsWhen | None = None, trial_below: float | None = None, k: int | None = None,
+                     documents: Sequence[str] | None = None, finder: str = "rules") -> str:
+        """A new check of ``draft``'s reviewed ``claims`` over the library (or the named documents), stored with the
+        settings it runs with (the config's where not given); returns its id. ``queue(check_id).run()`` runs it."""
+        import hashlib
+
+        from courtroom_desktop.core.check.records import CheckSpec
+
+        if not self.library.ready_ids():
+            raise TrialError(EMPTY_LIBRARY)
+        scope = self.scope(documents)
+        self.check_private(scope)
+        settings = self.config.check
+        source = Path(draft.source)
+        is_file = draft.source != "pasted text" and source.is_file()
+        spec = CheckSpec(draft=str(source.resolve()) if is_file else draft.source, kind=draft.kind,
+                         language=draft.language, sentences=len(draft.sentences),
+                         draft_sha256=hashlib.sha256(source.read_bytes()).hexdigest() if is_file else "",
+                         pasted_text="" if is_file else " ".join(s.text for s in draft.sentences),
+                         title=title or (source.name if is_file else draft.source),
+                         trials=trials or settings.trials,
+                         trial_below=settings.trial_below if trial_below is None else trial_below,
+                         k=k or settings.passages, documents=tuple(sorted(scope.doc_ids or ())),
+                         models=self.model_labels(), finder=finder)
+        return self.checks.create(spec, claims)
+
+    def check_queue(self, ref: str) -> CheckQueue:
+        """The queue of a stored check (id or unique prefix), new or stopped, ready to ``run()``: quick checks with
+        the judge's model, full trials with every role's, each model's calls held to its server's ``max_parallel``
+        (core.llm.limits), today's privacy rule applied to every search and call."""
+        from courtroom_desktop.core.check.queue import CheckQueue
+        from courtroom_desktop.core.check.quick import quick_check
+        from courtroom_desktop.core.check.records import QuickResult
+        from courtroom_desktop.core.llm.limits import ServerLimits
+
+        check_id = self.checks.find(ref)
+        spec = self.checks.spec(check_id)
+        scope = self.scope(list(spec.documents))
+        policy = self.privacy(scope)
+        policy.check()
+        limits = ServerLimits(self.config.models)
+
+        def models(role: str) -> ChatModel:
+            model: ChatModel = limits.wrap(self.router.for_role(role), self.config.models.for_role(role))
+            return model
+
+        judge = models("judge")
+        retriever = self.retriever
+
+        async def quick(text: str) -> QuickResult:
+            return await quick_check(text, retriever, judge, k=spec.k, scope=scope, policy=policy)
+
+        async def trial(text: str, trial_id: str | None, started: Callable[[str], None]) -> TrialOutcome:
+            import asyncio
+
+            if trial_id is None:
+                run = await asyncio.to_thread(self.start_trial, text, "claim", list(spec.documents) or None,
+                                              models=models)
+                await asyncio.to_thread(started, run.trial_id)
+                trial_id = run.trial_id
+            else:
+                done = self._trial_outcome(trial_id)
+                if done.label is not None:
+                    return done
+                run = await asyncio.to_thread(self.resume_trial, trial_id, models)
+            async for _ in run.events():
+                pass
+            return await asyncio.to_thread(self._trial_outcome, trial_id)
+
+        return CheckQueue(self.checks, check_id, quick=quick, trial=trial, workers=limits.workers)
+
+    def _trial_outcome(self, trial_id: str) -> TrialOutcome:
+        from courtroom_desktop.core.check.records import TrialOutcome
+        from courtroom_desktop.core.court.records import VerdictReached
+
+        summary = next((t for t in self.trials.list() if t.id == trial_id), None)
+        if summary is None:
+            return TrialOutcome(trial_id=trial_id, status="deleted")
+        verdict = next((e.verdict for e in reversed(self.trials.events(trial_id)) if isinstance(e, VerdictReached)), None)
+        if verdict is None:
+            return TrialOutcome(trial_id=trial_id, status=summary.status)
+        return TrialOutcome(trial_id=trial_id, status=summary.status, label=verdict.label,
+                            confidence=verdict.confidence, summary=verdict.summary)
+
+    def check_id(self, ref: str) -> str:
+        """A stored check's id from its id or a unique prefix (CheckError otherwise)."""
+        return self.checks.find(ref)
+
+    def check_list(self) -> list[CheckSummary]:
+        """Every stored check, newest first."""
+        return self.checks.list()
+
+    def check_record(self, ref: str) -> CheckRecord:
+        """A stored check (id or unique prefix), whole."""
+        return self.checks.record(self.checks.find(ref))
+
+    def delete_checks(self, refs: Sequence[str]) -> list[str]:
+        """Stored checks deleted (the trials they started are kept: they are trials like any other); their ids."""
+        ids = [self.checks.find(ref) for ref in refs]
+        for check_id in ids:
+            self.checks.delete(check_id)
+        return ids
+
+    def sign_off(self, ref: str, claim: int, decision: str, label: VerdictLabel | str | None = None, note: str = "",
+                 reviewer: str = "") -> ClaimRow:
+        """A reviewer's sign-off of claim ``claim`` (from 1) of a check: 'accepted', 'overridden' (with the
+        reviewer's ``label``) or 'withdrawn' (the sign-off removed). ``reviewer``: the setting's name, else the
+        computer's user name. Kept beside the court's verdict."""
+        import getpass
+        import time
+
+        from pydantic import ValidationError
+
+        from courtroom_desktop.core.check.records import SignOff
+        from courtroom_desktop.core.errors import CheckError
+
+        check_id = self.checks.find(ref)
+        index = claim - 1
+        if decision == "withdrawn":
+            self.checks.sign_off(check_id, index, None)
+            return self.checks.row(check_id, index)
+        row = self.checks.row(check_id, index)
+        if row.label is None and decision == "accepted":
+            raise CheckError(f"claim {claim}", "it has no verdict to accept yet", fix="wait for its check, or override it")
+        name = reviewer or self.config.check.reviewer or getpass.getuser()
+        try:
+            signoff = SignOff(reviewer=name, decision=decision, label=label or None,  # type: ignore[arg-type]
+                              note=note.strip(), at=time.time())
+        except ValidationError as exc:
+            raise CheckError(f"claim {claim}", f"not a sign-off ({exc.errors()[0]['msg']})",
+                             fix="decide 'accepted' or 'overridden' (with the reviewer's verdict)") from None
+        if signoff.decision == "overridden" and signoff.label is None:
+            raise CheckError(f"claim {claim}", "an override needs the reviewer's verdict",
+                             fix="give supported, refuted, mixed or insufficient evidence")
+        self.checks.sign_off(check_id, index, signoff)
+        return self.checks.row(check_id, index)
+
+    def send_to_trial(self, ref: str, claim: int) -> ClaimRow:
+        """Claim ``claim`` (from 1) of a check sent to a full trial: the queue runs it after the quick checks."""
+        check_id = self.checks.find(ref)
+        self.checks.send_to_trial(check_id, claim - 1)
+        return self.checks.row(check_id, claim - 1)
+
+    def export_check(self, ref: str, formats: Iterable[str], out_dir: str | PathLike[str],
+                     annotate: bool = True) -> Export:
+        """A stored check's report into ``out_dir`` (md, html, pdf, json, csv, with the highlighted source pages),
+        and with ``annotate`` the draft's annotated copy (a PDF with highlights and notes, a Word file with a
+        comment on each claim, Markdown with marks)."""
+        from courtroom_desktop.core.check.annotate import annotate_draft
+        from courtroom_desktop.core.check.export import export_check
+
+        record = self.check_record(ref)
+        notes: list[str] = []
+        paths = export_check(record, formats, Path(out_dir), locate=self.locate_document, notes=notes)
+        if annotate:
+            if record.spec.draft_sha256:
+                copy, why = annotate_draft(record, Path(record.spec.draft), Path(out_dir))
+                if copy is not None:
+                    paths.append(copy)
+                else:
+                    notes.append(f"the annotated draft was not written: {why}")
+            else:
+                notes.append("the annotated draft was not written: the draft was pasted text (there is no file)")
         return Export(paths, notes)
 
     # ---------------------------------------------------------------- life cycle
@@ -387,6 +618,6 @@ class Workspace:
         return old_router
 
     def close(self) -> None:
-        for part in (self._library, self._catalog, self._store):
+        for part in (self._library, self._catalog, self._store, self._checks):
             if part is not None:
                 part.close()

@@ -1,0 +1,142 @@
+"""A check of a draft through the workspace's use cases, over a real library (LanceDB + tantivy on disk, the sample
+PDFs) with scripted models: the quick check searches the library and cites its passages, an unsure claim goes on to
+a real full trial of the court, the per-server limit holds, a sign-off is stored beside the verdict."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+
+import pytest
+
+from courtroom_desktop.core.check.queue import QueueFinished
+from courtroom_desktop.core.check.records import CheckStatus, ClaimStatus
+from courtroom_desktop.core.config import AppConfig, CheckSettings, ModelSettings, ModelSpec
+from courtroom_desktop.core.court.records import VerdictLabel
+from courtroom_desktop.core.errors import CheckError, TrialError
+from tests.court.fakes import assess_all, counsel, ruling, verdict
+from tests.ui.conftest import FAST_DEBATE, SAMPLES, open_library
+
+DRAFT = """# Memo
+
+Vitamin D supplements in pregnancy increased birth weight by 60 g in a randomised trial.
+
+This memo was written on a Tuesday.
+
+Obesity doubled the risk of diabetes in the cohort.
+
+Tuberculosis is the most common cause of death among people with HIV.
+"""
+
+
+@pytest.fixture(scope="module")
+def library_template(tmp_path_factory):
+    data = tmp_path_factory.mktemp("check-data")
+    library = open_library(data)
+    library.ingest(sorted(SAMPLES.glob("*.pdf")))
+    library.close()
+    return data
+
+
+def workspace(tmp_path, template, quick_answer, config=None, judge_script=None):
+    from courtroom_desktop.core.llm import ModelRouter, ScriptedChatModel
+    from courtroom_desktop.core.workspace import Workspace
+
+    data = tmp_path / "data"
+    shutil.copytree(template, data)
+    config = config or AppConfig(debate=FAST_DEBATE, check=CheckSettings(trials="auto", trial_below=0.5))
+    ws = Workspace(tmp_path / "config", data, config)
+    ws._library = open_library(data, config.library)
+    judge = ScriptedChatModel(judge_script or [ruling(0.85, ready=True, reason="[E1] decides it"), ruling(0.9, ready=True),
+                                               verdict()] * 3, role="judge",
+                              standing={"EvidenceAssessment": assess_all(), "QuickVerdict": quick_answer})
+    ws._router = ModelRouter(config.models, overrides={
+        "prosecution": ScriptedChatModel([counsel] * 40, role="prosecution"),
+        "defense": ScriptedChatModel([counsel] * 40, role="defense"), "judge": judge})
+    return ws, judge
+
+
+def answer_by_claim(messages):
+    claim = messages[-1]["content"].split("<claim>")[1].split("</claim>")[0]
+    if "Obesity" in claim:  # unsure: goes on to a full trial
+        return json.dumps({"label": "supported", "confidence": 0.3, "citations": ["E1"], "reason": "weak"})
+    return json.dumps({"label": "supported", "confidence": 0.9, "citations": ["E1", "E2"], "reason": "the trial"})
+
+
+async def run_queue(ws, check_id):
+    events = []
+    async for event in ws.check_queue(check_id).run():
+        events.append(event)
+    return events
+
+
+def test_a_draft_is_checked_claim_by_claim_against_the_library(tmp_path, library_template):
+    ws, judge = workspace(tmp_path, library_template, answer_by_claim)
+    try:
+        draft = ws.read_draft(text=DRAFT)
+        claims, warnings = asyncio.run(ws.find_claims(draft))
+        assert warnings == [] and len(claims) == 3  # the Tuesday sentence is no claim
+        check_id = ws.create_check(draft, claims, title="memo")
+        events = asyncio.run(run_queue(ws, check_id))
+        assert isinstance(events[-1], QueueFinished) and events[-1].status is CheckStatus.finished
+        record = ws.check_record(check_id[:12])
+        assert [r.status for r in record.rows] == [ClaimStatus.done] * 3
+        first = record.rows[0]
+        assert first.by == "quick check" and first.quick.citations == ("E1", "E2")
+        cited = first.quick.cited()
+        assert {e.doc_path for _, e in cited} <= {str(p.resolve()) for p in SAMPLES.glob("*.pdf")} | {
+            str(p) for p in SAMPLES.glob("*.pdf")}
+        assert any("vitamin" in e.chunk.text.lower() for _, e in cited)  # the real search found the right papers
+        unsure = record.rows[1]
+        assert unsure.quick.confidence == 0.3 and unsure.by == "trial" and unsure.trial.label is VerdictLabel.supported
+        trial_events = ws.trial_events(unsure.trial.trial_id)
+        assert trial_events[0].kind == "trial_started" and trial_events[-1].kind == "verdict"
+        assert "Vitamin D supplements" in record.spec.pasted_text and record.spec.title == "memo"
+        quick_prompts = [c for c in judge.calls if "Is the claim supported" in c[-1]["content"]]
+        assert len(quick_prompts) == 3  # one quick check per claim, none repeated
+
+        row = ws.sign_off(check_id, 1, "overridden", "refuted", "the trial was in mice", reviewer="Ana")
+        assert (row.label, row.final_label, row.signoff.reviewer) == (VerdictLabel.supported, VerdictLabel.refuted,
+                                                                      "Ana")
+        with pytest.raises(CheckError, match="needs the reviewer's verdict"):
+            ws.sign_off(check_id, 2, "overridden")
+        assert ws.check_list()[0].signed == 1
+        assert ws.delete_checks([check_id]) == [check_id] and ws.check_list() == []
+        assert ws.trial_list()  # the trial it started stays a trial like any other
+    finally:
+        ws.close()
+
+
+def test_a_check_needs_a_library_and_a_private_library_stays_home(tmp_path, library_template):
+    from courtroom_desktop.core.workspace import Workspace
+
+    empty = Workspace(tmp_path / "c", tmp_path / "d", AppConfig())
+    try:
+        draft = empty.read_draft(text=DRAFT)
+        with pytest.raises(TrialError, match="library is empty"):
+            empty.create_check(draft, [])
+    finally:
+        empty.close()
+    remote = AppConfig(models=ModelSettings(default=ModelSpec(provider="openai", base_url="http://10.1.2.3:8000/v1",
+                                                              model="m")))
+    ws, _ = workspace(tmp_path / "r", library_template, answer_by_claim, config=remote)
+    try:
+        doc = ws.documents()[0]
+        ws.set_private(doc.id, True)
+        draft = ws.read_draft(text=DRAFT)
+        claims, _ = asyncio.run(ws.find_claims(draft, "rules"))
+        with pytest.raises(TrialError, match="private"):
+            ws.create_check(draft, claims)
+    finally:
+        ws.close()
+
+
+def test_the_finder_setting(tmp_path):
+    from courtroom_desktop.core.workspace import Workspace
+
+    ws = Workspace(tmp_path / "c", tmp_path / "d", AppConfig())
+    assert ws.claim_finder() == "rules"  # the bundled model is too small to find claims
+    ws.config = AppConfig(models=ModelSettings(default=ModelSpec(provider="ollama", model="llama3.1")))
+    assert ws.claim_finder() == "both" and ws.claim_finder("model") == "model"
+    ws.close()
