@@ -1,0 +1,493 @@
+"""Export a check of a draft: highlighted source pages first, then each requested format, all into one folder.
+
+    out_dir/check.md   check.html   check.pdf   check.json   check.csv
+    out_dir/sources/C3-E1-p4.pdf (+ .png)   C3-E2.html    (claim 3's passage E1 on page 4; E2: a text document's excerpt)
+
+One folder holds one check (an export into the same folder replaces the earlier one). Every format shows, per claim,
+the court's verdict (label, confidence, and whether it comes from the quick check or a full trial) and, beside it,
+never in its place, the reviewer's sign-off. The highlighted copies are made as a trial's report makes them
+(``core.reports.sources``, ``core.reports.excerpts``).
+
+Text from the draft and the library is data: HTML escapes it, Markdown escapes it (``md_escape``), and the CSV puts an
+apostrophe before a cell that a spreadsheet would read as a formula (=, +, -, @). Fixed wording follows the draft's
+language (English, or Chinese for a Chinese draft).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from courtroom_desktop import __version__
+from courtroom_desktop.core.check.records import CheckRecord, ClaimRow
+from courtroom_desktop.core.court.records import PoolEntry
+from courtroom_desktop.core.errors import ReportError
+from courtroom_desktop.core.records import Evidence
+from courtroom_desktop.core.reports.excerpts import write_excerpt
+from courtroom_desktop.core.reports.html_writer import CJK_FONTS
+from courtroom_desktop.core.reports.md_writer import md_escape
+from courtroom_desktop.core.reports.record import SourceCopy
+from courtroom_desktop.core.reports.sources import SOURCES_DIR, Locate, _copy, find_source
+from courtroom_desktop.core.reports.view import clean, one_line
+from courtroom_desktop.core.reports.words import TERMS_ZH
+from courtroom_desktop.core.text import has_cjk
+
+log = logging.getLogger(__name__)
+FORMATS = ("md", "html", "pdf", "json", "csv")
+CHECK_STEM = "check"
+JSON_SCHEMA = "courtroom-check/1"
+SOURCE_FILE = re.compile(r"^C\d+-E\d+(-p\d+\.(pdf|png)|\.html)$")
+CSV_COLUMNS = ("index", "claim", "location", "court_label", "court_confidence", "verdict_by", "trial_id", "citations",
+               "signoff_decision", "reviewer_label", "reviewer", "signed_at", "note", "final_label", "status",
+               "problem", "warnings")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+# key: (English, Simplified Chinese)
+_PAIRS: dict[str, tuple[str, str]] = {
+    "title": ("Check of a draft", "文稿核查报告"), "draft": ("Draft", "文稿"), "checked": ("Checked", "核查时间"),
+    "made": ("Report made", "报告生成于"), "status": ("Status", "状态"), "check_id": ("Check", "核查"),
+    "claims": ("Claims", "主张数"), "counts": ("Verdicts", "裁决统计"), "table": ("Claims and verdicts", "主张与裁决"),
+    "notes": ("Notes", "说明"), "problem": ("Problem", "问题"),
+    "col.n": ("#", "#"), "col.claim": ("Claim", "主张"), "col.verdict": ("Court's verdict", "法庭裁决"),
+    "col.passages": ("Key passages", "关键文段"), "col.signoff": ("Sign-off", "审核"), "col.warnings": ("Warnings", "警告"),
+    "by.quick": ("quick check", "快速核查"), "by.trial": ("trial {id}", "审理 {id}"),
+    "trial_pending": ("full trial {id}: {status}", "完整审理 {id}：{status}"),
+    "unchecked": ("not checked", "未核查"), "no_signoff": ("not signed off", "未审核"),
+    "accepted": ("accepted by {reviewer}", "{reviewer} 已接受"),
+    "overridden": ("overridden by {reviewer}: {label}", "{reviewer} 已推翻，改为：{label}"),
+    "at": ("at {at}", "时间 {at}"), "confidence": ("confidence {value}", "置信度 {value}"),
+    "page": ("{doc}, p. {pages}", "{doc}，第 {pages} 页"), "open_excerpt": ("excerpt", "摘录"),
+    "none": ("none", "无"), "location": ("{where}", "{where}"),
+    "intro": ("Each claim with the court's verdict and, beside it, the reviewer's sign-off. A passage's link opens a "
+              "copy of its source page with the passage highlighted.",
+              "每条主张均列出法庭的裁决，并在旁边列出审核人的意见。文段链接会打开原文页面的副本，文段已高亮。"),
+}
+_WORDS = {lang: {key: pair[i] for key, pair in _PAIRS.items()} for i, lang in enumerate(("en", "zh"))}
+_STATUS_ZH = {"reviewing": "审阅中", "pending": "待核查", "done": "已完成", "trial": "审理中", "failed": "失败",
+              "unchecked": "未核查"}
+_CSS_LABEL = {"supported": "v-supported", "refuted": "v-refuted", "mixed": "v-mixed",
+              "insufficient evidence": "v-insufficient"}
+
+CSS = """
+body { font-family: %s; font-size: 14px; line-height: 1.45; color: #212121; max-width: 80rem; margin: 2rem auto;
+       padding: 0 1.25rem; }
+h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.2rem; border-bottom: 1px solid #ddd; }
+.meta, .small { color: #616161; font-size: .85rem; }
+table { border-collapse: collapse; width: 100%%; margin: .5rem 0; }
+th, td { border: 1px solid #ddd; padding: .3rem .45rem; text-align: left; vertical-align: top; }
+th { background: #f5f5f5; }
+.label { font-weight: 700; }
+.v-supported .label { color: #2e7d32; } .v-refuted .label { color: #c62828; } .v-mixed .label { color: #ef6c00; }
+.v-insufficient .label { color: #616161; }
+.note { color: #b71c1c; }
+ul { margin: 0; padding-left: 1.1rem; }
+"""
+PDF_CSS = """
+body { font-family: sans-serif; font-size: 8.5pt; line-height: 1.3; color: #212121; }
+h1 { font-size: 16pt; margin-bottom: 2pt; } h2 { font-size: 12pt; margin-top: 10pt; margin-bottom: 4pt; color: #0d47a1; }
+p { margin-top: 2pt; margin-bottom: 3pt; }
+.meta, .small { font-size: 7.5pt; color: #616161; }
+table { border-collapse: collapse; width: 100%; font-size: 7.5pt; margin-top: 3pt; }
+th, td { border: 0.5pt solid #bdbdbd; padding: 2pt; text-align: left; vertical-align: top; }
+th { font-weight: bold; border-bottom: 1pt solid #616161; }
+a { color: #0d47a1; text-decoration: underline; }
+.label { font-weight: bold; }
+.v-supported .label { color: #2e7d32; } .v-refuted .label { color: #c62828; } .v-mixed .label { color: #ef6c00; }
+.v-insufficient .label { color: #616161; }
+.note { color: #b71c1c; }
+ul { margin-top: 0; margin-bottom: 0; padding-left: 8pt; }
+"""
+
+
+# ------------------------------------------------------------------------------------------------ what each row shows
+@dataclass(frozen=True)
+class Cited:
+    """A passage a claim's verdict rests on, and its highlighted copy (None: none was made)."""
+
+    id: str  # E1, as the quick check cited it
+    evidence: Evidence
+    copy: SourceCopy | None
+
+    @property
+    def title(self) -> str:
+        evidence = self.evidence
+        return evidence.doc_title or Path(evidence.doc_path).name or evidence.chunk.doc_id
+
+    @property
+    def href(self) -> str:
+        return self.copy.href if self.copy is not None else ""
+
+
+def lang_of(record: CheckRecord) -> str:
+    """The language of the fixed wording: the draft's, where there is a table for it, else English."""
+    return record.spec.language if record.spec.language in _WORDS else "en"
+
+
+def _say(lang: str, key: str, **fields: object) -> str:
+    return _WORDS[lang][key].format(**fields)
+
+
+def _term(lang: str, value: str) -> str:
+    """A stored value (label, status) as shown: in Chinese with its Chinese name first, '反驳 (refuted)'."""
+    if lang == "zh":
+        name = TERMS_ZH.get(value) or _STATUS_ZH.get(value)
+        if name:
+            return f"{name} ({value})"
+    return value
+
+
+def cited(row: ClaimRow) -> list[tuple[str, Evidence]]:
+    """(id, passage) of each citation of the quick check, in the order cited; an id that names no passage is left
+    out (the records keep only valid ones)."""
+    if row.quick is None:
+        return []
+    out: list[tuple[str, Evidence]] = []
+    for cid in row.quick.citations:
+        number = cid[1:]
+        if cid[:1] == "E" and number.isdigit() and 1 <= int(number) <= len(row.quick.passages):
+            out.append((cid, row.quick.passages[int(number) - 1]))
+    return out
+
+
+def source_id(row: ClaimRow, evidence_id: str) -> str:
+    """'C3-E1': claim 3's passage E1, the stem of its highlighted copy."""
+    return f"C{row.index + 1}-{evidence_id}"
+
+
+def verdict_text(row: ClaimRow, lang: str) -> str:
+    """'refuted, confidence 0.82 (quick check)'; 'not checked'."""
+    if row.label is None:
+        text = _say(lang, "unchecked")
+    else:
+        text = _term(lang, row.label.value)
+        if row.confidence is not None:
+            text += ", " + _say(lang, "confidence", value=f"{row.confidence:.2f}")
+        text += f" ({_by(row, lang)})"
+    if row.trial is not None and row.trial.label is None:
+        text += "; " + _say(lang, "trial_pending", id=row.trial.trial_id, status=_term(lang, row.trial.status))
+    return text
+
+
+def _by(row: ClaimRow, lang: str) -> str:
+    if row.by == "trial" and row.trial is not None:
+        return _say(lang, "by.trial", id=row.trial.trial_id)
+    return _say(lang, "by.quick")
+
+
+def signoff_text(row: ClaimRow, lang: str) -> str:
+    """'overridden by Ann: supported; at 2026-01-02 10:00 UTC; "note"'; 'not signed off'."""
+    signoff = row.signoff
+    if signoff is None:
+        return _say(lang, "no_signoff")
+    if signoff.decision == "overridden":
+        label = _term(lang, signoff.label.value) if signoff.label is not None else "?"
+        text = _say(lang, "overridden", reviewer=signoff.reviewer, label=label)
+    else:
+        text = _say(lang, "accepted", reviewer=signoff.reviewer)
+    text += "; " + _say(lang, "at", at=signoff.when())
+    if signoff.note.strip():
+        text += f"; \u201c{one_line(signoff.note)}\u201d"
+    return text
+
+
+def passage_text(item: Cited, lang: str) -> str:
+    """'E1: Annual report, p. 4' (a text document: 'E1: notes.md')."""
+    chunk = item.evidence.chunk
+    where = _say(lang, "page", doc=one_line(item.title), pages=chunk.pages) if chunk.on_pages else one_line(item.title)
+    return f"{item.id}: {where}"
+
+
+def location_text(row: ClaimRow) -> str:
+    return "; ".join(loc.describe() for loc in row.claim.locations)
+
+
+def _date(seconds: float) -> str:
+    if not seconds:
+        return ""
+    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+# ------------------------------------------------------------------------------------------------ sources
+def highlight_check_sources(record: CheckRecord, out_dir: Path, locate: Locate | None = None
+                            ) -> dict[tuple[int, str], SourceCopy]:
+    """Write the highlighted page (or the excerpt) of every cited passage of every claim under
+    ``out_dir/sources``: (row index, 'E1') -> its copy. A source that is gone or changed never stops the export:
+    the copy's ``note`` says why."""
+    folder = Path(out_dir) / SOURCES_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.iterdir():  # an earlier export into the same folder
+        if stale.is_file() and SOURCE_FILE.match(stale.name):
+            stale.unlink()
+    lang = lang_of(record)
+    hashes: dict[Path, str] = {}
+    copies: dict[tuple[int, str], SourceCopy] = {}
+    for row in record.rows:
+        for evidence_id, evidence in cited(row):
+            entry = PoolEntry(id=source_id(row, evidence_id), evidence=evidence, round=0, found_by="judge",
+                              query=evidence.query)
+            chunk = evidence.chunk
+            try:
+                if chunk.on_pages:
+                    copy = _copy(entry, [], folder, locate, hashes)
+                else:
+                    path, why = find_source(chunk.doc_id, evidence.doc_path, locate, hashes)
+                    copy = write_excerpt(entry, folder, path, why and f"{why}; the excerpt shows the passage the "
+                                         "check kept", lang)
+            except Exception as exc:  # a broken source file must not stop the export
+                log.warning("highlighting %s failed", entry.id, exc_info=True)
+                copy = SourceCopy(evidence_id=entry.id, original_page=chunk.page_start + 1,
+                                  note=f"the highlighted page could not be made ({type(exc).__name__}: {exc})")
+            copies[(row.index, evidence_id)] = copy
+    return copies
+
+
+def _rows(record: CheckRecord, copies: dict[tuple[int, str], SourceCopy]) -> list[tuple[ClaimRow, list[Cited]]]:
+    return [(row, [Cited(id=cid, evidence=ev, copy=copies.get((row.index, cid))) for cid, ev in cited(row)])
+            for row in record.rows]
+
+
+# ------------------------------------------------------------------------------------------------ export
+def export_check(record: CheckRecord, formats: Iterable[str], out_dir: Path, locate: Locate | None = None,
+                 notes: list[str] | None = None) -> list[Path]:
+    """Write the check's report in each of ``formats`` (md, html, pdf, json, csv) into ``out_dir``; returns the
+    written paths: the reports in the order asked, then the highlighted source files. ``notes``, if given, receives
+    what could not be highlighted ('C3-E1: the source PDF is no longer at ...')."""
+    wanted = list(dict.fromkeys(formats))
+    unknown = [f for f in wanted if f not in FORMATS]
+    if unknown or not wanted:
+        raise ReportError(f"unknown report format(s) {', '.join(unknown) or '(none)'}: choose from {', '.join(FORMATS)}")
+    out_dir = Path(out_dir)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ReportError(f"cannot create the report folder {out_dir} ({exc.strerror})") from exc
+    copies = highlight_check_sources(record, out_dir, locate)
+    if notes is not None:
+        notes.extend(f"{c.evidence_id}: {c.note}" for c in copies.values() if c.note)
+    rows = _rows(record, copies)
+    made = dt.datetime.now().astimezone().isoformat(timespec="seconds")
+    written: list[Path] = []
+    try:
+        for fmt in wanted:
+            path = out_dir / f"{CHECK_STEM}.{fmt}"
+            if fmt == "md":
+                path.write_text(render_markdown(record, rows, made), encoding="utf-8")
+            elif fmt == "html":
+                path.write_text(render_html(record, rows, made), encoding="utf-8")
+            elif fmt == "pdf":
+                path.write_bytes(render_pdf(record, rows, made))
+            elif fmt == "json":
+                path.write_text(json.dumps(check_json(record, rows, made), ensure_ascii=False, indent=2) + "\n",
+                                encoding="utf-8")
+            else:
+                path.write_text(render_csv(record, rows), encoding="utf-8-sig", newline="")
+            written.append(path)
+    except OSError as exc:
+        raise ReportError(f"cannot write the report into {out_dir} ({exc.strerror or exc})") from exc
+    for copy in copies.values():
+        for relative in (copy.pdf, copy.excerpt):
+            if relative:
+                written.append(out_dir / relative)
+    return written
+
+
+def _header(record: CheckRecord, made: str, lang: str) -> list[tuple[str, str]]:
+    spec = record.spec
+    counts = record.counts()
+    count_text = ", ".join(f"{_term(lang, key)}: {n}" for key, n in sorted(counts.items())) or _say(lang, "none")
+    return [(_say(lang, "draft"), spec.title or spec.draft), (_say(lang, "check_id"), record.id),
+            (_say(lang, "checked"), _date(record.updated_at or record.created_at)), (_say(lang, "made"), made),
+            (_say(lang, "status"), _term(lang, record.status.value)), (_say(lang, "claims"), str(len(record.rows))),
+            (_say(lang, "counts"), count_text)] + ([(_say(lang, "problem"), record.problem)] if record.problem else [])
+
+
+# ------------------------------------------------------------------------------------------------ Markdown
+def render_markdown(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], made: str) -> str:
+    lang = lang_of(record)
+    out = [f"# {_say(lang, 'title')}: {md_escape(record.spec.title or Path(record.spec.draft).name)}", ""]
+    out += [f"- **{md_escape(key)}:** {md_escape(value)}" for key, value in _header(record, made, lang)]
+    out += ["", f"## {_say(lang, 'table')}", "", md_escape(_say(lang, "intro")), ""]
+    heads = [_say(lang, k) for k in ("col.n", "col.claim", "col.verdict", "col.signoff", "col.passages", "col.warnings")]
+    out += ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    for row, items in rows:
+        links = []
+        for item in items:
+            label = md_escape(passage_text(item, lang))
+            note = f" ({md_escape(item.copy.note)})" if item.copy is not None and item.copy.note else ""
+            links.append((f"[{label}]({item.href})" if item.href else label) + note)
+        warnings = [*(row.quick.warnings if row.quick else ()), *([row.problem] if row.problem else [])]
+        cells = [str(row.index + 1), md_escape(row.claim.text), md_escape(verdict_text(row, lang)),
+                 md_escape(signoff_text(row, lang)), "; ".join(links) or md_escape(_say(lang, "none")),
+                 md_escape("; ".join(warnings))]
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------------------------------------------ HTML
+def esc(text: object) -> str:
+    return escape(clean(str(text)), quote=True)
+
+
+def render_html(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], made: str, mode: str = "web") -> str:
+    """The report as a web page (``mode`` 'web'), or the HTML that the PDF layout reads ('pdf': no page styles)."""
+    lang = lang_of(record)
+    title = f"{_say(lang, 'title')}: {record.spec.title or Path(record.spec.draft).name}"
+    out: list[str] = []
+    if mode == "web":
+        fonts = CJK_FONTS.get(record.spec.language, '-apple-system, "Segoe UI", Helvetica, Arial, sans-serif')
+        out.append(f'<!DOCTYPE html>\n<html lang="{esc(record.spec.language)}"><head><meta charset="utf-8">'
+                   f"<title>{esc(title)}</title><style>{CSS % fonts}</style></head><body>")
+    out.append(f"<h1>{esc(title)}</h1>")
+    out.append('<table class="meta">' + "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>"
+                                                for k, v in _header(record, made, lang)) + "</table>")
+    out.append(f"<h2>{esc(_say(lang, 'table'))}</h2><p class=\"small\">{esc(_say(lang, 'intro'))}</p>")
+    heads = [_say(lang, k) for k in ("col.n", "col.claim", "col.verdict", "col.signoff", "col.passages", "col.warnings")]
+    out.append("<table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in heads) + "</tr>")
+    for row, items in rows:
+        label = row.label.value if row.label is not None else ""
+        passages = []
+        for item in items:
+            text = esc(passage_text(item, lang))
+            link = f'<a href="{esc(item.href)}">{text}</a>' if item.href else text
+            note = f' <span class="note">({esc(item.copy.note)})</span>' if item.copy is not None and item.copy.note else ""
+            passages.append(f"<li>{link}{note}</li>")
+        warnings = [*(row.quick.warnings if row.quick else ()), *([row.problem] if row.problem else [])]
+        reason = f'<br/><span class="small">{esc(one_line(row.quick.reason))}</span>' if row.quick and row.quick.reason else ""
+        signoff = row.signoff
+        signoff_css = ""
+        if signoff is not None and signoff.decision == "overridden" and signoff.label is not None:
+            signoff_css = _CSS_LABEL.get(signoff.label.value, "")
+        out.append(
+            f'<tr id="claim-{row.index + 1}"><td>{row.index + 1}</td><td>{esc(row.claim.text)}'
+            f'<br/><span class="small">{esc(location_text(row))}</span></td>'
+            f'<td class="{_CSS_LABEL.get(label, "")}"><span class="label">{esc(verdict_text(row, lang))}</span>{reason}</td>'
+            f'<td class="{signoff_css}"><span class="{"label" if signoff_css else ""}">{esc(signoff_text(row, lang))}</span></td>'
+            f"<td>{'<ul>' + ''.join(passages) + '</ul>' if passages else esc(_say(lang, 'none'))}</td>"
+            f'<td>{"<br/>".join(esc(w) for w in warnings)}</td></tr>')
+    out.append("</table>")
+    if mode == "web":
+        out.append("</body></html>\n")
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------------------------------------ PDF
+def render_pdf(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], made: str) -> bytes:
+    """The HTML laid out by PyMuPDF's Story on A4 landscape pages, with real links to the highlighted copies (as
+    ``core.reports.pdf_writer`` does for a trial's report)."""
+    import pymupdf
+
+    from courtroom_desktop.core.reports.pdf_writer import _target
+
+    body = render_html(record, rows, made, mode="pdf")
+    story = pymupdf.Story(html=body, user_css=PDF_CSS)  # type: ignore[no-untyped-call]
+    mediabox = pymupdf.paper_rect("a4-l")
+    where = mediabox + (40, 40, -40, -46)
+    links: list[tuple[int, str, pymupdf.Rect]] = []
+    page_number = 0
+
+    def collect(position: Any) -> None:
+        if not (position.open_close & 1 and position.href):
+            return
+        rect = pymupdf.Rect(position.rect)  # type: ignore[no-untyped-call]
+        if links and links[-1][:2] == (page_number, position.href) and abs(links[-1][2].y0 - rect.y0) < 1:
+            links[-1] = (page_number, position.href, links[-1][2] | rect)  # the layout reports a link word by word
+        else:
+            links.append((page_number, position.href, rect))
+
+    buffer = io.BytesIO()
+    writer = pymupdf.DocumentWriter(buffer)  # type: ignore[no-untyped-call]
+    more = True
+    while more:
+        device = writer.begin_page(mediabox)  # type: ignore[no-untyped-call]
+        more, _ = story.place(where)  # type: ignore[no-untyped-call]
+        story.element_positions(collect)  # type: ignore[no-untyped-call]
+        story.draw(device)  # type: ignore[no-untyped-call]
+        writer.end_page()  # type: ignore[no-untyped-call]
+        page_number += 1
+    writer.close()  # type: ignore[no-untyped-call]
+    doc = pymupdf.open("pdf", buffer.getvalue())  # type: ignore[no-untyped-call]
+    try:
+        for number, href, rect in links:
+            page = doc[number]
+            file = href.partition("#")[0]
+            if file.startswith(f"{SOURCES_DIR}/") and file.endswith(".html") and ".." not in file:
+                page.insert_link({"kind": pymupdf.LINK_LAUNCH, "from": rect, "file": file})
+                continue
+            remote = _target(href)
+            if remote is not None:
+                page.insert_link({"kind": pymupdf.LINK_GOTOR, "from": rect, "file": remote[0], "page": remote[1],
+                                  "to": pymupdf.Point(0, 0), "zoom": 0})  # type: ignore[no-untyped-call]
+        total = doc.page_count
+        for page in doc.pages():
+            label = f"Courtroom Desktop \u00b7 check {record.id} \u00b7 {page.number + 1}/{total}"
+            page.insert_text((40, page.rect.height - 24), label, fontsize=7, fontname="helv", color=(0.4, 0.4, 0.4))
+        lang = lang_of(record)
+        doc.set_metadata({"title": f"{_say(lang, 'title')}: {one_line(record.spec.title or record.spec.draft)}",
+                          "author": "Courtroom Desktop", "creator": f"Courtroom Desktop {__version__}",
+                          "producer": "Courtroom Desktop", "subject": f"check {record.id}"})
+        if has_cjk(body):
+            doc.subset_fonts()  # the CJK font whole would add megabytes
+        pdf: bytes = doc.tobytes(garbage=3, deflate=True)  # type: ignore[no-untyped-call]
+        return pdf
+    finally:
+        doc.close()  # type: ignore[no-untyped-call]
+
+
+# ------------------------------------------------------------------------------------------------ JSON and CSV
+def check_json(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], made: str) -> dict[str, Any]:
+    """The whole record (``check``) and, per claim, what the other formats show of it (``claims``)."""
+    claims = []
+    for row, items in rows:
+        signoff = row.signoff
+        claims.append({
+            "index": row.index + 1, "claim": row.claim.text, "locations": [loc.model_dump(mode="json")
+                                                                          for loc in row.claim.locations],
+            "status": row.status.value, "problem": row.problem,
+            "court": {"label": row.label.value if row.label else None, "confidence": row.confidence,
+                      "by": row.by, "trial_id": row.trial.trial_id if row.trial else None},
+            "signoff": signoff.model_dump(mode="json") if signoff else None,
+            "final_label": row.final_label.value if row.final_label else None,
+            "citations": [{"id": item.id, "doc_title": item.title, "doc_id": item.evidence.chunk.doc_id,
+                           "pages": item.evidence.chunk.pages, "source": item.href,
+                           "note": item.copy.note if item.copy else ""} for item in items],
+            "warnings": list(row.quick.warnings) if row.quick else [],
+        })
+    return {"schema": JSON_SCHEMA, "app_version": __version__, "generated_at": made, "counts": record.counts(),
+            "claims": claims, "check": record.model_dump(mode="json")}
+
+
+def _cell(value: object) -> str:
+    """A spreadsheet cell: text that would start a formula gets an apostrophe first."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def render_csv(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]]) -> str:
+    """One row per claim (write it as UTF-8 with a BOM, so that spreadsheets read Chinese)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for row, items in rows:
+        signoff = row.signoff
+        citations = "; ".join(f"{item.title} p.{item.evidence.chunk.pages}" if item.evidence.chunk.on_pages
+                              else item.title for item in items)
+        values: list[object] = [
+            row.index + 1, row.claim.text, location_text(row), row.label.value if row.label else "",
+            f"{row.confidence:.2f}" if row.confidence is not None else "", row.by,
+            row.trial.trial_id if row.trial else "", citations,
+            signoff.decision if signoff else "", signoff.label.value if signoff and signoff.label else "",
+            signoff.reviewer if signoff else "", signoff.when() if signoff else "", signoff.note if signoff else "",
+            row.final_label.value if row.final_label else "", row.status.value, row.problem,
+            "; ".join(row.quick.warnings) if row.quick else "",
+        ]
+        writer.writerow([_cell(v) for v in values])
+    return buffer.getvalue()
