@@ -135,8 +135,13 @@ def drive(workspace, check_id: str, report: str | None, formats: str, as_json: b
 
 def _export(workspace, check_id: str, report: str, formats: str) -> None:
     done = workspace.export_check(check_id, [f.strip() for f in formats.split(",") if f.strip()], report)
+    sources = [p for p in done.paths if p.parent.name == "sources"]
     for path in done.paths:
-        print(f"wrote {path}")
+        if path not in sources:
+            print(f"wrote {path}")
+    if sources:
+        print(f"wrote {len(sources)} highlighted source page{'s' if len(sources) != 1 else ''} into "
+              f"{sources[0].parent}")
     for note in done.notes:
         print(f"note: {note}", file=sys.stderr)
 

@@ -140,3 +140,23 @@ def test_the_finder_setting(tmp_path):
     ws.config = AppConfig(models=ModelSettings(default=ModelSpec(provider="ollama", model="llama3.1")))
     assert ws.claim_finder() == "both" and ws.claim_finder("model") == "model"
     ws.close()
+
+
+def test_with_a_model_other_than_the_bundled_one_the_judges_model_finds_claims_too(tmp_path, library_template):
+    def draft_claims(messages):  # the model finds the Tuesday sentence (which the rules leave) and a made-up one
+        prompt = messages[-1]["content"]
+        number = next(n for n in range(1, 9) if f'<sentence n="{n}">This memo' in prompt)
+        return json.dumps({"claims": [{"sentence": str(number), "claim": "written on a Tuesday", "why": "a date"},
+                                      {"sentence": str(number), "claim": "written on a Monday", "why": "invented"}]})
+
+    config = AppConfig(debate=FAST_DEBATE, models=ModelSettings(default=ModelSpec(provider="ollama", model="m")))
+    ws, judge = workspace(tmp_path, library_template, answer_by_claim, config=config)
+    judge.standing["DraftClaims"] = draft_claims
+    try:
+        claims, warnings = asyncio.run(ws.find_claims(ws.read_draft(text=DRAFT)))
+        texts = [c.text for c in claims]
+        assert "written on a Tuesday" in texts and len(texts) == 4  # the rules' three and the model's one
+        assert [c.origin for c in claims].count("model") == 1
+        assert any("written on a Monday" in w for w in warnings)
+    finally:
+        ws.close()

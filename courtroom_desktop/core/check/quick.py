@@ -38,14 +38,16 @@ SYSTEM = ("You check one claim from a draft against passages from the user's doc
 
 
 def verdict_schema(ids: Sequence[str]) -> type[Any]:
-    """The quick verdict: a label, a confidence, citations that can only be the ids shown, and one sentence."""
-    citations: Any = (prompts._list_of(prompts._one_of(ids)), Field(default_factory=list, max_length=4,
+    """The quick verdict: citations first (at least one, and only ids shown: a small model under constrained decoding
+    then always rests its answer on a passage, as counsel's structured argument does), a label, a confidence, one
+    sentence."""
+    citations: Any = (prompts._list_of(prompts._one_of(ids)), Field(..., min_length=1, max_length=4,
                                                                        description="Ids of the passages it rests on."))
     return create_model(
         "QuickVerdict", __base__=Bounded,
+        citations=citations if ids else (list[str], Field(default_factory=list, max_length=0)),
         label=(VerdictLabel, Field(description="supported, refuted, mixed, or insufficient evidence.")),
         confidence=(float, Field(description="How sure: 0 to 1.")),  # clamped after, never refused for it
-        citations=citations if ids else (list[str], Field(default_factory=list, max_length=0)),
         reason=(Annotated[str, Cap(400)], Field("", description="One sentence.")))
 
 
