@@ -36,6 +36,8 @@ ACTIONS = (
     ActionSpec("stop", "S&top trial", "courtroom.stop", ("Ctrl+.",), "Stop the trial (it can be resumed)", "stop"),
     ActionSpec("resume", "&Resume trial", "courtroom.resume", ("Ctrl+Shift+R",),
                "Continue the stopped or paused trial", "resume"),
+    ActionSpec("check_draft", "Chec&k a draft\u2026", "check_draft", ("Ctrl+Shift+K",),
+               "Check every claim of a draft (PDF, Word, Markdown, text) against the library", "checkDraft"),
     ActionSpec("new", "&New trial", "courtroom.new_trial", (Key.New,), "Clear the courtroom", "new"),
     ActionSpec("export", "&Export report\u2026", "export_current", ("Ctrl+E",), "Write the verdict report", "export"),
     ActionSpec("settings", "Se&ttings\u2026", "open_settings", ("Ctrl+,",), "Models, retrieval, debate, data folder",
@@ -66,16 +68,16 @@ ACTIONS = (
 #: Menus and the toolbar: action names in order, None for a separator.
 MENUS = {
     "&File": ("add_files", "add_folder", "samples", None, "export", None, "settings", None, "quit"),
-    "&Trial": ("start", "stop", "resume", "new", None, "claim"),
+    "&Trial": ("start", "stop", "resume", "new", None, "claim", None, "check_draft"),
     "&View": ("library", "history", "evidence", None, "zoom_in", "zoom_out", "prev_page", "next_page", "open_pdf", None,
               "refresh", "reset_layout"),
     "&Help": ("shortcuts", "about"),
 }
 APPEARANCE_MENU = "&View"   # holds the Appearance submenu
 APPEARANCES = (("system", "Follow the &system"), ("light", "&Light"), ("dark", "&Dark"))
-TOOLBAR = ("add_files", "add_folder", None, "start", "stop", "resume", None, "export", "settings")
+TOOLBAR = ("add_files", "add_folder", None, "start", "stop", "resume", None, "check_draft", None, "export", "settings")
 #: What the keyboard shortcuts dialog lists, in order.
-SHORTCUTS = ("add_files", "add_folder", "start", "stop", "resume", "new", "export", "settings", "claim", "library",
+SHORTCUTS = ("add_files", "add_folder", "start", "stop", "resume", "new", "check_draft", "export", "settings", "claim", "library",
              "history", "evidence", "zoom_in", "zoom_out", "prev_page", "next_page", "open_pdf", "remove", "refresh",
              "shortcuts", "quit")
 

@@ -64,6 +64,8 @@ class MainWindow(FirstRun, QMainWindow):
         self._shown = False
         self._offering = False  # the first-run search for models is running
         self.dialogs: dict[str, QWidget] = {}
+        self.checker = None  # the check-a-draft controller and window, made when first asked for
+        self.check_window = None
 
         # controllers
         self.library = LibraryController(workspace, self)
@@ -311,6 +313,30 @@ class MainWindow(FirstRun, QMainWindow):
         self._open_dialog("confirm", box)
         return box
 
+    # ---------------------------------------------------------------- checking a draft
+    def check_draft(self):
+        """The check window (non-modal, its own top-level window): made once, then shown and raised."""
+        if self.check_window is None:
+            from courtroom_desktop.ui.controllers.check import CheckController
+            from courtroom_desktop.ui.dialogs.check_draft import CheckWindow
+
+            self.checker = CheckController(self.workspace, self)
+            self.checker.sig_state.connect(lambda state: self.history.refresh()
+                                           if state in ("finished", "paused", "cancelled") else None)
+            self.check_window = CheckWindow(self.checker, self.pages, self._locate, self.settings,
+                                            self.open_trial_of_check)
+        self.check_window.show()
+        self.check_window.raise_()
+        self.check_window.activateWindow()
+        return self.check_window
+
+    def open_trial_of_check(self, trial_id: str) -> None:
+        """A claim's full trial, shown in the courtroom as the history opens one."""
+        self.trial.open(trial_id)
+        self.history_panel.select(trial_id)
+        self.raise_()
+        self.activateWindow()
+
     # ---------------------------------------------------------------- export
     def export_current(self):
         if self.trial.trial_id and not self.trial.running:
@@ -427,11 +453,16 @@ class MainWindow(FirstRun, QMainWindow):
         self.library.cancel()   # what was ingested stays
         for dialog in list(self.dialogs.values()):
             dialog.close()
+        if self.check_window is not None:
+            self.check_window.close()
         event.accept()
 
     async def shutdown(self) -> None:
         """After the window closed: let cancelled work finish, then close the stores."""
         await self.trial.shutdown()
+        if self.check_window is not None:
+            await self.check_window.shutdown()  # a running check pauses: it resumes next time
+            self.check_window.deleteLater()
         await self.library.shutdown()
         for controller in (self.history, self.exporter, self.settings_controller, self.pages):
             await controller.tasks.cancel_all()

@@ -1,0 +1,241 @@
+"""A check's claims as a table (one ClaimRow a row: the court's verdict, how sure, from which step, the passages it
+rests on, where the claim is in the queue, and the reviewer's sign-off beside the verdict, never in its place), the
+verdict filter over it, and the list of stored checks."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+
+from courtroom_desktop.ui.qt_models import RecordTableModel
+from courtroom_desktop.ui.text import VERDICT_WORDS, date_time, pages_label
+from courtroom_desktop.ui.theme import accent, tint
+
+#: What a cell sorts by (numbers where the text would sort badly: #, confidence).
+SortRole = Qt.ItemDataRole.UserRole + 3
+
+COLUMNS = ("#", "Claim", "Verdict", "Confidence", "By", "Key passages", "Status", "Sign-off")
+NUMBER, CLAIM, VERDICT, CONFIDENCE, BY, PASSAGES, STATUS, SIGNOFF = range(len(COLUMNS))
+VERDICT_ACCENT = {"supported": "support", "refuted": "refute", "mixed": "switch", "insufficient evidence": "unclear"}
+VERDICT_ORDER = {"supported": 0, "mixed": 1, "refuted": 2, "insufficient evidence": 3}
+#: The verdict filter's choices: (value, label); "" shows every claim.
+FILTERS = (("", "All verdicts"), ("supported", "Supported"), ("refuted", "Refuted"), ("mixed", "Mixed"),
+           ("insufficient evidence", "Insufficient evidence"), ("unchecked", "Unchecked"), ("failed", "Failed"))
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("CheckRowsModel", text)
+
+
+def _value(x) -> str:
+    return str(getattr(x, "value", x) or "")
+
+
+def verdict_key(row) -> str:
+    """What the verdict filter matches a row by: its court verdict, 'failed', or 'unchecked'."""
+    if _value(row.status) == "failed":
+        return "failed"
+    return _value(row.label) if row.label is not None else "unchecked"
+
+
+def verdict_words(label) -> str:
+    value = _value(label)
+    return tr(VERDICT_WORDS.get(value, value.capitalize())) if value else ""
+
+
+def passage_label(evidence) -> str:
+    """'Title p. 3': a cited passage's document and page (the file's name when it has no title)."""
+    title = evidence.doc_title or evidence.doc_path.replace("\\", "/").rsplit("/", 1)[-1]
+    page = pages_label(evidence.chunk)
+    return f"{title} {page}".strip()
+
+
+def key_passages(row) -> list[str]:
+    """The cited passages, one 'Title p. 3' each (tooltips, the pane)."""
+    if row.quick is None:
+        return []
+    return [passage_label(e) for _cid, e in row.quick.cited()]
+
+
+def key_passages_short(row) -> str:
+    """The cited passages grouped by document, in the order cited: 'Title p. 1, 3; Other title p. 2'."""
+    if row.quick is None:
+        return ""
+    pages: dict[str, list[str]] = {}
+    for _cid, evidence in row.quick.cited():
+        title = evidence.doc_title or evidence.doc_path.replace("\\", "/").rsplit("/", 1)[-1]
+        page = evidence.chunk.pages
+        listed = pages.setdefault(title, [])
+        if page and page not in listed:
+            listed.append(page)
+    return "; ".join(f"{title} p. {', '.join(listed)}" if listed else title for title, listed in pages.items())
+
+
+def signoff_words(signoff) -> str:
+    if signoff is None:
+        return ""
+    if _value(signoff.decision) == "overridden":
+        return tr("overridden: {label} ({who})").format(label=verdict_words(signoff.label), who=signoff.reviewer)
+    return tr("accepted ({who})").format(who=signoff.reviewer)
+
+
+def status_words(row, running: bool = False) -> str:
+    status = _value(row.status)
+    if status == "pending":
+        return tr("checking\u2026") if running else tr("waiting")
+    if status == "trial":
+        if running:
+            return tr("in a full trial\u2026")
+        return tr("waiting for a full trial") if row.trial is None else tr("full trial stopped")
+    if status == "failed":
+        return tr("failed")
+    return tr("done")
+
+
+class CheckRowsModel(RecordTableModel):
+    """ClaimRow rows, in the check's order."""
+
+    COLUMNS = COLUMNS
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.running: set[int] = set()  # claims in flight
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt's name
+                   role: int = Qt.ItemDataRole.DisplayRole):
+        value = super().headerData(section, orientation, role)
+        return tr(value) if isinstance(value, str) else value
+
+    def cell(self, row, column: int, role: int):
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(row, column)
+        if role == SortRole:
+            return self._sort_key(row, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(row, column)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if column == VERDICT and row.label is not None:
+                return accent(VERDICT_ACCENT.get(_value(row.label), "unclear"))
+            if column == STATUS and _value(row.status) == "failed":
+                return accent("error")
+            if column == SIGNOFF and row.signoff is not None and _value(row.signoff.decision) == "overridden":
+                return accent("warning")
+        if role == Qt.ItemDataRole.BackgroundRole and column == VERDICT and row.label is not None:
+            return tint(VERDICT_ACCENT.get(_value(row.label), "unclear"), alpha=40)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (NUMBER, CONFIDENCE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, row, column: int) -> str:
+        if column == NUMBER:
+            return str(row.index + 1)
+        if column == CLAIM:
+            return " ".join(row.claim.text.split())
+        if column == VERDICT:
+            return verdict_words(row.label) if row.label is not None else "\u2014"
+        if column == CONFIDENCE:
+            return f"{row.confidence:.0%}" if row.confidence is not None else ""
+        if column == BY:
+            return tr(row.by) if row.by else ""
+        if column == PASSAGES:
+            return key_passages_short(row)
+        if column == STATUS:
+            return status_words(row, row.index in self.running)
+        if column == SIGNOFF:
+            return signoff_words(row.signoff)
+        return ""
+
+    def _sort_key(self, row, column: int):
+        if column == NUMBER:
+            return row.index
+        if column == VERDICT:
+            return VERDICT_ORDER.get(_value(row.label), 9 if verdict_key(row) == "failed" else 8)
+        if column == CONFIDENCE:
+            return row.confidence if row.confidence is not None else -1.0
+        return self._display(row, column).lower()
+
+    def _tooltip(self, row, column: int) -> str | None:
+        if column == CLAIM:
+            where = "; ".join(loc.describe() for loc in row.claim.locations)
+            return row.claim.text + (f"\n\n{where}" if where else "")
+        if column == STATUS and row.problem:
+            return row.problem
+        if column == VERDICT and row.quick is not None and row.quick.reason:
+            return row.quick.reason
+        if column == PASSAGES:
+            return "\n".join(key_passages(row)) or None
+        if column == SIGNOFF and row.signoff is not None:
+            note = f"\n{row.signoff.note}" if row.signoff.note else ""
+            return f"{signoff_words(row.signoff)}, {row.signoff.when()}{note}"
+        return self._display(row, column) or None
+
+    # ---------------------------------------------------------------- records in and out
+    def set_rows(self, rows) -> None:
+        self.running = set()
+        self._replace_rows(list(rows))
+
+    def update_row(self, row) -> None:
+        if 0 <= row.index < len(self._rows):
+            self._rows[row.index] = row
+            self.dataChanged.emit(self.index(row.index, 0), self.index(row.index, len(COLUMNS) - 1))
+
+    def set_running(self, running) -> None:
+        changed = self.running.symmetric_difference(running)
+        self.running = set(running)
+        for index in changed:
+            if 0 <= index < len(self._rows):
+                self.dataChanged.emit(self.index(index, STATUS), self.index(index, STATUS))
+
+    def rows(self) -> list:
+        return list(self._rows)
+
+    def row(self, index: int):
+        return self._rows[index] if 0 <= index < len(self._rows) else None
+
+
+class VerdictFilter(QSortFilterProxyModel):
+    """The claims of one verdict ('' for all; 'unchecked', 'failed'), sortable by any column."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.verdict = ""
+        self.setSortRole(SortRole)
+        self.setDynamicSortFilter(True)
+
+    def set_verdict(self, verdict: str) -> None:
+        self.verdict = verdict or ""
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:  # noqa: N802
+        if not self.verdict:
+            return True
+        row = self.sourceModel().row(source_row)
+        return row is not None and verdict_key(row) == self.verdict
+
+
+CHECK_COLUMNS = ("Check", "Status", "Claims", "Done", "Signed off", "Made")
+
+
+class ChecksModel(RecordTableModel):
+    """Stored checks (CheckSummary), newest first."""
+
+    COLUMNS = CHECK_COLUMNS
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt's name
+                   role: int = Qt.ItemDataRole.DisplayRole):
+        value = super().headerData(section, orientation, role)
+        return QCoreApplication.translate("ChecksModel", value) if isinstance(value, str) else value
+
+    def cell(self, summary, column: int, role: int):
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (summary.title or summary.draft, QCoreApplication.translate("ChecksModel", _value(summary.status)),
+                    str(summary.claims), str(summary.done + summary.failed), str(summary.signed),
+                    date_time(summary.created_at))[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return "\n".join(x for x in (summary.draft, summary.problem) if x) or None
+        return None
+
+    def set_checks(self, checks) -> None:
+        self._replace_rows(list(checks))
+
+    def check(self, row: int):
+        return self._rows[row] if 0 <= row < len(self._rows) else None

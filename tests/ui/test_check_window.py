@@ -1,0 +1,390 @@
+"""The check window (issue #28) over the hash-embedded sample library with a scripted judge: the review's edits
+reach the stored check, the table fills live, sorts and filters by verdict, a cited passage opens its page, a sign-off
+override is shown beside the court's verdict and stored, export writes files; pause then resume checks every claim
+once while the GUI thread keeps ticking; a server that goes down pauses the check with its reason; stored checks
+reopen and delete; a claim's full trial opens in the main window."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from PySide6.QtCore import QTimer, QUrl
+
+from courtroom_desktop.core.config import AppConfig, CheckSettings
+
+from .conftest import FAST_DEBATE, make_workspace, opened, run, until
+
+DRAFT = """# Vitamin D, HIV and weight
+
+Vitamin D deficiency during pregnancy was associated with a 40% higher risk of low birth weight.
+
+Antiretroviral therapy reduced the incidence of tuberculosis by 65% among adults living with HIV.
+
+We now turn to the next part of this memo.
+
+Obesity doubled the risk of type 2 diabetes according to a 2015 cohort study.
+
+Vitamin D supplementation prevented 30% of fractures in older adults, a randomised trial found.
+
+This memo was written for the committee.
+"""
+REFUTED_WORD = "tuberculosis"  # the scripted judge refutes the claims that name it, and supports the others
+
+
+def verdict_reply(messages) -> str:
+    claim = re.search(r"<claim>(.*?)</claim>", messages[-1]["content"], re.S).group(1)
+    if REFUTED_WORD in claim:
+        return json.dumps({"label": "refuted", "confidence": 0.7, "citations": ["E1"], "reason": "E1 says otherwise."})
+    if "fractures" in claim:
+        return json.dumps({"label": "mixed", "confidence": 0.55, "citations": ["E1", "E2"], "reason": "Both ways."})
+    return json.dumps({"label": "supported", "confidence": 0.9, "citations": ["E1"], "reason": "E1 reports it."})
+
+
+def claim_of(messages) -> str:
+    return re.search(r"<claim>(.*?)</claim>", messages[-1]["content"], re.S).group(1)
+
+
+def check_workspace(tmp_path, template, *, delay: float = 0.0, reply=verdict_reply, trials: str = "never",
+                    judge_replies=None):
+    """A workspace over the sample library whose judge answers every quick check with ``reply``."""
+    from courtroom_desktop.core.llm import ModelRouter
+
+    from .conftest import scripted_router
+
+    config = AppConfig(debate=FAST_DEBATE, check=CheckSettings(finder="rules", trials=trials, reviewer="Ada Reviewer"))
+    ws = make_workspace(tmp_path, template=template, config=config)
+    base = scripted_router(config)
+    judge = base.for_role("judge")
+    judge.standing["QuickVerdict"] = reply
+    if judge_replies is not None:
+        judge.replies = list(judge_replies)
+    judge.token_delay_s = delay
+    ws._router = ModelRouter(config.models, overrides={"judge": judge, "prosecution": base.for_role("prosecution"),
+                                                       "defense": base.for_role("defense")})
+    return ws, judge
+
+
+def quick_calls(judge) -> list[str]:
+    return [claim_of(call) for call, kind in zip(judge.calls, judge.kinds, strict=True)
+            if kind == "structured" and "<claim>" in call[-1]["content"] and "Passages:" in call[-1]["content"]]
+
+
+async def open_check_window(window):
+    await opened(window)
+    await until(lambda: window.library.ready_documents(), 30, "the library to be listed")
+    window.act_check_draft.trigger()
+    check = window.check_window
+    await until(lambda: check.isVisible(), 5, "the check window")
+    return check
+
+
+async def read_draft(check, path):
+    check.start.sig_read.emit(str(path), None)
+    await until(lambda: check.stack.currentIndex() == check.REVIEW, 30, "the review list")
+
+
+async def finished(check, timeout: float = 60):
+    await until(lambda: check.controller.state == "finished", timeout, "the check to finish")
+
+
+@pytest.fixture
+def draft_file(tmp_path):
+    path = tmp_path / "memo.md"
+    path.write_text(DRAFT, encoding="utf-8")
+    return path
+
+
+def test_review_edits_reach_the_check_then_the_table_sorts_filters_signs_off_and_exports(
+        make_window, sample_library_template, qloop, tmp_path, draft_file, qtmodeltester):
+    from courtroom_desktop.ui.qt_models.checks import CLAIM, CONFIDENCE, SIGNOFF, VERDICT
+
+    ws, judge = check_workspace(tmp_path, sample_library_template)
+    window = make_window(workspace=ws)
+    state = {}
+
+    async def review():
+        check = await open_check_window(window)
+        state["check"] = check
+        await read_draft(check, draft_file)
+
+    run(qloop, review(), 90)
+    check = state["check"]
+    page = check.review
+    found = [c.text for c in page.claims]
+    assert len(found) == 4, found  # the signpost and the sentence about the memo are no claims
+    assert all("memo" not in text for text in found)
+    assert page.check_button.text() == "Check 4 claims"
+    assert page.table.item(0, 1).text().startswith("paragraph")  # where it stands
+    assert page.table.item(0, 2).text() not in ("", "\u2014")    # why it was found
+
+    # merge two claims that are not adjacent (the first and the third)
+    page.select_rows([0, 2])
+    assert page.merge_selected()
+    assert len(page.claims) == 3 and page.claims[0].origin == "merged"
+    assert page.claims[0].text.startswith("Vitamin D deficiency") and "Obesity doubled" in page.claims[0].text
+    # split the merged claim at the text cursor, put between its two sentences
+    page.select_rows([0])
+    cursor = page.editor.textCursor()
+    cursor.setPosition(page.editor.toPlainText().index("Obesity"))
+    page.editor.setTextCursor(cursor)
+    assert page.split_current()
+    assert [c.origin for c in page.claims[:2]] == ["split", "split"]
+    assert page.claims[1].text.startswith("Obesity doubled")
+    # edit a claim in place (its cell), remove one, and add a sentence of the draft that was no claim
+    edited = "Antiretroviral therapy cut tuberculosis among adults with HIV by 65%."
+    row = next(i for i, c in enumerate(page.claims) if "Antiretroviral" in c.text)
+    page.table.item(row, 0).setText(edited)
+    assert page.claims[row].text == edited and page.claims[row].origin == "edited"
+    page.select_rows([next(i for i, c in enumerate(page.claims) if "fractures" in c.text)])
+    page.remove_selected()
+    remaining = page.remaining_sentences()
+    assert any("committee" in s.text for s in remaining)
+    picker = page.pick_sentence()
+    assert picker.list.count() == len(remaining)
+    picker.filter.setText("committee")
+    visible = [picker.list.item(i) for i in range(picker.list.count()) if not picker.list.item(i).isHidden()]
+    assert len(visible) == 1
+    picker.list.setCurrentItem(visible[0])
+    picker.add_button.click()
+    assert page.claims[-1].origin == "added" and "committee" in page.claims[-1].text
+    reviewed = [(c.text, c.origin) for c in page.claims]
+    assert page.check_button.text() == f"Check {len(reviewed)} claims"
+
+    async def check_them():
+        page.check_button.click()
+        await until(lambda: check.stack.currentIndex() == check.RESULTS, 30, "the results table")
+        await finished(check)
+
+    run(qloop, check_them(), 90)
+    record = ws.check_record(check.controller.check_id)
+    assert [(r.claim.text, r.claim.origin) for r in record.rows] == reviewed
+    assert len(quick_calls(judge)) == len(reviewed)
+    results = check.results
+    model = results.model
+    qtmodeltester.check(model)
+    qtmodeltester.check(results.proxy)
+    assert model.rowCount() == len(reviewed)
+    assert results.progress.format().startswith(f"{len(reviewed)} of {len(reviewed)} done")
+    words = [model.index(r, VERDICT).data() for r in range(model.rowCount())]
+    assert "Refuted" in words and "Supported" in words
+    assert re.fullmatch(r".+ p\. \d+(, \d+)*(; .+ p\. \d+(, \d+)*)*", model.index(0, 5).data()), "title p. N"
+
+    # sort by confidence, highest first; then only the refuted claims
+    proxy = results.proxy
+    results.table.sortByColumn(CONFIDENCE, results.table.horizontalHeader().sortIndicatorOrder().DescendingOrder)
+    shown = [proxy.index(r, CONFIDENCE).data() for r in range(proxy.rowCount())]
+    assert [int(s.rstrip("%")) for s in shown] == sorted((int(s.rstrip("%")) for s in shown), reverse=True)
+    results.filter.setCurrentIndex(results.filter.findData("refuted"))
+    assert proxy.rowCount() == 1 and proxy.index(0, VERDICT).data() == "Refuted"
+    assert REFUTED_WORD in proxy.index(0, CLAIM).data()
+    results.filter.setCurrentIndex(results.filter.findData("unchecked"))
+    assert proxy.rowCount() == 0
+    results.filter.setCurrentIndex(0)
+    assert proxy.rowCount() == len(reviewed)
+
+    # a claim's evidence: its cited passage opens its page, highlighted
+    refuted = next(r.index for r in record.rows if r.label is not None and r.label.value == "refuted")
+    assert results.select_claim(refuted)
+    pane = check.pane
+    assert pane.row.index == refuted
+    assert 'href="cite:E1"' in pane.row_html(pane.row) and "E1 says otherwise." in pane.detail.toPlainText()
+    assert check.evidence_model.rowCount() == len(record.rows[refuted].quick.passages)
+    pane.detail.anchorClicked.emit(QUrl("cite:E1"))
+    run(qloop, until(lambda: check.inspector.page_view.image is not None, 20, "the cited page"))
+    assert check.inspector.entry.id == "E1" and check.inspector.page_view.rects
+
+    # the reviewer overrides the court: shown beside the court's verdict, which stays, and stored
+    assert pane.reviewer.text() == "Ada Reviewer"
+    pane.override_label.setCurrentIndex(pane.override_label.findData("supported"))
+    pane.note.setText("E1 is about another population.")
+
+    async def override():
+        pane.override_button.click()
+        await until(lambda: model.row(refuted).signoff is not None, 20, "the sign-off")
+
+    run(qloop, override())
+    source_row = model.index(refuted, VERDICT)
+    assert source_row.data() == "Refuted"
+    assert model.index(refuted, SIGNOFF).data() == "overridden: Supported (Ada Reviewer)"
+    assert "Signed off: overridden: Supported" in pane.signoff_state.text()
+    stored = ws.check_record(record.id).rows[refuted]
+    assert stored.signoff.decision == "overridden" and stored.signoff.label.value == "supported"
+    assert stored.label.value == "refuted" and stored.signoff.note == "E1 is about another population."
+
+    # export: the report files and the annotated draft, listed
+    out = tmp_path / "export"
+
+    async def export():
+        results.export_button.click()
+        dialog = check.export_dialog
+        dialog.folder.setText(str(out))
+        dialog.export_button.click()
+        await until(lambda: dialog.written, 60, "the export")
+        return dialog
+
+    dialog = run(qloop, export(), 90)
+    assert all(p.is_file() for p in dialog.written)
+    names = {p.name for p in dialog.written}
+    assert {"check.md", "check.html", "check.json", "check.csv"} <= names, names
+    assert any(p.suffix == ".md" and p.name != "check.md" for p in dialog.written), "the annotated draft"
+    assert dialog.result.count() == len(dialog.written)
+    dialog.close()
+
+
+def test_pause_then_resume_checks_every_claim_once_and_the_window_stays_responsive(
+        make_window, sample_library_template, qloop, tmp_path, draft_file):
+    ws, judge = check_workspace(tmp_path, sample_library_template, delay=0.4)
+    window = make_window(workspace=ws)
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(20)
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    state = {}
+
+    async def scenario():
+        check = await open_check_window(window)
+        state["check"] = check
+        await read_draft(check, draft_file)
+        claims = len(check.review.claims)
+        timer.start()
+        check.review.check_button.click()
+        await until(lambda: check.results.model.rowCount() == claims and any(
+            r.status.value == "done" for r in check.results.model.rows()), 30, "a first claim checked")
+        started = ticks[-1] if ticks else time.monotonic()
+        check.results.pause_button.click()
+        await until(lambda: check.controller.state == "paused", 20, "the pause")
+        rows = check.results.model.rows()
+        state["done_at_pause"] = {r.claim.text for r in rows if r.status.value == "done"}
+        state["calls_at_pause"] = len(quick_calls(judge))
+        assert len(state["done_at_pause"]) < claims, "the pause came before the end"
+        assert check.results.notice.isVisible() and "Paused" in check.results.notice.text()
+        assert check.results.resume_button.isEnabled() and not check.results.pause_button.isEnabled()
+        check.results.resume_button.click()
+        await until(lambda: check.controller.state == "running", 10, "the resume")
+        assert not check.results.notice.isVisible()
+        await finished(check)
+        state["window"] = (started, time.monotonic())
+        timer.stop()
+        return claims
+
+    claims = run(qloop, scenario(), 120)
+    check = state["check"]
+    calls = quick_calls(judge)
+    after_pause = calls[state["calls_at_pause"]:]
+    assert not state["done_at_pause"] & set(after_pause), "a claim finished before the pause was checked again"
+    assert set(calls) == {r.claim.text for r in check.results.model.rows()}
+    assert len(calls) <= claims + 1  # at most the one claim in flight at the pause was asked again
+    assert all(r.status.value == "done" for r in ws.check_record(check.controller.check_id).rows)
+    assert check.results.progress.value() == claims
+    # the GUI thread ticked all along: claims ran in the loop and in worker threads, never on it
+    begin, end = state["window"]
+    during = [t for t in ticks if begin <= t <= end]
+    assert len(during) >= 10
+    gaps = [b - a for a, b in zip(during, during[1:], strict=False)]
+    assert max(gaps) < 1.0, f"the window froze for {max(gaps):.2f} s"
+
+
+def test_a_server_that_goes_down_pauses_the_check_with_its_reason(make_window, sample_library_template, qloop,
+                                                                   tmp_path):
+    from courtroom_desktop.core.errors import ModelUnavailable
+
+    def down(messages):
+        raise ModelUnavailable("connection refused at http://localhost:11434")
+
+    ws, judge = check_workspace(tmp_path, sample_library_template, reply=down)
+    window = make_window(workspace=ws)
+
+    async def scenario():
+        check = await open_check_window(window)
+        check.start.paste.setPlainText("Antiretroviral therapy reduced tuberculosis incidence by 65% among adults.")
+        check.start.paste_button.click()
+        await until(lambda: check.stack.currentIndex() == check.REVIEW, 30, "the review list")
+        check.review.check_button.click()
+        await until(lambda: check.controller.state == "paused", 30, "the pause")
+        return check
+
+    check = run(qloop, scenario(), 90)
+    notice = check.results.notice
+    assert notice.isVisible() and "not answering" in notice.text() and "connection refused" in notice.text()
+    assert check.results.resume_button.isEnabled()
+    assert check.results.model.row(0).status.value == "pending"
+
+
+def test_stored_checks_reopen_and_delete(make_window, sample_library_template, qloop, tmp_path, draft_file,
+                                         qtmodeltester):
+    from courtroom_desktop.core.services.check import find_claims, from_found
+
+    ws, judge = check_workspace(tmp_path, sample_library_template)
+    draft = ws.read_draft(draft_file)
+    claims = from_found(find_claims(draft.sentences))
+    first = ws.create_check(draft, claims[:2], title="First memo")
+    second = ws.create_check(draft, claims[2:], title="Second memo")
+    window = make_window(workspace=ws)
+
+    async def scenario():
+        check = await open_check_window(window)
+        await until(lambda: check.start.checks_model.rowCount() == 2, 20, "the stored checks")
+        return check
+
+    check = run(qloop, scenario(), 90)
+    start = check.start
+    qtmodeltester.check(start.checks_model)
+    titles = [start.checks_model.check(r).title for r in range(2)]
+    assert set(titles) == {"First memo", "Second memo"}
+    row = titles.index("First memo")
+
+    async def reopen():
+        start.checks.selectRow(row)
+        start.resume_button.click()  # open it and go on with its claims
+        await until(lambda: check.stack.currentIndex() == check.RESULTS, 20, "the check")
+        await finished(check)
+
+    run(qloop, reopen(), 60)
+    assert check.controller.check_id == first and check.results.model.rowCount() == 2
+    assert check.results.title.text() == "First memo"
+    assert all(r.label is not None for r in check.results.model.rows())
+
+    async def delete():
+        check.results.new_button.click()
+        await until(lambda: check.stack.currentIndex() == check.START, 5, "the start page")
+        await until(lambda: start.checks_model.rowCount() == 2 and sum(
+            start.checks_model.check(r).done for r in range(2)) == 2, 20, "the list")
+        second_row = next(r for r in range(2) if start.checks_model.check(r).id == second)
+        start.checks.selectRow(second_row)
+        start.delete_selected(confirm=False)
+        await until(lambda: start.checks_model.rowCount() == 1, 20, "the deletion")
+
+    run(qloop, delete())
+    assert start.checks_model.check(0).id == first
+    assert [c.id for c in ws.check_list()] == [first]
+
+
+def test_a_claims_full_trial_opens_in_the_main_window(make_window, sample_library_template, qloop, tmp_path):
+    from tests.court.fakes import ruling, verdict
+
+    ws, judge = check_workspace(tmp_path, sample_library_template, trials="all", judge_replies=[
+        ruling(0.55, questions=["Was it randomised?"]), ruling(0.85, ready=True, reason="[E1] decides it"), verdict()])
+    window = make_window(workspace=ws)
+
+    async def scenario():
+        check = await open_check_window(window)
+        check.start.paste.setPlainText("Vitamin D deficiency during pregnancy was associated with a 40% higher risk "
+                                       "of low birth weight.")
+        check.start.paste_button.click()
+        await until(lambda: check.stack.currentIndex() == check.REVIEW, 30, "the review list")
+        check.review.check_button.click()
+        await finished(check, 90)
+        check.results.select_claim(0)
+        assert check.pane.open_trial_button.isEnabled()
+        check.pane.open_trial_button.click()
+        row = check.results.model.row(0)
+        await until(lambda: window.trial.trial_id == row.trial.trial_id and window.trial.state == "finished", 20,
+                    "the trial in the main window")
+        return row
+
+    row = run(qloop, scenario(), 150)
+    assert row.by == "trial" and row.trial.label is not None
+    assert window.transcript_model.rowCount() > 0
