@@ -192,8 +192,12 @@ def test_review_edits_reach_the_check_then_the_table_sorts_filters_signs_off_and
     assert pane.row.index == refuted
     assert 'href="cite:E1"' in pane.row_html(pane.row) and "E1 says otherwise." in pane.detail.toPlainText()
     assert check.evidence_model.rowCount() == len(record.rows[refuted].quick.passages)
-    pane.detail.anchorClicked.emit(QUrl("cite:E1"))
-    run(qloop, until(lambda: check.inspector.page_view.image is not None, 20, "the cited page"))
+
+    async def open_the_passage():  # inside the running loop: the page renders in a worker thread
+        pane.detail.anchorClicked.emit(QUrl("cite:E1"))
+        await until(lambda: check.inspector.page_view.image is not None, 20, "the cited page")
+
+    run(qloop, open_the_passage())
     assert check.inspector.entry.id == "E1" and check.inspector.page_view.rects
 
     # the reviewer overrides the court: shown beside the court's verdict, which stays, and stored
@@ -362,10 +366,11 @@ def test_stored_checks_reopen_and_delete(make_window, sample_library_template, q
     assert [c.id for c in ws.check_list()] == [first]
 
 
-def test_a_claims_full_trial_opens_in_the_main_window(make_window, sample_library_template, qloop, tmp_path):
+def test_a_claim_sent_to_a_full_trial_runs_it_and_the_trial_opens_in_the_main_window(
+        make_window, sample_library_template, qloop, tmp_path):
     from tests.court.fakes import ruling, verdict
 
-    ws, judge = check_workspace(tmp_path, sample_library_template, trials="all", judge_replies=[
+    ws, judge = check_workspace(tmp_path, sample_library_template, trials="never", judge_replies=[
         ruling(0.55, questions=["Was it randomised?"]), ruling(0.85, ready=True, reason="[E1] decides it"), verdict()])
     window = make_window(workspace=ws)
 
@@ -376,15 +381,23 @@ def test_a_claims_full_trial_opens_in_the_main_window(make_window, sample_librar
         check.start.paste_button.click()
         await until(lambda: check.stack.currentIndex() == check.REVIEW, 30, "the review list")
         check.review.check_button.click()
-        await finished(check, 90)
+        await finished(check)
         check.results.select_claim(0)
-        assert check.pane.open_trial_button.isEnabled()
-        check.pane.open_trial_button.click()
+        pane = check.pane
+        assert pane.row.by == "quick check" and pane.row.trial is None
+        assert not pane.open_trial_button.isEnabled() and pane.send_button.isEnabled()
+        pane.send_button.click()  # the claim goes to a full trial, and the queue resumes to run it
+        await until(lambda: check.controller.state == "running", 20, "the queue to resume")
+        await finished(check, 120)
         row = check.results.model.row(0)
+        assert row.by == "trial" and row.trial.label is not None and row.sent_to_trial
+        assert pane.row.trial is not None and pane.open_trial_button.isEnabled()
+        assert check.results.model.index(0, 4).data() == "trial"
+        pane.open_trial_button.click()
         await until(lambda: window.trial.trial_id == row.trial.trial_id and window.trial.state == "finished", 20,
                     "the trial in the main window")
         return row
 
-    row = run(qloop, scenario(), 150)
-    assert row.by == "trial" and row.trial.label is not None
+    run(qloop, scenario(), 180)
     assert window.transcript_model.rowCount() > 0
+    assert len(quick_calls(judge)) == 1  # the quick check was not run again for the trial

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
-from PySide6.QtCore import QSettings, Qt, QUrl, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -112,7 +112,11 @@ class StartPage(QWidget):
         draft_column.addWidget(self.busy)
 
         self.checks_model = ChecksModel(self)
-        self.checks = record_table(self.checks_model, "storedChecks", (380, 90, 60, 60, 80))
+        self.checks = record_table(self.checks_model, "storedChecks")
+        header = self.checks.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.checks.doubleClicked.connect(lambda _i: self.open_selected())
         self.open_button = push_button(self.tr("Open"), self.tr("Show the check's results"), self.open_selected,
                                        "openCheck")
@@ -156,7 +160,8 @@ class StartPage(QWidget):
         if text.strip():
             self.sig_read.emit(None, text)
 
-    def set_checks(self, checks: list) -> None:
+    def set_checks(self, checks: list, running_id: str | None = None) -> None:
+        self.checks_model.running_id = running_id
         self.checks_model.set_checks(checks)
 
     def selected_ids(self) -> list[str]:
@@ -283,7 +288,8 @@ class ReviewPage(QWidget):
         for column, width in ((1, 200), (2, 220), (3, 130)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.table.setColumnWidth(column, width)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # rows as tall as their wrapped text, measured again whenever a column's width changes
+        header.sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
         self.table.itemChanged.connect(self._on_item_changed)
         self.table.itemSelectionChanged.connect(self._on_selection)
 
@@ -329,6 +335,10 @@ class ReviewPage(QWidget):
         layout.addLayout(bottom)
         self._update()
 
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        QTimer.singleShot(0, self.table.resizeRowsToContents)
+
     # ---------------------------------------------------------------- the list
     def set_draft(self, draft, claims: list, warnings: list) -> None:
         self.draft, self.claims = draft, list(claims)
@@ -355,6 +365,7 @@ class ReviewPage(QWidget):
             for column, item in enumerate((text, where, why, origin)):
                 self.table.setItem(row, column, item)
         self._filling = False
+        self.table.resizeRowsToContents()
         self.table.clearSelection()
         for row in select or []:
             if 0 <= row < len(self.claims):
@@ -685,7 +696,7 @@ class CheckWindow(QWidget):
         c.sig_progress.connect(self.results.on_progress)
         c.sig_paused.connect(self.results.show_paused)
         c.sig_state.connect(self.results.set_state)
-        c.sig_checks.connect(self.start.set_checks)
+        c.sig_checks.connect(lambda checks: self.start.set_checks(checks, c.check_id if c.running else None))
         self.start.sig_read.connect(self._read)
         self.start.sig_open.connect(c.open)
         self.start.sig_delete.connect(c.delete)

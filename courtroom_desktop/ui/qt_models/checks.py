@@ -220,6 +220,18 @@ class ChecksModel(RecordTableModel):
 
     COLUMNS = CHECK_COLUMNS
 
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.running_id: str | None = None  # the check whose queue runs now, in this window
+
+    def status_words(self, summary) -> str:
+        """Its status; 'stopped' for one stored as running whose queue is not running here (the app was closed or
+        killed while it ran, or it was never started): resuming goes on with it."""
+        status = _value(summary.status)
+        if status == "running" and summary.id != self.running_id:
+            status = "stopped"
+        return QCoreApplication.translate("ChecksModel", status)
+
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt's name
                    role: int = Qt.ItemDataRole.DisplayRole):
         value = super().headerData(section, orientation, role)
@@ -227,7 +239,7 @@ class ChecksModel(RecordTableModel):
 
     def cell(self, summary, column: int, role: int):
         if role == Qt.ItemDataRole.DisplayRole:
-            return (summary.title or summary.draft, QCoreApplication.translate("ChecksModel", _value(summary.status)),
+            return (summary.title or summary.draft, self.status_words(summary),
                     str(summary.claims), str(summary.done + summary.failed), str(summary.signed),
                     date_time(summary.created_at))[column]
         if role == Qt.ItemDataRole.ToolTipRole:
