@@ -95,7 +95,9 @@ class TranscriptPrinter:
                 cells += [f"{k.constraint}: {k.status}" for k in r.hearing.constraints]
                 c.print(f"  scores for {escape(r.hearing.option)}: {escape('; '.join(cells))}")
         elif kind == "switch":
-            c.rule(f"[bold yellow]Sides switched after round {event.round}: {escape(said_all(event.reasons))}[/]")
+            c.rule(f"[bold yellow]Sides switched after round {event.round}[/]")
+            for reason in event.reasons:  # each trigger with the numbers behind it, whole (a rule's title is cut)
+                c.print(f"  [yellow]trigger:[/] {escape(said(reason))}")
         elif kind == "warning":
             c.print(f"  [yellow]warning:[/] {escape(said(event.reason))}")
         elif kind == "error":

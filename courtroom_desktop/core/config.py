@@ -293,14 +293,32 @@ class DebateSettings(_Section):
     confidence_threshold: float = Field(0.8, ge=0, le=1, description="The verdict comes once the judge's confidence "
                                         "reaches this (after the minimum rounds).",
                                         json_schema_extra=shown("Verdict at confidence", step=0.05, decimals=2))
-    stall_delta: float = Field(0.05, ge=0, le=1, description="Confidence moving less than this over stall_rounds is a stall.")
-    stall_rounds: int = Field(2, ge=1, le=10, description="Rounds over which a stall is judged (flat confidence, "
-                              "little new evidence).", json_schema_extra=shown("Stall after", "rounds"))
+    # role switching (rules.switch_reasons; docs/court.md "Role switching"): each window counts from the last switch
+    tendency_rounds: int = Field(3, ge=0, le=10, description="Counsel swap sides when the judge's tendency (support, "
+                                 "refute, unclear) stayed the same in this many rulings in a row; 0: never for this.",
+                                 json_schema_extra=shown("Switch after a steady tendency of", "rounds"))
+    stall_delta: float = Field(0.05, ge=0, le=1, description="Counsel swap sides when the judge's confidence moved less "
+                               "than this (its highest minus its lowest) over the last stall_rounds rounds; 0: never "
+                               "for this.", json_schema_extra=shown("Confidence stall below", step=0.01, decimals=2))
+    stall_rounds: int = Field(2, ge=1, le=10, description="The rounds over which a confidence stall is judged (the last "
+                              "stall_rounds + 1 rulings).", json_schema_extra=shown("Confidence stall over", "rounds"))
     novelty_min: float = Field(0.2, ge=0, le=1, description="A passage enters the pool only if 1 - max cosine to it is "
                                "at least this.", json_schema_extra=shown("Novelty of new evidence", step=0.05, decimals=2))
-    min_new_evidence: int = Field(1, ge=0, description="Fewer new passages than this over stall_rounds is a stall.")
-    controversy_repeat_similarity: float = Field(0.9, ge=0, le=1)
-    max_switches: int = Field(1, ge=0, le=10, description="How many times counsel may swap sides in one trial.",
+    min_new_evidence: int = Field(1, ge=0, description="Counsel swap sides when fewer passages than this were "
+                                  "cited for the first time in the arguments of the last new_evidence_rounds rounds "
+                                  "(passages that entered the pool but nobody cited do not count); 0: never for this.",
+                                  json_schema_extra=shown("Switch below new cited passages"))
+    new_evidence_rounds: int = Field(2, ge=1, le=10, description="The rounds over which newly cited passages are "
+                                     "counted (min_new_evidence).",
+                                     json_schema_extra=shown("New cited passages over", "rounds"))
+    controversy_rounds: int = Field(2, ge=0, le=10, description="Counsel swap sides when the judge named the same key "
+                                    "controversy in this many rulings in a row (every consecutive pair at least "
+                                    "controversy_repeat_similarity alike); 0 or 1: never for this.",
+                                    json_schema_extra=shown("Switch after the same controversy for", "rounds"))
+    controversy_repeat_similarity: float = Field(0.9, ge=0, le=1, description="How alike two key controversies must be "
+                                                 "to count as the same: cosine of their vectors where the embedder "
+                                                 "reads their language, else the share of content words they share.")
+    max_switches: int = Field(2, ge=0, le=10, description="How many times counsel may swap sides in one trial.",
                               json_schema_extra=shown("Role switches at most"))
     queries_per_turn: int = Field(3, ge=1, le=3, description="Search queries a counsel's model may add per turn.",
                                   json_schema_extra=shown("Model queries per turn"))

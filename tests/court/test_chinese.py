@@ -97,7 +97,7 @@ async def test_a_chinese_trial_reaches_a_verdict_and_sees_a_repeated_controversy
     assert events[-1].kind == "verdict", [e for e in events if e.kind in ("error", "warning")]
     assert not embedded  # novelty and the controversy were compared by words
     switch = next(e for e in events if e.kind == "switch")
-    assert "switch_controversy_repeats" in [r.code for r in switch.reasons]
+    assert "switch_controversy_same" in [r.code for r in switch.reasons]
     turns = [e.turn for e in events if e.kind == "turn_finished"]
     assert all(c.valid for t in turns for c in t.citations) and all("钙" in t.text for t in turns)
     prompts = [m[-1]["content"] for m in judge.calls]

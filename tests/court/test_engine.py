@@ -136,8 +136,8 @@ async def test_premature_or_unreasoned_ready_is_overruled(store):
 @pytest.mark.parametrize(("judge", "expected"), [
     ([ruling(0.5, switch=True)], "the judge asked for it"),
     ([ruling(0.5, controversy="do the trials agree"), ruling(0.52, controversy="do the trials agree")],
-     "the key controversy repeats"),
-    ([ruling(0.50), ruling(0.52), ruling(0.53)], "confidence moved less than 0.05 over 2 rounds"),
+     "the same key controversy for 2 rounds (similarity 1.00 >= 0.90): 'do the trials agree'"),
+    ([ruling(0.50), ruling(0.52), ruling(0.53)], "confidence moved 0.03 over the last 2 rounds (< 0.05): 0.50, 0.52, 0.53"),
 ], ids=["judge-asks", "controversy-repeats", "confidence-plateau"])
 async def test_switch_triggers(store, judge, expected):
     settings = DebateSettings(min_rounds=2, max_rounds=5, confidence_threshold=0.95, max_switches=1,
@@ -161,13 +161,14 @@ async def test_switch_triggers(store, judge, expected):
 @pytest.mark.asyncio
 async def test_few_new_passages_trigger_a_switch_and_switches_are_bounded(store):
     settings = DebateSettings(min_rounds=2, max_rounds=5, confidence_threshold=0.95, max_switches=1,
-                              min_new_evidence=1, stall_rounds=1)
-    retriever = FakeRetriever(passages=[0])  # one passage only: nothing new after round 1
+                              min_new_evidence=1, new_evidence_rounds=1)
+    retriever = FakeRetriever(passages=[0])  # one passage only: nothing newly cited after round 1
     c = court(store, [ruling(0.3 + 0.1 * i, controversy=f"c{i}") for i in range(5)] + [verdict()],
               settings=settings, retriever=retriever)
     events = await collect(c, c.start(TrialSpec(claim=CLAIM)))
     switches = [e for e in events if e.kind == "switch"]
-    assert len(switches) == 1 and "fewer than 1 new passages over 1 rounds" in [said(r) for r in switches[0].reasons]
+    assert len(switches) == 1 and "0 passages cited for the first time over the last 1 rounds (fewer than 1)" in [
+        said(r) for r in switches[0].reasons]
     assert switches[0].round == 2
     assert events[-1].verdict.rounds == 5 and events[-1].verdict.switches == 1
     assert "round limit" in said(events[-1].verdict.stopped_because)

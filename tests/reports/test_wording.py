@@ -42,9 +42,11 @@ LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 # a value for each parameter the templates name: numbers, ids, Chinese text where the text is not the court's (a
 # model's, an exception's, an option's), English terms where the Chinese wording must name them in Chinese
 NUMBERS = {"rounds": 4, "options": 3, "passages": 2, "turns": 2, "count": 2, "n": 2, "more": 2, "score": 7,
-           "confidence": 0.85, "threshold": 0.8, "delta": 0.05, "cap": 0.5}
+           "confidence": 0.85, "threshold": 0.8, "delta": 0.05, "cap": 0.5,
+           "moved": 0.03, "similarity": 0.93}
 TEXTS = {"text": "模型写的中文", "quote": "糖化血红蛋白下降", "criterion": "价格", "constraint": "预算内", "option": "搬到里斯本",
-         "documents": "'预算', '工作机会'", "ids": "E3, E5", "id": "E3", "roles": "judge, embedder"}
+         "documents": "'预算', '工作机会'", "ids": "E3, E5", "id": "E3", "roles": "judge, embedder",
+         "values": "0.50, 0.52, 0.53", "controversy": "停药是否影响疗效"}
 TERMS = {"label": "refuted", "proposed": "supported", "leans": "support", "record_label": "supported",
          "status": "met", "role": "Prosecution", "side": "Defense"}
 NESTED = Reason.of(Code.problem_no_citation)

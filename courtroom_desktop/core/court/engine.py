@@ -165,13 +165,14 @@ class Court:
         while state.verdict is None:
             round_turns = [t for t in state.turns if t.round == state.round]
             if not round_turns and state.rulings:
-                # between rounds (also where a resumed trial may stand): stop, or maybe switch sides
-                stop = rules.stop_reason(state, self.settings)
+                # between rounds (also where a resumed trial may stand): a due switch first, as the design orders
+                # them (docs/court.md, "Role switching"), else maybe stop
+                switched = await self._maybe_switch(state, emit)
+                stop = None if switched else rules.stop_reason(state, self.settings)
                 if stop is not None:
                     await judge.assess(self, state, emit)  # what a resumed trial left unassessed
                     state.verdict = await judge.verdict(self, state, stop, emit)
                     break
-                await self._maybe_switch(state, emit)
             if len(round_turns) < 2:
                 seat = state.speaking_order()[len(round_turns)]
                 state.turns.append(await counsel.turn(self, state, seat, emit, queue))
@@ -179,22 +180,27 @@ class Court:
             await judge.assess(self, state, emit)
             state.rulings.append(await judge.rule(self, state, emit))
 
-    async def _maybe_switch(self, state: TrialState, emit: Emit) -> None:
+    async def _maybe_switch(self, state: TrialState, emit: Emit) -> bool:
+        """Swap counsel's sides after the last ruling when a trigger calls for it (``rules.switch_reasons``); True when
+        the sides switched after that ruling (now, or before a resume)."""
         ruled = state.rulings[-1].round
         if any(s.round == ruled for s in state.switches):
-            return
-        pair = rules.controversies(state)
+            return True
+        texts = rules.controversies(state, self.settings)
         similarity = None
-        if pair is not None and self.embed is not None and all(map(self.covers, pair)):
-            vectors = await self.embed_texts(list(pair), emit, ruled)
-            similarity = float(vectors[0] @ vectors[1]) if vectors is not None else None
+        if texts is not None and self.embed is not None and all(map(self.covers, texts)):
+            vectors = await self.embed_texts(list(texts), emit, ruled)
+            if vectors is not None:  # the cosine of each consecutive pair, oldest first
+                similarity = [float(a @ b) for a, b in zip(vectors, vectors[1:])]
         reasons = rules.switch_reasons(state, self.settings, similarity)
-        if reasons:
-            assignments = state.switched_assignments()
-            event = emit(RolesSwitched(round=ruled, reasons=tuple(reasons),
-                                       assignments={k.value: v for k, v in assignments.items()}))
-            state.switches.append(event)
-            state.assignments = assignments
+        if not reasons:
+            return False
+        assignments = state.switched_assignments()
+        event = emit(RolesSwitched(round=ruled, reasons=tuple(reasons),
+                                   assignments={k.value: v for k, v in assignments.items()}))
+        state.switches.append(event)
+        state.assignments = assignments
+        return True
 
     def model(self, role: str) -> ChatModel:
         """The role's chat model; while text goes to another machine, one that checks privacy before each call."""

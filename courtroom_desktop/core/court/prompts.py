@@ -196,7 +196,12 @@ def judge_system(case: CaseType) -> str:
     return (f"You are a neutral judge in a court that tests {subject} against documents. You do not argue. "
             "You assess the arguments and the evidence they cite, name what is disputed and what nobody answered, "
             "and say how confident the court can be. Be strict: an argument without cited evidence carries no weight. "
-            + DATA_RULE)
+            + ("" if case == CaseType.decision else SWITCH_RULE) + DATA_RULE)
+
+
+#: The judge may ask for a role switch (``JudgeRuling.switch_request``; rules.switch_reasons honours it)
+SWITCH_RULE = ("When the debate stalls (the same point argued again, no new evidence, your view unchanged), you may "
+               "ask counsel to swap sides for the next round by setting switch_request to true. ")
 
 
 def _history(turns: Sequence[Turn], rulings: Sequence[Ruling], current_round: int) -> tuple[str, str]:

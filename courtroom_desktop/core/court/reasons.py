@@ -30,6 +30,11 @@ class Code(StrEnum):
     stop_judge_ready = "stop_judge_ready"
     # why the sides switched (rules.switch_reasons)
     switch_judge_asked = "switch_judge_asked"
+    switch_tendency_unchanged = "switch_tendency_unchanged"  # leans, rounds
+    switch_confidence_stalled = "switch_confidence_stalled"  # moved, rounds, delta, values
+    switch_controversy_same = "switch_controversy_same"    # rounds, similarity, threshold, controversy
+    switch_few_new_citations = "switch_few_new_citations"  # count, rounds, passages (ids: the new ones)
+    # ... as earlier versions stored them (no longer emitted; stored trials still read)
     switch_confidence_flat = "switch_confidence_flat"      # delta, rounds
     switch_controversy_repeats = "switch_controversy_repeats"
     switch_few_new_passages = "switch_few_new_passages"    # passages, rounds

@@ -385,9 +385,14 @@ class RulingIssued(_Event):
 
 
 class RolesSwitched(_Event):
+    """Counsel swapped sides after ``round``'s ruling. ``reasons``: every trigger that called for it (rules.
+    switch_reasons), each a code with the numbers behind it, e.g. ``switch_confidence_stalled`` ``{moved: 0.03,
+    rounds: 2, delta: 0.05, values: '0.50, 0.52, 0.53'}``; ``assignments``: each seat's stance from now on."""
+
     kind: Literal["switch"] = "switch"
     round: int
-    reasons: tuple[Reason, ...]
+    reasons: tuple[Reason, ...] = Field(description="The triggers, each with its numbers (core.court.reasons.Code "
+                                        "switch_*).")
     assignments: dict[str, Stance]
 
 

@@ -4,7 +4,7 @@ The engine applies them; tests call them directly."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from courtroom_desktop.core.config import DebateSettings
@@ -26,7 +26,8 @@ from courtroom_desktop.core.court.state import TrialState
 
 def stop_reason(state: TrialState, settings: DebateSettings) -> Reason | None:
     """Why the trial stops after its last ruling (None to go on): the round limit, the confidence threshold (after the
-    minimum rounds), or the judge finding the case ready (and not overruled)."""
+    minimum rounds), or the judge finding the case ready (and not overruled). The engine asks only when no switch is
+    due after that ruling (``switch_reasons``): a due switch comes first, as the design orders them."""
     if not state.rulings:
         return None
     last = state.rulings[-1]
@@ -44,37 +45,89 @@ def stop_reason(state: TrialState, settings: DebateSettings) -> Reason | None:
     return None
 
 
-def controversies(state: TrialState) -> tuple[str, str] | None:
-    """The last two rulings' key controversies, when both say something (the repeated-controversy rule compares them)."""
-    if len(state.rulings) < 2:
+def last_switch_round(state: TrialState) -> int:
+    """The round after which counsel last swapped sides (0: never). Every stall window starts after it: a switch is
+    given a whole window of debate before the same signs can call another."""
+    return state.switches[-1].round if state.switches else 0
+
+
+def controversies(state: TrialState, settings: DebateSettings) -> list[str] | None:
+    """The key controversies of the last ``controversy_rounds`` rulings since the last switch, oldest first, when
+    there are that many and each says something (the repeated-controversy rule compares each consecutive pair);
+    None otherwise, or when the rule is off (0)."""
+    n = settings.controversy_rounds
+    since = [r for r in state.rulings if r.round > last_switch_round(state)]
+    if n < 2 or len(since) < n:
         return None
-    a, b = state.rulings[-1].ruling.key_controversy, state.rulings[-2].ruling.key_controversy
-    return (a, b) if a.strip() and b.strip() else None
+    texts = [r.ruling.key_controversy for r in since[-n:]]
+    return texts if all(t.strip() for t in texts) else None
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.2f}"
 
 
 def switch_reasons(state: TrialState, settings: DebateSettings,
-                   controversy_similarity: float | None = None) -> list[Reason]:
-    """Why counsel should swap sides now ([] if not): the judge asks, confidence is flat over ``stall_rounds``, the key
-    controversy repeats (``controversy_similarity``: cosine of the two ``controversies``, or None to compare their
-    words), or too little new evidence came in."""
+                   controversy_similarity: Sequence[float] | float | None = None) -> list[Reason]:
+    """Why counsel should swap sides after the last ruling ([] if not), each reason with the numbers behind it:
+
+    - the judge asks (``switch_request``);
+    - the judge's tendency stayed the same over the last ``tendency_rounds`` rulings;
+    - confidence moved less than ``stall_delta`` over the last ``stall_rounds`` rounds (the range, max - min, of the
+      last ``stall_rounds`` + 1 rulings: every step and the drift over the window, not only first against last);
+    - the key controversy stayed the same over the last ``controversy_rounds`` rulings: every consecutive pair at
+      least ``controversy_repeat_similarity`` alike (``controversy_similarity``: the cosine of each consecutive pair of
+      ``controversies``, in order, from the engine's embedder; None to compare their words);
+    - fewer than ``min_new_evidence`` passages were cited for the first time in the arguments of the last
+      ``new_evidence_rounds`` rounds (passages that entered the pool uncited do not count).
+
+    Windows count only rulings and rounds after the last switch (the ruling it followed is the confidence's baseline).
+    None once ``max_switches`` are spent, after the round limit (no round is left to argue the other side) and for
+    decisions with options."""
     if len(state.switches) >= settings.max_switches or not state.rulings or state.spec.decision is not None:
         return []  # a decision with options hears each option from both sides: there is nothing to swap
-    reasons = []
     rulings = state.rulings
+    ruled = rulings[-1].round
+    if ruled >= settings.max_rounds:
+        return []
+    after = last_switch_round(state)
+    since = [r for r in rulings if r.round > after]
+    reasons = []
     if rulings[-1].ruling.switch_request:
         reasons.append(Reason.of(Code.switch_judge_asked))
+    n = settings.tendency_rounds
+    if n and len(since) >= n and len({r.ruling.tendency for r in since[-n:]}) == 1:
+        reasons.append(Reason.of(Code.switch_tendency_unchanged, leans=Tendency(since[-1].ruling.tendency).value,
+                                 rounds=n))
     m = settings.stall_rounds
-    if len(rulings) > m and abs(rulings[-1].ruling.confidence - rulings[-1 - m].ruling.confidence) < settings.stall_delta:
-        reasons.append(Reason.of(Code.switch_confidence_flat, delta=settings.stall_delta, rounds=m))
-    pair = controversies(state)
-    if pair is not None:
-        similarity = controversy_similarity if controversy_similarity is not None else overlap(*pair)
-        if similarity >= settings.controversy_repeat_similarity:
-            reasons.append(Reason.of(Code.switch_controversy_repeats))
-    if len(rulings) >= m:
-        recent = [e for e in state.pool if e.round > rulings[-1].round - m]
-        if len(recent) < settings.min_new_evidence:
-            reasons.append(Reason.of(Code.switch_few_new_passages, passages=settings.min_new_evidence, rounds=m))
+    baseline = [r for r in rulings if r.round >= after]  # the ruling the switch followed, then those after it
+    if len(baseline) > m:
+        values = [r.ruling.confidence for r in baseline[-1 - m:]]
+        moved = max(values) - min(values)
+        if moved < settings.stall_delta:
+            reasons.append(Reason.of(Code.switch_confidence_stalled, moved=round(moved, 3), rounds=m,
+                                     delta=settings.stall_delta, values=", ".join(map(_fmt, values))))
+    texts = controversies(state, settings)
+    if texts is not None:
+        if isinstance(controversy_similarity, int | float):
+            controversy_similarity = [float(controversy_similarity)]
+        pairs = list(zip(texts, texts[1:]))
+        similar = (list(controversy_similarity) if controversy_similarity is not None
+                   and len(controversy_similarity) == len(pairs) else [overlap(a, b) for a, b in pairs])
+        if min(similar) >= settings.controversy_repeat_similarity:
+            reasons.append(Reason.of(Code.switch_controversy_same, rounds=len(texts), similarity=round(min(similar), 3),
+                                     threshold=settings.controversy_repeat_similarity, controversy=texts[-1]))
+    k = settings.new_evidence_rounds
+    if ruled - after >= k:
+        first_cited: dict[str, int] = {}
+        for turn in sorted(state.turns, key=lambda t: t.index):
+            for citation in turn.citations:
+                if citation.valid:
+                    first_cited.setdefault(citation.evidence_id, turn.round)
+        new = [i for i, first in first_cited.items() if first > ruled - k]
+        if len(new) < settings.min_new_evidence:
+            reasons.append(Reason.of(Code.switch_few_new_citations, count=len(new), rounds=k,
+                                     passages=settings.min_new_evidence, ids=", ".join(new)))
     return reasons
 
 

@@ -44,6 +44,16 @@ _PAIRS: dict[Code, tuple[str, str]] = {
     Code.stop_judge_ready: ("the judge found the case ready", "法官认为案件已可裁决"),
     # why the sides switched
     Code.switch_judge_asked: ("the judge asked for it", "法官要求换边"),
+    Code.switch_tendency_unchanged: ("the judge's tendency stayed '{leans}' for {rounds} rounds in a row",
+                                     "法官的倾向连续 {rounds} 轮保持“{leans}”"),
+    Code.switch_confidence_stalled: ("confidence moved {moved} over the last {rounds} rounds (< {delta}): {values}",
+                                     "置信度在最近 {rounds} 轮内只变化了 {moved}（小于 {delta}）：{values}"),
+    Code.switch_controversy_same: ("the same key controversy for {rounds} rounds (similarity {similarity:.2f} >= "
+                                   "{threshold:.2f}): '{controversy}'",
+                                   "核心争议连续 {rounds} 轮相同（相似度 {similarity:.2f} ≥ {threshold:.2f}）：“{controversy}”"),
+    Code.switch_few_new_citations: ("{count} passage{count_s} cited for the first time over the last {rounds} rounds "
+                                    "(fewer than {passages})",
+                                    "最近 {rounds} 轮内首次被引用的段落只有 {count} 个（少于 {passages} 个）"),
     Code.switch_confidence_flat: ("confidence moved less than {delta} over {rounds} rounds",
                                   "置信度在 {rounds} 轮内变化小于 {delta}"),
     Code.switch_controversy_repeats: ("the key controversy repeats", "核心争议重复出现"),

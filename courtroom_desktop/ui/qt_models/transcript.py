@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import Qt, Signal
 
 from courtroom_desktop.ui.qt_models import RecordRole, RecordTableModel
-from courtroom_desktop.ui.text import said
+from courtroom_desktop.ui.text import said, said_all
 
 
 @dataclass
@@ -69,7 +69,7 @@ def summary(item: Item) -> str:
         r = item.ruling
         return f"Judge (round {r.round}): {r.ruling.tendency.value} {r.ruling.confidence:.2f}"
     if isinstance(item, SwitchItem):
-        return f"Sides switched after round {item.switch.round}"
+        return f"Sides switched after round {item.switch.round}: {said_all(item.switch.reasons)}"
     if isinstance(item, VerdictItem):
         return f"Verdict: {item.verdict.label.value} {item.verdict.confidence:.2f}"
     return f"{item.level}: {item.text}"

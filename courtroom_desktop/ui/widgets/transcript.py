@@ -189,7 +189,10 @@ def switch_html(item: SwitchItem, case: str, palette: QPalette) -> str:
     sides = "; ".join(f"Counsel {seat} now {stance_words(case, stance)} as the {role_name(case, stance)}"
                       for seat, stance in sorted(switch.assignments.items()))
     return (f'<p style="margin:0"><b style="color:{color}">\u21c4 The sides switched after round {switch.round}</b>'
-            f"<br>{html.escape(sides)}.<br><i>Why: {html.escape(said_all(switch.reasons))}</i></p>")
+            f"<br>{html.escape(sides)}.</p>"
+            f'<p style="margin-top:4px; margin-bottom:0"><i>Why (trigger{"s" if len(switch.reasons) != 1 else ""} '
+            f'and the numbers behind {"them" if len(switch.reasons) != 1 else "it"}):</i></p><ul style="margin:0">'
+            + "".join(f"<li>{html.escape(said(reason))}</li>" for reason in switch.reasons) + "</ul>")
 
 
 def notice_html(item: NoticeItem) -> str:
