@@ -27,6 +27,7 @@ class TranscriptPrinter:
         self.show_tokens = show_tokens and self.console.is_terminal
         self._streaming = False
         self.demo_note = demo_note  # printed next to the verdict (core.llm.demo); else taken from the trial's spec
+        self.case = "claim"  # the trial's case, for role names (set when the trial starts)
 
     def _end_stream(self) -> None:
         if self._streaming:
@@ -50,6 +51,7 @@ class TranscriptPrinter:
 
                 self.demo_note = demo_line(event.spec.models)
             c.rule(f"[bold]Trial {event.trial_id}[/]")
+            self.case = event.spec.case.value
             c.print(f"[bold]{'Decision' if event.spec.case.value == 'decision' else 'Claim'}:[/] "
                     f"{escape(event.spec.claim)}")
         elif kind == "trial_resumed":
@@ -83,6 +85,10 @@ class TranscriptPrinter:
                     f"(confidence {r.ruling.confidence:.2f}) — {escape(r.ruling.summary)}")
             if r.ruling.key_controversy:
                 c.print(f"  key controversy: {escape(r.ruling.key_controversy)}")
+            roles = ("Counsel against", "Counsel for") if self.case == "decision" else ("Prosecution", "Defense")
+            for role, text in zip(roles, (r.ruling.to_prosecution, r.ruling.to_defense)):
+                if text.strip():  # the judge's instruction to each side for the next round
+                    c.print(f"  [magenta]to the {role}:[/] {escape(text.strip())}")
             for reason in r.overruled:
                 c.print(f"  [yellow]'ready for verdict' overruled:[/] {escape(said(reason))}")
             if r.marks:
@@ -109,13 +115,15 @@ class TranscriptPrinter:
         elif kind == "verdict":
             v = event.verdict
             c.rule("[bold]Verdict[/]")
-            c.print(f"[bold]{v.label.value.upper()}[/] (confidence {v.confidence:.2f}) after {v.rounds} rounds, "
+            weighed = (f"; weighed evidence: {v.evidence_label.value} {v.evidence_confidence:.2f}"
+                       if v.evidence_confidence is not None and v.evidence_label is not None else "")
+            c.print(f"[bold]{v.label.value.upper()}[/] (confidence {v.confidence:.2f}{weighed}) after {v.rounds} rounds, "
                     f"{v.switches} switch(es); stopped because {escape(said(v.stopped_because))}")
             if self.demo_note:
                 c.print(f"[bold yellow]{escape(self.demo_note)}[/]")
             from courtroom_desktop.core.services.export import wording
 
-            for note in (wording.rests_on(v, "en"), wording.correction(v, "en")):
+            for note in (wording.rests_on(v, "en"), wording.evidence_confidence(v, "en"), wording.correction(v, "en")):
                 if note:
                     c.print(f"[dim]{escape(note)}[/]")
             if v.decision is not None:
@@ -130,6 +138,10 @@ class TranscriptPrinter:
                         f"{line.challenge.round}; {line.status.value}): {escape(line.challenge.text)}")
             for flag in v.quality_flags:
                 c.print(f"  [yellow]quality:[/] {escape(said(flag))}")
+            if getattr(v, "quality", ()):
+                from courtroom_desktop.core.services.export import wording
+                c.print("  [dim]quality scores: " + escape("; ".join(wording.quality_score(q) for q in v.quality))
+                        + "[/]")
 
     def _decision_table(self, result) -> None:
         """A decision's options by criteria: scores with citations, the weighted total, recommended or out."""

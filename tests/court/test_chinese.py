@@ -64,11 +64,16 @@ class ChineseRetriever:
         return found[: k or 6]
 
 
+# each argument in its own words: the court sends back one that copies an earlier one (checks.copied)
+POINTS = iter(["饮用纯净水后钙和镁水平没有下降", "十二周后血钙仍在正常范围", "钙主要来自牛奶和豆腐而非饮水",
+               "志愿者的骨密度与钙摄入相关", "镁和钙的尿排泄量未见变化", "矿泉水中的钙只占每日摄入的一小部分"] * 20)
+
+
 def counsel(messages):
     if "JSON" in messages[0]["content"]:
         return json.dumps({"queries": ["纯净水 矿物质 钙"]})
     ids = pool_ids(messages)
-    return f"证据[{ids[0]}]说明饮用纯净水后钙和镁水平没有下降，矿物质主要来自食物[{ids[-1]}]。"
+    return f"证据[{ids[0]}]说明{next(POINTS)}，见[{ids[-1]}]。"
 
 
 def ruling(confidence, controversy="纯净水是否会让人体流失矿物质"):

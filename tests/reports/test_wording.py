@@ -42,13 +42,17 @@ LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 # a value for each parameter the templates name: numbers, ids, Chinese text where the text is not the court's (a
 # model's, an exception's, an option's), English terms where the Chinese wording must name them in Chinese
 NUMBERS = {"rounds": 4, "options": 3, "passages": 2, "turns": 2, "count": 2, "n": 2, "more": 2, "score": 7,
-           "confidence": 0.85, "threshold": 0.8, "delta": 0.05, "cap": 0.5,
+           "confidence": 0.85, "threshold": 0.8, "delta": 0.05, "cap": 0.5, "evidence_confidence": 0.3, "limit": 0.3,
            "moved": 0.03, "similarity": 0.93}
 TEXTS = {"text": "模型写的中文", "quote": "糖化血红蛋白下降", "criterion": "价格", "constraint": "预算内", "option": "搬到里斯本",
          "documents": "'预算', '工作机会'", "ids": "E3, E5", "id": "E3", "roles": "judge, embedder",
          "values": "0.50, 0.52, 0.53", "controversy": "停药是否影响疗效"}
 TERMS = {"label": "refuted", "proposed": "supported", "leans": "support", "record_label": "supported",
-         "status": "met", "role": "Prosecution", "side": "Defense"}
+         "status": "met", "role": "Prosecution", "side": "Defense", "evidence_label": "supported"}
+NUMBERS.update(novelty=0.12, minimum=0.2)  # a passage turned away (turned_away_not_novel)
+NUMBERS.update(round=1)  # an argument copied (problem_copies)
+TERMS["claim_is"] = "false"  # a turn on the wrong side (problem_wrong_side)
+TEXTS["like"] = "E4"
 NESTED = Reason.of(Code.problem_no_citation)
 PROBLEMS = (Reason.of(Code.cite_not_in_pool, id="E9"), Reason.of(Code.problem_argument, problem=NESTED))
 

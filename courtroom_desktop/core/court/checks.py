@@ -8,7 +8,9 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from courtroom_desktop.core.court.injection import looks_like_instructions  # noqa: F401 - the court's checks, one place
-from courtroom_desktop.core.court.records import Citation, Code, Reason, Turn
+from courtroom_desktop.core.court.records import Citation, Code, QualityScore, Reason, Stance, Turn
+from courtroom_desktop.core.court.stance import wrong_side
+from courtroom_desktop.core.text import CJK as HAN_KANA_HANGUL
 from courtroom_desktop.core.text import STOPWORDS as ANY_STOPWORDS
 from courtroom_desktop.core.text import has_cjk, join_sentences, sentence_spans
 from courtroom_desktop.core.text import words as script_words
@@ -142,8 +144,54 @@ def trim_repetition(text: str, max_chars: int = 2400) -> str:
     if len(result) > max_chars:
         cut = result[:max_chars]
         end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "), cut.rfind("。"), cut.rfind("！"), cut.rfind("？"))
-        result = cut[: end + 1] if end > max_chars // 2 else cut
+        result = cut[: end + 1] if end > max_chars // 2 else at_word_boundary(result, max_chars)
     return result
+
+
+ELLIPSIS = "…"
+TERMINAL = re.compile(r"[.!?。！？…][\"'”’)\]」』）]*\s*$")
+TRAILING_CITATIONS = re.compile(r"(?:\s*\[\s*E\d+(?:\s*[,;]\s*E\d+)*\s*\])+\s*$")
+SENTENCE_STOP = re.compile(r"[.!?][\"'”’)\]]*(?=\s)|[。！？][”’」』）)]*")
+
+
+def at_word_boundary(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word boundary (between two CJK characters, or at a space),
+    ending in an ellipsis: never in the middle of a word."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    if not (has_cjk(cut[-1:]) or text[limit:limit + 1].isspace() or not text[limit:limit + 1].isalnum()):
+        space = cut.rstrip().rfind(" ")
+        cut = cut[:space] if space > 0 else cut
+    return cut.rstrip(" ,;:，；：") + ELLIPSIS
+
+
+def end_cleanly(text: str, cut_off: bool = False) -> str:
+    """A model's text that stops in mid-sentence ("The evidence is so st [E1]"), cut back to its last whole sentence;
+    the citations of the dropped fragment stay (as ids). A text with no whole sentence is cut at its last word
+    boundary, with an ellipsis, when it was ``cut_off`` (by the token limit or a length cap); otherwise it is left as
+    it is (a sentence without its full stop). A text that ends a sentence is left alone, and so is one whose fragment
+    ends in a citation or a closing bracket (a finished sentence that lacks only its full stop)."""
+    text = (text or "").rstrip()
+    trailing = TRAILING_CITATIONS.search(text)
+    body, cites = (text[: trailing.start()].rstrip(), text[trailing.start():].strip()) if trailing else (text, "")
+    if not body or TERMINAL.search(body):
+        return text
+    stops = list(SENTENCE_STOP.finditer(body))
+    if stops and (cut_off or not cites and re.search(r"\w$", body)):
+        end = stops[-1].end()
+        kept, fragment = body[:end].rstrip(), body[end:]
+        ids = [i for i in cited_ids(fragment + " " + cites) if i not in cited_ids(kept)]
+        return kept + (" " + " ".join(f"[{i}]" for i in ids) if ids else "")
+    if not cut_off:
+        return text
+    if has_cjk(body[-1:]):
+        cut = body
+    else:
+        space = body.rfind(" ")
+        cut = body[:space] if space > 0 else body
+    cut = cut.rstrip(" ,;:，；：-") + ELLIPSIS
+    return cut + (" " + cites if cites else "")
 
 
 def clean_queries(queries: Iterable[str], limit: int = 6) -> list[str]:
@@ -283,3 +331,98 @@ def questions_in(text: str, limit: int = 2) -> list[str]:
 def challenge_ids(text: str) -> list[str]:
     """Challenge ids (Q3) an argument names, in order, once each."""
     return list(dict.fromkeys(f"Q{n}" for n in CHALLENGE_ID.findall(text or "")))
+
+
+# ---------------------------------------------------------------- copies: an argument that repeats an earlier one
+COPY_WORDS = 5    # a shingle: five consecutive words ...
+COPY_CHARS = 8    # ... or, in Chinese (no spaces between words), eight consecutive characters
+COPY_SHARE = 0.5  # an argument half of whose shingles an earlier argument has is a copy of it
+_COPY_TOKEN = re.compile(f"[{HAN_KANA_HANGUL}]|[^\\W{HAN_KANA_HANGUL}_]+")
+
+
+def _copy_tokens(text: str) -> list[str]:
+    """Words (CJK: characters) of an argument as a copy is compared: citations and quotations of passages left out
+    (both sides may quote the same passage), case and punctuation folded."""
+    plain = QUOTE.sub(" ", CITATION.sub(" ", quote_key(text)))
+    return _COPY_TOKEN.findall(plain.casefold())
+
+
+def _copy_shingles(tokens: list[str]) -> set[tuple[str, ...]]:
+    cjk = sum(1 for t in tokens if has_cjk(t))
+    size = COPY_CHARS if cjk * 2 > len(tokens) else COPY_WORDS
+    return {tuple(tokens[i:i + size]) for i in range(len(tokens) - size + 1)}
+
+
+def copy_share(text: str, earlier: str) -> float:
+    """The share of ``text``'s shingles (five words; eight characters of Chinese) that ``earlier`` also has: 1.0 for a
+    word-for-word copy, near it for a copy with a few words changed, low for an answer that quotes a phrase of it."""
+    mine = _copy_shingles(_copy_tokens(text))
+    if not mine:
+        return 0.0
+    return len(mine & _copy_shingles(_copy_tokens(earlier))) / len(mine)
+
+
+def copied(text: str, earlier: Sequence[str], share: float = COPY_SHARE) -> int | None:
+    """Index of the earlier argument ``text`` copies most (at least ``share`` of its shingles), or None."""
+    scores = [(copy_share(text, e), i) for i, e in enumerate(earlier)]
+    best = max(scores, default=(0.0, -1))
+    return best[1] if best[0] >= share else None
+
+
+def cut_copies(text: str, earlier: Sequence[str], share: float = COPY_SHARE) -> str:
+    """``text`` without its sentences copied from an earlier argument (half their shingles in it, or, for a short
+    sentence, the same words)."""
+    before = [_copy_shingles(_copy_tokens(e)) for e in earlier]
+    said = {" ".join(_copy_tokens(s)) for e in earlier for s in sentences(e)}
+    kept = []
+    for sentence in sentences(text):
+        mine = _copy_shingles(_copy_tokens(sentence))
+        if mine and any(len(mine & b) >= share * len(mine) for b in before):
+            continue
+        key = " ".join(_copy_tokens(sentence))
+        if not mine and key and key in said:
+            continue
+        kept.append(sentence)
+    return join_sentences(kept)
+
+
+def cut_wrong_side(text: str, stance: Stance) -> str:
+    """``text`` without its sentences that argue for the side opposite ``stance``."""
+    return join_sentences([s for s in sentences(text) if not wrong_side(s, stance)])
+
+
+# ---------------------------------------------------------------- the quality guard's scores
+#: What each fault costs a turn: arguing without evidence most, then repeating the other side, talking past it, a
+#: turn rejected twice (cut and flagged), and no question put to the other side.
+QUALITY_WEIGHTS = {"no_evidence": 0.3, "weak_challenge": 0.2, "monologue": 0.2, "rejected": 0.2, "no_question": 0.1}
+_REJECTED_CODES = {Code.flag_rejected_twice.value, Code.flag_quote_dropped.value, Code.flag_rejected.value}
+
+
+def _faults(turn: Turn) -> dict[str, bool]:
+    codes = {f.code for f in turn.flags}
+    return {
+        "no_evidence": not any(c.valid for c in turn.citations),
+        "weak_challenge": Code.flag_weak_challenge.value in codes,
+        "monologue": Code.flag_parallel_monologue.value in codes,
+        "rejected": bool(codes & _REJECTED_CODES),
+        "no_question": not turn.challenges,
+    }
+
+
+def _score(side: str, turns: Sequence[Turn]) -> QualityScore:
+    faults = [_faults(t) for t in turns]
+    shares = {k: (sum(f[k] for f in faults) / len(faults) if faults else 0.0) for k in QUALITY_WEIGHTS}
+    score = 1.0 - sum(QUALITY_WEIGHTS[k] * v for k, v in shares.items())
+    return QualityScore(side=side, turns=len(turns), score=round(score, 4),
+                        **{k: round(v, 4) for k, v in shares.items()})
+
+
+def quality_scores(turns: Sequence[Turn]) -> list[QualityScore]:
+    """The quality guard's scores over a trial's turns: one per side (by role, in order of first speaking), then the
+    whole debate's ('trial'). Each component is the share of turns at fault on that count (no valid citation, a weak
+    challenge, a monologue, rejected twice, no question to the other side); the score is 1 minus their weighted sum
+    (``QUALITY_WEIGHTS``). A pure function of the turns as recorded (their citations, flags and challenges)."""
+    sides: dict[str, list[Turn]] = {}
+    for turn in turns:
+        sides.setdefault(turn.role, []).append(turn)
+    return [_score(side, side_turns) for side, side_turns in sides.items()] + [_score("trial", list(turns))]

@@ -18,15 +18,21 @@ from courtroom_desktop.core.court.checks import (
     check_quotes,
     cited_ids,
     clean_queries,
+    copied,
+    cut_copies,
     cut_generated,
+    cut_wrong_side,
+    end_cleanly,
     generated_problems,
     is_question,
     key_terms,
+    normalise,
     quality_flags,
     questions_in,
     trim_repetition,
 )
 from courtroom_desktop.core.court.records import (
+    CaseType,
     Challenge,
     Citation,
     Code,
@@ -41,13 +47,16 @@ from courtroom_desktop.core.court.records import (
     role_name,
 )
 from courtroom_desktop.core.court.retry import regenerate_once
+from courtroom_desktop.core.court.stance import wrong_side
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable
 from courtroom_desktop.core.records import Usage
+from courtroom_desktop.core.text import has_cjk
 
 SEAT_MODEL = {Seat.starts_against: "prosecution", Seat.starts_for: "defense"}
 QUERY_TOKENS = 96
 WITHDRAWN = "(Argument withdrawn: the model's text only repeated its instructions.)"
+WITHDRAWN_COPY = "(Argument withdrawn: the model's text only repeated an earlier argument or argued the other side.)"
 BOTH_SIDES = "both sides"
 
 
@@ -64,7 +73,7 @@ async def turn(court: Bench, state: TrialState, seat: Seat, emit: Emit, queue: a
     await court.record_left_out(emit, round_number)
     court.embedding_failed(getattr(court.retriever, "vector_problem", ""), emit, round_number)
     added = await court.admit(state, found, seat, stance, round_number, emit)
-    argued = await _argue(court, state, model, seat, stance, role, index, emit, queue)
+    argued = await _argue(court, state, model, seat, stance, role, index, emit, queue, [e.id for e in added])
     total = sum(usages + argued.usages, Usage())
     other_role = role_name(state.spec.case, Stance.for_ if stance == Stance.against else Stance.against)
     first = len(state.challenges())
@@ -113,10 +122,12 @@ async def _queries(court: Bench, state: TrialState, model: ChatModel, stance: St
 
 
 async def _argue(court: Bench, state: TrialState, model: ChatModel, seat: Seat, stance: Stance, role: str,
-                 index: int, emit: Emit, queue: asyncio.Queue[object]) -> Argued:
-    """The argument, validated (citations, quotations, no echoed instructions or template debris); regenerated
-    once with the problems named, then cut and flagged."""
+                 index: int, emit: Emit, queue: asyncio.Queue[object], own_new: list[str]) -> Argued:
+    """The argument, validated (citations, quotations, no echoed instructions or template debris, not a copy of an
+    earlier argument, not the other side's case); regenerated once with the problems named, then cut and flagged.
+    ``own_new``: the passages this side's search just brought in (first in its prompt)."""
     spec = state.spec
+    earlier = [(t.role, t.round, t.text) for t in state.turns]
     passages = {e.id: e.evidence.chunk.text for e in state.pool}
     switched = bool(state.switches)
     owed = _challenges_for(state, role)
@@ -127,33 +138,35 @@ async def _argue(court: Bench, state: TrialState, model: ChatModel, seat: Seat, 
         messages = await asyncio.to_thread(  # sizing the prompt tokenizes it several times: not on the loop
             prompts.argument_messages, spec.case, stance, switched, hearing.subject(spec, state.round), state.pool,
             state.turns, state.rulings, state.round, model.count_tokens, budget, error, assessed=dict(state.assessments),
-            challenges=owed)
+            challenges=owed, own_new=own_new)
         argued = Argued(regenerated=number > 0, usages=usages)
         structured = _json_arguments(court, model)
         quoted: dict[str, Citation] = {}
         if structured:
             schema = prompts.argument_schema([e.id for e in state.pool], [c.id for c in owed])
             draft, usage = await model.structured(messages, schema, max_tokens=model.default_max_tokens)
-            raw = draft.argument.strip()
+            raw = end_cleanly(draft.argument.strip(), cut_off=_cut_off(usage, model) or len(draft.argument) >= CAP)
             named = list(draft.citations) + [q.id for q in draft.quotes]
             missing = [c for c in dict.fromkeys(named) if c not in cited_ids(raw)]
             if missing:
                 raw = f"{raw} {' '.join(f'[{c}]' for c in missing)}"
             quoted = {c.evidence_id: c for c in check_quotes([(q.id, q.text) for q in draft.quotes if q.text.strip()],
                                                              passages)}
-            argued.challenges = [q for q in [draft.challenge.strip()] if is_question(q)]
+            argued.challenges = [_as_question(q) for q in [draft.challenge.strip()] if is_question(q)]
             argued.answers = list(getattr(draft, "answers", []))
             queue.put_nowait(TokenDelta(trial_id=state.trial_id, index=index, attempt=number, text=raw))
         else:
             raw, usage = await model.complete(
                 messages, on_token=lambda t: queue.put_nowait(
                     TokenDelta(trial_id=state.trial_id, index=index, attempt=number, text=t)))
+            raw = end_cleanly(raw, cut_off=_cut_off(usage, model))
         argued.usages.append(usage)
         instructions = [messages[0]["content"], json.dumps(schema.model_json_schema())] if structured \
             else [messages[0]["content"]]
         argued.text = trim_repetition(raw)
-        if not structured:  # free text: its questions are its challenges, the ids it names its answers
+        if not structured or not argued.challenges:  # free text: its questions are its challenges
             argued.challenges = questions_in(argued.text)
+        if not structured:  # ... and the ids it names its answers
             argued.answers = challenge_ids(argued.text)
         argued.answers = [a for a in argued.answers if a in {c.id for c in owed}]
         argued.citations = [quoted.get(c.evidence_id, c) for c in check_citations(argued.text, passages)]
@@ -163,6 +176,8 @@ async def _argue(court: Bench, state: TrialState, model: ChatModel, seat: Seat, 
         problems += [Reason.of(Code.problem_argument, problem=p) for p in generated_problems(argued.text, instructions)]
         if not argued.text.strip():
             problems.append(Reason.of(Code.problem_empty))
+        problems += [Reason.of(Code.problem_argument, problem=p) for p in _sides_problems(argued.text, earlier, spec.case,
+                                                                                        stance, role)]
         return _Draft(argued, quoted, instructions), problems
 
     checked = await regenerate_once(
@@ -179,16 +194,61 @@ async def _argue(court: Bench, state: TrialState, model: ChatModel, seat: Seat, 
             argued.flags = [Reason.of(Code.flag_quote_dropped, problem=p) if p.code == Code.cite_quote_missing
                             else Reason.of(Code.flag_rejected_twice, problem=p) for p in problems]
         cut = cut_generated(argued.text, instructions)
+        if any(_is(p, Code.problem_copies) for p in problems):
+            cut = cut_copies(cut, [text for _, _, text in earlier])
+        if any(_is(p, Code.problem_wrong_side) for p in problems):
+            cut = cut_wrong_side(cut, stance)
         if cut != argued.text:
             kept = [c for c in argued.citations if c.evidence_id in cited_ids(cut) or c.evidence_id in quoted]
             if not cut.strip() and argued.citations:  # nothing of its own left: the turn stands as withdrawn
                 kept = argued.citations
-                cut = WITHDRAWN + " " + " ".join(f"[{c.evidence_id}]" for c in argued.citations if c.valid)
+                sides = any(_is(p, c) for p in problems for c in (Code.problem_copies, Code.problem_wrong_side))
+                cut = (WITHDRAWN_COPY if sides else WITHDRAWN) + " " + " ".join(
+                    f"[{c.evidence_id}]" for c in argued.citations if c.valid)
+            still, said = {normalise(q) for q in questions_in(cut, limit=20)}, normalise(argued.text)
+            # a question cut with its sentence is no challenge; the structured one (not in the text) stays
+            argued.challenges = [q for q in argued.challenges if normalise(q) in still or normalise(q) not in said]
             argued.text, argued.citations = cut, kept
     if not argued.text.strip():  # nothing to put in the transcript: a failure of the model, never an empty turn
         raise ModelError(f"{role}'s model gave an empty argument twice", role=SEAT_MODEL[seat],
                          provider=getattr(model, "provider", ""), model=getattr(model, "model_name", ""))
     return argued
+
+
+CAP = 1200  # the structured argument's length cap (prompts.argument_schema)
+
+
+def _cut_off(usage: Usage, model: ChatModel) -> bool:
+    """Did the answer stop at the token limit (and so, perhaps, in mid-word)?"""
+    return usage.tokens_out >= model.default_max_tokens
+
+
+def _as_question(text: str) -> str:
+    """A challenge as a question: ending in a question mark (the language's own)."""
+    text = text.strip().rstrip(".。!！ ")
+    if text.endswith(("?", "？")):
+        return text
+    return text + ("？" if has_cjk(text[-1:]) else "?")
+
+
+def _is(reason: Reason, code: Code) -> bool:
+    """Is ``reason`` (or the problem it wraps) of ``code``?"""
+    inner = reason.params.get("problem")
+    return reason.code == code or isinstance(inner, Reason) and _is(inner, code)
+
+
+def _sides_problems(text: str, earlier: list[tuple[str, int, str]], case: CaseType, stance: Stance,
+                    role: str) -> list[Reason]:
+    """An argument that copies an earlier one (the other side's or its own: word for word or near, by shingles), or
+    that argues the other side's case (claims only: the stance phrases of ``stance.py``)."""
+    problems = []
+    source = copied(text, [e[2] for e in earlier])
+    if source is not None:
+        problems.append(Reason.of(Code.problem_copies, role=earlier[source][0], round=earlier[source][1]))
+    if case == CaseType.claim and wrong_side(text, stance):
+        problems.append(Reason.of(Code.problem_wrong_side, role=role,
+                                  claim_is="true" if stance == Stance.for_ else "false"))
+    return problems
 
 
 def _json_arguments(court: Bench, model: ChatModel) -> bool:

@@ -44,6 +44,9 @@ _TOLD: dict[str, str] = {
     Code.problem_template: "has stray template characters",
     Code.problem_echo: "echoes its instructions or a role prompt",
     Code.problem_repeats: "repeats sentences",
+    Code.problem_copies: "copies the {role}'s argument of round {round} instead of answering it: write your own "
+                         "argument, in your own words, on your own side",
+    Code.problem_wrong_side: "argues the other side's case: the {role} argues that the claim is {claim_is}",
     Code.problem_no_citation: "cites no evidence",
     Code.problem_empty: "the answer was empty",
     Code.problem_argument: "the argument {problem}",
@@ -100,8 +103,9 @@ def argument_schema(pool_ids: Sequence[str], open_ids: Sequence[str] = ()) -> ty
                       if pool_ids else Field(default_factory=list, max_length=4)),
         "argument": (Annotated[str, Cap(1200)], Field(description="Your argument, one paragraph, citing evidence like "
                                                                   "[E3].")),
-        "challenge": (Annotated[str, Cap(ITEM_CHARS)], Field("", description="One direct question the other side must "
-                                                                             "answer, or empty.")),
+        "challenge": (Annotated[str, Cap(ITEM_CHARS)], Field("", description="One pointed question the other side "
+                                                                             "must answer: on the weakest limit of its "
+                                                                             "evidence.")),
     }
     if open_ids:
         fields["answers"] = (_list_of(_one_of(open_ids)), Field(default_factory=list, max_length=3,
@@ -177,18 +181,32 @@ def stance_brief(case: CaseType, stance: Stance) -> str:
     return "You are the Prosecution. Argue that the claim is false, misleading or not supported by the evidence."
 
 
+def side_brief(case: CaseType, stance: Stance) -> str:
+    """The side in a few words, for the last line of a counsel's prompt."""
+    if case == CaseType.decision:
+        return "for the option" if stance == Stance.for_ else "against the option"
+    return "the claim is true" if stance == Stance.for_ else "the claim is false or unsupported"
+
+
 def counsel_system(case: CaseType, stance: Stance, switched: bool) -> str:
     rules = [
         stance_brief(case, stance),
         "Rules: cite every factual statement with the evidence id in brackets, like [E3]. Use only passages from "
         "the evidence pool. When you quote, copy the words exactly and put the citation right after the quotation. "
         "Answer the other side's last argument directly. Write one paragraph of 80 to 160 words. No headings.",
+        COUNSEL_CRAFT,
         DATA_RULE,
     ]
     if switched:
         rules.insert(1, f"Notice: the court has switched sides. You now argue as {role_name(case, stance)}. "
                         "Argue this side as well as you can; do not repeat your earlier position.")
     return "\n\n".join(rules)
+
+
+#: How counsel argue (issue 29, sharper counsel): attack the opposing evidence's limits, ground every point, end
+#: with one question (tracked as a challenge), never repeat an argument.
+COUNSEL_CRAFT = ("Attack the limits of the other side's evidence (design, sample size, confounders, dates). Ground "
+                 "each point in a cited passage. Never repeat an earlier argument. End with one pointed question.")
 
 
 def judge_system(case: CaseType) -> str:
@@ -224,7 +242,7 @@ def _history(turns: Sequence[Turn], rulings: Sequence[Ruling], current_round: in
 def fit(build: Callable[[int, int, bool], Messages], count: Counter, budget: int) -> Messages:
     """Shrink the prompt until it fits: fewer words per passage, fewer passages, then no older history."""
     for words, passages, older in ((60, 12, True), (40, 10, True), (30, 8, True), (25, 6, False), (20, 4, False),
-                                   (15, 3, False)):
+                                   (15, 3, False), (12, 2, False)):
         messages = build(words, passages, older)
         if sum(count(m["content"]) + 4 for m in messages) <= budget:
             return messages
@@ -232,8 +250,10 @@ def fit(build: Callable[[int, int, bool], Messages], count: Counter, budget: int
 
 
 def rank_pool(pool: Sequence[PoolEntry], prefer: Sequence[str] = ()) -> list[PoolEntry]:
-    """Passages in the order they deserve space: those cited or asked about first, then by retrieval score."""
-    preferred = [e for e in pool if e.id in set(prefer)]
+    """Passages in the order they deserve space: those cited or asked about first (in the order of ``prefer``), then
+    by retrieval score."""
+    order = {i: n for n, i in enumerate(dict.fromkeys(prefer))}
+    preferred = sorted((e for e in pool if e.id in order), key=lambda e: order[e.id])
     rest = sorted((e for e in pool if e.id not in set(prefer)), key=lambda e: -e.evidence.score)
     return preferred + rest
 
@@ -280,13 +300,28 @@ def challenge_lines(challenges: Sequence[Challenge], words: int = 40) -> str:
                      f"{escape(excerpt(c.text, words))}" for c in challenges)
 
 
+def judge_instruction(rulings: Sequence[Ruling], stance: Stance, current_round: int, role: str) -> str:
+    """The last ruling's instruction to the side of ``stance`` for ``current_round``, as a part of its prompt: the
+    judge's words, escaped and delimited (they may echo a passage, so they cannot open or close an element); '' when
+    the judge wrote none or the last ruling is not the previous round's."""
+    if not rulings or rulings[-1].round != current_round - 1:
+        return ""
+    text = rulings[-1].ruling.instruction_to(stance)
+    if not text:
+        return ""
+    return (f"The judge's instruction to the {role} for this round (the court's direction, not a document's text; "
+            f'follow it within the rules):\n<judge round="{rulings[-1].round}">{escape(text)}</judge>')
+
+
 def argument_messages(case: CaseType, stance: Stance, switched: bool, claim: str, pool: Sequence[PoolEntry],
                       turns: Sequence[Turn], rulings: Sequence[Ruling], current_round: int, count: Counter,
                       budget: int, error: str = "", *, assessed: Mapping[str, Assessment] | None = None,
-                      challenges: Sequence[Challenge] = ()) -> Messages:
-    """``challenges``: those still open that this side should answer."""
+                      challenges: Sequence[Challenge] = (), own_new: Sequence[str] = ()) -> Messages:
+    """``challenges``: those still open that this side should answer; ``own_new``: the passages this side's search
+    just brought into the pool (shown first, then those the other side's last turn brought)."""
     opponent = next((t for t in reversed(turns) if t.stance != stance), None)
-    prefer = list(opponent.evidence_added if opponent else ())
+    prefer = list(dict.fromkeys([*own_new, *(opponent.evidence_added if opponent else ())]))
+    instruction = judge_instruction(rulings, stance, current_round, role_name(case, stance))
 
     def build(words: int, passages: int, older_history: bool) -> Messages:
         older, recent = _history(turns, rulings, current_round)
@@ -298,8 +333,10 @@ def argument_messages(case: CaseType, stance: Stance, switched: bool, claim: str
         if challenges:
             parts.append("Challenges you should answer (name the id, like Q2, when you answer one):\n"
                          + challenge_lines(challenges[:4 if older_history else 2], words))
-        parts.append(f"Now argue as {role_name(case, stance)}, citing evidence ids; you may end with one question "
-                     "for the other side.")
+        if instruction:
+            parts.append(instruction)
+        parts.append(f"Now argue as {role_name(case, stance)} ({side_brief(case, stance)}), citing evidence ids, "
+                     "and end with one pointed question for the other side.")
         if error:
             parts.append(f"Your previous answer was rejected: {error}. Cite only pool ids, quote exactly, and write "
                          "only your argument.")
@@ -344,6 +381,9 @@ def ruling_messages(case: CaseType, claim: str, pool: Sequence[PoolEntry], turns
                          + challenge_lines(challenges))
         parts.append("Rule on this round. Set ready_for_verdict only if the evidence decides the question, and "
                      "give the deciding argument or evidence id in ready_reason.")
+        parts.append(f"Then direct the next round: in to_prosecution, one short instruction to the "
+                     f"{role_name(case, Stance.against)}, and in to_defense, one to the {role_name(case, Stance.for_)}: "
+                     "which argument or challenge to answer, which evidence (by id) to test or look for.")
         if also:
             parts.append(also)
         return [{"role": "system", "content": judge_system(case)},

@@ -59,10 +59,14 @@ class Code(StrEnum):
     flag_verdict_text = "flag_verdict_text"                # problem
     flag_verdict_text_table = "flag_verdict_text_table"    # problem
     flag_option = "flag_option"                            # option, flag (one reason or several)
+    flag_confidence_disagreement = "flag_confidence_disagreement"  # label, confidence, evidence_label,
+    #                                                        evidence_confidence, limit (rules.confidence_disagreement)
     # what is wrong with generated text (checks.generated_problems, counsel, judge)
     problem_template = "problem_template"
     problem_echo = "problem_echo"
     problem_repeats = "problem_repeats"
+    problem_copies = "problem_copies"                      # role, round: an earlier argument, word for word or near
+    problem_wrong_side = "problem_wrong_side"              # role, stance: argues the other side's case
     problem_no_citation = "problem_no_citation"
     problem_empty = "problem_empty"
     problem_argument = "problem_argument"                  # problem
@@ -87,6 +91,9 @@ class Code(StrEnum):
     warning_unknown_citations = "warning_unknown_citations"  # ids
     warning_embedder_failed = "warning_embedder_failed"    # problem
     warning_private_left_out = "warning_private_left_out"  # documents, more, roles
+    # why a passage a search found did not enter the pool (engine.admit; the coverage panel)
+    turned_away_in_pool = "turned_away_in_pool"            # id: it is already in the pool as this passage
+    turned_away_not_novel = "turned_away_not_novel"        # novelty, minimum, like: too close to a pooled passage
 
 
 class Reason(Frozen):

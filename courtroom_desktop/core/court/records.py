@@ -172,6 +172,7 @@ class Bounded(BaseModel):
 
 
 ITEM_CHARS = 240
+INSTRUCTION_CHARS = 300  # the judge's instruction to one side for the next round
 class JudgeRuling(Bounded):
     """What the judge model is asked for after each round (the structured-output schema). Short fields come first,
     so that a model cut off by its token limit has already given the decisive ones."""
@@ -187,6 +188,16 @@ class JudgeRuling(Bounded):
     open_questions: list[str] = Field(default_factory=list, max_length=3, description="Challenges nobody has answered yet.")
     ready_reason: Annotated[str, Cap(400)] = Field(
         "", description="Why the case is (not) ready, naming the argument or evidence that decides it.")
+    to_prosecution: Annotated[str, Cap(INSTRUCTION_CHARS)] = Field(
+        "", description="One short instruction to the side arguing against (the Prosecution) for the next round: "
+        "what to answer, which evidence to test.")
+    to_defense: Annotated[str, Cap(INSTRUCTION_CHARS)] = Field(
+        "", description="One short instruction to the side arguing for (the Defense) for the next round: what to "
+        "answer, which evidence to test.")
+
+    def instruction_to(self, stance: Stance) -> str:
+        """The judge's instruction for the next round to the side of ``stance`` ('' when it wrote none)."""
+        return (self.to_defense if stance == Stance.for_ else self.to_prosecution).strip()
 
 
 class ChallengeMarkDraft(Bounded):
@@ -264,6 +275,21 @@ class TrackedChallenge(Frozen):
     status: ChallengeStatus
 
 
+class QualityScore(Frozen):
+    """The quality guard's score of one side's turns, or of the whole debate's (``side`` 'trial'): each component is
+    the share of the turns at fault on that count; ``score`` is 1 minus their weighted sum (checks.quality_scores)."""
+
+    side: str = Field(description="The role (Prosecution, Defense, ...) whose turns these are, or 'trial' for all.")
+    turns: int
+    score: float = Field(description="0..1: 1 when no turn was at fault on any count.")
+    no_evidence: float = Field(0.0, description="Share of turns that cite no passage validly.")
+    weak_challenge: float = Field(0.0, description="Share of turns that repeat the other side without new points.")
+    monologue: float = Field(0.0, description="Share of turns that do not engage the other side's argument.")
+    rejected: float = Field(0.0, description="Share of turns rejected twice, then cut and flagged (copies, the wrong "
+                                             "side, echoed instructions, bad citations).")
+    no_question: float = Field(0.0, description="Share of turns that put no question to the other side.")
+
+
 class Verdict(Frozen):
     label: VerdictLabel
     confidence: float
@@ -282,11 +308,17 @@ class Verdict(Frozen):
                                         "assessed stance.")
     open_challenges: tuple[TrackedChallenge, ...] = Field((), description="Challenges never answered: open lines of "
                                                        "argument.")
+    quality: tuple[QualityScore, ...] = Field((), description="The quality guard's scores: one per side, then the "
+                                              "trial's ('trial').")
     draft_label: VerdictLabel | None = Field(None, description="The judge's own label when the rule changed it.")
     draft_confidence: float | None = Field(None, description="The judge's own confidence when the rule changed it.")
     rule_notes: tuple[Reason, ...] = Field((), description="What the verdict rule and the text checks changed, and why.")
     decision: DecisionOutcome | None = Field(None, description="Decision cases with options: the weighted table, the "
                                              "recommendation and what would change it.")
+    evidence_confidence: float | None = Field(None, description="The confidence the weighed evidence alone gives "
+                                              "(rules.evidence_confidence), beside the judge's; None when no assessed "
+                                              "passage was cited, and for decisions with options.")
+    evidence_label: VerdictLabel | None = Field(None, description="The label the weighed evidence alone points to.")
 
     @property
     def corrected(self) -> bool:
@@ -367,6 +399,22 @@ class EvidenceAdded(_Event):
     entry: PoolEntry
 
 
+class TurnedAway(Frozen):
+    """A passage a counsel's search found that did not enter the pool, and why (``turned_away_*`` reasons)."""
+
+    evidence: Evidence
+    reason: Reason
+
+
+class EvidenceTurnedAway(_Event):
+    """The passages of one search that did not enter the pool (the coverage panel's 'turned away')."""
+
+    kind: Literal["evidence_turned_away"] = "evidence_turned_away"
+    round: int
+    found_by: Seat
+    passages: tuple[TurnedAway, ...]
+
+
 class EvidenceAssessed(_Event):
     kind: Literal["evidence_assessed"] = "evidence_assessed"
     round: int
@@ -425,7 +473,7 @@ class ErrorEvent(_Event):
 
 TrialEvent = Annotated[
     TrialStarted | TrialResumed | TurnStarted | TokenDelta | EvidenceAdded | EvidenceAssessed | TurnFinished | RulingIssued
-    | RolesSwitched | VerdictReached | TrialWarning | ErrorEvent,
+    | RolesSwitched | VerdictReached | TrialWarning | ErrorEvent | EvidenceTurnedAway,
     Field(discriminator="kind"),
 ]
 EVENT_ADAPTER: TypeAdapter[TrialEvent] = TypeAdapter(TrialEvent)

@@ -61,16 +61,23 @@ This file is generated: `python scripts/report_schema.py > docs/report-schema.md
   `evidence_added`, token `usage`, `regenerated`, `flags` (reasons).
 - `rulings`: the Judge's ruling after each round: `summary`, `evidence_assessment`, `key_controversy`,
   `open_questions`, `tendency` (`support`, `refute`, `unclear`), `confidence` (0..1), `switch_request`,
-  `ready_for_verdict`, `ready_reason`; `overruled` says why a "ready" was not accepted (reasons); for a decision,
-  `hearing.flags` says which scores were set aside (reasons).
+  `ready_for_verdict`, `ready_reason`, `to_prosecution` and `to_defense` (the judge's instruction to each side for the
+  next round, added within version 2; empty when it wrote none); `overruled` says why a "ready" was not accepted
+  (reasons); for a decision, `hearing.flags` says which scores were set aside (reasons).
 - `switches`: role switches: `round` is the round after which counsel swapped sides; `reasons`
   (reasons); the new `assignments` (seat -> stance).
 - `resumptions`: where a stopped trial was resumed.
 - `verdict`: `label` (`supported`, `refuted`, `mixed`, `insufficient evidence`), `confidence`, `findings` (text and
   cited evidence ids), `open_questions`, the plain-language `summary`, `conditions` and `risks` (decision cases),
   the `evidence` weighed by the evidence hierarchy (`id`, `level`, `weight`, `cited_by`, `stance`),
-  `quality_flags` (reasons), `stopped_because` (a reason), `rounds`, `switches`. `null` while the trial has no
-  verdict.
+  `quality_flags` (reasons), `stopped_because` (a reason), `rounds`, `switches`, and `quality` (added within
+  version 2; empty in older reports): the quality guard's scores, one per side and one for the whole debate
+  (`side` `trial`), each with `turns`, `score` (0..1) and the shares of turns at fault: `no_evidence`,
+  `weak_challenge`, `monologue`, `rejected` (rejected twice, cut and flagged), `no_question`; beside the judge's
+  `confidence`, `evidence_label` and `evidence_confidence` (added within version 2): the label the cited passages
+  alone point to and the confidence they give it, from their assessed stances, evidence levels and relevance (`null`
+  when no assessed passage was cited, and for decisions with options; a `flag_confidence_disagreement` quality flag
+  when the two disagree by more than the `confidence_disagreement` setting). `null` while the trial has no verdict.
 - `warnings`, `errors`: what the engine reported along the way: a warning's `reason` (rejected arguments, unusable
   queries), an error's `message` and `fix` (model failures, as text).
 - `usage`: tokens in and out and model seconds over the whole trial.

@@ -171,6 +171,9 @@ def _list(r: TrialRecord, items: Iterable[str]) -> list[str]:
 def _quality(r: TrialRecord) -> list[str]:
     flags = view.quality_flags(r)
     out = [f"## {say(r, 'quality_flags')}\n", *([f"- {md_escape(f)}" for f in flags] if flags else [say(r, "none")]), ""]
+    scores = view.quality_scores(r)
+    if scores:
+        out += [f"{say(r, 'quality_scores')}: " + "; ".join(md_escape(q) for q in scores), ""]
     notes = view.trial_notes(r)
     if notes:
         out += [f"### {say(r, 'trial_notes')}\n", *(f"- {md_escape(n)}" for n in notes), ""]
@@ -314,6 +317,7 @@ def _judge(r: TrialRecord, ruling: Ruling) -> list[str]:
         out.append(f"{say(r, 'controversy:')}{_rich(r, j.key_controversy)}\n")
     if j.open_questions:
         out.append(say(r, "open_questions:") + say(r, "semi").join(_rich(r, q) for q in j.open_questions) + "\n")
+    out.extend(f"{label}{_rich(r, text)}\n" for label, text in view.instructions(r, ruling))  # label: our wording
     if ruling.overruled:
         out.append(f"{say(r, 'ready_overruled:')}{md_escape(view.reasons(r, ruling.overruled))}\n")
     return out

@@ -147,6 +147,18 @@ def rests_on(record: TrialRecord, verdict: Verdict) -> str:
     return wording_of_reasons.rests_on(verdict, wording(record))
 
 
+def evidence_confidence(record: TrialRecord, verdict: Verdict) -> str:
+    """The weighed evidence's own label and confidence beside the judge's ('' when the verdict has none)."""
+    return wording_of_reasons.evidence_confidence(verdict, wording(record))
+
+
+def instructions(record: TrialRecord, ruling: Ruling) -> list[tuple[str, str]]:
+    """The judge's instruction to each side for the next round: ('The judge to the Prosecution: ', its text), the
+    Prosecution's first; none for a side it wrote nothing to."""
+    return [(say(record, "instruction_to", role=role_text(record, stance)), ruling.ruling.instruction_to(stance))
+            for stance in (Stance.against, Stance.for_) if ruling.ruling.instruction_to(stance)]
+
+
 def correction(record: TrialRecord, verdict: Verdict) -> str:
     """What the verdict rule changed of the judge's draft ('' when the draft stood)."""
     return wording_of_reasons.correction(verdict, wording(record))
@@ -158,7 +170,8 @@ def summary_paragraphs(record: TrialRecord, audience: Audience) -> list[str]:
     out = [verdict_sentence(record)]
     verdict = record.verdict
     if verdict is not None:
-        out.extend(text for text in (rests_on(record, verdict), correction(record, verdict)) if text)
+        out.extend(text for text in (rests_on(record, verdict), evidence_confidence(record, verdict),
+                                     correction(record, verdict)) if text)
     if verdict and verdict.summary.strip():
         out.extend(paragraphs(verdict.summary))
     if audience == "expert":
@@ -351,6 +364,12 @@ def citation_target(record: TrialRecord, evidence_id: str) -> str:
     if source is not None and source.href:
         return source.href
     return f"#{cited_anchor(record, evidence_id)}" if record.entry(evidence_id) else ""
+
+
+def quality_scores(record: TrialRecord) -> list[str]:
+    """The quality guard's scores, per side and for the trial, in the record's language."""
+    scores = getattr(record.verdict, "quality", ()) if record.verdict else ()
+    return [wording_of_reasons.quality_score(q, wording(record)) for q in scores]
 
 
 def quality_flags(record: TrialRecord) -> list[str]:

@@ -84,10 +84,18 @@ _PAIRS: dict[Code, tuple[str, str]] = {
     Code.flag_verdict_text_table: ("verdict text: {problem}; the table's own summary stands",
                                    "裁决文本：{problem}；采用表格自己的摘要"),
     Code.flag_option: ("{option}: {flag}", "{option}：{flag}"),
+    Code.flag_confidence_disagreement: (
+        "the judge's confidence {confidence:.2f} in '{label}' and the weighed evidence's {evidence_confidence:.2f} in "
+        "'{evidence_label}' disagree by more than {limit:.2f}",
+        "法官对“{label}”的置信度 {confidence:.2f} 与经权衡证据对“{evidence_label}”的置信度 {evidence_confidence:.2f} "
+        "相差超过 {limit:.2f}"),
     # what is wrong with generated text
     Code.problem_template: ("has stray template characters", "含有残留的模板字符"),
     Code.problem_echo: ("echoes its instructions or a role prompt", "复述了指令或角色提示"),
     Code.problem_repeats: ("repeats sentences", "重复句子"),
+    Code.problem_copies: ("copies the {role}'s argument of round {round}", "照搬了{role}第 {round} 轮的论证"),
+    Code.problem_wrong_side: ("argues the other side's case: the {role} argues that the claim is {claim_is}",
+                              "为对方立场辩护：{role}应论证主张{claim_is_zh}"),
     Code.problem_no_citation: ("cites no evidence", "未引用证据"),
     Code.problem_empty: ("the answer was empty", "回答为空"),
     Code.problem_argument: ("the argument {problem}", "论证{problem}"),
@@ -126,17 +134,24 @@ _PAIRS: dict[Code, tuple[str, str]] = {
     Code.warning_private_left_out: ("private documents left out of this trial's searches ({documents}{more_text}): "
                                     "text goes to another machine ({roles})",
                                     "本次审理的检索未纳入私密文档（{documents}{more_text}）：文本会发送到另一台计算机（{roles}）"),
+    # passages turned away at the pool's door
+    Code.turned_away_in_pool: ("already in the pool as {id}", "已作为 {id} 在证据池中"),
+    Code.turned_away_not_novel: ("not novel enough: {novelty:.2f} below the minimum {minimum:.2f} (too close to "
+                                 "{like})", "新颖度不足：{novelty:.2f} 低于下限 {minimum:.2f}（与 {like} 过于相近）"),
 }
 TEMPLATES: dict[str, dict[str, str]] = {language: {code.value: pair[i] for code, pair in _PAIRS.items()}
                                         for i, language in enumerate(LANGUAGES)}
 
 # parameters that hold a label, tendency, status or role name: shown by their Chinese names in Chinese
-TERM_KEYS = frozenset({"label", "proposed", "leans", "record_label", "status", "role", "side"})
+TERM_KEYS = frozenset({"label", "proposed", "leans", "record_label", "status", "role", "side", "evidence_label",
+                       "claim_is"})
 _ROLES_ZH = {"prosecution": "控方", "defense": "辩方", "judge": "法官", "embedder": "嵌入模型"}
 _SEMI = {"en": "; ", "zh": "；"}
 
 # parameters some templates need that depend on the language: (params, lang) -> extra fields
 _EXTRA: dict[str, Callable[[Mapping[str, Any], str], dict[str, str]]] = {
+    Code.problem_wrong_side.value: lambda p, lang: {
+        "claim_is_zh": {"true": "成立", "false": "不成立"}.get(str(p.get("claim_is", "")), str(p.get("claim_is", "")))},
     Code.warning_private_left_out.value: lambda p, lang: {
         "more_text": "" if not p.get("more") else (f" and {p['more']} more" if lang == "en" else f" 等另外 {p['more']} 份"),
         "roles": str(p.get("roles", "")) if lang == "en" else "、".join(
@@ -220,6 +235,42 @@ def rests_on(verdict: Any, lang: str = "en") -> str:
         return "It rests on " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + "."
     joined = words["list"].join(parts[:-1]) + words["and"] + parts[-1] if len(parts) > 1 else parts[0]
     return words["rests_on"].format(parts=joined)
+
+
+_QUALITY_PARTS = {"en": {"no_evidence": "no evidence", "weak_challenge": "weak challenges", "monologue": "monologues",
+                          "rejected": "rejected twice", "no_question": "no question", "trial": "trial",
+                          "turns": "{n} turn{s}"},
+                   "zh": {"no_evidence": "无证据", "weak_challenge": "无力质询", "monologue": "各说各话",
+                          "rejected": "两次被拒", "no_question": "未提问", "trial": "全场", "turns": "{n} 次发言"}}
+
+
+def quality_score(score: Any, lang: str = "en") -> str:
+    """One of the quality guard's scores: 'Defense 0.70 (2 turns; no evidence 50%, no question 50%)'."""
+    lang = reason_language(lang)
+    parts = _QUALITY_PARTS[lang]
+    side = parts["trial"] if score.side == "trial" else (TERMS_ZH.get(score.side, score.side) if lang == "zh"
+                                                          else score.side)
+    faults = [f"{parts[k]} {round(getattr(score, k) * 100)}%" for k in ("no_evidence", "weak_challenge", "monologue",
+                                                                         "rejected", "no_question")
+              if getattr(score, k)]
+    turns = parts["turns"].format(n=score.turns, s="" if score.turns == 1 else "s")
+    semi, comma = ("; ", ", ") if lang == "en" else ("；", "，")
+    return f"{side} {score.score:.2f} ({turns}" + (semi + comma.join(faults) if faults else "") + ")"
+
+
+def evidence_confidence(verdict: Any, lang: str = "en") -> str:
+    """The weighed evidence's own label and confidence beside the judge's ('' when the verdict has none)."""
+    value = getattr(verdict, "evidence_confidence", None)
+    if value is None or verdict.evidence_label is None:
+        return ""
+    lang = reason_language(lang)
+
+    def name(label: str) -> str:
+        return f"{TERMS_ZH[label]} ({label})" if lang == "zh" and label in TERMS_ZH else label
+
+    return WORDS[lang]["evidence_confidence"].format(
+        label=name(verdict.evidence_label.value), value=f"{value:.2f}", judge_label=name(verdict.label.value),
+        judge_value=f"{verdict.confidence:.2f}")
 
 
 def correction(verdict: Any, lang: str = "en") -> str:

@@ -31,6 +31,7 @@ _PAIRS: dict[str, tuple[str, str]] = {
     "findings": ("Findings", "认定事实"), "open_questions": ("Open questions", "未决问题"),
     "open_lines": ("Open lines of argument: challenges never answered", "未结的论辩线索：从未得到回答的质询"),
     "quality_flags": ("Quality flags", "质量标记"), "trial_notes": ("Notes from the trial", "审理记录"),
+    "quality_scores": ("Quality scores", "质量评分"),
     "cited_passages": ("Cited passages", "被引用的文段"), "evidence": ("Evidence", "证据"),
     "rounds_in_detail": ("Rounds in detail", "各轮详情"), "discovery": ("How the evidence was found", "证据的检索方式"),
     "settings": ("Models and settings", "模型与设置"), "transcript": ("Appendix: transcript", "附录：庭审记录"),
@@ -78,6 +79,11 @@ _PAIRS: dict[str, tuple[str, str]] = {
     "correction": ("The judge's own draft said '{label}' at confidence {value}; the verdict rule corrected it to agree "
                    "with the rulings and the weighed evidence (see the quality flags).",
                    "法官自己的草稿为“{label}”，置信度 {value}；裁决规则已将其更正，使之与各轮裁定和经权衡的证据一致（见质量标记）。"),
+    "evidence_confidence": ("Weighed alone, the cited evidence points to '{label}' at confidence {value} (the judge: "
+                            "'{judge_label}' at {judge_value}).",
+                            "仅凭经权衡的被引证据，结论为“{label}”，置信度 {value}（法官：“{judge_label}”，置信度 {judge_value}）。"),
+    # the judge's instructions to each side for the next round (transcript)
+    "instruction_to": ("The judge to the {role}: ", "法官对{role}："),
     # expert summary, rounds in detail, the Judge in the transcript
     "expert_verdict": ("Verdict label '{label}' at confidence {value} after {rounds} round(s) and {switches} role "
                        "switch(es); stopped because {why}.",
