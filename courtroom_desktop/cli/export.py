@@ -23,6 +23,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--audience", choices=("general", "expert"), default="general",
                         help="general: the plain-language summary; expert: also the evidence assessment, levels, "
                         "weights and key controversy of every round (default: general)")
+    parser.add_argument("--with-prompts", action="store_true",
+                        help="also write prompts.json and prompts.md: every model call's exact prompt and raw answer "
+                        "(they hold your documents' text; left out unless asked)")
     return parser
 
 
@@ -31,7 +34,8 @@ def run(args, ctx) -> int:
     try:
         trial_id = workspace.trial_id(args.trial)
         out = Path(args.out) if args.out else Path(f"report-{trial_id}")
-        print_export(workspace.export_trial(trial_id, args.formats or list(FORMATS), out, audience=args.audience))
+        print_export(workspace.export_trial(trial_id, args.formats or list(FORMATS), out, audience=args.audience,
+                                              with_prompts=args.with_prompts))
         return 0
     finally:
         workspace.close()

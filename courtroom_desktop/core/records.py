@@ -4,7 +4,9 @@ report's in ``core.reports.record``; all of them build on ``Frozen``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -225,3 +227,36 @@ class IngestFinished(Frozen):
 
 
 IngestEvent = IngestStarted | FileStarted | FileProgress | FileFinished | IngestFinished
+
+
+class ModelCall(Frozen):
+    """One call to a chat model as it went: the messages the model saw (a schema's instruction and a retry's
+    correction included) and its raw answer, before any parsing or check. A trial keeps its calls beside its events
+    (core.court.store), on this computer only, and never in a report unless asked (they hold the documents' text)."""
+
+    role: str = Field("", description="The courtroom role whose model answered: prosecution, defense, judge.")
+    model: str = ""
+    kind: str = Field("complete", description="complete (free text) or structured (JSON of a schema).")
+    schema_name: str = Field("", description="The schema a structured call asked for, e.g. SearchPlan.")
+    messages: tuple[dict[str, str], ...] = ()
+    answer: str = Field("", description="The raw answer, as the model wrote it.")
+    usage: Usage = Usage()
+    at: float = Field(default_factory=time.time)
+    # where in a trial (set by the court when it records the call)
+    trial_id: str = ""
+    step: str = Field("", description="turn, assessment, ruling or verdict.")
+    round: int = 0
+    index: int = Field(-1, description="The counsel turn (0-based) a counsel's call belongs to; -1 for the judge's.")
+    after_seq: int = Field(0, description="The sequence number of the trial's last event when the call was made.")
+
+
+#: Who hears of every model call in this context (core.llm's ChatModel reports each one): the court sets it around
+#: the calls of a trial to keep them with the trial. None: nobody.
+MODEL_CALLS: ContextVar[Callable[[ModelCall], None] | None] = ContextVar("courtroom_model_calls", default=None)
+
+
+def observe_model_call(call: ModelCall) -> None:
+    """Hand ``call`` to whoever listens in this context (MODEL_CALLS), if anyone; a listener's failure is its own."""
+    listener = MODEL_CALLS.get()
+    if listener is not None:
+        listener(call)

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.check.store import CheckStore
     from courtroom_desktop.core.court import Court, TrialStore
     from courtroom_desktop.core.court.bench import ChatModel
+    from courtroom_desktop.core.court.coverage import LibraryUse, TrialCoverage
     from courtroom_desktop.core.court.decisions import DecisionSpec
     from courtroom_desktop.core.court.records import TrialEvent, TrialSpec, VerdictLabel
     from courtroom_desktop.core.court.store import TrialSummary
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.store.catalog import Catalog
     from courtroom_desktop.core.llm import ModelRouter
     from courtroom_desktop.core.privacy import TrialPolicy
-    from courtroom_desktop.core.records import Chunk, Document, Evidence, IngestEvent, IngestFinished
+    from courtroom_desktop.core.records import Chunk, Document, Evidence, IngestEvent, IngestFinished, ModelCall
     from courtroom_desktop.core.retrieval import Retriever, Scope
 
     EventSink = Callable[[IngestEvent], None]
@@ -284,6 +285,36 @@ class Workspace:
         status = next((t.status for t in self.trials.list() if t.id == trial_id), "")
         return self.trials.spec(trial_id), self.trials.events(trial_id), status
 
+    def trial_calls(self, ref: str, step: str | None = None, round_number: int | None = None,
+                    turn: int | None = None) -> list[ModelCall]:
+        """A stored trial's model calls (the exact prompt each model saw and its raw answer), in order; only those of
+        a step (turn, assessment, ruling, verdict), a round or a counsel turn (0-based) when asked."""
+        return self.trials.calls(self.trials.find(ref), step, round_number, turn)
+
+    def trial_coverage(self, ref: str) -> TrialCoverage:
+        """What a stored trial's searches covered: the passages found (admitted, or turned away and why) and the
+        documents in its scope no search reached."""
+        from courtroom_desktop.core.court.coverage import trial_coverage
+
+        trial_id = self.trials.find(ref)
+        spec, events = self.trials.spec(trial_id), self.trials.events(trial_id)
+        return trial_coverage(events, self._scope_titles(spec.documents))
+
+    def library_use(self) -> dict[str, LibraryUse]:
+        """Per document of the library, across the stored trials: trials that could search it, retrieved it, cited
+        it, and its citations in all (the library panel's 'cited' and 'never retrieved')."""
+        from courtroom_desktop.core.court.coverage import library_use
+
+        store = self.trials
+        trials = ((store.spec(t.id).documents, store.events(t.id)) for t in store.list())
+        return library_use(trials, sorted(self.library.ready_ids()))
+
+    def _scope_titles(self, documents: Sequence[str]) -> list[tuple[str, str]]:
+        """(id, title) of the documents a trial could search: those named, or the library's ready ones."""
+        ready = self.library.ready_ids()
+        wanted = set(documents) or ready
+        return [(d.id, d.title or Path(d.path).name) for d in self.documents() if d.id in wanted]
+
     def delete_trials(self, refs: Sequence[str]) -> list[str]:
         """Stored trials (ids or unique prefixes) deleted; returns their ids."""
         ids = [self.trials.find(ref) for ref in refs]
@@ -376,14 +407,20 @@ class Workspace:
         return TrialRun(trial_id, spec, court)
 
     def export_trial(self, ref: str, formats: Iterable[str], out_dir: str | PathLike[str],
-                     audience: Literal["general", "expert"] = "general") -> Export:
-        """A stored trial's report into ``out_dir``: the formats asked for and the highlighted source pages."""
+                     audience: Literal["general", "expert"] = "general", with_prompts: bool = False) -> Export:
+        """A stored trial's report into ``out_dir``: the formats asked for and the highlighted source pages; with
+        ``with_prompts`` (only when asked: they hold the documents' text), every model call's exact prompt and raw
+        answer too, in prompts.json and prompts.md."""
         from courtroom_desktop.core.reports import TrialRecord, export
 
         trial_id = self.trials.find(ref)
         record = TrialRecord.from_store(self.trials, trial_id)
         notes: list[str] = []
         paths = export(record, formats, Path(out_dir), audience=audience, locate=self.locate_document, notes=notes)
+        if with_prompts:
+            from courtroom_desktop.core.reports.model_calls import write_prompts
+
+            paths += write_prompts(self.trials.calls(trial_id), Path(out_dir))
         return Export(paths, notes)
 
     # ---------------------------------------------------------------- checks of drafts (core/check, docs/check.md)

@@ -30,6 +30,7 @@ from courtroom_desktop.core.court.records import (
     Code,
     ErrorEvent,
     EvidenceAdded,
+    EvidenceTurnedAway,
     PoolEntry,
     Reason,
     RolesSwitched,
@@ -40,6 +41,7 @@ from courtroom_desktop.core.court.records import (
     TrialSpec,
     TrialStarted,
     TrialWarning,
+    TurnedAway,
 )
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.court.store import Recorder, TrialStore
@@ -52,7 +54,7 @@ from courtroom_desktop.core.errors import (
     TrialError,
 )
 from courtroom_desktop.core.privacy import TrialPolicy
-from courtroom_desktop.core.records import Evidence
+from courtroom_desktop.core.records import MODEL_CALLS, Evidence, ModelCall
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +94,7 @@ class Court:
         self._vectors: dict[str, np.ndarray] = {}
         self._embedding_warned = False
         self._state: TrialState | None = None  # the trial being driven: what the privacy check reads
+        self._calls: Callable[[ModelCall], None] | None = None  # where its model calls are kept
 
     # ---------------------------------------------------------------- public
     def start(self, spec: TrialSpec) -> str:
@@ -110,6 +113,7 @@ class Court:
             raise TrialError(f"trial {trial_id} already has a verdict")
         queue: asyncio.Queue[object] = asyncio.Queue()
         recorder = Recorder(self.store, trial_id, events[-1].seq if events else 0)
+        self._calls = recorder.call  # every model call's prompt and raw answer, kept with the trial
 
         def emit(event: E) -> E:
             stored = recorder.record(event)
@@ -203,9 +207,24 @@ class Court:
         return True
 
     def model(self, role: str) -> ChatModel:
-        """The role's chat model; while text goes to another machine, one that checks privacy before each call."""
+        """The role's chat model, whose every call (the exact prompt, the raw answer) is kept with the trial; while
+        text goes to another machine, one that checks privacy before each call."""
         model = self.models(role)
-        return model if self.privacy is None else PrivacyChecked(model, self.check_private)
+        model = model if self.privacy is None else PrivacyChecked(model, self.check_private)
+        return Observed(model, lambda call: self.keep_call(role, call))
+
+    def keep_call(self, role: str, call: ModelCall) -> None:
+        """A model call of the trial being driven, placed (the counsel turn, or the judge's assessment, ruling or
+        verdict, by the schema it answered) and queued for the store."""
+        state = self._state
+        if state is None or self._calls is None:
+            return
+        if role in SEAT_MODEL.values():
+            step, index = "turn", len(state.turns)
+        else:
+            step, index = JUDGE_STEPS.get(call.schema_name, "ruling"), -1
+        self._calls(call.model_copy(update={"role": role, "step": step, "round": state.round, "index": index}))
+
 
     async def check_private(self) -> None:
         """Raise the trial's refusal (TrialError) when a private document is now in its scope or among the passages
@@ -263,21 +282,29 @@ class Court:
     async def admit(self, state: TrialState, found: list[Evidence], seat: Seat, stance: Stance, round_number: int,
                     emit: Emit) -> list[PoolEntry]:
         """New passages enter the pool if they are not in it and are novel enough (1 - max cosine >= novelty_min)."""
-        known = {e.evidence.chunk.id for e in state.pool}
+        known = {e.evidence.chunk.id: e.id for e in state.pool}
         fresh = [ev for ev in found if ev.chunk.id not in known]
+        away = [TurnedAway(evidence=ev, reason=Reason.of(Code.turned_away_in_pool, id=known[ev.chunk.id]))
+                for ev in found if ev.chunk.id in known]
         vectors = await self.embed_texts([ev.chunk.text for ev in fresh], emit, round_number)
         added = []
         pool_matrix = None
         for position, evidence in enumerate(fresh):
-            novelty = 1.0
+            novelty, like = 1.0, ""
             if vectors is not None and self._vectors:
                 if pool_matrix is None or len(pool_matrix) != len(self._vectors):
                     pool_matrix = np.stack(list(self._vectors.values()))  # rebuilt only when a passage entered
-                novelty = float(1.0 - np.max(pool_matrix @ vectors[position]))
+                similarities = pool_matrix @ vectors[position]
+                novelty = float(1.0 - np.max(similarities))
+                like = list(self._vectors)[int(np.argmax(similarities))]
             elif vectors is None:
-                texts = [e.evidence.chunk.text for e in state.pool]
-                novelty = 1.0 - max((overlap(evidence.chunk.text, t) for t in texts), default=0.0)
+                scores = [(overlap(evidence.chunk.text, e.evidence.chunk.text), e.id) for e in state.pool]
+                best = max(scores, default=(0.0, ""))
+                novelty, like = 1.0 - best[0], best[1]
             if novelty < self.settings.novelty_min:
+                away.append(TurnedAway(evidence=evidence, reason=Reason.of(
+                    Code.turned_away_not_novel, novelty=round(novelty, 4), minimum=self.settings.novelty_min,
+                    like=like)))
                 continue
             entry = PoolEntry(
                 id=f"E{len(state.pool) + 1}", evidence=evidence, round=round_number, found_by=seat, stance=stance,
@@ -293,7 +320,39 @@ class Court:
             if entry.injection:
                 emit(TrialWarning(round=round_number, reason=Reason.of(Code.warning_injection, id=entry.id)))
             added.append(entry)
+        if away:  # what the search found that did not enter, and why (the trial's coverage)
+            emit(EvidenceTurnedAway(round=round_number, found_by=seat, passages=tuple(away)))
         return added
+
+#: The judge's calls by the schema they answer; any other is part of the round's ruling.
+JUDGE_STEPS = {"EvidenceAssessment": "assessment", "VerdictDraft": "verdict", "DecisionDraft": "verdict"}
+
+
+class Observed:
+    """A chat model whose every call is heard by ``keep`` (the exact messages and the raw answer, as the model
+    reported them: core.records.MODEL_CALLS), for the duration of the call only; the rest is the model's."""
+
+    def __init__(self, model: ChatModel, keep: Callable[[ModelCall], None]) -> None:
+        self._model = model
+        self._keep = keep
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._model, name)
+
+    async def structured(self, *args: Any, **kwargs: Any) -> Any:
+        token = MODEL_CALLS.set(self._keep)
+        try:
+            return await self._model.structured(*args, **kwargs)
+        finally:
+            MODEL_CALLS.reset(token)
+
+    async def complete(self, *args: Any, **kwargs: Any) -> Any:
+        token = MODEL_CALLS.set(self._keep)
+        try:
+            return await self._model.complete(*args, **kwargs)
+        finally:
+            MODEL_CALLS.reset(token)
+
 
 class PrivacyChecked:
     """A chat model whose every call first awaits ``check`` (Court.check_private); the rest is the model's."""

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from courtroom_desktop.core.court.records import EVENT_ADAPTER, TokenDelta, TrialEvent, TrialSpec, _Event
 from courtroom_desktop.core.errors import TrialError
+from courtroom_desktop.core.records import ModelCall
 from courtroom_desktop.core.sqlite import SqliteFile
 
 E = TypeVar("E", bound=_Event)
@@ -28,6 +29,10 @@ CREATE TABLE IF NOT EXISTS trials (
 CREATE TABLE IF NOT EXISTS events (
     trial_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL, at REAL NOT NULL,
     PRIMARY KEY (trial_id, seq)
+);
+CREATE TABLE IF NOT EXISTS model_calls (
+    trial_id TEXT NOT NULL, n INTEGER NOT NULL, step TEXT NOT NULL, round INTEGER NOT NULL, turn INTEGER NOT NULL,
+    payload TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (trial_id, n)
 );
 """
 
@@ -103,6 +108,35 @@ class TrialStore(SqliteFile):
             raise TrialError(f"no trial {trial_id!r}: see `courtroom trials list`")
         return TrialSpec.model_validate_json(row[0])
 
+    def add_call(self, call: ModelCall) -> None:
+        """Keep one model call of a trial (the exact prompt and the raw answer): beside its events, not one of them,
+        so nothing that reads the events (a report, an export) sees it unless it asks (``calls``)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self._db.execute("SELECT COALESCE(MAX(n), 0) FROM model_calls WHERE trial_id = ?",
+                                       (call.trial_id,)).fetchone()
+                self._db.execute("INSERT INTO model_calls VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                 (call.trial_id, row[0] + 1, call.step, call.round, call.index,
+                                  call.model_dump_json(), call.at))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def calls(self, trial_id: str, step: str | None = None, round_number: int | None = None,
+              turn: int | None = None) -> list[ModelCall]:
+        """A trial's model calls in the order they were made; only those of a step (turn, assessment, ruling,
+        verdict), a round or a counsel turn (0-based) when asked."""
+        asked = [(column, value) for column, value in (("step", step), ("round", round_number), ("turn", turn))
+                 if value is not None]
+        where = ["trial_id = ?"] + [f"{column} = ?" for column, _ in asked]
+        args = (trial_id, *(value for _, value in asked))
+        with self._lock:
+            rows = self._db.execute(f"SELECT payload FROM model_calls WHERE {' AND '.join(where)} ORDER BY n",
+                                    args).fetchall()
+        return [ModelCall.model_validate_json(payload) for (payload,) in rows]
+
     def events(self, trial_id: str) -> list[TrialEvent]:
         with self._lock:
             rows = self._db.execute("SELECT payload FROM events WHERE trial_id = ? ORDER BY seq",
@@ -132,6 +166,7 @@ class TrialStore(SqliteFile):
     def delete(self, trial_id: str) -> None:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM model_calls WHERE trial_id = ?", (trial_id,))
             self._db.execute("DELETE FROM events WHERE trial_id = ?", (trial_id,))
             self._db.execute("DELETE FROM trials WHERE id = ?", (trial_id,))
             self._db.execute("COMMIT")
@@ -159,6 +194,11 @@ class Recorder:
         numbered = event.model_copy(update={"trial_id": self.trial_id, "seq": self.seq})
         self._queue.put((self.store.insert, (numbered,)))
         return numbered
+
+    def call(self, call: ModelCall) -> None:
+        """A model call of the trial queued for the store (its prompt and raw answer; see ``TrialStore.add_call``)."""
+        self._queue.put((self.store.add_call, (call.model_copy(update={"trial_id": self.trial_id,
+                                                                       "after_seq": self.seq}),)))
 
     def status(self, status: str, label: str | None = None, confidence: float | None = None) -> None:
         self._queue.put((self.store.set_status, (self.trial_id, status, label, confidence)))

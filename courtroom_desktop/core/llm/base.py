@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from courtroom_desktop.core.errors import ModelError
 from courtroom_desktop.core.llm.repair import RepairError, parse_structured, strip_think
-from courtroom_desktop.core.records import Usage
+from courtroom_desktop.core.records import ModelCall, Usage, observe_model_call
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +162,7 @@ class ChatModel:
             lambda: self._stream_text(msgs, limit, list(stop or []), relay),
             may_retry=lambda: not emitted[0],
         )
+        self._observe(msgs, text, usage)
         if "think>" in text or "<think" in text:
             text = strip_think(text)  # reasoning models: tokens streamed as they came, the result without reasoning
         return text, usage
@@ -175,6 +176,7 @@ class ChatModel:
         msgs = with_schema_instruction(check_messages(messages), schema)
         limit = max_tokens or self.default_max_tokens
         first, usage = await self._with_retries(lambda: self._generate_json(msgs, schema, limit))
+        self._observe(msgs, first, usage, schema.__name__)
         try:
             return parse_structured(first, schema), usage
         except RepairError as exc:
@@ -186,6 +188,7 @@ class ChatModel:
             log.info("%s: %s answer did not validate (%s); retrying once", self.role, schema.__name__, reason)
         again = retry_messages(msgs, first, reason)
         second, usage2 = await self._with_retries(lambda: self._generate_json(again, schema, limit))
+        self._observe(again, second, usage2, schema.__name__)
         usage = usage + usage2
         try:
             return parse_structured(second, schema), usage
@@ -198,6 +201,12 @@ class ChatModel:
 
     def count_tokens(self, text: str) -> int:
         return estimate_tokens(text)
+
+    def _observe(self, messages: Messages, answer: str, usage: Usage, schema: str = "") -> None:
+        """The call as it went (the exact messages, the raw answer) to whoever listens (core.records.MODEL_CALLS)."""
+        observe_model_call(ModelCall(role=self.role, model=f"{self.provider}:{self.model_name}",
+                                     kind="structured" if schema else "complete", schema_name=schema,
+                                     messages=tuple(dict(m) for m in messages), answer=answer, usage=usage))
 
     async def aclose(self) -> None:
         """Release clients; the instance may not be used afterwards."""
