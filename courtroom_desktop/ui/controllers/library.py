@@ -25,6 +25,8 @@ class LibraryController(Controller):
     """Each ingest event (IngestStarted, FileStarted, FileProgress, FileFinished, IngestFinished), on the GUI thread."""
     sig_watch = Signal(str)
     """A line about the watched folders: how many are watched, and what the last pass did."""
+    sig_use = Signal(dict)
+    """doc id -> its use across the stored trials (core.court.coverage.LibraryUse): cited, never retrieved."""
 
     def __init__(self, workspace, parent: QObject | None = None):
         super().__init__(parent)
@@ -49,6 +51,15 @@ class LibraryController(Controller):
         return [d for d in self.documents if d.status.value == "ready"]
 
     # ---------------------------------------------------------------- reading
+    def use(self) -> asyncio.Task:
+        """Each document's use across the stored trials, read in a thread; ``sig_use`` brings it."""
+        return self.tasks.spawn(self._use(), "Reading the trials' use of the library")
+
+    async def _use(self) -> None:
+        await self.workspace.library()
+        await self.workspace.trials()
+        self.sig_use.emit(await asyncio.to_thread(self.workspace.workspace.library_use))
+
     def refresh(self) -> asyncio.Task:
         return self.tasks.spawn(self._refresh(), "Reading the library")
 

@@ -21,6 +21,11 @@ class TrialController(Controller):
     """One live event of the trial being run (token deltas included)."""
     sig_state = Signal(str)
     """idle, starting, running, stopped, paused (an error the trial can resume from) or finished."""
+    sig_calls = Signal(str, int, list)
+    """(step, number, model calls): the exact prompts and raw answers of a turn ('turn', index), a ruling
+    ('ruling', round) or the verdict ('verdict', 0), read from the trial store for the prompt viewer."""
+    sig_coverage = Signal(object)
+    """The shown trial's coverage (core.court.coverage.TrialCoverage), for the coverage panel."""
 
     def __init__(self, workspace, parent: QObject | None = None):
         super().__init__(parent)
@@ -123,6 +128,29 @@ class TrialController(Controller):
         self.sig_opened.emit(trial_id, spec, events)
         has_verdict = any(e.kind == "verdict" for e in events)
         self._set_state(FINISHED if has_verdict else (PAUSED if status == "paused" else STOPPED))
+
+    # ---------------------------------------------------------------- the record (read in a thread)
+    def show_calls(self, step: str, number: int) -> asyncio.Task | None:
+        """Read the model calls of a turn, a ruling or the verdict of the shown trial; ``sig_calls`` brings them."""
+        if not self.trial_id:
+            return None
+        return self.tasks.spawn(self._calls(self.trial_id, step, number), "Reading the prompts")
+
+    async def _calls(self, trial_id: str, step: str, number: int) -> None:
+        await self.workspace.trials()
+        asked = {"turn": {"turn": number}, "ruling": {"round_number": number}}.get(step, {})
+        calls = await asyncio.to_thread(lambda: self.workspace.workspace.trial_calls(trial_id, step, **asked))
+        self.sig_calls.emit(step, number, calls)
+
+    def show_coverage(self) -> asyncio.Task | None:
+        """Compute the shown trial's coverage; ``sig_coverage`` brings it."""
+        if not self.trial_id:
+            return None
+        return self.tasks.spawn(self._coverage(self.trial_id), "Reading the trial's coverage")
+
+    async def _coverage(self, trial_id: str) -> None:
+        await self.workspace.library()  # the documents in scope, to find those never retrieved
+        self.sig_coverage.emit(await asyncio.to_thread(self.workspace.workspace.trial_coverage, trial_id))
 
     def clear(self) -> None:
         """A new, empty courtroom."""

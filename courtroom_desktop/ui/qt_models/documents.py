@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from courtroom_desktop.ui.qt_models import ProgressRole, RecordTableModel
 from courtroom_desktop.ui.theme import accent
 
-COLUMNS = ("Document", "Status", "Pages", "Sections", "Chunks", "Reason")
-DOCUMENT, STATUS, PAGES, SECTIONS, CHUNKS, REASON = range(len(COLUMNS))
+COLUMNS = ("Document", "Status", "Pages", "Sections", "Chunks", "Reason", "In trials")
+DOCUMENT, STATUS, PAGES, SECTIONS, CHUNKS, REASON, USE = range(len(COLUMNS))
 KIND_NAMES = {"markdown": "Markdown", "text": "text", "docx": "Word", "note": "note"}  # shown for documents without pages
 PRIVATE_TIP = "private: its text is never sent to a model server on another machine"
 
@@ -34,6 +34,18 @@ class DocRow:
         if self.doc is not None and self.doc.title:
             return self.doc.title
         return Path(self.path).name
+
+
+def use_words(use) -> str:
+    """'cited 4× in 2 trials', 'retrieved, never cited', 'never retrieved (3 trials)', '' (no trial could search it,
+    or not asked)."""
+    if use is None or not use.trials_in_scope:
+        return ""
+    if use.citations:
+        return f"cited {use.citations}\u00d7 in {use.trials_cited} trial{'s' if use.trials_cited != 1 else ''}"
+    if use.trials_retrieved:
+        return "retrieved, never cited"
+    return f"never retrieved ({use.trials_in_scope} trial{'s' if use.trials_in_scope != 1 else ''})"
 
 
 def ingest_progress(event) -> tuple[str, int]:
@@ -58,6 +70,7 @@ class DocumentsModel(RecordTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._active: dict[str, tuple[str, int | None]] = {}  # path -> (status, progress) during an ingest
+        self.use: dict[str, object] = {}  # doc id -> LibraryUse across the stored trials (once asked for)
 
     # ---------------------------------------------------------------- Qt
     def cell(self, row: DocRow, column: int, role: int):
@@ -77,7 +90,13 @@ class DocumentsModel(RecordTableModel):
                 return str({PAGES: doc.pages, SECTIONS: doc.sections, CHUNKS: doc.chunks}[column])
             if column == REASON:
                 return row.reason
+            if column == USE:
+                return use_words(self.use.get(row.doc_id))
         if role == Qt.ItemDataRole.ToolTipRole:
+            if column == USE and row.doc_id in self.use:
+                use = self.use[row.doc_id]
+                return (f"in the scope of {use.trials_in_scope} trials, retrieved in {use.trials_retrieved}, cited "
+                        f"in {use.trials_cited} ({use.citations} citations)")
             if column == REASON and row.reason:
                 return row.reason
             doc = row.doc
@@ -88,6 +107,8 @@ class DocumentsModel(RecordTableModel):
             elif row.reason:
                 extra = row.reason
             return f"{row.path}\n{extra}".strip()
+        if role == Qt.ItemDataRole.ForegroundRole and column == USE and row.doc_id in self.use:
+            return accent("warning") if self.use[row.doc_id].never_retrieved else None
         if role == Qt.ItemDataRole.ForegroundRole and column in (STATUS, REASON):
             if row.status == "failed":
                 return accent("error")
@@ -108,6 +129,8 @@ class DocumentsModel(RecordTableModel):
                 rows.append(DocRow(path=path, status=status, progress=progress))
             else:
                 existing.status, existing.progress = status, progress
+        if self.use:  # sorted by their use in trials once asked
+            rows.sort(key=self._use_rank)
         self._replace_rows(rows)
 
     def apply_ingest_event(self, event) -> None:
@@ -144,6 +167,18 @@ class DocumentsModel(RecordTableModel):
 
     def _changed(self, row_number: int) -> None:
         self.dataChanged.emit(self.index(row_number, 0), self.index(row_number, len(COLUMNS) - 1))
+
+    def set_use(self, use: dict) -> None:
+        """Each document's use across the stored trials; the documents then sorted by it: the most cited first, those
+        never retrieved last."""
+        self.use = dict(use)
+        self._replace_rows(sorted(self._rows, key=self._use_rank))
+
+    def _use_rank(self, row: DocRow) -> tuple[int, int, int]:
+        use = self.use.get(row.doc_id)
+        if use is None:
+            return (1, 0, 0)
+        return (2 if use.never_retrieved else 0, -use.citations, -use.trials_retrieved)
 
     # ---------------------------------------------------------------- records out
     def row(self, row_number: int) -> DocRow:

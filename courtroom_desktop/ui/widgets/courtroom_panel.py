@@ -23,6 +23,7 @@ from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.widgets.chart import ConfidenceChart
+from courtroom_desktop.ui.widgets.record_bar import RecordBar
 from courtroom_desktop.ui.widgets.transcript import TranscriptView
 
 CASES = (("claim", "Claim: is it true?"), ("decision", "Decision: should I do it?"))
@@ -143,6 +144,8 @@ class CourtroomPanel(QWidget):
         layout.addWidget(self.demo_banner)
         layout.addWidget(self.servers_line)
         layout.addWidget(self.status)
+        self.record_bar = RecordBar(controller, transcript, self.view)  # rounds, folding, coverage, prompts
+        layout.addWidget(self.record_bar)
         layout.addWidget(self.splitter, 1)
 
         controller.sig_state.connect(self._on_state)

@@ -67,6 +67,7 @@ class LibraryPanel(QWidget):
         # status, pages, sections: sized to their contents when the list changes (size_columns), not on every
         # progress event of an ingest (ResizeToContents asked the model for every row's cells each time)
         self.table.setColumnHidden(COLUMNS.index("Chunks"), True)  # in the row's tooltip
+        self.table.setColumnHidden(COLUMNS.index("In trials"), True)  # until asked (Use in trials)
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
@@ -88,6 +89,9 @@ class LibraryPanel(QWidget):
         self.watch_button = push_button("Watch folder\u2026", "Keep a folder in step with the library: files added or "
                                         "changed there are ingested, files removed leave it", self.watch_folder,
                                         name="watchButton")
+        self.use_button = push_button("Use in trials", "Which documents the stored trials cited most, and which they "
+                                      "never retrieved (sorts the list by it)", controller.use, name="useButton")
+        controller.sig_use.connect(self._on_use)
         self.watch_status = QLabel(controller.watch_line)
         self.watch_status.setObjectName("watchStatus")
         self.watch_status.setWordWrap(True)
@@ -121,7 +125,7 @@ class LibraryPanel(QWidget):
         self.last_run.setObjectName("lastRun")
         self.last_run.setWordWrap(True)
         layout = table_panel(self, (self.add_button, self.folder_button, self.note_button, self.remove_button,
-                                    self.reindex_button), self.table, self.empty, (self.watch_button,))
+                                    self.reindex_button), self.table, self.empty, (self.use_button, self.watch_button))
         layout.addWidget(self.samples_button, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addWidget(self.progress_box)
         layout.addWidget(self.last_run)
@@ -135,6 +139,12 @@ class LibraryPanel(QWidget):
         self._files_done = 0
         self._on_rows()
         self._update_buttons()
+
+    def _on_use(self, use: dict) -> None:
+        """The documents' use across the stored trials: shown in its column, the list sorted by it."""
+        self.model.set_use(use)
+        self.table.setColumnHidden(COLUMNS.index("In trials"), False)
+        self.table.resizeColumnToContents(COLUMNS.index("In trials"))
 
     # ---------------------------------------------------------------- drag and drop
     def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name

@@ -221,9 +221,66 @@ def card_style(item, palette: QPalette) -> CardStyle:
 
 
 # -------------------------------------------------------------------- the view
+PROMPT, FOLD = "prompt:", "fold:"  # links: prompt:turn:3, prompt:ruling:2, prompt:verdict:0; fold:2
+
+
+def round_of(item) -> int | None:
+    """The round a card belongs to (a counsel turn, the judge's ruling); None for the others, which never fold."""
+    if isinstance(item, TurnItem):
+        return item.round
+    if isinstance(item, RulingItem):
+        return int(item.ruling.round)
+    return None
+
+
+def prompt_href(item) -> str:
+    """The card's 'Prompt…' link: the exact prompt and raw answer of its model calls ('' for a card without)."""
+    if isinstance(item, TurnItem) and item.finished:
+        return f"{PROMPT}turn:{item.index}"
+    if isinstance(item, RulingItem):
+        return f"{PROMPT}ruling:{item.ruling.round}"
+    if isinstance(item, VerdictItem):
+        return f"{PROMPT}verdict:0"
+    return ""
+
+
+def record_links(item, folded: bool, palette: QPalette) -> str:
+    """A card's links to its record: the prompt viewer, and folding its round."""
+    links = []
+    href = prompt_href(item)
+    if href:
+        links.append(f'<a href="{href}">Prompt\u2026</a>')
+    number = round_of(item)
+    if number is not None:
+        word = "Unfold" if folded else "Fold"
+        links.append(f'<a href="{FOLD}{number}">{word} round {number}</a>')
+    return _small(_dim(" &nbsp;&middot;&nbsp; ".join(links), palette), top=4) if links else ""
+
+
+def folded_html(item, case: str, palette: QPalette) -> str:
+    """A card of a folded round, on one line: who spoke (or the judge's tendency) and the start of what was said."""
+    if isinstance(item, TurnItem):
+        color = accent(item.stance, palette).name()
+        head = f'<b style="color:{color}">\u25b8 {html.escape(item.role)}</b> &middot; round {item.round}'
+        text = " ".join(item.text.split())
+    else:
+        ruling = item.ruling.ruling
+        head = (f'<b style="color:{accent("judge", palette).name()}">\u25b8 Judge</b> &middot; ruling after round '
+                f"{item.ruling.round} &middot; {ruling.confidence:.0%} "
+                f"{html.escape(TENDENCY_WORDS.get(ruling.tendency.value, ruling.tendency.value))}")
+        text = " ".join(ruling.summary.split())
+    excerpt = html.escape(text[:90] + ("\u2026" if len(text) > 90 else ""))
+    return f'<p style="margin:0">{head} &middot; {_dim(excerpt, palette)}</p>'
+
+
 class TranscriptView(QTextBrowser):
     sig_citation = Signal(str)
     """An evidence id (E3) the user wants to see."""
+    sig_prompt = Signal(str, int)
+    """A card's model calls to show: ('turn', turn index), ('ruling', round) or ('verdict', 0)."""
+    sig_folded = Signal()
+    """The folded rounds changed."""
+
 
     def __init__(self, model, lookup: Callable[[str], object | None] = lambda _id: None, parent=None):
         super().__init__(parent)
@@ -240,6 +297,8 @@ class TranscriptView(QTextBrowser):
         self.anchorClicked.connect(self._on_anchor)
         self.tables: list[QTextTable] = []
         """One table per model row: the cards."""
+        self.folded: set[int] = set()
+        """The rounds whose cards show one line each."""
         self._html: list[str] = []          # what each card shows now (an unchanged card is not touched)
         self._dirty: set[int] = set()
         self._follow = True
@@ -312,8 +371,59 @@ class TranscriptView(QTextBrowser):
 
     # ---------------------------------------------------------------- model -> cards
     def _html_of(self, item) -> str:
-        """The card's content: HTML, or Markdown after MARKDOWN (the verdict)."""
+        """The card's content: HTML, or Markdown after MARKDOWN (the verdict); a card of a folded round on one line;
+        under each card of a turn, a ruling or the verdict, its links to the record (its prompt, folding)."""
         palette = QGuiApplication.palette()
+        folded = round_of(item) in self.folded
+        if folded:
+            return folded_html(item, self.model.case, palette) + record_links(item, True, palette)
+        text = self._card_of(item, palette)
+        if isinstance(item, VerdictItem):
+            return text + f"\n\n[Prompt\u2026]({prompt_href(item)})\n"
+        return text + record_links(item, False, palette)
+
+    # ---------------------------------------------------------------- rounds: folding, jumping
+    def rounds(self) -> list[int]:
+        """The rounds the transcript shows, in order."""
+        found = (round_of(self._item(row)) for row in range(self.model.rowCount()))
+        return sorted({r for r in found if r is not None})
+
+    def set_folded(self, rounds, folded: bool = True) -> None:
+        """Fold (or unfold) the cards of ``rounds``: each shows one line, its full text one click away."""
+        changed = set(rounds) - self.folded if folded else set(rounds) & self.folded
+        if not changed:
+            return
+        self.folded = self.folded | changed if folded else self.folded - changed
+        for row in range(len(self.tables)):
+            item = self._item(row)
+            if round_of(item) in changed:
+                self._fill(row, item)
+        self.sig_folded.emit()
+
+    def toggle_round(self, number: int) -> None:
+        self.set_folded([number], number not in self.folded)
+
+    def first_row_of_round(self, number: int) -> int | None:
+        return next((row for row in range(len(self.tables)) if round_of(self._item(row)) == number), None)
+
+    def scroll_to_round(self, number: int) -> None:
+        """Show round ``number`` from its first card (unfolded), at the top of the view."""
+        self.set_folded([number], False)
+        row = self.first_row_of_round(number)
+        if row is None:
+            return
+        self._follow = False
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self.tables[row].firstPosition())
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())  # from the bottom, so the card lands at the top
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+        top = self.document().documentLayout().blockBoundingRect(cursor.block()).top()
+        bar.setValue(int(max(0, top - 8)))
+        self._follow = bar.value() >= bar.maximum() - 24
+
+    def _card_of(self, item, palette: QPalette) -> str:
         case = self.model.case
         if isinstance(item, TurnItem):
             return turn_html(item, case, self.lookup, palette)
@@ -407,7 +517,15 @@ class TranscriptView(QTextBrowser):
         self._flush()
 
     def _on_anchor(self, url: QUrl) -> None:
-        evidence_id = evidence_of_href(url.toString())
+        href = url.toString()
+        if href.startswith(PROMPT):
+            step, _, number = href[len(PROMPT):].partition(":")
+            self.sig_prompt.emit(step, int(number or 0))
+            return
+        if href.startswith(FOLD):
+            self.toggle_round(int(href[len(FOLD):]))
+            return
+        evidence_id = evidence_of_href(href)
         if evidence_id:
             self.sig_citation.emit(evidence_id)
 

@@ -1,0 +1,109 @@
+"""The prompt viewer: the model calls behind one card of the transcript (a counsel's turn, a ruling, the verdict),
+each with the exact prompt the model saw (every message, the schema's instruction and a retry's correction included)
+and its raw answer, before any parsing or check. Read from the trial store, where the calls are kept on this computer
+only; no report includes them unless asked (``courtroom export --with-prompts``)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QPlainTextEdit,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+WHAT = {"SearchPlan": "Search queries", "Argument": "Argument", "": "Argument", "EvidenceAssessment": "Assessment of "
+        "the new passages", "JudgeRuling": "Ruling", "VerdictDraft": "Verdict", "DecisionDraft": "Verdict"}
+PRIVACY = ("Kept with the trial on this computer only, and left out of every report and export unless asked "
+           "(courtroom export --with-prompts).")
+
+
+def call_label(calls: list, position: int) -> str:
+    """'2. Argument, again (the first was rejected) · defense · 1,820 → 210 tokens' and the like."""
+    call = calls[position]
+    what = WHAT.get(call.schema_name, call.schema_name or "Free text")
+    earlier = [c for c in calls[:position] if c.schema_name == call.schema_name]
+    if earlier:
+        retry = call.messages and "was not valid" in call.messages[-1].get("content", "")
+        what += ", retried (the answer was not valid JSON)" if retry else ", again (the first was rejected)"
+    usage = call.usage
+    return f"{position + 1}. {what} \u00b7 {call.role} \u00b7 {usage.tokens_in:,} \u2192 {usage.tokens_out:,} tokens"
+
+
+def prompt_text(call) -> str:
+    """Every message of the call, as the model saw it, under its role."""
+    return "\n\n".join(f"\u2500\u2500 {m.get('role', '')} \u2500\u2500\n{m.get('content', '')}" for m in call.messages)
+
+
+class PromptViewer(QDialog):
+    def __init__(self, title: str, calls: list, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("promptViewer")
+        self.setWindowTitle(title)
+        self.calls = list(calls)
+        heading = QLabel(f"<b>{title}</b><br><small>{PRIVACY}</small>")
+        heading.setWordWrap(True)
+        self.list = QListWidget()
+        self.list.setObjectName("promptCalls")
+        fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.prompt = QPlainTextEdit()
+        self.prompt.setObjectName("promptText")
+        self.answer = QPlainTextEdit()
+        self.answer.setObjectName("rawAnswer")
+        for box in (self.prompt, self.answer):
+            box.setReadOnly(True)
+            box.setFont(fixed)
+            box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        texts = QSplitter(Qt.Orientation.Vertical)
+        for label, box in (("The exact prompt", self.prompt), ("The raw answer", self.answer)):
+            pane = QWidget()
+            column = QVBoxLayout(pane)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.addWidget(QLabel(f"<b>{label}</b>"))
+            column.addWidget(box)
+            texts.addWidget(pane)
+        texts.setStretchFactor(0, 3)
+        texts.setStretchFactor(1, 1)
+        body = QSplitter(Qt.Orientation.Horizontal)
+        body.addWidget(self.list)
+        body.addWidget(texts)
+        body.setStretchFactor(1, 3)
+        body.setSizes([340, 860])
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(heading)
+        layout.addWidget(body, 1)
+        layout.addWidget(buttons)
+        self.list.currentRowChanged.connect(self.show_call)
+        for position in range(len(self.calls)):
+            self.list.addItem(call_label(self.calls, position))
+        if self.calls:
+            self.list.setCurrentRow(len(self.calls) - 1)  # the call whose answer the card shows
+        else:
+            self.prompt.setPlainText("No model call was kept for this card: the trial ran before prompts were kept, "
+                                     "or the call was still under way.")
+        self.resize(980, 640)
+
+    def show_call(self, position: int) -> None:
+        if 0 <= position < len(self.calls):
+            call = self.calls[position]
+            self.prompt.setPlainText(prompt_text(call))
+            self.answer.setPlainText(call.answer)
+
+
+def title_of(step: str, number: int, transcript) -> str:
+    """The viewer's title for a card: whose turn, which ruling, the verdict."""
+    if step == "turn":
+        item = next((i for i in transcript.items() if getattr(i, "kind", "") == "turn" and i.index == number), None)
+        who = f"{item.role}, round {item.round}" if item is not None else f"turn {number + 1}"
+        return f"The prompts of turn {number + 1} ({who})"
+    if step == "ruling":
+        return f"The prompts of the judge's ruling after round {number}"
+    return "The prompts of the verdict"

@@ -1,0 +1,134 @@
+"""A trial's coverage: which documents its searches reached (passages found, admitted, turned away, cited), which
+documents in its scope no search ever retrieved, and every passage found: admitted to the pool (with the judge's
+reading of it, flagged when it reads like instructions) or turned away and why (already in the pool, not novel
+enough). Computed in a thread from the trial store (Workspace.trial_coverage); this dialog only shows it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from courtroom_desktop.ui.text import said
+from courtroom_desktop.ui.theme import accent
+
+DOCUMENT_COLUMNS = ("Document", "Found", "Admitted", "Turned away", "Cited")
+PASSAGE_COLUMNS = ("Round", "Found by", "Document", "Page", "What became of it", "Passage")
+
+
+def passage_fate(passage) -> str:
+    """'admitted as E3 · judged irrelevant (0.10)', 'turned away: already in the pool as E2' and the like."""
+    if not passage.admitted:
+        return f"turned away: {said(passage.reason)}"
+    parts = [f"admitted as {passage.evidence_id}"]
+    if passage.judged:
+        relevance = f" ({passage.relevance:.2f})" if passage.relevance is not None else ""
+        parts.append(f"judged {passage.judged}{relevance}")
+    if passage.injection:
+        parts.append("flagged: reads like instructions to a model (never obeyed)")
+    if passage.cited:
+        parts.append(f"cited {passage.cited}\u00d7")
+    return " \u00b7 ".join(parts)
+
+
+def coverage_summary(coverage) -> str:
+    found = len(coverage.passages)
+    admitted = sum(p.admitted for p in coverage.passages)
+    retrieved = sum(d.retrieved for d in coverage.documents)
+    never = len(coverage.never_retrieved)
+    return (f"{len(coverage.queries)} queries searched; {found} passages found: {admitted} admitted, "
+            f"{found - admitted} turned away. {retrieved} document{'s' if retrieved != 1 else ''} retrieved, "
+            f"{never} in scope never retrieved.")
+
+
+def _table(name: str, columns: tuple[str, ...]) -> QTableWidget:
+    table = QTableWidget(0, len(columns))
+    table.setObjectName(name)
+    table.setHorizontalHeaderLabels(list(columns))
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.verticalHeader().setVisible(False)
+    table.setAlternatingRowColors(True)
+    table.setWordWrap(False)
+    table.horizontalHeader().setStretchLastSection(True)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    return table
+
+
+def _cell(text: object, tip: str = "", dim: bool = False, right: bool = False) -> QTableWidgetItem:
+    item = QTableWidgetItem(str(text))
+    if tip:
+        item.setToolTip(tip)
+    if dim:
+        item.setForeground(QBrush(accent("warning")))
+    if right:
+        item.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+    return item
+
+
+class CoveragePanel(QDialog):
+    def __init__(self, coverage, title: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("coveragePanel")
+        self.setWindowTitle("Coverage of the trial" + (f": {title}" if title else ""))
+        self.coverage = coverage
+        self.summary = QLabel(coverage_summary(coverage))
+        self.summary.setObjectName("coverageSummary")
+        self.summary.setWordWrap(True)
+        self.documents = _table("coverageDocuments", DOCUMENT_COLUMNS)
+        self.passages = _table("coveragePassages", PASSAGE_COLUMNS)
+        for doc in coverage.documents:
+            row = self.documents.rowCount()
+            self.documents.insertRow(row)
+            never = not doc.retrieved
+            name = doc.title or doc.doc_id[:12]
+            self.documents.setItem(row, 0, _cell(name + (" \u2014 never retrieved" if never else ""),
+                                                 f"id {doc.doc_id}", dim=never))
+            for column, value in enumerate((doc.found, doc.admitted, doc.turned_away, doc.cited), 1):
+                self.documents.setItem(row, column, _cell(value, right=True, dim=never))
+        for passage in coverage.passages:
+            row = self.passages.rowCount()
+            self.passages.insertRow(row)
+            fate = passage_fate(passage)
+            values = (passage.round, passage.found_by, passage.doc_title or passage.doc_id[:12],
+                      passage.page if passage.page > 0 else "\u2013", fate, passage.excerpt)
+            for column, value in enumerate(values):
+                tip = passage.excerpt if column == 5 else (f"query: {passage.query}" if column < 2 else "")
+                self.passages.setItem(row, column, _cell(value, tip or fate, dim=not passage.admitted and column == 4,
+                                                         right=column in (0, 3)))
+        for table, widths in ((self.documents, (300, 60, 70, 90, 60)), (self.passages, (55, 70, 180, 45, 330))):
+            for column, width in enumerate(widths):
+                table.setColumnWidth(column, width)
+        split = QSplitter(Qt.Orientation.Vertical)
+        for label, table in (("Documents", self.documents), ("Passages found, in the order of the searches",
+                                                             self.passages)):
+            pane = QWidget()
+            column = QVBoxLayout(pane)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.addWidget(QLabel(f"<b>{label}</b>"))
+            column.addWidget(table)
+            split.addWidget(pane)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(split, 1)
+        layout.addWidget(buttons)
+        self.resize(1000, 640)
+
+    def document_rows(self) -> list[str]:
+        return [self.documents.item(r, 0).text() for r in range(self.documents.rowCount())]
+
+    def passage_fates(self) -> list[str]:
+        return [self.passages.item(r, 4).text() for r in range(self.passages.rowCount())]
