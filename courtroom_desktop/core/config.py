@@ -345,6 +345,9 @@ class DebateSettings(_Section):
                                       description="How the verdict is held to the record (docs/court.md).")
     assess_evidence: bool = Field(True, description="After each round, the judge's model assesses the stance and "
                                   "relevance of the round's new passages in one short structured call.")
+    confidence_disagreement: float = Field(
+        0.3, ge=0, le=1, description="The verdict is flagged when the judge's confidence and the weighed evidence's "
+        "(rules.evidence_confidence) differ by more than this, or point to different labels with either above it.")
 
 
     @model_validator(mode="after")

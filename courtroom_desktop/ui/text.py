@@ -105,9 +105,13 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "", lan
         lines += [f"**\u26a0 {_md(demo)}**", ""]
     if claim:
         lines += [f"*{'Decision' if _value(case) == 'decision' else 'Claim'}:* {_md(claim)}", ""]
-    lines += [f"**Confidence {verdict.confidence:.0%}** \u00b7 {verdict.rounds} round{'s' if verdict.rounds != 1 else ''}"
+    weighed = getattr(verdict, "evidence_confidence", None)
+    beside = (f" \u00b7 weighed evidence {weighed:.0%} ({_value(verdict.evidence_label)})"
+              if weighed is not None and verdict.evidence_label is not None else "")
+    lines += [f"**Confidence {verdict.confidence:.0%}**{beside} \u00b7 {verdict.rounds} round{'s' if verdict.rounds != 1 else ''}"
               f" \u00b7 {verdict.switches} switch{'es' if verdict.switches != 1 else ''}", ""]
-    for note in (wording.rests_on(verdict, lang), wording.correction(verdict, lang)):
+    for note in (wording.rests_on(verdict, lang), wording.evidence_confidence(verdict, lang),
+                 wording.correction(verdict, lang)):
         if note:
             lines += [f"*{_md(note)}*", ""]
     if verdict.summary:

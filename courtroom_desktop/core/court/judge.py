@@ -39,7 +39,7 @@ from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable, TrialError
 from courtroom_desktop.core.records import Usage
 
-RULING_TOKENS, VERDICT_TOKENS = 420, 640
+RULING_TOKENS, VERDICT_TOKENS = 560, 640  # a ruling ends with an instruction to each side
 ASSESS_TOKENS_EACH = 40  # one passage's assessment: its id, a stance and a relevance
 JUDGE = "Judge"
 
@@ -189,6 +189,10 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
             check.label = check.record_label
             check.confidence = min(check.confidence, state.rulings[-1].ruling.confidence)
     flags += check.notes
+    weighed = rules.evidence_confidence(state, court.settings, cited)
+    if weighed is not None:
+        disagreement = rules.confidence_disagreement(check.label, check.confidence, *weighed, court.settings)
+        flags += [disagreement] if disagreement is not None else []
     verdict = Verdict(
         label=check.label, confidence=check.confidence, findings=tuple(findings),
         open_questions=tuple(dict.fromkeys(_clean(draft.open_questions, instructions)
@@ -202,6 +206,7 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
         open_challenges=tuple(open_lines),
         draft_label=draft.label if check.label != draft.label else None,
         draft_confidence=draft.confidence if check.confidence != draft.confidence else None,
+        evidence_label=weighed[0] if weighed else None, evidence_confidence=weighed[1] if weighed else None,
     )
     emit(VerdictReached(verdict=verdict))
     return verdict

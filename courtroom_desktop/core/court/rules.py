@@ -4,6 +4,7 @@ The engine applies them; tests call them directly."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -227,6 +228,42 @@ def basis(state: TrialState, ids: Iterable[str]) -> list[BasisRow]:
 
 
 LABEL_OF = {Tendency.support: VerdictLabel.supported, Tendency.refute: VerdictLabel.refuted}
+
+EVIDENCE_MASS = 2.0
+"""How fast the weighed evidence's strength saturates: 1 - exp(-EVIDENCE_MASS x weight). One fully relevant passage of
+the strongest level gives 0.86, two give 0.98; one fully relevant passage of the weakest of six levels gives 0.28."""
+
+
+def evidence_confidence(state: TrialState, settings: DebateSettings,
+                        ids: Iterable[str]) -> tuple[VerdictLabel, float] | None:
+    """The label the cited passages ``ids`` point to and the confidence they alone give it, from their assessed
+    stances, evidence levels and relevance (``balance``): the share of the weight on the label's side (for 'mixed',
+    1 - the imbalance) times the strength of the evidence, 1 - exp(-EVIDENCE_MASS x total weight). None when no
+    assessed, relevant passage was cited."""
+    supports, refutes = balance(state, settings, ids)
+    total = supports + refutes
+    if total <= 0:
+        return None
+    strength = 1 - math.exp(-EVIDENCE_MASS * total)
+    leans = leaning(supports, refutes, settings.verdict_rule.balance_margin)
+    if leans == Tendency.support:
+        return VerdictLabel.supported, round(supports / total * strength, 3)
+    if leans == Tendency.refute:
+        return VerdictLabel.refuted, round(refutes / total * strength, 3)
+    return VerdictLabel.mixed, round((1 - abs(supports - refutes) / total) * strength, 3)
+
+
+def confidence_disagreement(label: VerdictLabel, confidence: float, evidence_label: VerdictLabel,
+                            evidence: float, settings: DebateSettings) -> Reason | None:
+    """A quality flag when the judge's confidence and the weighed evidence's disagree by more than
+    ``settings.confidence_disagreement``: on the same label, their difference; on different labels, the larger of the
+    two (a confident label the other does not share)."""
+    gap = abs(confidence - evidence) if label == evidence_label else max(confidence, evidence)
+    if round(gap, 6) <= settings.confidence_disagreement:  # 0.9 - 0.6 is 0.30000000000000004
+        return None
+    return Reason.of(Code.flag_confidence_disagreement, label=VerdictLabel(label).value, confidence=confidence,
+                     evidence_label=VerdictLabel(evidence_label).value, evidence_confidence=evidence,
+                     limit=settings.confidence_disagreement)
 
 
 @dataclass

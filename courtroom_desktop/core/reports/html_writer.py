@@ -383,6 +383,7 @@ class _Html:
         extra = f"<br/>{say(r, 'controversy:')}{self.rich(j.key_controversy)}" if j.key_controversy.strip() else ""
         if j.open_questions:
             extra += "<br/>" + say(r, "open_questions:") + semi.join(self.rich(q) for q in j.open_questions)
+        extra += "".join(f"<br/>{esc(label)}{self.rich(text)}" for label, text in view.instructions(r, ruling))
         if ruling.overruled:
             extra += "<br/>" + say(r, "ready_overruled:") + esc(view.reasons(r, ruling.overruled))
         judged = say(r, "tendency_confidence", tendency=esc(term(r, j.tendency.value)), value=f"{j.confidence:.2f}")

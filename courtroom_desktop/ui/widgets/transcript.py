@@ -149,7 +149,9 @@ def _bar(confidence: float, tendency: str, palette: QPalette) -> str:
             ' font-size:4px"><tr>' + "".join(cells) + "</tr></table>")
 
 
-def ruling_html(item: RulingItem, palette: QPalette) -> str:
+def ruling_html(item: RulingItem, palette: QPalette, case: str = "claim") -> str:
+    from courtroom_desktop.core.court.records import Stance, role_name  # lazily: core.court loads its engine (numpy)
+
     record = item.ruling
     ruling = record.ruling
     judge = accent("judge", palette).name()
@@ -170,6 +172,13 @@ def ruling_html(item: RulingItem, palette: QPalette) -> str:
     if ruling.open_questions:
         parts.append('<p style="margin-top:4px; margin-bottom:0"><b>Open questions:</b></p><ul style="margin:0">'
                      + "".join(f"<li>{citations_html(q)}</li>" for q in ruling.open_questions) + "</ul>")
+    directions = [(stance, ruling.instruction_to(stance)) for stance in (Stance.against, Stance.for_)
+                  if getattr(ruling, "instruction_to", None) and ruling.instruction_to(stance)]
+    if directions:  # the judge's instruction to each side for the next round
+        parts.append('<p style="margin-top:4px; margin-bottom:0"><b>For the next round:</b></p><ul style="margin:0">'
+                     + "".join(f'<li><b style="color:{accent(stance.value, palette).name()}">To the '
+                               f"{html.escape(role_name(case, stance))}:</b> {citations_html(text)}</li>"
+                               for stance, text in directions) + "</ul>")
     if ruling.ready_for_verdict and not record.overruled:
         parts.append(f'<p style="margin-top:4px; margin-bottom:0"><i>Ready for a verdict: '
                      f"{citations_html(ruling.ready_reason)}</i></p>")
@@ -428,7 +437,7 @@ class TranscriptView(QTextBrowser):
         if isinstance(item, TurnItem):
             return turn_html(item, case, self.lookup, palette)
         if isinstance(item, RulingItem):
-            return ruling_html(item, palette)
+            return ruling_html(item, palette, case)
         if isinstance(item, SwitchItem):
             return switch_html(item, case, palette)
         if isinstance(item, VerdictItem):
