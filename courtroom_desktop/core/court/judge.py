@@ -11,7 +11,13 @@ from typing import Generic, TypeVar
 
 from courtroom_desktop.core.court import decisions, hearing, prompts, rules
 from courtroom_desktop.core.court.bench import Bench, Emit
-from courtroom_desktop.core.court.checks import cut_generated, generated_problems, is_question, normalise
+from courtroom_desktop.core.court.checks import (
+    cut_generated,
+    generated_problems,
+    is_question,
+    normalise,
+    quality_scores,
+)
 from courtroom_desktop.core.court.counsel import BOTH_SIDES
 from courtroom_desktop.core.court.records import (
     Assessed,
@@ -203,7 +209,7 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
         evidence=tuple(rules.weigh(state, court.settings)),
         quality_flags=tuple(rules.trial_flags(state) + flags), stopped_because=stop, rounds=len(state.rulings),
         switches=len(state.switches), usage=sum(usages, Usage()), basis=tuple(rules.basis(state, cited)),
-        open_challenges=tuple(open_lines),
+        open_challenges=tuple(open_lines), quality=tuple(quality_scores(state.turns)),
         draft_label=draft.label if check.label != draft.label else None,
         draft_confidence=draft.confidence if check.confidence != draft.confidence else None,
         evidence_label=weighed[0] if weighed else None, evidence_confidence=weighed[1] if weighed else None,
@@ -291,6 +297,6 @@ async def decision_verdict(court: Bench, state: TrialState, stop: Reason, emit: 
         evidence=tuple(rules.weigh(state, court.settings)),
         quality_flags=tuple(rules.trial_flags(state) + flags), stopped_because=stop, rounds=len(state.rulings),
         switches=len(state.switches), usage=sum(usages, Usage()), basis=tuple(rules.basis(state, cited)),
-        open_challenges=tuple(open_lines), decision=result)
+        open_challenges=tuple(open_lines), decision=result, quality=tuple(quality_scores(state.turns)))
     emit(VerdictReached(verdict=verdict))
     return verdict
