@@ -290,7 +290,6 @@ class TranscriptView(QTextBrowser):
     sig_folded = Signal()
     """The folded rounds changed."""
 
-
     def __init__(self, model, lookup: Callable[[str], object | None] = lambda _id: None, parent=None):
         super().__init__(parent)
         self.model = model
