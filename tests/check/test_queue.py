@@ -158,6 +158,17 @@ def test_a_claim_that_fails_alone_is_marked_with_why_and_the_others_go_on(store)
     assert "reindex" in rows[1].problem and rows[3].problem == "ValueError: a bug"
     assert events[-1].status is CheckStatus.finished
 
+    asked = []
+
+    async def mended(text):
+        asked.append(text)
+        return result()
+
+    asyncio.run(drain(CheckQueue(store, check_id, quick=mended, trial=None)))  # a resume tries the failed ones again
+    assert asked == [CLAIMS[1], CLAIMS[3]]
+    assert [r.status for r in store.rows(check_id)] == [ClaimStatus.done] * 5
+    assert store.row(check_id, 1).problem == ""
+
 
 def test_pause_stops_claims_in_flight_and_resume_runs_them_again(store):
     check_id = new_check(store, "never")

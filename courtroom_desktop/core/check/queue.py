@@ -9,7 +9,8 @@ trial; as one async stream of events (a row changed, progress, paused, finished)
   finished claim, and ``run`` on a stopped check goes on with what is left (a claim in flight runs again; a trial in
   flight resumes from its last complete turn, with the id it was given).
 - A model server that goes down (``ModelUnavailable``), or a privacy refusal, pauses the whole queue with the reason
-  rather than failing every claim after it; any other error fails that claim alone, with the reason.
+  rather than failing every claim after it; any other error fails that claim alone, with the reason, and the next
+  run (a resume) tries it once more.
 - ``workers``: claims in flight at once. Calls to one model server are held to that server's own limit by the models
   the workspace hands in (core.llm.limits), so several workers never overload a server.
 """
@@ -105,6 +106,7 @@ class CheckQueue:
 
     async def run(self) -> AsyncIterator[QueueEvent]:
         spec = await asyncio.to_thread(self.store.spec, self.check_id)
+        await asyncio.to_thread(self.store.retry_failed, self.check_id)  # each run tries a failed claim once more
         await asyncio.to_thread(self.store.set_status, self.check_id, CheckStatus.running)
         events: asyncio.Queue[QueueEvent] = asyncio.Queue()
         taken: set[int] = set()

@@ -106,6 +106,14 @@ class CheckStore(SqliteFile):
     def record_trial(self, check_id: str, index: int, outcome: TrialOutcome, status: ClaimStatus) -> None:
         self._update(check_id, index, trial=outcome.model_dump_json(), status=status.value, problem="")
 
+    def retry_failed(self, check_id: str) -> int:
+        """The check's failed claims made pending again (a resume tries them once more, their problem kept until
+        then); returns how many."""
+        with self._lock:
+            cursor = self._db.execute("UPDATE claims SET status = ?, updated_at = ? WHERE check_id = ? AND status = ?",
+                                      (ClaimStatus.pending.value, time.time(), check_id, ClaimStatus.failed.value))
+        return cursor.rowcount
+
     def record_failure(self, check_id: str, index: int, problem: str) -> None:
         self._update(check_id, index, status=ClaimStatus.failed.value, problem=problem)
 
