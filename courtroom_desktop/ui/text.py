@@ -147,6 +147,9 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "", lan
     if verdict.quality_flags:
         lines += [f"### {wording.word('quality_flags', lang)}", ""] + [
             f"- {_md(said(flag, lang))}" for flag in verdict.quality_flags] + [""]
+    if getattr(verdict, "quality", ()):
+        lines += [f"### {wording.word('quality_scores', lang)}", ""] + [
+            f"- {_md(wording.quality_score(q, lang))}" for q in verdict.quality] + [""]
     return "\n".join(lines).strip() + "\n"
 
 

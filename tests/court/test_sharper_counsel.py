@@ -331,3 +331,24 @@ async def test_the_verdict_carries_the_scores(store):
     quality = events[-1].verdict.quality
     assert [q.side for q in quality] == ["Prosecution", "Defense", "trial"]
     assert quality[0].no_evidence == 0.0 and quality[0].no_question == 0.0 and 0 < quality[-1].score <= 1
+
+
+@pytest.mark.asyncio
+async def test_the_scores_are_shown_in_the_window_and_the_reports(store):
+    """Break: drop the 'Quality scores' list from ui.text.verdict_markdown or from html_writer's quality section."""
+    from courtroom_desktop.core.reports import TrialRecord, render_html, render_markdown
+    from courtroom_desktop.ui.text import verdict_markdown
+
+    prosecution = scripted([QUERIES, PROSECUTION, *[counsel] * 10], "prosecution")
+    defense = scripted([QUERIES, *[counsel] * 10], "defense")
+    events = await run(court(store, prosecution, defense))
+    verdict = events[-1].verdict
+    lines = [quality_score(q) for q in verdict.quality]
+    assert len(lines) == 3
+    card = verdict_markdown(verdict, claim=CLAIM)
+    assert "### Quality scores" in card and all(line in card.replace("\\", "") for line in lines)
+    assert "### 质量评分" in verdict_markdown(verdict, claim=CLAIM, lang="zh")
+    record = TrialRecord.from_store(store, events[0].trial_id)
+    page, _ = render_html(record)
+    assert "Quality scores</h3>" in page and all(line in page for line in lines)
+    assert all(line in render_markdown(record) for line in lines)

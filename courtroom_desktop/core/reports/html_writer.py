@@ -243,6 +243,9 @@ class _Html:
 
     def quality(self) -> None:
         self.add(f"<h2>{say(self.r, 'quality_flags')}</h2>", self.ul(view.quality_flags(self.r)))
+        scores = view.quality_scores(self.r)
+        if scores:
+            self.add(f"<h3>{say(self.r, 'quality_scores')}</h3>", self.ul(scores))
         notes = view.trial_notes(self.r)
         if notes:
             self.add(f"<h3>{say(self.r, 'trial_notes')}</h3>", self.ul(notes))
