@@ -111,6 +111,17 @@ class LibrarySettings(_Section):
         "of the document goes on). Each page read by OCR extends file_timeout_s by this much.",
         json_schema_extra=shown("OCR time per page", "s", 10, 0))
 
+    uri: str = Field(
+        "", description="Where the library lives: empty for the data folder; another folder; or a prefix on object "
+        "storage shared by a team: s3://bucket/prefix (AWS S3, or an S3-compatible server such as MinIO with "
+        "library.endpoint), gs://bucket/prefix, az://container/prefix. Credentials come from the environment or the "
+        "OS keyring (`courtroom library credentials`), never from this file (docs/scale.md).")
+    endpoint: str = Field("", description="An S3-compatible server's URL for library.uri (MinIO: "
+                          "http://minio.example:9000); empty for AWS itself.")
+    region: str = Field("", description="The bucket's region for library.uri (empty: AWS_REGION, else us-east-1 with "
+                        "an endpoint).")
+    read_only: bool = Field(False, description="Open a shared library (library.uri) for reading only: search and "
+                            "trials work, adding and removing documents is refused.")
     watched_folders: list[WatchedFolder] = Field(
         default_factory=list, description="Folders watched while the app (or `courtroom watch`) runs: a file added "
         "or changed there is ingested, a file removed leaves the library.")

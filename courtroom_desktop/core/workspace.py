@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.court.records import TrialEvent, TrialSpec, VerdictLabel
     from courtroom_desktop.core.court.store import TrialSummary
     from courtroom_desktop.core.library import CancelToken, Library
+    from courtroom_desktop.core.library.shared.location import LibraryLocation
     from courtroom_desktop.core.library.store.catalog import Catalog
     from courtroom_desktop.core.llm import ModelRouter
     from courtroom_desktop.core.privacy import TrialPolicy
@@ -98,8 +99,19 @@ class Workspace:
         if self._library is None:
             from courtroom_desktop.core.library import Library
 
-            self._library = Library.open(self.data_dir / "library", self.config.library)
+            location = self.library_location
+            self._library = Library(location.cache_folder(self.data_dir), self.config.library,
+                                    location=location)
         return self._library
+
+    @property
+    def library_location(self) -> LibraryLocation:
+        """Where the library lives (library.uri: the data folder's ``library``, another folder, or object storage)."""
+        from courtroom_desktop.core.library.shared.location import locate
+
+        settings = self.config.library
+        return locate(settings.uri, self.data_dir / "library", endpoint=settings.endpoint, region=settings.region,
+                      read_only=settings.read_only, data_dir=self.data_dir)
 
     @property
     def library_open(self) -> bool:
@@ -185,7 +197,11 @@ class Workspace:
         """The library's catalog, without opening the vector and text stores; None when there is no library yet."""
         if self._library is not None:
             return self._library.catalog
+        if self.library_location.shared:
+            return None  # its catalog is on object storage: read by opening the library
         path = self.data_dir / "library" / "catalog.sqlite"
+        if self.config.library.uri:
+            path = self.library_location.cache_folder(self.data_dir) / "catalog.sqlite"
         if not path.is_file():
             return None
         if self._catalog is None:

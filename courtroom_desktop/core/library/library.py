@@ -26,6 +26,8 @@ from courtroom_desktop.core.library.read.extract import extract
 from courtroom_desktop.core.library.read.extracted import ExtractedDoc
 from courtroom_desktop.core.library.read.ocr import OcrOptions
 from courtroom_desktop.core.library.read.text_docs import TextDocument
+from courtroom_desktop.core.library.shared.catalog import SharedCatalog
+from courtroom_desktop.core.library.shared.location import LibraryLocation
 from courtroom_desktop.core.library.store import reembed
 from courtroom_desktop.core.library.store.catalog import Catalog
 from courtroom_desktop.core.library.store.handoff import Handoff, Prepared
@@ -49,11 +51,16 @@ if TYPE_CHECKING:
 
 
 class Library:
-    def __init__(self, root: Path, settings: LibrarySettings, embedder: LibraryEmbedder | None = None):
+    def __init__(self, root: Path, settings: LibrarySettings, embedder: LibraryEmbedder | None = None,
+                 location: LibraryLocation | None = None):
+        """``root``: the library's folder; for a library on object storage (``location``, see
+        core.library.shared), this machine's folder of its local parts (BM25 index, caches, fetched files)."""
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.settings = settings
-        self.catalog = Catalog(self.root / "catalog.sqlite")
+        self.location = location or LibraryLocation(str(self.root))
+        self.catalog: Catalog = (SharedCatalog(self.root / "catalog.sqlite", self.location) if self.location.shared
+                                 else Catalog(self.root / "catalog.sqlite"))
         self.embedder_class: type[Embedder] = Embedder
         self._embedder_from_settings = embedder is None
         # the embedder the settings name, and the one whose vectors the table holds (searches use it): they differ
@@ -65,14 +72,44 @@ class Library:
         self._vectors: VectorStore | None = None
         self._vectors_lock = threading.Lock()  # the table opens once
         # the one owner of the write rule and the write lock (core.library.store.writer)
-        self.writer = LibraryWriter(self.catalog, self.text_index, lambda: self.vectors,
-                                    lambda: self._vectors is not None or reembed.folder_of(self.root,
-                                                                                           self.catalog).exists(),
-                                    embedding_text)
+        self.writer = self._make_writer()
         self._extractor: ExtractWorker | None = None  # started on first use when settings.isolate_extraction
         self.recover()
         if self.text_index.stale:  # written by an earlier analyser: refilled from the stored chunks, no embedding
             self.text_index.rebuilt((d.id, self.doc_chunks(d.id), d.title) for d in self.documents(DocStatus.ready))
+        if self.location.shared:
+            self.sync()
+
+    def _make_writer(self) -> LibraryWriter:
+        """The one owner of the write rule and the write lock (core.library.store.writer); on object storage, the
+        rule under the library's commit lock (core.library.shared.writer)."""
+        if not self.location.shared:
+            return LibraryWriter(self.catalog, self.text_index, lambda: self.vectors,
+                                 lambda: self._vectors is not None or reembed.folder_of(self.root,
+                                                                                        self.catalog).exists(),
+                                 embedding_text)
+        from courtroom_desktop.core.library.shared.commit_lock import CommitLock
+        from courtroom_desktop.core.library.shared.writer import SharedWriter
+
+        assert isinstance(self.catalog, SharedCatalog)
+        return SharedWriter(self.catalog, self.text_index, lambda: self.vectors,
+                            lambda: self._vectors is not None or bool(self.catalog.get_meta("vectors_folder")),
+                            embedding_text, CommitLock(self.location), read_only=self.location.read_only)
+
+    def sync(self, on_progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+        """A library on object storage: the catalog read fresh and this machine's BM25 index brought up to it
+        (documents other writers added or removed); (indexed, dropped). A local library is always in sync."""
+        if not self.location.shared:
+            return (0, 0)
+        from courtroom_desktop.core.library.shared.writer import sync_text_index
+
+        assert isinstance(self.catalog, SharedCatalog)
+        self.catalog.sync(force=True)
+        if not self.catalog.ready_ids() and not self.text_index.doc_ids():
+            return (0, 0)
+        self.vectors.refresh()
+        with self.writer.lock:
+            return sync_text_index(self.text_index, self.catalog, self.vectors.docs_chunks, on_progress)
 
     @classmethod
     def open(cls, root: Path, settings: LibrarySettings | None = None, embedder: LibraryEmbedder | None = None) -> Library:
@@ -109,7 +146,7 @@ class Library:
                 else:  # a new library, or an empty one whose embedder changed: a table of this embedder's dimension
                     dim = self.embedder.dim
                     folder = reembed.DEFAULT_FOLDER if not recorded else f"{reembed.DEFAULT_FOLDER}-{dim}-{int(time.time())}"
-                    store = VectorStore(self.root / folder, dim)
+                    store = VectorStore(self.vector_place(folder), dim, self.location.options)
                     self.catalog.name_vectors(folder, identity, dim, reembed.spec_of(self.settings, self.embedder))
                     self._vectors = store
         return self._vectors
@@ -117,8 +154,13 @@ class Library:
     def recover(self) -> list[str]:
         """Purge documents a crash left half-written or half-removed, and vector folders no switch names; returns
         the documents' ids."""
-        reembed.sweep(self.root, self.catalog)
+        if not self.location.shared:
+            reembed.sweep(self.root, self.catalog)
         return self.writer.recover()
+
+    def vector_place(self, folder: str) -> Path | str:
+        """Where a vector folder the catalog names lives: under the library's folder, or its URI."""
+        return self.location.child(folder) if self.location.shared else self.root / folder
 
     # ---------------------------------------------------------------- reading
     def documents(self, status: DocStatus | None = None) -> list[Document]:
@@ -304,8 +346,9 @@ class Library:
 
     def _recorded_store(self) -> VectorStore:
         """The vector table the catalog names, of the dimension it records (else the embedder's)."""
-        return VectorStore(reembed.folder_of(self.root, self.catalog),
-                           int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim)
+        folder = self.catalog.get_meta("vectors_folder") or reembed.DEFAULT_FOLDER
+        return VectorStore(self.vector_place(folder), int(self.catalog.get_meta("embedding_dim") or 0)
+                           or self.embedder.dim, self.location.options)
 
     def _switched(self, store: VectorStore, embedder: LibraryEmbedder) -> None:
         """After an embedder switch's swap (under the writer's lock): searches use the new vectors and embedder."""
@@ -325,6 +368,11 @@ class Library:
             target = embedder or (make_embedder(settings, self.embedder_class) if settings is not None
                                   else self.target_embedder)
             if target.identity != reembed.recorded_identity(self.catalog):
+                if self.location.shared and reembed.recorded_identity(self.catalog):
+                    raise LibraryError(
+                        f"{self.location.uri}: this shared library's vectors were made by "
+                        f"{reembed.recorded_identity(self.catalog)!r}; switching a shared library to another embedder "
+                        "is not supported: set library.embedder back, or fill a new library with the new one")
                 spec = reembed.spec_of(settings or self.settings, target)
                 try:
                     finished = reembed.switch(self.writer, self.root, self._current_vectors(), target, spec,

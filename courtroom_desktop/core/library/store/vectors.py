@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -59,12 +60,17 @@ def _quote(value: str) -> str:
 
 
 class VectorStore:
-    def __init__(self, folder: Path, dim: int):
+    def __init__(self, folder: Path | str, dim: int, storage_options: dict[str, str] | None = None):
+        """``folder``: a local folder, or a URI on object storage (``s3://bucket/library/vectors``) reached with
+        ``storage_options`` (core.library.shared.location)."""
         import lancedb
 
         self.folder = folder
         self.dim = dim
-        self._db = lancedb.connect(str(folder))
+        # on object storage other machines write too: a table looks for their commits at most every 2 s
+        consistency = timedelta(seconds=2) if storage_options else None
+        self._db = lancedb.connect(str(folder), storage_options=storage_options or None,
+                                   read_consistency_interval=consistency)
         self._lock = threading.Lock()
         self._index_lock = threading.Lock()
         try:
@@ -86,6 +92,10 @@ class VectorStore:
             raise
         except Exception as exc:
             raise LibraryError(f"{folder}: cannot open the LanceDB chunk table ({exc})") from exc
+
+    def refresh(self) -> None:
+        """See what other writers committed since (a table on object storage; local ones are this process's)."""
+        self.table.checkout_latest()
 
     def count(self, doc_id: str | None = None) -> int:
         return self.table.count_rows(f"doc_id = {_quote(doc_id)}" if doc_id else None)
@@ -118,7 +128,10 @@ class VectorStore:
                 self.table.delete(f"doc_id IN ({', '.join(_quote(i) for i in part)})")
 
     def doc_ids(self) -> set[str]:
-        return set(self.table.to_arrow().column("doc_id").unique().to_pylist()) if self.count() else set()
+        if not self.count():
+            return set()
+        column = self.table.search().select(["doc_id"]).limit(None).to_arrow().column("doc_id")
+        return set(column.unique().to_pylist())
 
     def get(self, ids: list[str]) -> dict[str, Chunk]:
         if not ids:
@@ -131,6 +144,18 @@ class VectorStore:
                     .select(columns).limit(len(part)).to_list())
             found.update((r["id"], row_to_chunk(r)) for r in rows)
         return found
+
+    def docs_chunks(self, doc_ids: list[str]) -> dict[str, list[Chunk]]:
+        """The chunks of several documents (one query per 200), each document's in order."""
+        columns = [f for f in chunk_schema(self.dim).names if f != "vector"]
+        found: dict[str, list[Chunk]] = {doc_id: [] for doc_id in doc_ids}
+        for start in range(0, len(doc_ids), 200):
+            part = doc_ids[start:start + 200]
+            rows = (self.table.search().where(f"doc_id IN ({', '.join(_quote(i) for i in part)})").select(columns)
+                    .limit(10_000_000).to_list())
+            for row in rows:
+                found[row["doc_id"]].append(row_to_chunk(row))
+        return {doc_id: sorted(chunks, key=lambda c: c.ordinal) for doc_id, chunks in found.items()}
 
     def doc_chunks(self, doc_id: str) -> list[Chunk]:
         columns = [f for f in chunk_schema(self.dim).names if f != "vector"]

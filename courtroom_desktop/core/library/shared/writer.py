@@ -1,0 +1,137 @@
+"""The writer's rule (core.library.store.writer) for a library on object storage, where other machines write too.
+
+Every write takes the commit lock first (core.library.shared.commit_lock), then reads the shared catalog fresh:
+- a document another writer stored meanwhile (same content, so the same id) is not stored again: no duplicate;
+- if the previous holder died mid-commit (its lease ran out), chunks no catalog row names are swept first.
+Then the local rule runs unchanged: chunks into the shared chunk table, the catalog row ``ready`` (the commit point),
+the local BM25 index. A crash anywhere leaves either the document fully there or chunks the next sweep removes.
+
+The BM25 index (tantivy) is this machine's: a cache of the shared chunk table, brought up to the shared catalog by
+``sync_text_index`` (documents others added are fetched from the chunk table and indexed; removed ones dropped). The
+chunk table, with its text and vectors, and the catalog are the library; the index can always be rebuilt from them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from courtroom_desktop.core.errors import LibraryError
+from courtroom_desktop.core.library.shared.catalog import SharedCatalog
+from courtroom_desktop.core.library.shared.commit_lock import CommitLock
+from courtroom_desktop.core.library.store.writer import ChunkStore, LibraryWriter, TextStore, Writable
+from courtroom_desktop.core.records import Chunk, DocStatus, Document
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.library.store.text_index import TextIndex
+
+log = logging.getLogger(__name__)
+
+
+class SharedWriter(LibraryWriter):
+    def __init__(self, catalog: SharedCatalog, text_index: TextStore, vectors: Callable[[], ChunkStore],
+                 vectors_exist: Callable[[], bool], embedding_text: Callable[[str, Chunk], str],
+                 commit_lock: CommitLock, read_only: bool = False):
+        super().__init__(catalog, text_index, vectors, vectors_exist, embedding_text)
+        self.shared = catalog
+        self.commit_lock = commit_lock
+        self.read_only = read_only
+        self.skipped: list[str] = []  # documents the last write found stored by another writer
+
+    def _writable(self) -> None:
+        if self.read_only:
+            raise LibraryError(f"{self.shared.location.uri} is opened read-only (library.read_only): adding or "
+                               "removing documents is for a read-write opening")
+
+    def _locked(self) -> bool:
+        """Take the commit lock (re-entrant) and read the shared catalog fresh; sweep after a dead holder."""
+        dirty = self.commit_lock.acquire()
+        try:
+            self.shared.sync(force=True)
+            if dirty:
+                self.sweep()
+        except BaseException:
+            self.commit_lock.release()
+            raise
+        return dirty
+
+    def write(self, entries: Sequence[Writable], vectors: np.ndarray,
+              before_stores: Callable[[Writable], None] | None = None) -> None:
+        self._writable()
+        if not entries:
+            return
+        with self.lock:
+            self._locked()
+            try:
+                ready = self.shared.ready_ids()
+                keep = [i for i, e in enumerate(entries) if e.in_stores or e.record.id not in ready]
+                self.skipped = [e.record.id for i, e in enumerate(entries) if i not in set(keep)]
+                if self.skipped:
+                    log.info("%d document(s) were stored by another writer meanwhile: not stored again",
+                             len(self.skipped))
+                if len(keep) < len(entries):
+                    rows = np.cumsum([0] + [len(e.chunks) for e in entries])
+                    vectors = np.concatenate([vectors[rows[i]:rows[i + 1]] for i in keep]) if keep else vectors[:0]
+                    entries = [entries[i] for i in keep]
+                super().write(entries, vectors, before_stores)
+            finally:
+                self.commit_lock.release()
+
+    def delete(self, doc_ids: Iterable[str]) -> list[Document]:
+        self._writable()
+        with self.lock:
+            self._locked()
+            try:
+                return super().delete(doc_ids)
+            finally:
+                self.commit_lock.release()
+
+    def recover(self) -> list[str]:
+        """This machine's stuck rows (a crash here) leave the mirror; their chunks, and anyone's orphans, are swept
+        under the lock. A read-only opening recovers nothing (it writes nothing)."""
+        stuck = [d.id for d in self.shared.documents() if d.status in (DocStatus.pending, DocStatus.removing)]
+        self.shared.forget_local(stuck)
+        if self.read_only or not stuck:
+            return stuck
+        with self.lock:
+            self._locked()
+            try:
+                self.sweep()
+            finally:
+                self.commit_lock.release()
+        return stuck
+
+    def sweep(self) -> list[str]:
+        """Under the lock: chunks of documents the shared catalog does not hold (a writer died between its chunks and
+        its catalog row, or between a row's removal and its chunks') out of the chunk table and the local index."""
+        if not self._vectors_exist():
+            return []
+        orphans = sorted(self.vectors().doc_ids() - self.shared.shared_ready_ids())
+        if orphans:
+            log.warning("removing the chunks of %d document(s) a writer left half-written: %s", len(orphans),
+                        ", ".join(orphans[:5]))
+            self.purge(orphans)
+        return orphans
+
+
+def sync_text_index(text_index: TextIndex, catalog: SharedCatalog,
+                    docs_chunks: Callable[[list[str]], dict[str, list[Chunk]]],
+                    on_progress: Callable[[int, int], None] | None = None, batch_docs: int = 200) -> tuple[int, int]:
+    """The local BM25 index brought up to the shared catalog: (documents indexed, documents dropped). Chunks come
+    from the chunk table ``batch_docs`` documents per query."""
+    ready = {d.id: d for d in catalog.documents(DocStatus.ready)}
+    have = text_index.doc_ids()
+    missing = [doc_id for doc_id in ready if doc_id not in have]
+    extra = sorted(have - set(ready))
+    if extra:
+        text_index.delete_docs(extra)
+    for start in range(0, len(missing), batch_docs):
+        part = missing[start:start + batch_docs]
+        chunks = docs_chunks(part)
+        text_index.add_docs([(doc_id, chunks.get(doc_id, []), ready[doc_id].title) for doc_id in part])
+        if on_progress is not None:
+            on_progress(min(start + batch_docs, len(missing)), len(missing))
+    return len(missing), len(extra)
