@@ -20,17 +20,40 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--private", action=argparse.BooleanOptionalAction, default=None,
                         help="mark the documents private (never sent to a model server on another machine), or not "
                         "(--no-private); by default a file keeps its earlier flag")
+    parser.add_argument("--engine", choices=("local", "ray"), default="local",
+                        help="who reads, OCRs, chunks and embeds the files: this process (local, the default) or Ray "
+                        "actors, one per CPU, each holding the embedding model (ray; needs the [scale] extra). Either "
+                        "way this process stores them, under the commit lock when the library is shared "
+                        "(docs/scale.md)")
+    parser.add_argument("--address", metavar="ADDR", default=None,
+                        help="with --engine ray: the Ray cluster to use ('auto', host:6379, ray://host:10001); none "
+                        "starts a local Ray instance on this machine's CPUs")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="with --engine ray: how many actors (default: the cluster's CPUs)")
     return parser
 
 
 def run(args, ctx) -> int:
+    engine = None
+    if args.engine == "ray":
+        from courtroom_desktop.core.services.library import RayEngine
+
+        engine = RayEngine(address=args.address, workers=args.workers)
+    elif args.address or args.workers:
+        print("courtroom ingest: --address and --workers go with --engine ray", file=sys.stderr)
+        return 2
     workspace = ctx.workspace()
     try:
         finished = run_ingest(lambda emit, cancel: workspace.ingest(args.paths, on_event=emit, cancel=cancel,
-                                                                    force=args.force, private=args.private),
+                                                                    force=args.force, private=args.private,
+                                                                    engine=engine),
                               quiet=args.quiet)
     finally:
         workspace.close()
+        if engine is not None:
+            from courtroom_desktop.core.services.library import shutdown
+
+            shutdown()
     return 1 if finished.failed or finished.cancelled else 0
 
 

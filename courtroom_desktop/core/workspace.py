@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library import CancelToken, Library
     from courtroom_desktop.core.library.shared.location import LibraryLocation
     from courtroom_desktop.core.library.store.catalog import Catalog
+    from courtroom_desktop.core.library.store.handoff import IngestEngine
     from courtroom_desktop.core.llm import ModelRouter
     from courtroom_desktop.core.privacy import TrialPolicy
     from courtroom_desktop.core.records import Chunk, Document, Evidence, IngestEvent, IngestFinished, ModelCall
@@ -340,9 +341,12 @@ class Workspace:
 
     # ---------------------------------------------------------------- use cases
     def ingest(self, paths: Iterable[str | PathLike[str]], on_event: EventSink | None = None,
-               cancel: CancelToken | None = None, force: bool = False, private: bool | None = None) -> IngestFinished:
-        """Files and folders into the library (see ``Library.ingest``); returns the IngestFinished summary."""
-        return self.library.ingest(paths, on_event=on_event, cancel=cancel, force=force, private=private)
+               cancel: CancelToken | None = None, force: bool = False, private: bool | None = None,
+               engine: IngestEngine | None = None) -> IngestFinished:
+        """Files and folders into the library (see ``Library.ingest``; ``engine``: core.library.ray_engine);
+        returns the IngestFinished summary."""
+        return self.library.ingest(paths, on_event=on_event, cancel=cancel, force=force, private=private,
+                                   engine=engine)
 
     def reindex(self, refs: Sequence[str] | None = None, on_event: EventSink | None = None,
                 cancel: CancelToken | None = None) -> IngestFinished:

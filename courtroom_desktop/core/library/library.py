@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,7 +30,7 @@ from courtroom_desktop.core.library.shared.catalog import SharedCatalog
 from courtroom_desktop.core.library.shared.location import LibraryLocation
 from courtroom_desktop.core.library.store import reembed
 from courtroom_desktop.core.library.store.catalog import Catalog
-from courtroom_desktop.core.library.store.handoff import Handoff, Prepared
+from courtroom_desktop.core.library.store.handoff import Handoff, IngestEngine, Prepared
 from courtroom_desktop.core.library.store.storing import HELD_CHUNKS, EventSink, Storer, store_text_documents
 from courtroom_desktop.core.library.store.text_index import TextIndex
 from courtroom_desktop.core.library.store.vectors import VectorStore
@@ -201,7 +201,8 @@ class Library:
 
     # ---------------------------------------------------------------- writing
     def ingest(self, paths: Iterable[str | os.PathLike[str]], on_event: EventSink | None = None,
-               cancel: CancelToken | None = None, force: bool = False, private: bool | None = None) -> IngestFinished:
+               cancel: CancelToken | None = None, force: bool = False, private: bool | None = None,
+               engine: IngestEngine | None = None) -> IngestFinished:
         """Ingest files and folders. Bad files are reported per file and never stop the batch. ``private``: mark
         every document private (True) or not (False); None keeps each file's earlier flag (see core.library.notes).
 
@@ -209,6 +210,10 @@ class Library:
         with it. Files are stored in batches (``BATCH_CHUNKS``): whatever is prepared when the store is free, so a
         batch is small when extraction is the slow part. Each file is still reported on its own (FileProgress,
         FileFinished), and is ``ready`` in the catalog only once its vectors and BM25 entries are committed.
+
+        ``engine``: who prepares the files (reads, OCRs, chunks and embeds them); None for this process, one file at a
+        time; a Ray engine (core.library.ray_engine) for many workers, whose vectors reach the catalog's embedding
+        cache so that storing, here, embeds nothing again.
         """
         emit = on_event or (lambda event: None)
         cancel = cancel or CancelToken()
@@ -220,13 +225,17 @@ class Library:
         stages, totals = storer.stages, storer.totals
 
         def producer() -> None:
+            prepared = (engine.prepare(self, files, emit, cancel, force) if engine is not None
+                        else self._prepare_each(files, emit, cancel, force))
             try:
-                for index, path in enumerate(files):
+                for item in prepared:
+                    handoff.put(item)
                     if cancel.cancelled or handoff.closed:
                         break
-                    emit(FileStarted(path=str(path), index=index, files=len(files)))
-                    handoff.put(self._prepare(path, emit, cancel, force))
             finally:
+                close = getattr(prepared, "close", None)
+                if close is not None:
+                    close()
                 handoff.put(None)
 
         with self.writer.lock:
@@ -274,16 +283,32 @@ class Library:
         return self._extractor.extract(path, on_page=on_page, cancelled=cancelled,
                                        deadline_s=self.settings.file_timeout_s, ocr=options, on_ocr=on_ocr)
 
-    def _prepare(self, path: Path, emit: EventSink, cancel: CancelToken, force: bool) -> Prepared:
-        seconds = {"extract": 0.0, "ocr": 0.0, "chunk": 0.0}
+    def _prepare_each(self, files: list[Path], emit: EventSink, cancel: CancelToken,
+                      force: bool) -> Iterator[Prepared]:
+        for index, path in enumerate(files):
+            if cancel.cancelled:
+                return
+            emit(FileStarted(path=str(path), index=index, files=len(files)))
+            yield self._prepare(path, emit, cancel, force)
+
+    def triage(self, path: Path, force: bool) -> tuple[str, Prepared | None]:
+        """A file's sha256, and a Prepared when it needs no reading: unreadable (failed), or its content already
+        ready in the library (skipped)."""
         try:
             sha = sha256_file(path) if path.exists() and path.is_file() else ""
         except OSError as exc:
-            return Prepared(path, "", error=f"cannot read the file ({exc.strerror})")
-        doc_id = sha[:16]
-        existing = self.catalog.get(doc_id) if sha else None
+            return "", Prepared(path, "", error=f"cannot read the file ({exc.strerror})")
+        existing = self.catalog.get(sha[:16]) if sha else None
         if existing and existing.status == DocStatus.ready and not force:
-            return Prepared(path, sha)  # skipped: same content already in the library
+            return sha, Prepared(path, sha)  # skipped: same content already in the library
+        return sha, None
+
+    def _prepare(self, path: Path, emit: EventSink, cancel: CancelToken, force: bool) -> Prepared:
+        seconds = {"extract": 0.0, "ocr": 0.0, "chunk": 0.0}
+        sha, done = self.triage(path, force)
+        if done is not None:
+            return done
+        doc_id = sha[:16]
         began = time.perf_counter()
         deadline = [began + self.settings.file_timeout_s]
         # OCR is slow: each page it starts on gets its own deadline (the child gives a page up at

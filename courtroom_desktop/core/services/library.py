@@ -1,5 +1,6 @@
 """The library beyond a workspace's use cases: notes written in the app, watched folders, a text document's text,
-the embedder's identity and settings in words, where it sends text, and the cancel token of long work."""
+the embedder's identity and settings in words, where it sends text, the cancel token of long work, the Ray ingest
+engine, and where a library lives (its location and the credentials of its bucket)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.embed.embedder import identity_of
     from courtroom_desktop.core.library.files import CancelToken
     from courtroom_desktop.core.library.notes import list_notes, read_note
+    from courtroom_desktop.core.library.ray_engine import RayEngine, shutdown
     from courtroom_desktop.core.library.read.text_files import document_text
+    from courtroom_desktop.core.library.shared.location import locate, store_credentials
     from courtroom_desktop.core.library.watch import FolderWatcher, folders_of, unwatching, watching
     from courtroom_desktop.core.privacy import embedder_server
 
-__all__ = ["OLLAMA_URL", "CancelToken", "FolderWatcher", "describe", "document_text", "embedder_server",
-           "folders_of", "identity_of", "list_notes", "read_note", "unwatching", "watching"]
+__all__ = ["OLLAMA_URL", "CancelToken", "FolderWatcher", "RayEngine", "describe", "document_text", "embedder_server",
+           "folders_of", "identity_of", "list_notes", "locate", "read_note", "shutdown", "store_credentials",
+           "unwatching", "watching"]
 
 __getattr__ = exports({
     "CancelToken": "library.files:CancelToken",
@@ -26,6 +30,8 @@ __getattr__ = exports({
     "watching": "library.watch:watching", "unwatching": "library.watch:unwatching",
     "read_note": "library.notes:read_note", "list_notes": "library.notes:list_notes",
     "identity_of": "library.embed.embedder:identity_of",
+    "RayEngine": "library.ray_engine:RayEngine", "shutdown": "library.ray_engine:shutdown",
+    "locate": "library.shared.location:locate", "store_credentials": "library.shared.location:store_credentials",
     "OLLAMA_URL": "embedder_settings:OLLAMA_URL", "describe": "embedder_settings:describe",
     "embedder_server": "privacy:embedder_server",
 }, __name__)

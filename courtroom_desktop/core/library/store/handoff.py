@@ -1,13 +1,16 @@
 """What passes between the two halves of an ingest (``Library.ingest``): a file prepared by the extracting thread
 (``Prepared``), the hand-off that holds prepared files until the storing thread takes them in batches (``Handoff``),
-and a prepared file on its way into the stores (``Entry``)."""
+a prepared file on its way into the stores (``Entry``), and who may prepare files instead of that thread
+(``IngestEngine``: core.library.ray_engine)."""
 
 from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 from courtroom_desktop.core.library.read.extracted import ExtractedDoc
 from courtroom_desktop.core.records import Chunk, Document
@@ -94,3 +97,26 @@ class Handoff:
                     break
             self._changed.notify_all()
             return taken
+
+
+class PreparingLibrary(Protocol):
+    """What an engine needs of the library it prepares files for (``core.library.Library``)."""
+
+    @property
+    def settings(self) -> Any: ...  # LibrarySettings
+
+    @property
+    def embedder(self) -> Any: ...  # its identity must be the workers'
+
+    @property
+    def catalog(self) -> Any: ...  # the embedding cache the workers' vectors go to
+
+    def triage(self, path: Path, force: bool) -> tuple[str, Prepared | None]: ...
+
+
+class IngestEngine(Protocol):
+    """Who prepares an ingest's files (``Library.ingest(engine=...)``): yields one Prepared per file, in any order,
+    after putting their vectors in the catalog's embedding cache."""
+
+    def prepare(self, library: PreparingLibrary, files: list[Path], emit: Callable[[Any], None], cancel: Any,
+                force: bool) -> Iterator[Prepared]: ...

@@ -95,7 +95,7 @@ class VectorStore:
 
     def refresh(self) -> None:
         """See what other writers committed since (a table on object storage; local ones are this process's)."""
-        self.table.checkout_latest()
+        self.table.checkout_latest()  # type: ignore[no-untyped-call]  # untyped in lancedb 0.40
 
     def count(self, doc_id: str | None = None) -> int:
         return self.table.count_rows(f"doc_id = {_quote(doc_id)}" if doc_id else None)
