@@ -1,9 +1,10 @@
-"""`courtroom library list|show|remove|reindex|check|private`"""
+"""`courtroom library list|show|remove|reindex|check|private|where|credentials`"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -25,10 +26,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                  "on another machine), or not")
     private.add_argument("document", help="document id (or a unique prefix of it) or file path")
     private.add_argument("state", choices=("on", "off"))
+    actions.add_parser("where", help="where the library lives (library.uri: this computer or object storage), and "
+                       "this machine's folder of its local parts")
+    credentials = actions.add_parser(
+        "credentials", help="keep the credentials of a shared library's bucket in the OS keyring (asked for, never "
+        "given on the command line; the environment's AWS_*, GOOGLE_*, AZURE_* variables win over them)")
+    credentials.add_argument("uri", nargs="?", default=None,
+                             help="the library's URI (default: library.uri), e.g. s3://team-papers/library")
     return parser
 
 
 def run(args, ctx) -> int:
+    if args.action == "credentials":
+        return _credentials(args, ctx)
     workspace = ctx.workspace()
     try:
         return _run(args, workspace)
@@ -99,6 +109,13 @@ def _run(args, workspace) -> int:
         refs = list(args.documents) or None
         finished = run_ingest(lambda emit, cancel: workspace.reindex(refs, on_event=emit, cancel=cancel))
         return 1 if finished.failed or finished.cancelled else 0
+    if args.action == "where":
+        location = workspace.library_location
+        console.print(location.describe(), highlight=False)
+        if location.shared:
+            console.print(f"this machine's BM25 index, caches and fetched files: "
+                          f"{location.cache_folder(workspace.data_dir)}", highlight=False)
+        return 0
     if args.action == "check":
         report = workspace.check_library()
         for store in ("catalog", "lancedb", "tantivy"):
@@ -111,3 +128,30 @@ def _run(args, workspace) -> int:
                       highlight=False)
         return 0
     return 2
+
+
+def _credentials(args, ctx) -> int:
+    """Asks for each credential of the bucket's store (hidden input on a terminal, one line each from a pipe)."""
+    import getpass
+
+    from courtroom_desktop.core.services.library import CREDENTIAL_FIELDS, locate, store_credentials
+
+    settings = ctx.config.library
+    uri = args.uri or settings.uri
+    location = locate(uri, ctx.data_dir / "library", endpoint=settings.endpoint, region=settings.region,
+                      data_dir=ctx.data_dir)
+    if not location.shared:
+        print(f"courtroom library credentials: {uri or 'the default library'} is a folder on this computer; give a "
+              "URI such as s3://bucket/prefix (or set library.uri)", file=sys.stderr)
+        return 2
+    values = {}
+    for name in CREDENTIAL_FIELDS[location.kind]:
+        prompt = f"{name} (empty to skip): "
+        if sys.stdin.isatty():
+            values[name] = getpass.getpass(prompt)
+        else:
+            values[name] = sys.stdin.readline().strip()
+    where = store_credentials(location, values, data_dir=ctx.data_dir)
+    print(f"credentials for {location.credentials_name} stored in "
+          f"{'the OS keyring' if where == 'keyring' else where}")
+    return 0

@@ -115,13 +115,16 @@ class LibrarySettings(_Section):
         "", description="Where the library lives: empty for the data folder; another folder; or a prefix on object "
         "storage shared by a team: s3://bucket/prefix (AWS S3, or an S3-compatible server such as MinIO with "
         "library.endpoint), gs://bucket/prefix, az://container/prefix. Credentials come from the environment or the "
-        "OS keyring (`courtroom library credentials`), never from this file (docs/scale.md).")
+        "OS keyring (`courtroom library credentials`), never from this file (docs/scale.md).",
+        json_schema_extra=shown("Library location"))
     endpoint: str = Field("", description="An S3-compatible server's URL for library.uri (MinIO: "
-                          "http://minio.example:9000); empty for AWS itself.")
+                          "http://minio.example:9000); empty for AWS itself.",
+                          json_schema_extra=shown("Object-storage endpoint"))
     region: str = Field("", description="The bucket's region for library.uri (empty: AWS_REGION, else us-east-1 with "
                         "an endpoint).")
     read_only: bool = Field(False, description="Open a shared library (library.uri) for reading only: search and "
-                            "trials work, adding and removing documents is refused.")
+                            "trials work, adding and removing documents is refused.",
+                            json_schema_extra=shown("Open the shared library read-only"))
     watched_folders: list[WatchedFolder] = Field(
         default_factory=list, description="Folders watched while the app (or `courtroom watch`) runs: a file added "
         "or changed there is ingested, a file removed leaves the library.")
@@ -358,7 +361,8 @@ class DebateSettings(_Section):
                                   "relevance of the round's new passages in one short structured call.")
     confidence_disagreement: float = Field(
         0.3, ge=0, le=1, description="The verdict is flagged when the judge's confidence and the weighed evidence's "
-        "(rules.evidence_confidence) differ by more than this, or point to different labels with either above it.")
+        "(rules.evidence_confidence) differ by more than this, or point to different labels with either above it.",
+        json_schema_extra=shown("Flag judge vs evidence gap over", step=0.05, decimals=2))
 
 
     @model_validator(mode="after")

@@ -214,6 +214,9 @@ class Workspace:
     def locate_document(self, doc_id: str) -> str | None:
         """Where the library has a document now (it may have been moved and added again); None if it is gone. Reads
         the catalog only: exporting an old trial does not open the vector and text stores."""
+        if self.library_location.shared:  # its catalog is on object storage, its files beside it
+            doc = self.library.catalog.get(doc_id)
+            return self.library.local_file(doc.path) if doc else None
         catalog = self._catalog_only()
         doc = catalog.get(doc_id) if catalog is not None else None
         return doc.path if doc else None

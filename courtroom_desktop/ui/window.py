@@ -74,6 +74,7 @@ class MainWindow(FirstRun, QMainWindow):
         self.exporter = ExportController(workspace, self)
         self.settings_controller = SettingsController(workspace.data_dir, self)
         self.pages = PageRenderer(self)
+        self.pages.resolve = self._local_file
 
         # models
         self.documents_model = DocumentsModel(self)
@@ -186,6 +187,13 @@ class MainWindow(FirstRun, QMainWindow):
         doc_id = entry.evidence.chunk.doc_id
         doc = next((d for d in self.library.documents if d.id == doc_id), None)
         return doc.path if doc is not None else entry.evidence.doc_path
+
+    def _local_file(self, path: str) -> str:
+        """A document's file as this machine can open it (the page renderer's thread calls this): a shared library
+        fetches its stored copy into the cache (core.library.Library.local_file)."""
+        if not self.workspace.library_open:
+            return path
+        return self.workspace.workspace.library.local_file(path)
 
     def _on_documents(self, documents: list, failures: list) -> None:
         self.documents_model.set_documents(documents, failures)

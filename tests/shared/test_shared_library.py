@@ -140,3 +140,31 @@ def test_a_writer_that_dies_mid_commit_leaves_nothing_the_next_writer_does_not_s
     assert survivor.check_consistency()["consistent"]
     dying.close()
     survivor.close()
+
+
+def test_a_pdf_that_lives_only_on_object_storage_opens_with_its_passage_highlighted(s3, tmp_path, embedder, pdfs):
+    """The PDF is kept beside the library by content; a machine without it fetches it on first use into its cache
+    and the passage's rectangles cover the passage's words there. Break: skip the upload in SharedWriter.write."""
+    import shutil
+
+    import pymupdf
+
+    writer = open_at(s3, tmp_path, "office", embedder, "five")
+    writer.ingest(pdfs)
+    assert sum(k.startswith("five/files/") and k.endswith(".pdf") for k in s3.keys("five/")) == 3
+    shutil.rmtree(pdfs[0].parent)  # the files are gone from where they were ingested
+
+    home = open_at(s3, tmp_path, "home", embedder, "five")
+    hit = Retriever(home).search("statins muscle pain", k=1)[0]
+    local = home.local_file(hit.doc_path)
+    assert local != hit.doc_path and local.startswith(str(tmp_path / "home"))
+    chunk = hit.chunk
+    with pymupdf.open(local) as pdf:
+        page = pdf[chunk.highlights[0].page]
+        w, h = page.rect.width, page.rect.height
+        words = " ".join(page.get_textbox(pymupdf.Rect(x0 * w, y0 * h, x1 * w, y1 * h))
+                         for x0, y0, x1, y1 in (r for hl in chunk.highlights for r in hl.rects))
+    assert "muscle pain" in " ".join(words.split())
+    assert home.local_file(hit.doc_path) == local  # from the cache the second time
+    home.close()
+    writer.close()

@@ -92,9 +92,24 @@ class Library:
         from courtroom_desktop.core.library.shared.writer import SharedWriter
 
         assert isinstance(self.catalog, SharedCatalog)
+        from courtroom_desktop.core.library.shared.files import SharedFiles
+
+        self.shared_files = SharedFiles(self.location, self.root)
         return SharedWriter(self.catalog, self.text_index, lambda: self.vectors,
                             lambda: self._vectors is not None or bool(self.catalog.get_meta("vectors_folder")),
-                            embedding_text, CommitLock(self.location), read_only=self.location.read_only)
+                            embedding_text, CommitLock(self.location), self.shared_files,
+                            read_only=self.location.read_only)
+
+    def local_file(self, path: str) -> str:
+        """A file of this library that this machine can open: ``path`` itself, or for a library on object storage
+        whose document lives elsewhere, its stored copy fetched into the cache (blocking: call it off the window's
+        thread). Unknown paths come back as they are."""
+        if not self.location.shared or Path(path).is_file():
+            return path
+        docs = self.catalog.by_path(path)
+        if not docs:
+            return path
+        return str(self.shared_files.local(path, docs[0].sha256))
 
     def sync(self, on_progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
         """A library on object storage: the catalog read fresh and this machine's BM25 index brought up to it

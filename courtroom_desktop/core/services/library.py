@@ -15,11 +15,11 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.notes import list_notes, read_note
     from courtroom_desktop.core.library.ray_engine import RayEngine, shutdown
     from courtroom_desktop.core.library.read.text_files import document_text
-    from courtroom_desktop.core.library.shared.location import locate, store_credentials
+    from courtroom_desktop.core.library.shared.location import CREDENTIAL_FIELDS, locate, store_credentials
     from courtroom_desktop.core.library.watch import FolderWatcher, folders_of, unwatching, watching
     from courtroom_desktop.core.privacy import embedder_server
 
-__all__ = ["OLLAMA_URL", "CancelToken", "FolderWatcher", "RayEngine", "describe", "document_text", "embedder_server",
+__all__ = ["CREDENTIAL_FIELDS", "OLLAMA_URL", "CancelToken", "FolderWatcher", "RayEngine", "describe", "document_text", "embedder_server",
            "folders_of", "identity_of", "list_notes", "locate", "read_note", "shutdown", "store_credentials",
            "unwatching", "watching"]
 
@@ -31,7 +31,8 @@ __getattr__ = exports({
     "read_note": "library.notes:read_note", "list_notes": "library.notes:list_notes",
     "identity_of": "library.embed.embedder:identity_of",
     "RayEngine": "library.ray_engine:RayEngine", "shutdown": "library.ray_engine:shutdown",
-    "locate": "library.shared.location:locate", "store_credentials": "library.shared.location:store_credentials",
+    "locate": "library.shared.location:locate", "CREDENTIAL_FIELDS": "library.shared.location:CREDENTIAL_FIELDS",
+    "store_credentials": "library.shared.location:store_credentials",
     "OLLAMA_URL": "embedder_settings:OLLAMA_URL", "describe": "embedder_settings:describe",
     "embedder_server": "privacy:embedder_server",
 }, __name__)

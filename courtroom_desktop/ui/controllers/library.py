@@ -25,6 +25,8 @@ class LibraryController(Controller):
     """Each ingest event (IngestStarted, FileStarted, FileProgress, FileFinished, IngestFinished), on the GUI thread."""
     sig_watch = Signal(str)
     """A line about the watched folders: how many are watched, and what the last pass did."""
+    sig_location = Signal(str, bool)
+    """(where the library lives, in words; whether it is opened read-only) once it is open."""
     sig_use = Signal(dict)
     """doc id -> its use across the stored trials (core.court.coverage.LibraryUse): cited, never retrieved."""
 
@@ -66,8 +68,10 @@ class LibraryController(Controller):
     async def _refresh(self) -> None:
         await self.workspace.library()
         core = self.workspace.workspace
-        docs, failures = await asyncio.to_thread(lambda: (core.documents(), core.failures()))
+        docs, failures, location = await asyncio.to_thread(
+            lambda: (core.documents(), core.failures(), core.library.location))
         self.documents, self.failures = list(docs), [tuple(f) for f in failures]
+        self.sig_location.emit(location.describe(), location.read_only)
         self.sig_documents.emit(self.documents, self.failures)
 
     # ---------------------------------------------------------------- writing

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +44,9 @@ class PageRenderer(Controller):
         self._docs: OrderedDict[str, object] = OrderedDict()
         self._cache = cache
         self._next = 0
+        # a path as the library records it -> a file this machine can open (a shared library's document fetched
+        # into its cache: core.library.Library.local_file); called in the worker thread, never the window's
+        self.resolve: Callable[[str], str] = lambda path: path
 
     def render(self, path: str, page: int, zoom: float = 1.0, device_ratio: float = 1.0) -> int:
         self._next += 1
@@ -61,15 +65,20 @@ class PageRenderer(Controller):
         from courtroom_desktop.core.services.library import document_text
 
         try:
-            text = await asyncio.to_thread(document_text, Path(path))
+            text = await asyncio.to_thread(lambda: document_text(Path(self.resolve(path))))
         except (CourtroomError, OSError) as exc:
             self.sig_failed.emit(request, getattr(exc, "reason", "") or str(exc))
             return
         self.sig_text.emit(request, text)
 
     async def _render(self, request: int, path: str, page: int, zoom: float, device_ratio: float) -> None:
+        from courtroom_desktop.core.errors import CourtroomError
+
         try:
             result = await asyncio.to_thread(self._render_blocking, path, page, zoom, device_ratio)
+        except CourtroomError as exc:  # a shared library's copy that cannot be fetched
+            self.sig_failed.emit(request, getattr(exc, "reason", "") or str(exc))
+            return
         except _Unavailable as exc:
             self.sig_failed.emit(request, str(exc))
             return
@@ -80,10 +89,11 @@ class PageRenderer(Controller):
 
         doc = self._docs.get(path)
         if doc is None:
-            if not Path(path).is_file():
+            local = self.resolve(path)
+            if not Path(local).is_file():
                 raise _Unavailable(f"the PDF is no longer at {path}")
             try:
-                doc = pymupdf.open(path)
+                doc = pymupdf.open(local)
             except Exception as exc:  # noqa: BLE001 - PyMuPDF raises its own types
                 raise _Unavailable(f"cannot open {path} ({exc})") from None
             self._docs[path] = doc

@@ -51,9 +51,12 @@ TABS: dict[str, list[tuple[str, str]]] = {
                   ("retrieval", "dedup_similarity")],
     "Debate": [("debate", "min_rounds"), ("debate", "max_rounds"), ("debate", "confidence_threshold"),
                ("debate", "max_switches"), ("debate", "queries_per_turn"), ("debate", "passages_per_turn"),
-               ("debate", "novelty_min"),
-               ("debate", "stall_rounds"), ("debate", "argument_format"), ("debate", "evidence_hierarchy")],
-    "Library && data": [("library", "chunk_tokens"), ("library", "overlap_tokens"), ("library", "embed_batch"),
+               ("debate", "novelty_min"), ("debate", "tendency_rounds"), ("debate", "stall_delta"),
+               ("debate", "stall_rounds"), ("debate", "min_new_evidence"), ("debate", "new_evidence_rounds"),
+               ("debate", "controversy_rounds"), ("debate", "confidence_disagreement"),
+               ("debate", "argument_format"), ("debate", "evidence_hierarchy")],
+    "Library && data": [("library", "uri"), ("library", "endpoint"), ("library", "read_only"),
+                        ("library", "chunk_tokens"), ("library", "overlap_tokens"), ("library", "embed_batch"),
                         ("library", "ocr"), ("library", "ocr_dpi"), ("library", "ocr_page_timeout_s")],
 }
 

@@ -121,6 +121,10 @@ class LibraryPanel(QWidget):
         self.progress_box.setVisible(False)
 
         self.summary = QLabel("")
+        self.location = QLabel("")  # where the library lives: this computer, or a shared one on object storage
+        self.location.setObjectName("libraryLocation")
+        self.location.setWordWrap(True)
+        self.read_only = False
         self.last_run = QLabel("")
         self.last_run.setObjectName("lastRun")
         self.last_run.setWordWrap(True)
@@ -131,7 +135,9 @@ class LibraryPanel(QWidget):
         layout.addWidget(self.last_run)
         layout.addWidget(self.watch_status)
         layout.addWidget(self.summary)
+        layout.addWidget(self.location)
 
+        controller.sig_location.connect(self._on_location)
         controller.sig_busy.connect(self._on_busy)
         controller.sig_ingest_event.connect(self._on_event)
         model.modelReset.connect(self._on_rows)
@@ -287,9 +293,17 @@ class LibraryPanel(QWidget):
             self.table.resizeColumnToContents(column)
         self.table.setColumnWidth(1, max(self.table.columnWidth(1), self.fontMetrics().horizontalAdvance("embedding 000/000") + 16))
 
+    def _on_location(self, where: str, read_only: bool) -> None:
+        self.location.setText(f"Library: {where}")
+        self.location.setToolTip("Settings > Library & data: Library location (library.uri); docs/scale.md")
+        self.read_only = read_only
+        self._update_buttons()
+
     def _update_buttons(self, *args) -> None:
-        busy = self.controller.busy
+        busy = self.controller.busy or self.read_only  # a read-only shared library: nothing to add or remove
         has_selection = bool(self.table.selectionModel().selectedRows())
         self.remove_button.setEnabled(has_selection and not busy)
         self.reindex_button.setEnabled(not busy and self.model.rowCount() > 0)
         self.samples_button.setEnabled(not busy)
+        for button in (self.add_button, self.folder_button, self.note_button):
+            button.setEnabled(not self.read_only)

@@ -22,6 +22,7 @@ import numpy as np
 from courtroom_desktop.core.errors import LibraryError
 from courtroom_desktop.core.library.shared.catalog import SharedCatalog
 from courtroom_desktop.core.library.shared.commit_lock import CommitLock
+from courtroom_desktop.core.library.shared.files import SharedFiles
 from courtroom_desktop.core.library.store.writer import ChunkStore, LibraryWriter, TextStore, Writable
 from courtroom_desktop.core.records import Chunk, DocStatus, Document
 
@@ -34,10 +35,11 @@ log = logging.getLogger(__name__)
 class SharedWriter(LibraryWriter):
     def __init__(self, catalog: SharedCatalog, text_index: TextStore, vectors: Callable[[], ChunkStore],
                  vectors_exist: Callable[[], bool], embedding_text: Callable[[str, Chunk], str],
-                 commit_lock: CommitLock, read_only: bool = False):
+                 commit_lock: CommitLock, files: SharedFiles, read_only: bool = False):
         super().__init__(catalog, text_index, vectors, vectors_exist, embedding_text)
         self.shared = catalog
         self.commit_lock = commit_lock
+        self.files = files
         self.read_only = read_only
         self.skipped: list[str] = []  # documents the last write found stored by another writer
 
@@ -63,6 +65,8 @@ class SharedWriter(LibraryWriter):
         self._writable()
         if not entries:
             return
+        for entry in entries:  # before the lock: by content, so writers at once write the same object
+            self.files.put(entry.record.path, entry.record.sha256)
         with self.lock:
             self._locked()
             try:
