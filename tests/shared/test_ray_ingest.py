@@ -37,7 +37,7 @@ def ray_engine():
 def many_pdfs(tmp_path):
     folder = tmp_path / "papers"
     folder.mkdir()
-    for n in range(8):
+    for n in range(5):
         make_structured(folder / f"paper{n}.pdf", outline=n % 2 == 0, title=f"Report number {n}",
                         paragraphs_per_section=3 + n)
     return sorted(folder.glob("*.pdf"))
