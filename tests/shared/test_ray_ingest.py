@@ -132,3 +132,23 @@ def test_cancel_stops_a_ray_ingest_and_stores_nothing_half(s3, tmp_path, embedde
     assert lib.check_consistency()["consistent"]
     assert len(lib.documents(DocStatus.ready)) == finished.added
     lib.close()
+
+
+def test_ray_workers_embed_through_an_openai_compatible_server_in_batches(s3, tmp_path, many_pdfs, ray_engine):
+    """With library.embedder = 'openai' every actor sends its passages to the embedding server (a TEI or vLLM server
+    in a team; the fake one on loopback here), embed_batch at a time, and the driver sends none."""
+    from testkit.fake_embed import FakeEmbedServer
+
+    with FakeEmbedServer() as server:
+        settings = SETTINGS.model_copy(update={"embedder": "openai", "embedding_model": server.model,
+                                               "embedding_url": server.openai_url})
+        lib = Library(tmp_path / "driver", settings, location=s3.location("ray-four"))
+        finished = lib.ingest(many_pdfs[:3], engine=ray_engine)
+        assert finished.added == 3 and finished.failed == 0
+        sizes = [len(r["input"]) for r in server.requests if "input" in r and r["input"] != ["dimension probe"]]
+        docs = lib.documents(DocStatus.ready)
+        assert sum(sizes) == sum(d.chunks for d in docs)  # every passage once, all through the server
+        assert max(sizes) <= settings.embed_batch and len(sizes) >= 3
+        assert lib.embedder.identity.startswith("openai:fake-embed@")
+        assert lib.check_consistency()["consistent"]
+        lib.close()
