@@ -19,7 +19,7 @@ from pydantic import Field, create_model, model_validator
 from courtroom_desktop.core.check.drafts import Draft, DraftSentence
 from courtroom_desktop.core.check.records import CheckClaim
 from courtroom_desktop.core.check.review import find_span, narrow
-from courtroom_desktop.core.court.prompts import Messages, _list_of, _one_of, attribute, escape
+from courtroom_desktop.core.court.prompts import Messages, attribute, escape, list_of, one_of
 from courtroom_desktop.core.court.records import Bounded, Cap
 from courtroom_desktop.core.errors import Cancelled, CourtroomError, ModelUnavailable
 
@@ -59,12 +59,12 @@ def claims_schema(numbers: Sequence[int]) -> type[Any]:
     """The answer for one window: claims, each in one of the sentences shown (by its number)."""
     item = create_model(
         "DraftClaim", __base__=_Item,
-        sentence=(_one_of([str(n) for n in numbers]), Field(description="The number of the sentence the claim is in.")),
+        sentence=(one_of([str(n) for n in numbers]), Field(description="The number of the sentence the claim is in.")),
         claim=(Annotated[str, Cap(CLAIM_CHARS)], Field(description="The claim's words, copied exactly from that "
                                                                    "sentence (all of it or a part).")),
         why=(Annotated[str, Cap(WHY_CHARS)], Field("", description="A few words: why it is worth checking.")))
     return create_model("DraftClaims", __base__=Bounded,
-                        claims=(_list_of(item), Field(default_factory=list, max_length=2 * len(numbers),
+                        claims=(list_of(item), Field(default_factory=list, max_length=2 * len(numbers),
                                                       description="The claims worth checking, in draft order; empty "
                                                                   "when there are none.")))
 

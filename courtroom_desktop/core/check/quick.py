@@ -41,7 +41,7 @@ def verdict_schema(ids: Sequence[str]) -> type[Any]:
     """The quick verdict: citations first (at least one, and only ids shown: a small model under constrained decoding
     then always rests its answer on a passage, as counsel's structured argument does), a label, a confidence, one
     sentence."""
-    citations: Any = (prompts._list_of(prompts._one_of(ids)), Field(..., min_length=1, max_length=4,
+    citations: Any = (prompts.list_of(prompts.one_of(ids)), Field(..., min_length=1, max_length=4,
                                                                        description="Ids of the passages it rests on."))
     return create_model(
         "QuickVerdict", __base__=Bounded,

@@ -74,7 +74,7 @@ def search_text(spec: TrialSpec, round_number: int) -> list[str]:
     return [f"{option} {spec.claim}", f"{option} {names}"]
 
 
-def _one_of(values: Sequence[str]) -> Any:
+def one_of(values: Sequence[str]) -> Any:
     """One of ``values`` (a Literal made at run time), or any string when there are none."""
     return Literal[tuple(values)] if values else str
 
@@ -83,7 +83,7 @@ def scoring_fields(decision: DecisionSpec, pool_ids: Sequence[str]) -> dict[str,
     """Extra fields of the judge's ruling in a decision round: ``scores``, an object with one key per criterion (its
     name), so that constrained decoding gives every criterion exactly once; ``constraints``, one key per hard
     constraint (K1, K2, ... as the prompt lists them)."""
-    cites: Any = GenericAlias(list, (_one_of(pool_ids),)) if pool_ids else list[str]
+    cites: Any = GenericAlias(list, (one_of(pool_ids),)) if pool_ids else list[str]
     score = create_model(
         "CriterionScoreDraft", __base__=Bounded,
         known=(bool, Field(description="false when the evidence does not say how the option does on it")),

@@ -81,12 +81,12 @@ class SearchPlan(Bounded):
         default_factory=list, max_length=3, description="One to three short search queries (keywords, not sentences).")
 
 
-def _one_of(values: Sequence[str]) -> Any:
+def one_of(values: Sequence[str]) -> Any:
     """One of ``values`` (a Literal made at run time), or any string when there are none."""
     return Literal[tuple(values)] if values else str
 
 
-def _list_of(item: Any) -> Any:
+def list_of(item: Any) -> Any:
     """``list[item]`` for a type made at run time."""
     return GenericAlias(list, (item,))
 
@@ -95,10 +95,10 @@ def argument_schema(pool_ids: Sequence[str], open_ids: Sequence[str] = ()) -> ty
     """The structured argument for small models: citations can only be ids that exist in the pool, and challenges
     it answers only ids still open. Exact quotations of cited passages come last, so that a model cut off by its token
     limit has already given its citations and its argument."""
-    quote: Any = create_model("Quote", __base__=Bounded, id=(_one_of(pool_ids), ...),
+    quote: Any = create_model("Quote", __base__=Bounded, id=(one_of(pool_ids), ...),
                               text=(Annotated[str, Cap(300)], Field(description="Words copied exactly from that passage.")))
     fields: dict[str, Any] = {
-        "citations": (_list_of(_one_of(pool_ids)), Field(..., min_length=1, max_length=4,
+        "citations": (list_of(one_of(pool_ids)), Field(..., min_length=1, max_length=4,
                                                      description="Ids of the evidence you rely on.")
                       if pool_ids else Field(default_factory=list, max_length=4)),
         "argument": (Annotated[str, Cap(1200)], Field(description="Your argument, one paragraph, citing evidence like "
@@ -108,19 +108,19 @@ def argument_schema(pool_ids: Sequence[str], open_ids: Sequence[str] = ()) -> ty
                                                                              "evidence.")),
     }
     if open_ids:
-        fields["answers"] = (_list_of(_one_of(open_ids)), Field(default_factory=list, max_length=3,
+        fields["answers"] = (list_of(one_of(open_ids)), Field(default_factory=list, max_length=3,
                                                             description="Ids of the challenges your argument answers."))
-    fields["quotes"] = (_list_of(quote), Field(default_factory=list, max_length=2, description="Optional exact quotations."))
+    fields["quotes"] = (list_of(quote), Field(default_factory=list, max_length=2, description="Optional exact quotations."))
     return create_model("Argument", __base__=Bounded, **fields)
 
 
 def assessment_schema(ids: Sequence[str]) -> type[Any]:
     """One assessment per passage: its stance toward the claim and its relevance."""
     stance: Any = Literal["supports", "refutes", "mixed", "irrelevant"]
-    item = create_model("PassageAssessment", __base__=Bounded, id=(_one_of(ids), ...), stance=(stance, ...),
+    item = create_model("PassageAssessment", __base__=Bounded, id=(one_of(ids), ...), stance=(stance, ...),
                         relevance=(float, Field(ge=0.0, le=1.0, description="0: off the point; 1: decides it.")))
     return create_model("EvidenceAssessment", __base__=Bounded,
-                        assessments=(_list_of(item), Field(..., min_length=len(ids), max_length=len(ids))))
+                        assessments=(list_of(item), Field(..., min_length=len(ids), max_length=len(ids))))
 
 
 def ruling_schema(open_ids: Sequence[str], extra: dict[str, Any] | None = None) -> type[Any]:
@@ -128,8 +128,8 @@ def ruling_schema(open_ids: Sequence[str], extra: dict[str, Any] | None = None) 
     round's scores, ``hearing.scoring_fields``)."""
     fields: dict[str, Any] = dict(extra or {})
     if open_ids:
-        mark = create_model("ChallengeMark", __base__=ChallengeMarkDraft, id=(_one_of(open_ids), ...))
-        fields["challenges"] = (_list_of(mark), Field(default_factory=list, max_length=len(open_ids),
+        mark = create_model("ChallengeMark", __base__=ChallengeMarkDraft, id=(one_of(open_ids), ...))
+        fields["challenges"] = (list_of(mark), Field(default_factory=list, max_length=len(open_ids),
                                                   description="Each open challenge by id: answered, partly answered "
                                                               "or unanswered."))
     return create_model("JudgeRuling", __base__=JudgeRuling, **fields) if fields else JudgeRuling
