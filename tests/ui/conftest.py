@@ -119,7 +119,18 @@ def qloop(qapp):
 
 
 def run(loop, coro, timeout: float = 60.0):
-    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+    """Run ``coro`` on the window's loop until it finishes (``timeout`` seconds at most). Not qasync's
+    run_until_complete: that ends with one more pass over Qt's events after the loop has stopped, which runs whatever
+    asyncio callback is queued by then with no running loop; a task a click had just spawned then took its first step
+    there and failed in asyncio.to_thread ("no running event loop": seen in test_record_navigation on a loaded
+    machine). run_forever has no such tail: what is queued waits for the next run, as in the app, whose loop never
+    stops."""
+    future = asyncio.ensure_future(asyncio.wait_for(coro, timeout), loop=loop)
+    future.add_done_callback(lambda _: loop.stop())
+    loop.run_forever()
+    if not future.done():
+        raise RuntimeError("the event loop stopped before the scenario finished")
+    return future.result()
 
 
 def click(loop, widget) -> None:
