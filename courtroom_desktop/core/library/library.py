@@ -89,11 +89,10 @@ class Library:
                                                                                         self.catalog).exists(),
                                  embedding_text)
         from courtroom_desktop.core.library.shared.commit_lock import CommitLock
+        from courtroom_desktop.core.library.shared.files import SharedFiles
         from courtroom_desktop.core.library.shared.writer import SharedWriter
 
         assert isinstance(self.catalog, SharedCatalog)
-        from courtroom_desktop.core.library.shared.files import SharedFiles
-
         self.shared_files = SharedFiles(self.location, self.root)
         return SharedWriter(self.catalog, self.text_index, lambda: self.vectors,
                             lambda: self._vectors is not None or bool(self.catalog.get_meta("vectors_folder")),
@@ -386,9 +385,8 @@ class Library:
 
     def _recorded_store(self) -> VectorStore:
         """The vector table the catalog names, of the dimension it records (else the embedder's)."""
-        folder = self.catalog.get_meta("vectors_folder") or reembed.DEFAULT_FOLDER
-        return VectorStore(self.vector_place(folder), int(self.catalog.get_meta("embedding_dim") or 0)
-                           or self.embedder.dim, self.location.options)
+        return VectorStore(self.vector_place(reembed.folder_name(self.catalog)),
+                           int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim, self.location.options)
 
     def _switched(self, store: VectorStore, embedder: LibraryEmbedder) -> None:
         """After an embedder switch's swap (under the writer's lock): searches use the new vectors and embedder."""
@@ -407,11 +405,12 @@ class Library:
                 settings = self.settings  # as they are now (Workspace.reconfigure may have replaced them)
             target = embedder or (make_embedder(settings, self.embedder_class) if settings is not None
                                   else self.target_embedder)
-            if target.identity != reembed.recorded_identity(self.catalog):
-                if self.location.shared and reembed.recorded_identity(self.catalog):
+            recorded = reembed.recorded_identity(self.catalog)
+            if target.identity != recorded:
+                if self.location.shared and recorded:
                     raise LibraryError(
                         f"{self.location.uri}: this shared library's vectors were made by "
-                        f"{reembed.recorded_identity(self.catalog)!r}; switching a shared library to another embedder "
+                        f"{recorded!r}; switching a shared library to another embedder "
                         "is not supported: set library.embedder back, or fill a new library with the new one")
                 spec = reembed.spec_of(settings or self.settings, target)
                 try:

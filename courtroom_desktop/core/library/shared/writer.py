@@ -14,7 +14,8 @@ chunk table, with its text and vectors, and the catalog are the library; the ind
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -41,24 +42,21 @@ class SharedWriter(LibraryWriter):
         self.commit_lock = commit_lock
         self.files = files
         self.read_only = read_only
-        self.skipped: list[str] = []  # documents the last write found stored by another writer
 
     def _writable(self) -> None:
         if self.read_only:
             raise LibraryError(f"{self.shared.location.uri} is opened read-only (library.read_only): adding or "
                                "removing documents is for a read-write opening")
 
-    def _locked(self) -> bool:
-        """Take the commit lock (re-entrant) and read the shared catalog fresh; sweep after a dead holder."""
-        dirty = self.commit_lock.acquire()
-        try:
+    @contextmanager
+    def _committing(self) -> Iterator[bool]:
+        """The write lock, then the commit lock (re-entrant), with the shared catalog read fresh and, after a holder
+        that died, its leftovers swept; yields whether that sweep ran."""
+        with self.lock, self.commit_lock.held() as dirty:
             self.shared.sync(force=True)
             if dirty:
                 self.sweep()
-        except BaseException:
-            self.commit_lock.release()
-            raise
-        return dirty
+            yield dirty
 
     def write(self, entries: Sequence[Writable], vectors: np.ndarray,
               before_stores: Callable[[Writable], None] | None = None) -> None:
@@ -67,31 +65,21 @@ class SharedWriter(LibraryWriter):
             return
         for entry in entries:  # before the lock: by content, so writers at once write the same object
             self.files.put(entry.record.path, entry.record.sha256)
-        with self.lock:
-            self._locked()
-            try:
-                ready = self.shared.ready_ids()
-                keep = [i for i, e in enumerate(entries) if e.in_stores or e.record.id not in ready]
-                self.skipped = [e.record.id for i, e in enumerate(entries) if i not in set(keep)]
-                if self.skipped:
-                    log.info("%d document(s) were stored by another writer meanwhile: not stored again",
-                             len(self.skipped))
-                if len(keep) < len(entries):
-                    rows = np.cumsum([0] + [len(e.chunks) for e in entries])
-                    vectors = np.concatenate([vectors[rows[i]:rows[i + 1]] for i in keep]) if keep else vectors[:0]
-                    entries = [entries[i] for i in keep]
-                super().write(entries, vectors, before_stores)
-            finally:
-                self.commit_lock.release()
+        with self._committing():
+            ready = self.shared.ready_ids()
+            keep = [i for i, e in enumerate(entries) if e.in_stores or e.record.id not in ready]
+            if len(keep) < len(entries):
+                log.info("%d document(s) were stored by another writer meanwhile: not stored again",
+                         len(entries) - len(keep))
+                rows = np.cumsum([0] + [len(e.chunks) for e in entries])
+                vectors = np.concatenate([vectors[rows[i]:rows[i + 1]] for i in keep]) if keep else vectors[:0]
+                entries = [entries[i] for i in keep]
+            super().write(entries, vectors, before_stores)
 
     def delete(self, doc_ids: Iterable[str]) -> list[Document]:
         self._writable()
-        with self.lock:
-            self._locked()
-            try:
-                return super().delete(doc_ids)
-            finally:
-                self.commit_lock.release()
+        with self._committing():
+            return super().delete(doc_ids)
 
     def recover(self) -> list[str]:
         """This machine's stuck rows (a crash here) leave the mirror; their chunks, and anyone's orphans, are swept
@@ -100,12 +88,9 @@ class SharedWriter(LibraryWriter):
         self.shared.forget_local(stuck)
         if self.read_only or not stuck:
             return stuck
-        with self.lock:
-            self._locked()
-            try:
+        with self._committing() as swept:
+            if not swept:
                 self.sweep()
-            finally:
-                self.commit_lock.release()
         return stuck
 
     def sweep(self) -> list[str]:

@@ -58,9 +58,14 @@ DEFAULT_FOLDER = "lancedb"
 SPEC_FIELDS = ("embedder", "embedding_model", "embedding_url", "embedding_languages", "embedding_backend")
 
 
+def folder_name(catalog: Catalog) -> str:
+    """The name of the vector folder the catalog names (on object storage, a prefix under the library's URI)."""
+    return catalog.get_meta("vectors_folder") or DEFAULT_FOLDER
+
+
 def folder_of(root: Path, catalog: Catalog) -> Path:
     """The vector folder the catalog names (under the library's ``root``)."""
-    return root / (catalog.get_meta("vectors_folder") or DEFAULT_FOLDER)
+    return root / folder_name(catalog)
 
 
 def spec_of(settings: LibrarySettings, embedder: LibraryEmbedder) -> str:
