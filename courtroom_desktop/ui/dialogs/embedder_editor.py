@@ -1,7 +1,8 @@
-"""The embedder in the settings dialog's Library tab: the bundled MiniLM, a sentence-transformers folder, an Ollama
-server or an OpenAI-compatible one (``library.embedder`` and the fields beside it, docs/embedders.md), with the
-server's URL, the model, the languages it reads and, for a server, an API key kept in the OS keyring. Where the
-passages would go is said under it (a server on another machine: private documents are refused).
+"""The embedder in the settings dialog's Library tab: the bundled MiniLM, the bundled multilingual-e5-small, a
+sentence-transformers folder, an Ollama server or an OpenAI-compatible one (``library.embedder`` and the fields beside
+it, docs/embedders.md), with the server's URL, the model, the languages it reads and, for a server, an API key kept in
+the OS keyring. Where the passages would go is said under it (a server on another machine: private documents are
+refused).
 
 After OK or Apply with another embedder, :func:`offer_reembed` asks whether to re-embed the library now; the re-embed
 runs through the window's library controller (progress and Cancel in the library panel), and searches use the old
@@ -17,10 +18,11 @@ from courtroom_desktop.ui.dialogs.role_editor import _first_error, _row
 from courtroom_desktop.ui.widgets import push_button
 
 FIELDS = ("embedder", "embedding_model", "embedding_url", "embedding_languages")
-SUGGESTIONS = {"bundled": ["all-MiniLM-L6-v2"], "local": [], "ollama": ["bge-m3", "nomic-embed-text",
-                                                                        "mxbai-embed-large", "all-minilm"],
+SUGGESTIONS = {"bundled": ["all-MiniLM-L6-v2"], "multilingual": ["multilingual-e5-small"], "local": [],
+               "ollama": ["bge-m3", "nomic-embed-text", "mxbai-embed-large", "all-minilm"],
                "openai": ["text-embedding-3-small", "bge-m3"]}
-URL_HINTS = {"bundled": "not used", "local": "not used", "ollama": OLLAMA_URL, "openai": "http://127.0.0.1:8000/v1"}
+URL_HINTS = {"bundled": "not used", "multilingual": "not used", "local": "not used",
+             "ollama": OLLAMA_URL, "openai": "http://127.0.0.1:8000/v1"}
 
 
 class EmbedderEditor(QWidget):
@@ -40,7 +42,7 @@ class EmbedderEditor(QWidget):
         self.url.setObjectName("embeddingUrl")
         self.languages = QLineEdit()
         self.languages.setObjectName("embeddingLanguages")
-        self.languages.setPlaceholderText("empty: English for the bundled model, all for any other")
+        self.languages.setPlaceholderText("empty: English for the bundled MiniLM, all for any other model")
         self.languages.setToolTip(LibrarySettings.model_fields["embedding_languages"].description)
         self.api_key = QLineEdit()
         self.api_key.setObjectName("embeddingApiKey")
@@ -116,7 +118,7 @@ class EmbedderEditor(QWidget):
     def _update(self, *args) -> None:
         provider = self.provider_value()
         endpoint = provider in ("ollama", "openai")
-        self.model.setEnabled(provider != "bundled")
+        self.model.setEnabled(provider not in ("bundled", "multilingual"))
         self.browse.setVisible(provider == "local")
         self.url.setEnabled(endpoint)
         self.url.setPlaceholderText(URL_HINTS[provider])

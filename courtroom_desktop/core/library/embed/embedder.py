@@ -33,6 +33,7 @@ from courtroom_desktop.core.records import Chunk
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.config import LibrarySettings
+    from courtroom_desktop.core.library.embed.e5 import E5Embedder
     from courtroom_desktop.core.library.embed.remote import RemoteEmbedder
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,12 @@ class LibraryEmbedder(Protocol):
     def covers(self, text: str) -> bool: ...
 
 
+def encode_queries(embedder: object, texts: list[str]) -> np.ndarray:
+    """``texts`` embedded as queries: through the embedder's ``encode_queries`` where it has one (an asymmetric model
+    such as E5 embeds a query unlike a passage), else its ``encode``."""
+    encode = getattr(embedder, "encode_queries", None) or embedder.encode  # type: ignore[attr-defined]
+    return np.asarray(encode(list(texts)), dtype=np.float32)
+
 
 def resolve_model_path(name: str) -> str:
     if name.lower() in BUNDLED:
@@ -94,13 +101,18 @@ def resolve_model_path(name: str) -> str:
 
 
 def make_embedder(settings: LibrarySettings, local: type[Embedder] | None = None,
-                  data_dir: str | os.PathLike[str] | None = None) -> Embedder | RemoteEmbedder:
+                  data_dir: str | os.PathLike[str] | None = None) -> Embedder | E5Embedder | RemoteEmbedder:
     """The embedder ``settings`` (a ``LibrarySettings``) name: the bundled MiniLM or a local folder run by
-    ``local`` (``Embedder`` unless given), or a ``RemoteEmbedder`` for an Ollama or OpenAI-compatible server. Nothing
-    loads and nothing is sent until the first ``encode`` or ``dim``."""
+    ``local`` (``Embedder`` unless given), the bundled multilingual-e5-small (``E5Embedder``), or a
+    ``RemoteEmbedder`` for an Ollama or OpenAI-compatible server. Nothing loads and nothing is sent until the first
+    ``encode`` or ``dim``."""
     from courtroom_desktop.core import embedder_settings as rules
 
     languages = rules.languages(settings)
+    if settings.embedder == "multilingual":
+        from courtroom_desktop.core.library.embed.e5 import E5Embedder
+
+        return E5Embedder(settings.embed_batch, languages=languages if settings.embedding_languages.strip() else None)
     if settings.embedder in rules.ENDPOINTS:
         from courtroom_desktop.core.library.embed.remote import RemoteEmbedder
 

