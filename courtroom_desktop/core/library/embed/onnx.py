@@ -90,6 +90,32 @@ def _need_onnxruntime(backend: str, export: bool) -> None:
         )
 
 
+SHIPPED = "all-MiniLM-L6-v2"  # the model a desktop bundle carries exported: <bundle>/embedders/<SHIPPED>-<backend>
+
+
+def torch_installed() -> bool:
+    """PyTorch and sentence-transformers are importable (the optional [torch] extra): only an export needs them."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) is not None for name in ("torch", "sentence_transformers"))
+
+
+def shipped_export(backend: str) -> Path | None:
+    """The bundled MiniLM exported for ``backend`` when the desktop bundle was built (``embedders/`` beside the
+    bundle's modules, or the folder ``COURTROOM_EMBEDDERS_DIR`` names), so that the bundle runs it without PyTorch;
+    None where there is none (a pip install exports it once, into the cache)."""
+    import sys
+
+    places = [os.environ.get("COURTROOM_EMBEDDERS_DIR", ""), str(Path(getattr(sys, "_MEIPASS", "")) / "embedders")
+              if getattr(sys, "_MEIPASS", None) else ""]
+    for place in filter(None, places):
+        folder = Path(place) / f"{SHIPPED}-{backend}"
+        manifest = _manifest(folder)
+        if manifest and int(manifest.get("format", 0)) == EXPORT_FORMAT:
+            return folder
+    return None
+
+
 def _cpu_has_vnni() -> bool:
     """int8 dot-product instructions (AVX512-VNNI or AVX-VNNI): then int8 weights are signed (the fast kernels);
     without them onnxruntime's signed kernels can saturate, and unsigned weights (its 'avx2' setting) are safe."""
@@ -126,6 +152,14 @@ def exported_model(model_path: str, backend: str, root: Path, label: str = "") -
     if (folder / "manifest.json").exists():
         return folder
     _need_onnxruntime(backend, export=True)
+    if not torch_installed():
+        raise ConfigError(
+            f"{SETTING} = {backend!r}: {source.name} runs on ONNX after a one-time export that needs PyTorch, which is "
+            "not installed: python -m pip install 'courtroom-desktop[torch]' (the desktop bundle ships the model "
+            "exported), or choose library.embedder = 'multilingual', which needs no PyTorch",
+            reason="PyTorch not installed for the one-time export",
+            fix="python -m pip install 'courtroom-desktop[torch]', or library.embedder = 'multilingual'",
+        )
     folder.parent.mkdir(parents=True, exist_ok=True)
     temp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     began = time.perf_counter()
