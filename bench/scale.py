@@ -9,7 +9,8 @@
 2. Search: a chunk table of --sizes synthetic chunks (384-d random unit vectors, the bundled embedder's size) with
    the app's ANN index (IVF_HNSW_SQ, cosine), once on this disk and once on an S3 server (moto's server mode in a
    separate process on loopback: a real HTTP round trip per object read, no network beyond that). --queries
-   searches of 50 nearest each; p50 and p95 in milliseconds and the S3/local ratio. An S3 bucket in a cloud region
+   searches of 50 nearest each; p50 and p95 in milliseconds and the S3/local ratio, and the HTTP requests the S3
+   server logged (for the first five searches, which read the index, then per search). An S3 bucket in a cloud region
    adds its latency (tens of ms per request) on top: see docs/scale.md.
 """
 
@@ -49,8 +50,9 @@ class MotoProcess:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
+        self.log = tempfile.NamedTemporaryFile(prefix="moto-", suffix=".log", delete=False)
         self.proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(self.port)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=self.log, stderr=self.log)
         self.endpoint = f"http://127.0.0.1:{self.port}"
         import boto3
 
@@ -69,9 +71,15 @@ class MotoProcess:
             "aws_endpoint": self.endpoint, "allow_http": "true", "aws_region": "us-east-1",
             "aws_access_key_id": "bench", "aws_secret_access_key": "bench"})
 
+    def requests(self) -> int:
+        """HTTP requests the server has logged so far (one line each)."""
+        time.sleep(0.2)  # its log lines are written after the answers
+        return sum(1 for line in Path(self.log.name).read_text(errors="replace").splitlines() if " HTTP/1.1" in line)
+
     def __exit__(self, *exc):
         self.proc.terminate()
         self.proc.wait(10)
+        Path(self.log.name).unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------- 1. ingest, local and on Ray
@@ -135,19 +143,25 @@ def fill(store: VectorStore, rows: int, seed: int = 0, batch: int = 50_000) -> N
         store.add(chunks, vectors)
 
 
-def search_times(store: VectorStore, queries: int, seed: int = 1) -> dict:
+def search_times(store: VectorStore, queries: int, seed: int = 1, s3: MotoProcess | None = None) -> dict:
     rng = np.random.default_rng(seed)
     vectors = rng.standard_normal((queries + 5, DIM)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    before = s3.requests() if s3 else 0
     for v in vectors[:5]:  # warm: the index's first reads
         store.vector_search(v, 50)
+    warm = s3.requests() if s3 else 0
     times = []
     for v in vectors[5:]:
         began = time.perf_counter()
         hits = store.vector_search(v, 50)
         times.append((time.perf_counter() - began) * 1000)
         assert len(hits) == 50
-    return {"p50_ms": float(np.percentile(times, 50)), "p95_ms": float(np.percentile(times, 95))}
+    out = {"p50_ms": float(np.percentile(times, 50)), "p95_ms": float(np.percentile(times, 95))}
+    if s3:  # what a search asks of the server: the first five (reading the index), then each one after
+        out["requests_first_5"] = warm - before
+        out["requests_per_search"] = (s3.requests() - warm) / queries
+    return out
 
 
 def search_figures(sizes: list[int], queries: int, tmp: Path, s3: MotoProcess) -> list[dict]:
@@ -167,10 +181,12 @@ def search_figures(sizes: list[int], queries: int, tmp: Path, s3: MotoProcess) -
             created = store.ensure_indices(vector_min_rows=1)
             figures[f"{where}_index_s"] = time.perf_counter() - began
             assert store.has_vector_index(), created
-            figures[where] = search_times(store, queries)
+            figures[where] = search_times(store, queries, s3=s3 if where == "s3" else None)
+            requests = (f"; {figures[where]['requests_first_5']} requests for the first 5 searches, then "
+                        f"{figures[where]['requests_per_search']:.1f} per search" if where == "s3" else "")
             print(f"  {rows:>9,} chunks, {where:>5}: filled in {figures[f'{where}_fill_s']:.0f} s, indexed in "
                   f"{figures[f'{where}_index_s']:.0f} s; search p50 {figures[where]['p50_ms']:.1f} ms, "
-                  f"p95 {figures[where]['p95_ms']:.1f} ms", flush=True)
+                  f"p95 {figures[where]['p95_ms']:.1f} ms{requests}", flush=True)
         figures["s3_over_local_p50"] = figures["s3"]["p50_ms"] / figures["local"]["p50_ms"]
         figures["s3_over_local_p95"] = figures["s3"]["p95_ms"] / figures["local"]["p95_ms"]
         out.append(figures)
