@@ -176,9 +176,11 @@ class RetrievalSettings(_Section):
         "convex", description="'convex': weighted sum of normalised scores (score_normalisation); 'rrf': weighted "
         "reciprocal rank fusion.", json_schema_extra={**shown("Fusion"), "choices": {
             "rrf": "Weighted reciprocal rank fusion", "convex": "Weighted sum of normalised scores"}})
-    score_normalisation: Literal["max", "minmax"] = Field(
+    score_normalisation: Literal["max", "minmax", "dist"] = Field(
         "max", description="Convex fusion: 'max' divides each list's scores by its best (0 as the floor); "
-        "'minmax' scales each list to [0, 1] between its worst and best hit.")
+        "'minmax' scales each list to [0, 1] between its worst and best hit; 'dist' places each score within its "
+        "list's own distribution for the query (mean +- 3 standard deviations), so a list whose best hits do not "
+        "stand out of the rest counts for less.")
     bm25_weight: float = Field(0.5, ge=0, le=10, description="Weight of the BM25 lists in fusion.",
                                json_schema_extra=shown("BM25 weight", step=0.1, decimals=2))
     vector_weight: float = Field(0.5, ge=0, le=10, description="Weight of the vector lists in fusion.",

@@ -100,3 +100,27 @@ def test_ties_break_deterministically_and_documents_take_their_best_chunk():
     assert first == [f.chunk_id for f in weighted_rrf(list(reversed(lists)), {BM25: 1, VECTOR: 1})]
     lists = [ranked(BM25, "q", ["d1-a", "d2-a", "d1-b"])]
     assert [d for d, _ in by_document(weighted_rrf(lists, {BM25: 1}))] == ["d1", "d2"]
+
+
+def test_dist_normalisation_places_a_score_within_its_own_list():
+    scores = [10.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]
+    mean, sd = 2.8, 2.4
+    assert normalised(scores, "dist")[0] == pytest.approx(min(1.0, (10.0 - (mean - 3 * sd)) / (6 * sd)))
+    assert normalised(scores, "dist")[1] == pytest.approx((2.0 - (mean - 3 * sd)) / (6 * sd))
+    assert normalised([3.0, 3.0], "dist") == [1.0, 1.0] and normalised([0.4], "dist") == [1.0]
+    assert all(0.0 <= v <= 1.0 for v in normalised([100.0, 1.0, 0.5, 0.4, 0.3], "dist"))
+
+
+def test_with_dist_a_flat_list_lifts_its_head_less_than_a_list_whose_head_stands_out():
+    # BM25 matches common words everywhere: its first hit barely beats the rest. The vector list's first hit stands
+    # clear. Dividing by the best gives both heads 1.0 (a tie, broken by chunk id for BM25's); within their own
+    # distributions the vector head is 1.0 and BM25's about 0.77: the standout hit comes first
+    flat = [ranked(BM25, "q", [f"b{i}-1" for i in range(20)], [10.0 - 0.02 * i for i in range(20)])]
+    peaked = [ranked(VECTOR, "q", [f"v{i}-1" for i in range(20)], [0.9] + [0.4 - 0.005 * i for i in range(1, 20)])]
+    weights = {BM25: 0.5, VECTOR: 0.5}
+    by_max = {f.chunk_id: f.score for f in fuse(flat + peaked, weights, "convex", normalisation="max")}
+    by_dist = fuse(flat + peaked, weights, "convex", normalisation="dist")
+    assert by_max["b0-1"] == pytest.approx(by_max["v0-1"])
+    assert by_dist[0].chunk_id == "v0-1"
+    scores = {f.chunk_id: f.score for f in by_dist}
+    assert scores["v0-1"] == pytest.approx(0.5) and scores["b0-1"] == pytest.approx(0.5 * 0.77, abs=0.01)

@@ -83,8 +83,11 @@ def relevant_chunks(library: PassageLibrary, queries: Sequence[LabelledQuery]) -
 
 
 def evaluate_passages(library: PassageLibrary, queries: Sequence[LabelledQuery], settings: RetrievalSettings,
-                      depth: int = 100) -> list[SystemResult]:
-    """BM25, vector and hybrid (as the Retriever fuses them, language rule included) over chunks."""
+                      depth: int = 100, search_k: int = 0) -> list[SystemResult]:
+    """BM25, vector and hybrid (as the Retriever fuses them, language rule included) over chunks; with ``search_k``
+    also "search": the ``search_k`` passages ``Retriever.search`` returns (what `courtroom search` shows: fusion, then
+    the reranker and near-duplicate collapsing). Each has hit@1 and hit@5 (the answering passage first, in the top
+    five) beside the ranking metrics."""
     relevant = relevant_chunks(library, queries)
     retriever = Retriever(library, settings, reranker=None)
     weights = {BM25: settings.bm25_weight, VECTOR: settings.vector_weight}
@@ -95,12 +98,19 @@ def evaluate_passages(library: PassageLibrary, queries: Sequence[LabelledQuery],
             runs[method][item.id] = [h.chunk_id for r in lists if r.method == method for h in r.hits]
         fused = fuse(lists, weights, settings.fusion, settings.rrf_k, normalisation=settings.score_normalisation)
         runs["hybrid"][item.id] = [f.chunk_id for f in fused]
+    if search_k:
+        searcher = Retriever(library, settings)
+        # a passage shown stands for the near-duplicates collapsed into it: it holds the answer if one of them does
+        runs["search"] = {item.id: [next((c for c in (e.chunk.id, *e.duplicates) if c in relevant[item.id]),
+                                         e.chunk.id) for e in searcher.search(item.query, k=search_k)]
+                          for item in queries}
     results = []
     for name, ranked in runs.items():
         per_query = {}
         for item in queries:
             scores = query_metrics(ranked[item.id], relevant[item.id])
             scores["hit@1"] = 1.0 if ranked[item.id][:1] and ranked[item.id][0] in relevant[item.id] else 0.0
+            scores["hit@5"] = 1.0 if relevant[item.id].keys() & set(ranked[item.id][:5]) else 0.0
             per_query[item.id] = scores
         means = {m: sum(q[m] for q in per_query.values()) / len(per_query) for m in next(iter(per_query.values()))}
         results.append(SystemResult(name, means, per_query))

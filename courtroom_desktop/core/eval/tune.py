@@ -124,7 +124,13 @@ class Prepared:
                 gain = np.where(inside, weight / (settings.rrf_k + np.maximum(ranks, 1)), 0.0)
             else:
                 low, high = scores[inside].min(), scores[inside].max()
-                if settings.score_normalisation == "max" and high > 1e-12:
+                spread = float(scores[inside].std())
+                if settings.score_normalisation == "dist" and spread > 1e-12:  # as fusion.normalised
+                    floor = float(scores[inside].mean()) - 3 * spread
+                    norm = np.clip((scores - floor) / (6 * spread), 0.0, 1.0)
+                elif settings.score_normalisation == "dist":
+                    norm = np.ones_like(scores)
+                elif settings.score_normalisation == "max" and high > 1e-12:
                     norm = np.maximum(scores, 0.0) / high
                 elif high - low > 1e-12:
                     norm = (scores - low) / (high - low)

@@ -93,14 +93,26 @@ def normalised(scores: Sequence[float], how: str = "max") -> list[float]:
     ``max``: divided by the list's best score, with 0 as the floor (BM25 and cosine have 0 as their natural
     minimum: "theoretical min-max"); a score does not depend on how deep the list was fetched, and the last hit
     of a short list keeps its weight. ``minmax``: (s - min) / (max - min) within the list (equal scores map to 1).
-    ``max`` falls back to ``minmax`` when the best score is not positive."""
+    ``max`` falls back to ``minmax`` when the best score is not positive.
+    ``dist``: placed within the list's own distribution for this query, (s - (mean - 3 sd)) / (6 sd), clipped to
+    [0, 1] (distribution-based score fusion): a hit counts by how far it stands out of its own list, so a list whose
+    scores are flat for a query (BM25 matching common words everywhere) lifts its head less than one whose best hits
+    stand clear of the rest. Parameter-free; a list of one hit, or of equal scores, maps to 1."""
     if not scores:
         return []
     low, high = min(scores), max(scores)
+    if how == "dist":
+        count = len(scores)
+        mean = sum(scores) / count
+        spread = (sum((s - mean) ** 2 for s in scores) / count) ** 0.5
+        if spread <= 1e-12:
+            return [1.0] * count
+        floor = mean - 3 * spread
+        return [min(1.0, max(0.0, (s - floor) / (6 * spread))) for s in scores]
     if how == "max" and high > 1e-12:
         return [max(s, 0.0) / high for s in scores]
     if how not in ("max", "minmax"):
-        raise ValueError(f"unknown score normalisation {how!r}: use 'max' or 'minmax'")
+        raise ValueError(f"unknown score normalisation {how!r}: use 'max', 'minmax' or 'dist'")
     if high - low <= 1e-12:
         return [1.0] * len(scores)
     return [(s - low) / (high - low) for s in scores]
