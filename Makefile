@@ -38,8 +38,8 @@ clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
 
 # The desktop bundle (PyInstaller one-folder, launcher, icon, tar.gz) and its offline smoke test: docs/installer.md.
-installer: setup
-	$(PY) -m pip install -e '.[installer]' && $(PY) installer/build.py
+installer:
+	installer/bundle_venv.sh build/bundle-venv && build/bundle-venv/bin/python installer/build.py
 
 smoke-installer:
 	$(PY) installer/smoke.py

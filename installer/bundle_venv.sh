@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The environment the desktop bundle is built from (make installer): its own venv (default build/bundle-venv), set up
+# by scripts/setup.sh with the [installer,torch] extras (PyInstaller; PyTorch only to export all-MiniLM-L6-v2 to ONNX
+# before PyInstaller runs), then OpenCV swapped for its headless build. RapidOCR asks for opencv-python, which carries
+# its own Qt 5, FFmpeg and OpenBLAS (about 290 MB in the bundle); the app uses OpenCV only to read and cut images, and
+# the headless build of the same version has the same cv2 without them. The development venv (.venv) is left as it is.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${1:-build/bundle-venv}"
+VENV="$VENV" EXTRAS="installer,torch" scripts/setup.sh
+PY="$VENV/bin/python"
+if "$PY" -m pip show opencv-python >/dev/null 2>&1; then
+  version=$("$PY" -c "import importlib.metadata as m; print(m.version('opencv-python'))")
+  "$PY" -m pip uninstall -y opencv-python
+  "$PY" -m pip install --no-deps "opencv-python-headless==$version"
+fi
+"$PY" -c "import cv2; print('cv2', cv2.__version__, 'from', cv2.__file__)"
