@@ -22,7 +22,6 @@ from urllib.parse import urlsplit
 
 BUNDLED_NAMES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 MULTILINGUAL_NAME = "multilingual-e5-small"
-IN_APP = ("bundled", "multilingual")  # models shipped with the app: embedding_model names nothing to choose
 ENDPOINTS = ("ollama", "openai")
 LANGUAGES = ("en", "zh", "ja", "ko")
 OLLAMA_URL = "http://localhost:11434"

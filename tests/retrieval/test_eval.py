@@ -35,7 +35,8 @@ def test_tuning_fast_path_ranks_exactly_like_fuse():
         prepared = Prepared(lists)
         for settings in (RetrievalSettings(fusion="rrf", rrf_k=5, bm25_weight=1.2, vector_weight=1, candidates=10),
                          RetrievalSettings(fusion="convex", score_normalisation="max", candidates=20),
-                         RetrievalSettings(fusion="convex", score_normalisation="minmax", bm25_weight=0.3, candidates=15)):
+                         RetrievalSettings(fusion="convex", score_normalisation="minmax", bm25_weight=0.3, candidates=15),
+                         RetrievalSettings(fusion="convex", score_normalisation="dist", candidates=25)):
             expected = [d for d, _ in by_document(fuse([r.head(settings.candidates) for r in lists],
                                                        {BM25: settings.bm25_weight, VECTOR: settings.vector_weight},
                                                        settings.fusion, settings.rrf_k, normalisation=settings.score_normalisation))]

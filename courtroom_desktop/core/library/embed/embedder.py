@@ -123,7 +123,7 @@ def make_embedder(settings: LibrarySettings, local: type[Embedder] | None = None
     if settings.embedder == "multilingual":
         from courtroom_desktop.core.library.embed.e5 import E5Embedder
 
-        return E5Embedder(settings.embed_batch, languages=languages if settings.embedding_languages.strip() else None)
+        return E5Embedder(settings.embed_batch, languages=languages)
     if settings.embedder in rules.ENDPOINTS:
         from courtroom_desktop.core.library.embed.remote import RemoteEmbedder
 

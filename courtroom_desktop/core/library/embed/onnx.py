@@ -106,8 +106,8 @@ def shipped_export(backend: str) -> Path | None:
     None where there is none (a pip install exports it once, into the cache)."""
     import sys
 
-    places = [os.environ.get("COURTROOM_EMBEDDERS_DIR", ""), str(Path(getattr(sys, "_MEIPASS", "")) / "embedders")
-              if getattr(sys, "_MEIPASS", None) else ""]
+    bundle = getattr(sys, "_MEIPASS", None)  # set by PyInstaller in a frozen app
+    places = [os.environ.get("COURTROOM_EMBEDDERS_DIR", ""), str(Path(bundle) / "embedders") if bundle else ""]
     for place in filter(None, places):
         folder = Path(place) / f"{SHIPPED}-{backend}"
         manifest = _manifest(folder)
