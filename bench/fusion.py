@@ -28,13 +28,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.multilingual import BEIR_SETS, PASSAGE_SETS, parser_for  # noqa: E402
+from bench.multilingual import BEIR_SETS, PASSAGE_SETS, parser_for, passage_library  # noqa: E402
 from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings  # noqa: E402
 from courtroom_desktop.core.eval.beir import read_split  # noqa: E402
 from courtroom_desktop.core.eval.library import build_beir_library  # noqa: E402
 from courtroom_desktop.core.eval.metrics import query_metrics  # noqa: E402
 from courtroom_desktop.core.eval.passages import read_labelled, relevant_chunks  # noqa: E402
-from courtroom_desktop.core.library import Library  # noqa: E402
 from courtroom_desktop.core.retrieval import Retriever  # noqa: E402
 from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, by_document, fuse  # noqa: E402
 
@@ -57,14 +56,10 @@ def score_set(retriever: Retriever, queries: dict[str, str], relevant: dict[str,
     weights = {BM25: settings.bm25_weight, VECTOR: settings.vector_weight}
     for qid, text in queries.items():
         lists = retriever.gather([text], depth)
-
-        def rank(items: list[str]) -> list[str]:
-            return list(dict.fromkeys(items))
-
         ranked = {}
-        for method in (BM25, VECTOR):
+        for method in (BM25, VECTOR):  # each document or passage once, at its best place
             hits = [h for r in lists if r.method == method for h in r.hits]
-            ranked[method] = rank([h.doc_id if per_document else h.chunk_id for h in hits])
+            ranked[method] = list(dict.fromkeys(h.doc_id if per_document else h.chunk_id for h in hits))
         for name, how in FUSIONS.items():
             fused = fuse(lists, weights, how["fusion"], how.get("rrf_k", settings.rrf_k),
                          normalisation=how.get("score_normalisation", "max"))
@@ -91,8 +86,7 @@ def main() -> None:
                 queries, relevant, per_document = split.queries, split.qrels, True
             else:
                 path, folders = PASSAGE_SETS[name]
-                library = Library.open(cache / ("passages-" + "+".join(f.name for f in folders)), library_settings)
-                library.ingest(folders)
+                library, _ = passage_library(folders, library_settings, cache)
                 labelled = read_labelled(path)
                 queries = {q.id: q.query for q in labelled}
                 relevant, per_document = relevant_chunks(library, labelled), False

@@ -70,14 +70,23 @@ def beir_rows(name: str, folder: Path, settings: LibrarySettings, retrieval: Ret
             "systems": {s.name: {k: round(v, 4) for k, v in s.metrics.items()} for s in systems}}
 
 
-def passage_rows(name: str, queries: Path, folders: list[Path], settings: LibrarySettings,
-                 retrieval: RetrievalSettings, cache: Path) -> dict:
-    root = cache / ("passages-" + "+".join(f.name for f in folders))
-    library = Library.open(root, settings)
+def passage_library(folders: list[Path], settings: LibrarySettings, cache: Path) -> tuple[Library, float]:
+    """The library of ``folders`` cached under ``cache`` (one per set of folders; unchanged files are not read again),
+    and the seconds its ingest took."""
+    library = Library.open(cache / ("passages-" + "+".join(f.name for f in folders)), settings)
+    began = time.perf_counter()
     try:
-        began = time.perf_counter()
         library.ingest(folders)
-        built = time.perf_counter() - began
+    except BaseException:
+        library.close()
+        raise
+    return library, time.perf_counter() - began
+
+
+def passage_rows(queries: Path, folders: list[Path], settings: LibrarySettings, retrieval: RetrievalSettings,
+                 cache: Path) -> dict:
+    library, built = passage_library(folders, settings, cache)
+    try:
         labelled = read_labelled(queries)
         systems = evaluate_passages(library, labelled, retrieval, search_k=10)
     finally:
@@ -125,7 +134,7 @@ def main() -> None:
                 results[embedder][name] = beir_rows(name, BEIR_SETS[name], settings, retrieval, cache)
             else:
                 queries, folders = PASSAGE_SETS[name]
-                results[embedder][name] = passage_rows(name, queries, folders, settings, retrieval, cache)
+                results[embedder][name] = passage_rows(queries, folders, settings, retrieval, cache)
             print(json.dumps({embedder: {name: results[embedder][name]}}), file=sys.stderr, flush=True)
     print_tables(results)
     if args.json:

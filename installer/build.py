@@ -11,9 +11,10 @@ Windows: the same folder (courtroom.exe windowed, courtroom-cli.exe console), th
   (installer/windows/courtroom.iss) when ISCC.exe is on PATH. macOS: dist/Courtroom Desktop.app, signed and
   notarized by installer/macos/sign.sh when CODESIGN_IDENTITY (and the Apple ID settings) are set.
 
-Installs nothing: PyInstaller and PyTorch must already be installed (`pip install -e .[installer,torch]`): PyTorch
-exports all-MiniLM-L6-v2 to ONNX before PyInstaller runs, and the bundle ships that export instead of PyTorch. Prints the bundle's size,
-file count, archive size and build time, and writes them to <dist>/<bundle>.build.json.
+Installs nothing: PyInstaller and PyTorch must already be installed (`pip install -e .[installer,torch]`, or
+installer/bundle_venv.sh): PyTorch exports all-MiniLM-L6-v2 to ONNX before PyInstaller runs, and the bundle ships
+that export instead of PyTorch. Prints the bundle's size, file count, archive size and build time, and writes them to
+<dist>/<bundle>.build.json.
 """
 
 from __future__ import annotations
