@@ -7,7 +7,7 @@ line-end hyphens joined, sections from headings, chunks of 200 tokens cut at par
 all-MiniLM-L6-v2 vectors into LanceDB, a tantivy BM25 index, a SQLite catalog, highlight rectangles kept; the
 embedder made as the app makes it, ``make_embedder``: by default the model exported to ONNX and run by onnxruntime,
 the same vectors as PyTorch's), searched by ``Retriever`` with the default RetrievalSettings (BM25 + vectors,
-convex fusion, near-duplicates collapsed).
+weighted reciprocal rank fusion, near-duplicates collapsed).
 
 "The recipe": what a LangChain user builds by default: ``PyMuPDFLoader`` per file (a Document per page, PyMuPDF's
 default text, which keeps ligatures and hyphens) -> ``RecursiveCharacterTextSplitter(chunk_size=1000,

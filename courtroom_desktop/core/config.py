@@ -171,10 +171,11 @@ class RetrievalSettings(_Section):
                    json_schema_extra=shown("Passages per search"))
     candidates: int = Field(100, ge=10, le=2000, description="Candidates each method contributes per query before fusion.",
                             json_schema_extra=shown("Candidates per method", step=10))
-    # Defaults tuned on SciFact's 809 training claims (bench/tune_retrieval.py; docs/retrieval.md), never on its test set.
+    # Boosts and weights tuned on SciFact's 809 training claims (bench/tune_retrieval.py), never on its test set; the
+    # fusion chosen on sets it was not tuned on (bench/fusion.py; docs/retrieval.md#fusion-on-collections-it-was-not-tuned-on)
     fusion: Literal["rrf", "convex"] = Field(
-        "convex", description="'convex': weighted sum of normalised scores (score_normalisation); 'rrf': weighted "
-        "reciprocal rank fusion.", json_schema_extra={**shown("Fusion"), "choices": {
+        "rrf", description="'rrf': weighted reciprocal rank fusion, weight / (rrf_k + rank) summed over the lists; "
+        "'convex': weighted sum of normalised scores (score_normalisation).", json_schema_extra={**shown("Fusion"), "choices": {
             "rrf": "Weighted reciprocal rank fusion", "convex": "Weighted sum of normalised scores"}})
     score_normalisation: Literal["max", "minmax", "dist"] = Field(
         "max", description="Convex fusion: 'max' divides each list's scores by its best (0 as the floor); "
@@ -185,7 +186,8 @@ class RetrievalSettings(_Section):
                                json_schema_extra=shown("BM25 weight", step=0.1, decimals=2))
     vector_weight: float = Field(0.5, ge=0, le=10, description="Weight of the vector lists in fusion.",
                                  json_schema_extra=shown("Vector weight", step=0.1, decimals=2))
-    rrf_k: float = Field(5.0, gt=0, description="The k of reciprocal rank fusion: 1 / (k + rank) (used when fusion = 'rrf').")
+    rrf_k: float = Field(5.0, gt=0, description="The k of reciprocal rank fusion: 1 / (k + rank) (used when fusion = 'rrf'): "
+                         "small, so the head of each list counts most.")
     uncovered_vector_weight: float = Field(
         0.1, ge=0, le=1, description="For a query in a language the embedding model does not read (a Chinese query and "
         "the English-only bundled MiniLM), the vector list's weight is multiplied by this: retrieval leans on BM25.")

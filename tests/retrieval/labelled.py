@@ -5,8 +5,8 @@ trials do. Sentence embeddings blur such details (the 2,417-nurse cohort looks l
 BM25 is misled when a wrong passage mentions every query word and is shorter (the TNF passage also names IL-6,
 IL-8 and septic shock). Each method misses the top answer on different queries (checked with the bundled model:
 vector on the two cohort-number queries, BM25 on the IL-6 and IL-8 ones), while the right passage stays near the
-top of the method that misses it; fusion should then rank it first everywhere (it does with the tuned convex
-fusion, with RRF k=60 and with RRF k=5).
+top of the method that misses it; fusion should then rank it first everywhere (it does with the default RRF
+k=5, with RRF k=60 and with convex fusion).
 """
 
 # (doc id, title, section heading, text)
