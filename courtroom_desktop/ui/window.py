@@ -116,7 +116,7 @@ class MainWindow(FirstRun, QMainWindow):
 
         actions.build(self)  # the act_* actions, menus, toolbar and shortcuts
         self._wire()
-        self.resize(1480, 900)
+        window_layout.fit_to_screen(self, 1480, 900)  # the first size; restore() brings back the last
         window_layout.reset(self)
         window_layout.restore(self)  # as it was left
 
@@ -453,6 +453,7 @@ class MainWindow(FirstRun, QMainWindow):
         super().showEvent(event)
         if not self._shown:
             self._shown = True
+            window_layout.restore_splits(self)
             QTimer.singleShot(0, self.sig_shown.emit)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name

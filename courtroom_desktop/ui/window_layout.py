@@ -1,9 +1,39 @@
 """The main window's remembered layout: its geometry and toolbar state, the sizes of its three splitters and the left
-tab, kept in QSettings between runs; and the first sizes that "Reset the layout" goes back to."""
+tab, kept in QSettings between runs; the first sizes that "Reset the layout" goes back to; and the first size of any
+window or dialog, which fits the screen it opens on."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QSplitter
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QSplitter, QWidget
+
+FIRST_WINDOW = QSize(1480, 900)
+SCREEN_SHARE = 0.92  # of the available area a first window takes at most, so its frame and title bar fit too
+
+
+def fitted(wanted: QSize, available: QRect) -> QRect:
+    """A window of about ``wanted`` placed within ``available`` (a screen's area less its task bars): as wanted when it
+    fits, else cut to ``SCREEN_SHARE`` of the area in each direction that does not, centred."""
+    width = min(wanted.width(), int(available.width() * SCREEN_SHARE))
+    height = min(wanted.height(), int(available.height() * SCREEN_SHARE))
+    rect = QRect(0, 0, width, height)
+    rect.moveCenter(available.center())
+    return rect
+
+
+def fit_to_screen(widget: QWidget, width: int, height: int) -> None:
+    """Size ``widget`` (a window or dialog not yet shown) to about ``width`` x ``height``, within the available area
+    of the screen it will open on (its parent's, else the primary one)."""
+    parent = widget.parentWidget()
+    screen = (parent.screen() if parent is not None else None) or QGuiApplication.primaryScreen()
+    if screen is None:
+        widget.resize(width, height)
+        return
+    rect = fitted(QSize(width, height), screen.availableGeometry())
+    widget.resize(rect.size())
+    if parent is None:
+        widget.move(rect.topLeft())
 
 FIRST_SIZES = {"main": [360, 660, 520], "courtroom": [640, 170], "inspector": [200, 640]}
 
@@ -25,11 +55,17 @@ def restore(window) -> None:
     state = s.value("window/state")
     if state is not None:
         window.restoreState(state)
+    window.left_tabs.setCurrentIndex(int(s.value("window/left_tab", 0, type=int)))
+
+
+def restore_splits(window) -> None:
+    """The splitters as they were left: once the window is laid out at its size (on its first show), or the room a
+    splitter gains between its default size and the window's would be shared out by stretch factors, not kept."""
+    s = window.settings
     for key, splitter in splitters(window).items():
         value = s.value(f"splitters/{key}")
         if value is not None:
             splitter.restoreState(value)
-    window.left_tabs.setCurrentIndex(int(s.value("window/left_tab", 0, type=int)))
 
 
 def save(window) -> None:

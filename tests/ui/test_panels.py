@@ -398,19 +398,22 @@ def test_shortcuts_about_appearance_and_remembered_layout(make_window, qloop, qt
     window.findChild(type(window.act_start), "appearance_system").trigger()
     soon(qloop, lambda: window.settings.value("appearance") == "system", "system to be remembered")
 
-    # layout: the splitters come back as they were left
-    window.courtroom.splitter.setSizes([300, 400])
+    # layout: the splitters come back as they were left (the courtroom's chart is hidden until a ruling)
+    window.splitter.setSizes([300, 200, 400])
+    window.inspector.splitter.setSizes([300, 200])
     window.left_tabs.setCurrentIndex(1)
-    before = window.courtroom.splitter.sizes()
+    before, main = window.inspector.splitter.sizes(), window.splitter.sizes()
     window.close()
     settings = QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat)
     again = make_window(settings=settings)
 
-    def proportions_back():  # the proportions come back (not the default 640 / 170); pixels follow the window's size
-        after = again.courtroom.splitter.sizes()
-        return after[1] and abs(after[0] / after[1] - before[0] / before[1]) < 0.1
+    def proportions_back():  # the proportions come back (not the default 200 / 640); pixels follow the window's size
+        after = again.inspector.splitter.sizes()
+        widths = again.splitter.sizes()  # within a panel's minimum width of where they were left
+        return (after[1] and abs(after[0] / after[1] - before[0] / before[1]) < 0.1
+                and all(abs(a - b) <= 0.05 * sum(main) for a, b in zip(widths, main)))
 
-    soon(qloop, proportions_back, f"the splitter's proportions {before}")
+    soon(qloop, proportions_back, f"the splitters' proportions {before}, {main}")
     soon(qloop, lambda: again.left_tabs.currentIndex() == 1, "the remembered tab")
 
 

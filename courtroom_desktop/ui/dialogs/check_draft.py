@@ -49,6 +49,7 @@ from courtroom_desktop.ui.widgets import push_button, record_table
 from courtroom_desktop.ui.widgets.check_table import CheckTablePanel, ClaimPane
 from courtroom_desktop.ui.widgets.inspector import EvidenceInspector
 from courtroom_desktop.ui.widgets.notice_bar import NoticeBar
+from courtroom_desktop.ui.window_layout import fit_to_screen
 
 DRAFT_FILTER = "Drafts (*.pdf *.docx *.md *.markdown *.txt);;All files (*)"
 ORIGIN_WORDS = {"rules": "found by the rules", "model": "found by the model", "edited": "edited",
@@ -229,7 +230,7 @@ class SentencePicker(QDialog):
         layout.addWidget(self.filter)
         layout.addWidget(self.list, 1)
         layout.addWidget(buttons)
-        self.resize(720, 480)
+        fit_to_screen(self, 720, 480)
 
     def _filter(self, text: str) -> None:
         words = text.lower().split()
@@ -590,7 +591,7 @@ class CheckExportDialog(QDialog):
         controller.sig_busy.connect(self._on_busy)
         controller.sig_exported.connect(self._on_exported)
         controller.sig_error.connect(self._on_error)
-        self.resize(640, 320)
+        fit_to_screen(self, 640, 320)
         self._update()
 
     def chosen_formats(self) -> list[str]:
@@ -684,7 +685,7 @@ class CheckWindow(QWidget):
         layout.addWidget(self.notice)
         layout.addWidget(self.stack, 1)
         self._wire()
-        self.resize(1400, 900)
+        fit_to_screen(self, 1400, 900)
 
     def _wire(self) -> None:
         c = self.controller

@@ -30,6 +30,7 @@ from courtroom_desktop.core.services.trials import (
     DecisionSpec,
     problem_of,
 )
+from courtroom_desktop.ui.window_layout import fit_to_screen
 
 BACKGROUND_TIP = ("Your situation in a few lines: every role reads it, as data (it is not evidence and is never cited). "
                   "Evidence comes from your notes and documents.")
@@ -116,7 +117,7 @@ class DecisionDialog(QDialog):
         layout.addWidget(self.buttons)
         if with_options and not decision:
             self.add_criterion("", 1.0)
-        self.resize(560, 640 if with_options else 320)
+        fit_to_screen(self, 560, 640 if with_options else 320)
         self._check()
         self._count_background()
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.widgets import push_button
+from courtroom_desktop.ui.window_layout import fit_to_screen
 
 FORMATS = (("md", "Markdown"), ("html", "HTML (self-contained)"), ("pdf", "PDF"), ("json", "JSON (data)"))
 
@@ -100,7 +101,7 @@ class ExportDialog(QDialog):
         controller.sig_busy.connect(self._on_busy)
         controller.sig_exported.connect(self._on_exported)
         controller.sig_error.connect(self._on_error)
-        self.resize(620, 300)
+        fit_to_screen(self, 620, 300)
         self._update()
 
     def chosen_formats(self) -> list[str]:

@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from courtroom_desktop.ui.window_layout import fit_to_screen
+
 PRIVATE_TIP = ("A private note is never sent to a model server on another machine: a trial that would send it there "
                "refuses, and says which role and server.")
 
@@ -51,7 +53,7 @@ class NoteEditor(QDialog):
         layout.addWidget(self.private_box)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
-        self.resize(620, 520)
+        fit_to_screen(self, 620, 520)
         self._check()
 
     def _check(self) -> None:

@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.window_layout import fit_to_screen
+
 WHAT = {"SearchPlan": "Search queries", "Argument": "Argument", "": "Argument", "EvidenceAssessment": "Assessment of "
         "the new passages", "JudgeRuling": "Ruling", "VerdictDraft": "Verdict", "DecisionDraft": "Verdict"}
 PRIVACY = ("Kept with the trial on this computer only, and left out of every report and export unless asked "
@@ -89,7 +91,7 @@ class PromptViewer(QDialog):
         else:
             self.prompt.setPlainText("No model call was kept for this card: the trial ran before prompts were kept, "
                                      "or the call was still under way.")
-        self.resize(980, 640)
+        fit_to_screen(self, 980, 640)
 
     def show_call(self, position: int) -> None:
         if 0 <= position < len(self.calls):

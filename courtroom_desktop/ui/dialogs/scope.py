@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from courtroom_desktop.ui.window_layout import fit_to_screen
+
 
 class ScopeDialog(QDialog):
     def __init__(self, documents: list, chosen: list[str], sections: list[str], parent=None):
@@ -47,7 +49,7 @@ class ScopeDialog(QDialog):
         layout.addWidget(QLabel("Only sections starting with (separate with ;):"))
         layout.addWidget(self.sections)
         layout.addWidget(buttons)
-        self.resize(460, 420)
+        fit_to_screen(self, 460, 420)
 
     def set_checked(self, doc_ids: list[str]) -> None:
         self.some_button.setChecked(True)

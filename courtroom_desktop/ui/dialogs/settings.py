@@ -19,9 +19,11 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QScrollArea,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -42,6 +44,7 @@ from courtroom_desktop.ui.dialogs.role_editor import (  # noqa: F401 - PROVIDERS
 )
 from courtroom_desktop.ui.qt_models.doctor import DoctorModel
 from courtroom_desktop.ui.widgets import push_button
+from courtroom_desktop.ui.window_layout import fit_to_screen
 
 #: The settings the Retrieval, Debate and Library tabs show, in order: (section of AppConfig, field). The widget, its
 #: range, step, unit, label and tooltip come from the field itself (core/config.py, see ``dialogs.fields``).
@@ -113,7 +116,7 @@ class SettingsDialog(QDialog):
         models_layout.addWidget(self.role_tabs)
         models_layout.addWidget(_row(self.test_button, self.test_status))
         models_layout.addWidget(self.doctor_table, 1)
-        self.tabs.addTab(models, "Models")
+        self.tabs.addTab(_scrolled(models), "Models")
 
         # retrieval, debate, library: one form each, from the field table
         self.fields: dict[str, FieldEditor] = {}
@@ -125,7 +128,7 @@ class SettingsDialog(QDialog):
                 field = field_editor(AppConfig.model_fields[section].annotation, name, f"{section}.{name}")
                 self.fields[f"{section}.{name}"] = field
                 form.addRow(f"{field.label}:", field.widget)
-            self.tabs.addTab(page, title)
+            self.tabs.addTab(_scrolled(page), title)
         self.load_fields(self.config)
 
         # the library tab also holds the data folder and the embedder (ui.dialogs.embedder_editor)
@@ -162,7 +165,7 @@ class SettingsDialog(QDialog):
         controller.sig_error.connect(self._on_error)
         controller.sig_key_storage.connect(self._on_key_storage)
         controller.find_key_storage()
-        self.resize(940, 860)
+        fit_to_screen(self, 940, 860)
 
     def _on_key_storage(self, where: str) -> None:
         for editor in self.editors.values():
@@ -328,3 +331,13 @@ class SettingsDialog(QDialog):
             current.status.setText(text)
         else:
             self.test_status.setText(text)
+
+
+def _scrolled(page: QWidget) -> QScrollArea:
+    """A tab's page that scrolls when the screen is too short for it (a 720-pixel laptop), rather than making the
+    dialog taller than the screen."""
+    area = QScrollArea()
+    area.setWidget(page)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    return area

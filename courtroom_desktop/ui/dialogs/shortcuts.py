@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout
 
+from courtroom_desktop.ui.window_layout import fit_to_screen
+
 
 class ShortcutsDialog(QDialog):
     def __init__(self, actions, parent=None):
@@ -27,5 +29,5 @@ class ShortcutsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         layout.addWidget(buttons)
-        self.resize(420, 460)
+        fit_to_screen(self, 420, 460)
         self.rows = rows

@@ -4,7 +4,6 @@ from collections.abc import Iterable
 
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -12,6 +11,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from courtroom_desktop.ui.widgets.flow import FlowLayout
 
 
 def push_button(text: str, tip: str = "", slot=None, name: str = "") -> QPushButton:
@@ -50,13 +51,10 @@ def record_table(model, name: str, widths: Iterable[int] = (), single: bool = Fa
 
 def table_panel(panel: QWidget, buttons: Iterable[QWidget], table: QTableView, empty: QLabel,
                 right: Iterable[QWidget] = ()) -> QVBoxLayout:
-    """The column of a panel over a table: its buttons in a row (``right`` ones at the far right), the table taking
-    the room, and below it the line shown while the table is empty. More can be added below."""
-    row = QHBoxLayout()
-    for button in buttons:
-        row.addWidget(button)
-    row.addStretch(1)
-    for button in right:
+    """The column of a panel over a table: its buttons in a row that wraps when the panel is narrow (``right`` ones
+    last), the table taking the room, and below it the line shown while the table is empty. More can be added below."""
+    row = FlowLayout()
+    for button in (*buttons, *right):
         row.addWidget(button)
     column = QVBoxLayout(panel)
     column.setContentsMargins(4, 4, 4, 4)

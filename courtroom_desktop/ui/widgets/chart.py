@@ -26,7 +26,7 @@ class ConfidenceChart(QWidget):
         self.switches: list[int] = []
         self.threshold = 0.0
         self.max_rounds = 0
-        self.setMinimumHeight(120)
+        self.setMinimumHeight(72)  # a short laptop screen still shows the transcript
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setToolTip("The judge's confidence after each round; colour: the tendency of the ruling")
         self.setAccessibleName("Confidence per round")

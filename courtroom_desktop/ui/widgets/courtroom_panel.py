@@ -23,6 +23,7 @@ from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.widgets.chart import ConfidenceChart
+from courtroom_desktop.ui.widgets.flow import FlowLayout
 from courtroom_desktop.ui.widgets.record_bar import RecordBar
 from courtroom_desktop.ui.widgets.transcript import TranscriptView
 
@@ -84,19 +85,22 @@ class CourtroomPanel(QWidget):
 
         self.welcome = QFrame()
         self.welcome.setObjectName("welcome")
-        welcome = QHBoxLayout(self.welcome)
+        welcome = QVBoxLayout(self.welcome)  # the text over its buttons: short on a narrow window too
         welcome.setContentsMargins(10, 6, 10, 6)
-        self.welcome_text = QLabel("<b>New here?</b> Try the sample library: six short medical articles are added and "
-                                   "a suggested claim goes on trial; or a sample decision weighed from four notes. "
-                                   "Both run on the bundled model (no setup).")
+        welcome.setSpacing(4)
+        self.welcome_text = QLabel("<b>New here?</b> Put a suggested claim on trial against six short medical "
+                                   "articles, or weigh a sample decision from four notes. Both run on the bundled "
+                                   "model, with no setup.")
         self.welcome_text.setWordWrap(True)
         self.try_button = push_button("Try the sample library", slot=self.sig_try_samples, name="tryButton")
         self.try_decision_button = push_button(
             "Try a sample decision", "Where to live next year: three options weighed on four criteria from four notes "
             "(a decision trial)", self.sig_try_decision, name="tryDecisionButton")
-        welcome.addWidget(self.welcome_text, 1)
-        welcome.addWidget(self.try_button)
-        welcome.addWidget(self.try_decision_button)
+        welcome.addWidget(self.welcome_text)
+        buttons = FlowLayout()
+        buttons.addWidget(self.try_button)
+        buttons.addWidget(self.try_decision_button)
+        welcome.addLayout(buttons)
         self.welcome.setVisible(False)
 
         self.demo_note = ""
@@ -129,13 +133,10 @@ class CourtroomPanel(QWidget):
         claim_row = QHBoxLayout()
         claim_row.addWidget(QLabel("On trial:"))
         claim_row.addWidget(self.claim, 1)
-        action_row = QHBoxLayout()
-        action_row.addWidget(self.case)
-        action_row.addWidget(self.scope_button)
-        action_row.addWidget(self.details_button)
-        action_row.addStretch(1)
-        for button in (self.start_button, self.stop_button, self.resume_button, self.new_button):
-            action_row.addWidget(button)
+        action_row = FlowLayout()  # wraps on a narrow window rather than cutting the labels short
+        for widget in (self.case, self.scope_button, self.details_button, self.start_button, self.stop_button,
+                       self.resume_button, self.new_button):
+            action_row.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(claim_row)
@@ -157,6 +158,7 @@ class CourtroomPanel(QWidget):
         self._restyle()
         self._update_buttons()
         self._show_details()
+        self._update_chart()
     # ---------------------------------------------------------------- intake
     def claim_text(self) -> str:
         return self.claim.currentText().strip()
@@ -338,8 +340,10 @@ class CourtroomPanel(QWidget):
             widget.setEnabled(not running)
 
     def _update_chart(self) -> None:
-        self.chart.set_data(self.transcript.rulings(), self.transcript.switch_rounds(), self.transcript.threshold,
+        rulings = self.transcript.rulings()
+        self.chart.set_data(rulings, self.transcript.switch_rounds(), self.transcript.threshold,
                             self.transcript.max_rounds)
+        self.chart.setVisible(bool(rulings))  # an empty chart would only take the transcript's room
 
     def _restyle(self) -> None:
         palette = QGuiApplication.palette()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from courtroom_desktop.ui.text import said
 from courtroom_desktop.ui.theme import accent
+from courtroom_desktop.ui.window_layout import fit_to_screen
 
 DOCUMENT_COLUMNS = ("Document", "Found", "Admitted", "Turned away", "Cited")
 PASSAGE_COLUMNS = ("Round", "Found by", "Document", "Page", "What became of it", "Passage")
@@ -125,7 +126,7 @@ class CoveragePanel(QDialog):
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
         layout.addWidget(buttons)
-        self.resize(1000, 640)
+        fit_to_screen(self, 1000, 640)
 
     def document_rows(self) -> list[str]:
         return [self.documents.item(r, 0).text() for r in range(self.documents.rowCount())]

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSettings, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QImage, QPainter, QPalette, QPen, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QScrollArea,
@@ -31,6 +30,7 @@ from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.text import clock, pages_label, stance_words
 from courtroom_desktop.ui.theme import accent
 from courtroom_desktop.ui.widgets import record_table
+from courtroom_desktop.ui.widgets.flow import FlowLayout
 
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.4, 4.0, 1.25
 PLACEHOLDER = "The cited page appears here, the passage highlighted."
@@ -132,16 +132,10 @@ class EvidenceInspector(QWidget):
         self.fit_button = self._tool("Fit", "Fit the page width", self.fit_width)
         self.highlight_button = self._tool("Passage", "Go to the passage's page", self.go_to_passage)
         self.open_button = self._tool("Open in viewer", "Open the PDF in the system's viewer", self.open_external)
-        bar = QHBoxLayout()
-        bar.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.prev_button, self.page_label, self.next_button):
+        bar = FlowLayout()  # wraps when the inspector is narrow
+        for widget in (self.prev_button, self.page_label, self.next_button, self.zoom_out_button, self.zoom_label,
+                       self.zoom_in_button, self.fit_button, self.highlight_button, self.open_button):
             bar.addWidget(widget)
-        bar.addSpacing(12)
-        for widget in (self.zoom_out_button, self.zoom_label, self.zoom_in_button, self.fit_button):
-            bar.addWidget(widget)
-        bar.addStretch(1)
-        bar.addWidget(self.highlight_button)
-        bar.addWidget(self.open_button)
 
         self.page_view = PageView()
         self.scroll = QScrollArea()

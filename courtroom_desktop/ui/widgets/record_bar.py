@@ -4,11 +4,12 @@ card's 'Prompt…' link opens. The records are read in a thread by the trial con
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from courtroom_desktop.ui.dialogs.prompt_viewer import PromptViewer, title_of
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.widgets.coverage_panel import CoveragePanel
+from courtroom_desktop.ui.widgets.flow import FlowLayout
 
 ALL_ROUNDS = "Jump to round\u2026"
 
@@ -34,14 +35,9 @@ class RecordBar(QWidget):
         self.coverage_button = push_button("Coverage\u2026", "Which documents the searches reached, which passages "
                                            "were admitted or turned away and why, which documents were never "
                                            "retrieved", controller.show_coverage, name="coverageButton")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QLabel("Record:"))
-        row.addWidget(self.rounds)
-        row.addWidget(self.fold_button)
-        row.addWidget(self.unfold_button)
-        row.addStretch(1)
-        row.addWidget(self.coverage_button)
+        row = FlowLayout(self)  # wraps on a narrow window
+        for widget in (QLabel("Record:"), self.rounds, self.fold_button, self.unfold_button, self.coverage_button):
+            row.addWidget(widget)
         transcript.rowsInserted.connect(self._refresh)
         transcript.modelReset.connect(self._on_reset)
         view.sig_folded.connect(self._refresh)

@@ -1,0 +1,75 @@
+"""Drive the window on a screen of a given size and report what a person would see: the window's and its dialogs'
+frames against the screen's available area, and every text that does not fit its widget (testkit.clipping).
+
+    QT_QPA_PLATFORM=offscreen:configfile=SCREEN.json python -m tests.ui.fit_driver REPORT.json
+
+Run in its own process by tests/ui/test_fits_screen.py: Qt's offscreen platform takes its screen (size, device pixel
+ratio) from the config file when the application starts, so each screen size is a process. The window runs with a
+hash embedder and scripted models (tests/ui/conftest.py), through the states a new user passes: the first run with
+its welcome banner, "Try the sample library" (six PDFs ingested, a trial to its verdict, a passage in the inspector),
+then the settings dialog and the check-a-draft window."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QRect, QSettings
+from PySide6.QtWidgets import QApplication, QWidget
+
+
+def _rect(rect: QRect) -> list[int]:
+    return [rect.x(), rect.y(), rect.width(), rect.height()]
+
+
+def _state(widget: QWidget) -> dict:
+    from testkit.clipping import clipped
+
+    QApplication.processEvents()
+    return {"frame": _rect(widget.frameGeometry()), "minimum_width": widget.minimumSizeHint().width(),
+            "clipped": [str(clip) for clip in clipped(widget)]}
+
+
+def main(out: Path) -> None:
+    app = QApplication(sys.argv[:1])
+    from courtroom_desktop.ui.app import create_window
+    from courtroom_desktop.ui.tasks import make_event_loop
+    from tests.ui.conftest import make_workspace, opened, run, until
+
+    loop = make_event_loop(app)
+    tmp = Path(tempfile.mkdtemp(prefix="courtroom-fit-"))
+    workspace = make_workspace(tmp)
+    settings = QSettings(str(tmp / "ui.ini"), QSettings.Format.IniFormat)
+    window = create_window(workspace.config_dir, workspace.data_dir, settings, workspace=workspace)
+    window.show()
+    run(loop, opened(window, 120), 150)
+    screen = window.screen()
+    report: dict = {"available": _rect(screen.availableGeometry()), "ratio": screen.devicePixelRatio()}
+    court = window.courtroom
+    run(loop, until(lambda: court.welcome.isVisible(), 30, "the welcome banner"), 40)
+    report["first_run"] = _state(window)
+    report["first_run"]["welcome_share"] = round(court.welcome.height() / max(court.view.height(), 1), 3)
+
+    window.try_samples()
+    run(loop, until(lambda: window.trial.state == "finished", 240, "the sample trial's verdict"), 260)
+    window.inspector.table.selectRow(0)
+    run(loop, until(lambda: window.inspector.entry is not None, 30, "a passage in the inspector"), 40)
+    report["verdict"] = _state(window)
+
+    dialog = window.open_settings()
+    run(loop, until(lambda: dialog.isVisible(), 30, "the settings dialog"), 40)
+    report["settings"] = _state(dialog)
+    dialog.reject()
+    checker = window.check_draft()
+    run(loop, until(lambda: checker.isVisible(), 30, "the check window"), 40)
+    report["check"] = _state(checker)
+    checker.close()
+    window.close()
+    run(loop, window.shutdown(), 60)
+    out.write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
