@@ -20,7 +20,7 @@ from courtroom_desktop.core.config import AppConfig, config_dir, data_dir, load_
 from courtroom_desktop.core.errors import CourtroomError
 
 SUBCOMMANDS = ["ingest", "library", "notes", "watch", "search", "trial", "trials", "export", "check", "checks", "eval", "config", "doctor",
-               "models"]
+               "models", "zotero"]
 
 
 @dataclass

@@ -148,6 +148,10 @@ class Evidence(Frozen):
     chunk: Chunk
     doc_title: str = ""
     doc_path: str = ""
+    doc_cite: str = Field("", description="Author and year ('Smith et al. 2020') when the document's metadata has them "
+                          "(a Zotero item's, or the PDF's own authors and year); '' otherwise.")
+    doc_link: str = Field("", description="Where the document's reference lives (zotero://select/... for a Zotero "
+                          "item); '' otherwise.")
     query: str = Field("", description="The query that found it (the one that contributed most when several did).")
     score: float = Field(0.0, description="Fused score (convex fusion of normalised scores, or weighted reciprocal "
                          "rank fusion); a reranker's own score is rerank_score.")

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.shared.location import LibraryLocation
     from courtroom_desktop.core.library.store.catalog import Catalog
     from courtroom_desktop.core.library.store.handoff import IngestEngine
+    from courtroom_desktop.core.library.zotero import ZoteroImport
     from courtroom_desktop.core.llm import ModelRouter
     from courtroom_desktop.core.privacy import TrialPolicy
     from courtroom_desktop.core.records import Chunk, Document, Evidence, IngestEvent, IngestFinished, ModelCall
@@ -350,6 +351,15 @@ class Workspace:
         returns the IngestFinished summary."""
         return self.library.ingest(paths, on_event=on_event, cancel=cancel, force=force, private=private,
                                    engine=engine)
+
+    def import_zotero(self, collection: str | None = None, url: str | None = None, folder: str | None = None,
+                      on_event: EventSink | None = None, cancel: CancelToken | None = None) -> tuple[ZoteroImport, str]:
+        """A Zotero library, or one collection of it, into the library and in step with it (core.library.zotero):
+        its local API, else its data folder (``folder``: that one only). Returns the summary and where it was read."""
+        from courtroom_desktop.core.library.zotero import import_items, read_zotero, scope_of
+
+        items, where = read_zotero(collection, url, folder)
+        return import_items(self.library, items, scope_of(collection), on_event, cancel), where
 
     def reindex(self, refs: Sequence[str] | None = None, on_event: EventSink | None = None,
                 cancel: CancelToken | None = None) -> IngestFinished:

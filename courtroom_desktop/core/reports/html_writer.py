@@ -276,6 +276,8 @@ class _Html:
                  f'<p class="small">{" &#183; ".join(card)}</p>',
                  "<blockquote>" + "".join(f"<p>{esc(p)}</p>" for p in view.paragraphs(entry.evidence.chunk.text))
                  + "</blockquote>")
+        if view.reference_link(entry):
+            self.add(f'<p class="small"><a href="{esc(view.reference_link(entry))}">{say(r, "in_zotero")}</a></p>')
         quotes = r.quotes(evidence_id)
         if quotes:
             quoted = say(r, "semi").join(chr(8220) + q + chr(8221) for q in quotes)

@@ -202,6 +202,8 @@ def _passage(r: TrialRecord, evidence_id: str) -> list[str]:
     out = [f'### <a id="{evidence_id}"></a>\\[{evidence_id}\\] {view.passage_label(r, entry, md_escape)}\n',
            " · ".join(card) + "\n",
            "\n>\n".join(f"> {md_escape(p)}" for p in view.paragraphs(entry.evidence.chunk.text)) + "\n"]
+    if view.reference_link(entry):
+        out.append(f"[{say(r, 'in_zotero')}]({view.reference_link(entry)})\n")
     quotes = r.quotes(evidence_id)
     if quotes:
         out.append(say(r, "quoted_by_counsel") + say(r, "semi").join(f"\u201c{md_escape(q)}\u201d" for q in quotes) + "\n")

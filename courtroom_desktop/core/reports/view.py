@@ -194,10 +194,18 @@ def pages_label(entry: PoolEntry) -> str:
 
 
 def doc_label(entry: PoolEntry) -> str:
+    """The document's title (else its file name), with its author and year when known: 'Title (Smith et al. 2020)'."""
     evidence = entry.evidence
-    if evidence.doc_title.strip():
-        return one_line(evidence.doc_title)
-    return evidence.doc_path.rsplit("/", 1)[-1] or evidence.chunk.doc_id
+    name = one_line(evidence.doc_title) if evidence.doc_title.strip() else (
+        evidence.doc_path.rsplit("/", 1)[-1] or evidence.chunk.doc_id)
+    return f"{name} ({one_line(evidence.doc_cite)})" if evidence.doc_cite.strip() else name
+
+
+def reference_link(entry: PoolEntry) -> str:
+    """The link to the document's reference (a Zotero item: zotero://select/...), '' when it has none; only that
+    scheme is let through, so a document cannot put a script link in a report."""
+    link = entry.evidence.doc_link.strip()
+    return link if link.startswith("zotero://select/") else ""
 
 
 def role_text(record: TrialRecord, stance: Stance) -> str:

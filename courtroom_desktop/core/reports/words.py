@@ -114,6 +114,7 @@ _PAIRS: dict[str, tuple[str, str]] = {
     "card.injection": ("reads like instructions to a model: quoted only", "读起来像是给模型的指令：仅作引述"),
     "nobody": ("nobody", "无人"), "quoted_by_counsel": ("Quoted by counsel: ", "律师的引文："),
     "open_page": ("Open page {page} with the passage highlighted", "打开第 {page} 页（文段已高亮）"),
+    "in_zotero": ("Show the reference in Zotero", "在 Zotero 中显示该文献"),
     "open_excerpt": ("Open the passage in its text", "打开原文中的该文段（已标记）"),
     "file_page": ("({file}, page {page})", "（{file}，第 {page} 页）"),
     "highlighted_on": ("{id} highlighted on page {page}", "{id} 在第 {page} 页的高亮"),

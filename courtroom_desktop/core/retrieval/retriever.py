@@ -57,6 +57,10 @@ class CatalogLike(Protocol):
 
     def get(self, doc_id: str) -> Document | None: ...
 
+    def sources(self, doc_ids: Iterable[str] | None = None) -> dict[str, str]:
+        """Document id -> the source record (JSON) of the reference manager it came from (core.library.zotero)."""
+        ...
+
 
 class VectorsLike(Protocol):
     """The LanceDB chunk table (``core.library.store.vectors.VectorStore``)."""
@@ -328,17 +332,19 @@ class Retriever:
             rerank_scores = dict(ranked)
             self.timings["rerank"] = time.perf_counter() - began
         kept = kept[:k]
-        titles: dict[str, tuple[str, str]] = {}
+        titles: dict[str, tuple[str, str, str, str]] = {}
+        catalog = self.library.catalog
+        sources = catalog.sources({rows[cid][0].doc_id for cid in kept}) if hasattr(catalog, "sources") else {}
         evidence = []
         for cid in kept:
             item = by_id[cid]
             chunk = rows[cid][0]
             if chunk.doc_id not in titles:
-                doc = self.library.catalog.get(chunk.doc_id)
-                titles[chunk.doc_id] = (doc.title, doc.path) if doc else ("", "")
-            title, path = titles[chunk.doc_id]
+                titles[chunk.doc_id] = _document_label(catalog.get(chunk.doc_id), sources.get(chunk.doc_id))
+            title, path, cite, link = titles[chunk.doc_id]
             evidence.append(Evidence(
-                chunk=chunk, doc_title=title, doc_path=path, query=item.query, score=item.score,
+                chunk=chunk, doc_title=title, doc_path=path, doc_cite=cite, doc_link=link, query=item.query,
+                score=item.score,
                 bm25_rank=item.ranks.get(BM25), bm25_score=item.scores.get(BM25),
                 vector_rank=item.ranks.get(VECTOR), vector_score=item.scores.get(VECTOR),
                 rerank_score=rerank_scores.get(cid),
@@ -376,3 +382,19 @@ class Retriever:
             thread = threading.Thread(target=build, name="courtroom-ann-index", daemon=True)
             _index_builds[key] = thread
             thread.start()
+
+
+def _document_label(doc: Document | None, source: str | None) -> tuple[str, str, str, str]:
+    """(title, path, citation, link) of a hit's document: a Zotero item's metadata when it came from one (kept apart
+    from the document's row, which a re-index rewrites from the PDF), else the PDF's own title, authors and year."""
+    if doc is None:
+        return "", "", "", ""
+    if source:
+        from courtroom_desktop.core.library.zotero.items import SourceRecord
+
+        record = SourceRecord.from_json(source)
+        return record.title or doc.title, doc.path, record.cite, record.link
+    from courtroom_desktop.core.library.zotero.items import citation
+
+    authors = [a.strip() for a in doc.authors.replace(" and ", ";").split(";") if a.strip()]
+    return doc.title, doc.path, citation(authors, doc.year, last_word=True) if authors and doc.year else "", ""

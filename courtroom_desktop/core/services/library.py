@@ -1,6 +1,6 @@
 """The library beyond a workspace's use cases: notes written in the app, watched folders, a text document's text,
 the embedder's identity and settings in words, where it sends text, the cancel token of long work, the Ray ingest
-engine, and where a library lives (its location and the credentials of its bucket)."""
+engine, where a library lives (its location and the credentials of its bucket), and a Zotero library brought in."""
 
 from __future__ import annotations
 
@@ -17,11 +17,12 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.read.text_files import document_text
     from courtroom_desktop.core.library.shared.location import CREDENTIAL_FIELDS, locate, store_credentials
     from courtroom_desktop.core.library.watch import FolderWatcher, folders_of, unwatching, watching
+    from courtroom_desktop.core.library.zotero import ZoteroImport, import_items, read_zotero, scope_of
     from courtroom_desktop.core.privacy import embedder_server
 
 __all__ = ["CREDENTIAL_FIELDS", "OLLAMA_URL", "CancelToken", "FolderWatcher", "RayEngine", "describe", "document_text", "embedder_server",
            "folders_of", "identity_of", "list_notes", "locate", "read_note", "shutdown", "store_credentials",
-           "unwatching", "watching"]
+           "unwatching", "watching", "ZoteroImport", "import_items", "read_zotero", "scope_of"]
 
 __getattr__ = exports({
     "CancelToken": "library.files:CancelToken",
@@ -35,4 +36,6 @@ __getattr__ = exports({
     "store_credentials": "library.shared.location:store_credentials",
     "OLLAMA_URL": "embedder_settings:OLLAMA_URL", "describe": "embedder_settings:describe",
     "embedder_server": "privacy:embedder_server",
+    "read_zotero": "library.zotero:read_zotero", "import_items": "library.zotero:import_items",
+    "scope_of": "library.zotero:scope_of", "ZoteroImport": "library.zotero:ZoteroImport",
 }, __name__)

@@ -29,6 +29,8 @@ class LibraryController(Controller):
     """(where the library lives, in words; whether it is opened read-only) once it is open."""
     sig_use = Signal(dict)
     """doc id -> its use across the stored trials (core.court.coverage.LibraryUse): cited, never retrieved."""
+    sig_zotero = Signal(str)
+    """What the last Zotero import did, in a line."""
 
     def __init__(self, workspace, parent: QObject | None = None):
         super().__init__(parent)
@@ -95,7 +97,26 @@ class LibraryController(Controller):
         return self._write(lambda on_event, cancel: core.reembed(settings, on_event=on_event, cancel=cancel),
                            "Re-embedding the library")
 
-    def _write(self, work, title: str) -> asyncio.Task | None:
+    def import_zotero(self, collection: str | None = None, folder: str | None = None) -> asyncio.Task | None:
+        """A Zotero library, or one collection of it, in and in step (core.library.zotero): its local API, or its
+        data folder ``folder``; progress and Cancel as for an ingest, the outcome in ``sig_zotero``."""
+        core = self.workspace.workspace
+        if folder:
+            folder = str(Path(folder).expanduser())
+
+        def work(on_event, cancel):
+            return core.import_zotero(collection, None, folder, on_event, cancel)
+
+        return self._write(work, "Importing from Zotero", done=self._zotero_done)
+
+    def _zotero_done(self, outcome) -> None:
+        result, where = outcome
+        missing = f"; {len(result.missing)} items without a PDF here" if result.missing else ""
+        self.sig_zotero.emit(f"Zotero ({where}): {result.items} items, {result.linked} documents with their "
+                             f"metadata, {result.added} added, {result.updated} updated, {result.removed} removed"
+                             f"{missing}.")
+
+    def _write(self, work, title: str, done=None) -> asyncio.Task | None:
         if self._busy:
             self.sig_error.emit(title, "the library is busy with another ingest", "wait for it, or cancel it")
             return None
@@ -103,9 +124,9 @@ class LibraryController(Controller):
 
         self._cancel = CancelToken()
         self._set_busy(True)
-        return self.tasks.spawn(self._run_write(work, self._cancel), title)
+        return self.tasks.spawn(self._run_write(work, self._cancel, done), title)
 
-    async def _run_write(self, work, cancel) -> None:
+    async def _run_write(self, work, cancel, done=None) -> None:
         try:
             await self.workspace.library()  # opened in a thread, with the window's progress
             loop = asyncio.get_running_loop()
@@ -114,6 +135,8 @@ class LibraryController(Controller):
                 call_soon_threadsafe(loop, self._deliver, event)
 
             self.last_result = await asyncio.to_thread(work, on_event, cancel)
+            if done is not None:
+                done(self.last_result)
         finally:
             self._cancel = None
             self._set_busy(False)

@@ -118,6 +118,7 @@ class EvidenceInspector(QWidget):
         self.info = QLabel("Select a passage (or click a citation such as [E3]) to see it on its page.")
         self.info.setWordWrap(True)
         self.info.setTextFormat(Qt.TextFormat.RichText)
+        self.info.setOpenExternalLinks(True)  # a Zotero item's zotero://select link opens Zotero
         self.passage = QTextBrowser()
         self.passage.setObjectName("passageText")
         self.passage.setOpenLinks(False)
@@ -234,6 +235,9 @@ class EvidenceInspector(QWidget):
         cited = ", ".join(self.model.cited_by(entry.id)) or "not cited yet"
         self.info.setText(
             f"<b>{entry.id}</b> &middot; {html.escape(evidence.doc_title or evidence.doc_path)}"
+            + (f" ({html.escape(evidence.doc_cite)})" if evidence.doc_cite else "")
+            + (f' &middot; <a href="{html.escape(evidence.doc_link)}">Zotero</a>'
+               if evidence.doc_link.startswith("zotero://select/") else "") +
             f" &middot; {html.escape(chunk.section_path or 'no section')}"
             f"{' &middot; ' + pages_label(chunk) if chunk.on_pages else ''}<br>"
             f'<span style="color:{color}">found by {html.escape(finder)}'

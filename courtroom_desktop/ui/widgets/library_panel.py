@@ -89,6 +89,9 @@ class LibraryPanel(QWidget):
         self.watch_button = push_button("Watch folder\u2026", "Keep a folder in step with the library: files added or "
                                         "changed there are ingested, files removed leave it", self.watch_folder,
                                         name="watchButton")
+        self.zotero_button = push_button("From Zotero…", "Import the PDFs of your Zotero library, or of one "
+                                         "collection, with their metadata; again to keep in step", self.import_zotero,
+                                         name="zoteroButton")
         self.use_button = push_button("Use in trials", "Which documents the stored trials cited most, and which they "
                                       "never retrieved (sorts the list by it)", controller.use, name="useButton")
         controller.sig_use.connect(self._on_use)
@@ -129,7 +132,8 @@ class LibraryPanel(QWidget):
         self.last_run.setObjectName("lastRun")
         self.last_run.setWordWrap(True)
         layout = table_panel(self, (self.add_button, self.folder_button, self.note_button, self.remove_button,
-                                    self.reindex_button), self.table, self.empty, (self.use_button, self.watch_button))
+                                    self.reindex_button), self.table, self.empty,
+                             (self.use_button, self.watch_button, self.zotero_button))
         layout.addWidget(self.samples_button, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addWidget(self.progress_box)
         layout.addWidget(self.last_run)
@@ -138,6 +142,7 @@ class LibraryPanel(QWidget):
         layout.addWidget(self.location)
 
         controller.sig_location.connect(self._on_location)
+        controller.sig_zotero.connect(self._on_zotero)
         controller.sig_busy.connect(self._on_busy)
         controller.sig_ingest_event.connect(self._on_event)
         model.modelReset.connect(self._on_rows)
@@ -235,6 +240,19 @@ class LibraryPanel(QWidget):
             menu.addAction(f"Stop watching {folder.path}", lambda f=folder.path: self.controller.unwatch_folder(f))
         menu.popup(self.table.viewport().mapToGlobal(point))
         return menu
+
+    def import_zotero(self):
+        """Ask which collection and from where, then import (the controller runs it: progress and Cancel here)."""
+        from courtroom_desktop.ui.dialogs.zotero_import import ZoteroImportDialog
+
+        dialog = ZoteroImportDialog(self)
+        dialog.accepted.connect(lambda: self.controller.import_zotero(*dialog.values()))
+        dialog.open()
+        return dialog
+
+    def _on_zotero(self, line: str) -> None:
+        self.last_run.setText(line)
+        self.last_run.setVisible(True)
 
     def _on_watch_line(self, line: str) -> None:
         self.watch_status.setText(line)

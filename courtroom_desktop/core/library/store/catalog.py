@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS failures (path TEXT PRIMARY KEY, sha256 TEXT, error T
 CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, key TEXT NOT NULL, vector BLOB NOT NULL,
     PRIMARY KEY (model, key));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sources (doc_id TEXT PRIMARY KEY, record TEXT NOT NULL);
 """
 FIELDS = ("id", "path", "sha256", "title", "authors", "year", "pages", "chunks", "sections", "status", "error", "added_at",
           "pages_without_text", "pages_ocr", "kind", "private")
@@ -146,6 +147,30 @@ class Catalog(SqliteFile):
     def delete(self, doc_id: str) -> None:
         with self._lock:
             self._db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+
+    # ---------------------------------------------------------------- where a document came from
+    def set_source(self, doc_id: str, record: str) -> None:
+        """The record (JSON, core.library.zotero.items.SourceRecord) of the reference manager a document came
+        from: its item, citation and link; kept apart from the document's row, which an ingest rewrites."""
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO sources (doc_id, record) VALUES (?, ?)", (doc_id, record))
+
+    def sources(self, doc_ids: Iterable[str] | None = None) -> dict[str, str]:
+        """Document id -> source record (JSON), for these documents (all when None); documents gone are left out."""
+        with self._lock:
+            rows = self._db.execute("SELECT s.doc_id, s.record FROM sources s JOIN documents d ON d.id = s.doc_id"
+                                    ).fetchall()
+        wanted = None if doc_ids is None else set(doc_ids)
+        return {doc_id: record for doc_id, record in rows if wanted is None or doc_id in wanted}
+
+    def drop_sources(self, doc_ids: Iterable[str]) -> None:
+        with self._lock:
+            self._db.executemany("DELETE FROM sources WHERE doc_id = ?", [(d,) for d in doc_ids])
+
+    def set_citation(self, doc_id: str, title: str, authors: str, year: int | None) -> None:
+        with self._lock:
+            self._db.execute("UPDATE documents SET title = ?, authors = ?, year = ? WHERE id = ?",
+                             (title, authors, year, doc_id))
 
     # ---------------------------------------------------------------- failures (files that never made it in)
     def record_failure(self, path: str, sha256: str, error: str) -> None:

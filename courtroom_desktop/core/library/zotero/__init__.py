@@ -1,0 +1,37 @@
+"""A Zotero library as the court's library: its items' PDFs with their metadata, kept in step on each import.
+
+    read_zotero(collection=None, url=None, folder=None) -> (items, where they were read)
+    import_items(library, items, scope_of(collection), on_event, cancel) -> ZoteroImport
+
+Zotero's local API is asked first (Zotero 7, running, with the local API allowed); when it cannot be reached, the data
+folder is read instead (copied first; never written). ``folder`` reads a data folder without asking the API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from courtroom_desktop.core.library.zotero.data_folder import default_folder, read_folder
+from courtroom_desktop.core.library.zotero.items import Attachment, SourceRecord, ZoteroItem, citation
+from courtroom_desktop.core.library.zotero.local_api import DEFAULT_URL, LocalApi, ZoteroUnavailable
+from courtroom_desktop.core.library.zotero.sync import WHOLE_LIBRARY, ZoteroImport, import_items, scope_of
+
+__all__ = ["DEFAULT_URL", "WHOLE_LIBRARY", "Attachment", "LocalApi", "SourceRecord", "ZoteroImport", "ZoteroItem",
+           "ZoteroUnavailable", "citation", "default_folder", "import_items", "read_folder", "read_zotero", "scope_of"]
+
+
+def read_zotero(collection: str | None = None, url: str | None = None,
+                folder: str | Path | None = None) -> tuple[list[ZoteroItem], str]:
+    """The items of the Zotero library (or of one collection and its subcollections) and where they were read:
+    the local API at ``url`` (default: Zotero's own address), else, when it cannot be reached and no ``url`` was
+    named, the default data folder; ``folder``: that data folder only."""
+    if folder is not None:
+        return read_folder(Path(folder), collection), f"the Zotero data folder {folder}"
+    try:
+        with LocalApi(url or DEFAULT_URL) as api:
+            return api.items(collection), f"Zotero's local API at {api.url}"
+    except ZoteroUnavailable as exc:
+        fallback = default_folder()
+        if url is not None or not (fallback / "zotero.sqlite").is_file():
+            raise
+        items = read_folder(fallback, collection)
+        return items, f"the Zotero data folder {fallback} ({exc})"
