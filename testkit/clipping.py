@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QStyleOptionButton,
     QStyleOptionComboBox,
     QTabBar,
+    QTextEdit,
     QToolButton,
     QWidget,
 )
@@ -155,6 +156,18 @@ def _placeholder(line: QLineEdit, owner: QWidget | None = None) -> Clip | None:
     return Clip(_name(owner or line) + " placeholder", text, needs, room) if needs > room + 1 else None
 
 
+def _wrapped_placeholder(view: QTextEdit) -> Clip | None:
+    """A text view that draws its own wrapped placeholder (the transcript): all of its lines fit the view's height."""
+    text = getattr(view, "placeholder", "")
+    if not text or not view.document().isEmpty():
+        return None
+    margin = int(view.document().documentMargin())
+    room = view.viewport().rect().adjusted(margin, margin, -margin, -margin)
+    needs = view.fontMetrics().boundingRect(room, int(Qt.TextFlag.TextWordWrap), text)
+    return Clip(_name(view) + " placeholder", text, needs.height(), room.height()) if needs.height() > room.height() \
+        else None
+
+
 def clipped(window: QWidget) -> list[Clip]:
     """Every visible text in ``window`` that does not fit its widget."""
     clips: list[Clip] = []
@@ -172,6 +185,8 @@ def clipped(window: QWidget) -> list[Clip]:
             found = _combo(widget)
         elif isinstance(widget, QLineEdit) and not isinstance(widget.parentWidget(), QComboBox):
             found = _placeholder(widget)
+        elif isinstance(widget, QTextEdit):
+            found = _wrapped_placeholder(widget)
         if found is not None:
             clips.append(found)
     return clips

@@ -165,6 +165,7 @@ class CourtroomPanel(QWidget):
 
     def set_claim(self, text: str) -> None:
         self.claim.setEditText(text)
+        self.claim.lineEdit().setCursorPosition(0)  # a long claim shows its start, not its end
 
     def set_suggestions(self, claims: list[str]) -> None:
         current = self.claim.currentText()

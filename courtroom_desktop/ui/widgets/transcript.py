@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QGuiApplication,
+    QPainter,
     QPalette,
     QTextCursor,
     QTextDocumentFragment,
@@ -299,7 +300,7 @@ class TranscriptView(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setPlaceholderText(PLACEHOLDER)
+        self.placeholder = PLACEHOLDER  # drawn wrapped by paintEvent (Qt draws a placeholder on one line, cut short)
         self.document().setDocumentMargin(6)
         self.document().setUndoRedoEnabled(False)
         self.anchorClicked.connect(self._on_anchor)
@@ -323,6 +324,17 @@ class TranscriptView(QTextBrowser):
         self._rebuild()
 
     # ---------------------------------------------------------------- reading the cards (tests, screenshots)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        if self.document().isEmpty() and self.placeholder:
+            painter = QPainter(self.viewport())
+            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+            margin = int(self.document().documentMargin())
+            painter.drawText(self.viewport().rect().adjusted(margin, margin, -margin, -margin),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap),
+                             self.placeholder)
+            painter.end()
     def card_count(self) -> int:
         return len(self.tables)
 
