@@ -9,6 +9,7 @@
 #
 # FIT_FIRST_RUN=1 grabs each screen on the first run too (fit-WxH-first-run.png).
 # SIZES="1280x720:1" scripts/screenshots_fit.sh    one size (WxH:scale, space-separated).
+# COURTROOM_LANGUAGE=zh_CN SIZES="1280x720:1" scripts/screenshots_fit.sh    the window in Chinese (fit-WxH-zh.png)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-docs/screenshots}"
@@ -30,6 +31,9 @@ XVFB_PID=""
 trap '[ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null || true' EXIT
 mkdir -p "$OUT"
 DISPLAY_NUMBER="${DISPLAY_NUMBER:-98}"
+LANGUAGE_CODE="${COURTROOM_LANGUAGE:-en}"
+SUFFIX=""
+[ "$LANGUAGE_CODE" = "en" ] || SUFFIX="-${LANGUAGE_CODE%%_*}"
 
 for size in $SIZES; do
   geometry="${size%%:*}" scale="${size##*:}"
@@ -43,7 +47,7 @@ for size in $SIZES; do
   echo "== ${geometry} at ${scale}x"
   DISPLAY=":${DISPLAY_NUMBER}" QT_QPA_PLATFORM=xcb QT_SCALE_FACTOR="$scale" QT_ENABLE_HIGHDPI_SCALING=0 \
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 COURTROOM_MODEL_SERVERS=none \
-    "$PY" scripts/screenshots_fit.py "$OUT" "fit-${geometry}.png"
+    "$PY" scripts/screenshots_fit.py "$OUT" "fit-${geometry}${SUFFIX}.png"
   kill "$XVFB_PID" 2>/dev/null || true
   wait "$XVFB_PID" 2>/dev/null || true
   XVFB_PID=""

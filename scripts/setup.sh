@@ -32,4 +32,6 @@ export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/
 # A portable build: a native one (-march=native) includes AMX kernels that crash on VMs which advertise AMX.
 export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}"
 "${PIP[@]}" install -e ".[$EXTRAS]"
+# the window's translations: courtroom_desktop/ui/translations/*.ts compiled to the .qm files it loads
+PY="$VENV/bin/python" scripts/translations.sh --release
 touch "$STAMP"

@@ -10,7 +10,7 @@ from operator import attrgetter
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
-from courtroom_desktop import APP_NAME
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
 Key = QKeySequence.StandardKey
 
@@ -27,54 +27,70 @@ class ActionSpec:
 
 
 ACTIONS = (
-    ActionSpec("add_files", "&Add files\u2026", "add_files", (Key.Open,), "Add PDF files to the library", "addFiles"),
-    ActionSpec("add_folder", "Add &folder\u2026", "add_folder", ("Ctrl+Shift+O",), "Add every PDF under a folder",
-               "addFolder"),
-    ActionSpec("samples", "Add the &sample library", "add_samples", (), "Six short articles to try the app on",
-               "addSamples"),
-    ActionSpec("start", "&Start trial", "courtroom.start", ("Ctrl+Return",), "Put the claim on trial", "start"),
-    ActionSpec("stop", "S&top trial", "courtroom.stop", ("Ctrl+.",), "Stop the trial (it can be resumed)", "stop"),
-    ActionSpec("resume", "&Resume trial", "courtroom.resume", ("Ctrl+Shift+R",),
-               "Continue the stopped or paused trial", "resume"),
-    ActionSpec("check_draft", "Chec&k a draft\u2026", "check_draft", ("Ctrl+Shift+K",),
-               "Check every claim of a draft (PDF, Word, Markdown, text) against the library", "checkDraft"),
-    ActionSpec("new", "&New trial", "courtroom.new_trial", (Key.New,), "Clear the courtroom", "new"),
-    ActionSpec("export", "&Export report\u2026", "export_current", ("Ctrl+E",), "Write the verdict report", "export"),
-    ActionSpec("settings", "Se&ttings\u2026", "open_settings", ("Ctrl+,",), "Models, retrieval, debate, data folder",
-               "settings"),
-    ActionSpec("quit", "&Quit", "close", (Key.Quit,), "Close the window", "quit"),
-    ActionSpec("library", "Show &library", "show_library", ("Ctrl+1",), "The library panel", "showLibrary"),
-    ActionSpec("history", "Show trial &history", "show_history", ("Ctrl+2",), "Past trials", "showHistory"),
-    ActionSpec("claim", "Edit the &claim", "focus_claim", ("Ctrl+L",), "Put the cursor in the claim", "focusClaim"),
-    ActionSpec("evidence", "Show the &evidence", "focus_evidence", ("Ctrl+3",), "The evidence pool", "showEvidence"),
-    ActionSpec("zoom_in", "Zoom &in", "inspector.zoom_in", (Key.ZoomIn, "Ctrl+="), "Zoom the page in", "zoomIn"),
-    ActionSpec("zoom_out", "Zoom &out", "inspector.zoom_out", (Key.ZoomOut,), "Zoom the page out", "zoomOut"),
+    ActionSpec("add_files", QT_TRANSLATE_NOOP("", "&Add files\u2026"), "add_files", (Key.Open,),
+               QT_TRANSLATE_NOOP("", "Add PDF files to the library"), "addFiles"),
+    ActionSpec("add_folder", QT_TRANSLATE_NOOP("", "Add &folder\u2026"), "add_folder", ("Ctrl+Shift+O",),
+               QT_TRANSLATE_NOOP("", "Add every PDF under a folder"), "addFolder"),
+    ActionSpec("samples", QT_TRANSLATE_NOOP("", "Add the &sample library"), "add_samples", (),
+               QT_TRANSLATE_NOOP("", "Six short articles to try the app on"), "addSamples"),
+    ActionSpec("start", QT_TRANSLATE_NOOP("", "&Start trial"), "courtroom.start", ("Ctrl+Return",),
+               QT_TRANSLATE_NOOP("", "Put the claim on trial"), "start"),
+    ActionSpec("stop", QT_TRANSLATE_NOOP("", "S&top trial"), "courtroom.stop", ("Ctrl+.",),
+               QT_TRANSLATE_NOOP("", "Stop the trial (it can be resumed)"), "stop"),
+    ActionSpec("resume", QT_TRANSLATE_NOOP("", "&Resume trial"), "courtroom.resume", ("Ctrl+Shift+R",),
+               QT_TRANSLATE_NOOP("", "Continue the stopped or paused trial"), "resume"),
+    ActionSpec("check_draft", QT_TRANSLATE_NOOP("", "Chec&k a draft\u2026"), "check_draft", ("Ctrl+Shift+K",),
+               QT_TRANSLATE_NOOP("", "Check every claim of a draft (PDF, Word, Markdown, text) against the library"),
+               "checkDraft"),
+    ActionSpec("new", QT_TRANSLATE_NOOP("", "&New trial"), "courtroom.new_trial", (Key.New,),
+               QT_TRANSLATE_NOOP("", "Clear the courtroom"), "new"),
+    ActionSpec("export", QT_TRANSLATE_NOOP("", "&Export report\u2026"), "export_current", ("Ctrl+E",),
+               QT_TRANSLATE_NOOP("", "Write the verdict report"), "export"),
+    ActionSpec("settings", QT_TRANSLATE_NOOP("", "Se&ttings\u2026"), "open_settings", ("Ctrl+,",),
+               QT_TRANSLATE_NOOP("", "Models, retrieval, debate, data folder"), "settings"),
+    ActionSpec("quit", QT_TRANSLATE_NOOP("", "&Quit"), "close", (Key.Quit,), QT_TRANSLATE_NOOP("", "Close the window"),
+               "quit"),
+    ActionSpec("library", QT_TRANSLATE_NOOP("", "Show &library"), "show_library", ("Ctrl+1",),
+               QT_TRANSLATE_NOOP("", "The library panel"), "showLibrary"),
+    ActionSpec("history", QT_TRANSLATE_NOOP("", "Show trial &history"), "show_history", ("Ctrl+2",),
+               QT_TRANSLATE_NOOP("", "Past trials"), "showHistory"),
+    ActionSpec("claim", QT_TRANSLATE_NOOP("", "Edit the &claim"), "focus_claim", ("Ctrl+L",),
+               QT_TRANSLATE_NOOP("", "Put the cursor in the claim"), "focusClaim"),
+    ActionSpec("evidence", QT_TRANSLATE_NOOP("", "Show the &evidence"), "focus_evidence", ("Ctrl+3",),
+               QT_TRANSLATE_NOOP("", "The evidence pool"), "showEvidence"),
+    ActionSpec("zoom_in", QT_TRANSLATE_NOOP("", "Zoom &in"), "inspector.zoom_in", (Key.ZoomIn, "Ctrl+="),
+               QT_TRANSLATE_NOOP("", "Zoom the page in"), "zoomIn"),
+    ActionSpec("zoom_out", QT_TRANSLATE_NOOP("", "Zoom &out"), "inspector.zoom_out", (Key.ZoomOut,),
+               QT_TRANSLATE_NOOP("", "Zoom the page out"), "zoomOut"),
     # PgUp/PgDown and Delete act only where they belong: elsewhere they still scroll the transcript and tables
-    ActionSpec("prev_page", "&Previous page", "inspector.previous_page", ("PgUp",), "Previous page of the document",
-               "previousPage", scope="inspector"),
-    ActionSpec("next_page", "Ne&xt page", "inspector.next_page", ("PgDown",), "Next page of the document", "nextPage",
-               scope="inspector"),
-    ActionSpec("open_pdf", "Open in the system &viewer", "inspector.open_external", ("Ctrl+Shift+V",),
-               "Open the passage's PDF in the system's viewer", "openPdf"),
-    ActionSpec("refresh", "&Refresh", "refresh_all", (Key.Refresh,), "Read the library and trials again", "refresh"),
-    ActionSpec("remove", "&Remove documents", "library_panel.remove_selected", (Key.Delete,),
-               "Remove the selected documents", "removeDocuments", scope="library_panel.table"),
-    ActionSpec("shortcuts", "&Keyboard shortcuts", "show_shortcuts", ("F1",), "Every shortcut", "shortcuts"),
-    ActionSpec("about", "&About", "show_about", (), f"About {APP_NAME}", "about"),
-    ActionSpec("reset_layout", "Reset the &layout", "reset_layout", (), "Panels back to their first sizes",
-               "resetLayout"),
+    ActionSpec("prev_page", QT_TRANSLATE_NOOP("", "&Previous page"), "inspector.previous_page", ("PgUp",),
+               QT_TRANSLATE_NOOP("", "Previous page of the document"), "previousPage", scope="inspector"),
+    ActionSpec("next_page", QT_TRANSLATE_NOOP("", "Ne&xt page"), "inspector.next_page", ("PgDown",),
+               QT_TRANSLATE_NOOP("", "Next page of the document"), "nextPage", scope="inspector"),
+    ActionSpec("open_pdf", QT_TRANSLATE_NOOP("", "Open in the system &viewer"), "inspector.open_external",
+               ("Ctrl+Shift+V",), QT_TRANSLATE_NOOP("", "Open the passage's PDF in the system's viewer"), "openPdf"),
+    ActionSpec("refresh", QT_TRANSLATE_NOOP("", "&Refresh"), "refresh_all", (Key.Refresh,),
+               QT_TRANSLATE_NOOP("", "Read the library and trials again"), "refresh"),
+    ActionSpec("remove", QT_TRANSLATE_NOOP("", "&Remove documents"), "library_panel.remove_selected", (Key.Delete,),
+               QT_TRANSLATE_NOOP("", "Remove the selected documents"), "removeDocuments", scope="library_panel.table"),
+    ActionSpec("shortcuts", QT_TRANSLATE_NOOP("", "&Keyboard shortcuts"), "show_shortcuts", ("F1",),
+               QT_TRANSLATE_NOOP("", "Every shortcut"), "shortcuts"),
+    ActionSpec("about", QT_TRANSLATE_NOOP("", "&About"), "show_about", (), QT_TRANSLATE_NOOP("", "About the app"), "about"),
+    ActionSpec("reset_layout", QT_TRANSLATE_NOOP("", "Reset the &layout"), "reset_layout", (),
+               QT_TRANSLATE_NOOP("", "Panels back to their first sizes"), "resetLayout"),
 )
 
 #: Menus and the toolbar: action names in order, None for a separator.
 MENUS = {
-    "&File": ("add_files", "add_folder", "samples", None, "export", None, "settings", None, "quit"),
-    "&Trial": ("start", "stop", "resume", "new", None, "claim", None, "check_draft"),
-    "&View": ("library", "history", "evidence", None, "zoom_in", "zoom_out", "prev_page", "next_page", "open_pdf", None,
-              "refresh", "reset_layout"),
-    "&Help": ("shortcuts", "about"),
+    QT_TRANSLATE_NOOP("", "&File"): ("add_files", "add_folder", "samples", None, "export", None, "settings", None, "quit"),
+    QT_TRANSLATE_NOOP("", "&Trial"): ("start", "stop", "resume", "new", None, "claim", None, "check_draft"),
+    QT_TRANSLATE_NOOP("", "&View"): ("library", "history", "evidence", None, "zoom_in", "zoom_out", "prev_page",
+                                      "next_page", "open_pdf", None, "refresh", "reset_layout"),
+    QT_TRANSLATE_NOOP("", "&Help"): ("shortcuts", "about"),
 }
-APPEARANCE_MENU = "&View"   # holds the Appearance submenu
-APPEARANCES = (("system", "Follow the &system"), ("light", "&Light"), ("dark", "&Dark"))
+APPEARANCE_MENU = "&View"   # (its source text) holds the Appearance and Language submenus
+APPEARANCES = (("system", QT_TRANSLATE_NOOP("", "Follow the &system")), ("light", QT_TRANSLATE_NOOP("", "&Light")),
+               ("dark", QT_TRANSLATE_NOOP("", "&Dark")))
 TOOLBAR = ("add_files", "add_folder", None, "start", "stop", "resume", None, "check_draft", None, "export", "settings")
 #: What the keyboard shortcuts dialog lists, in order.
 SHORTCUTS = ("add_files", "add_folder", "start", "stop", "resume", "new", "check_draft", "export", "settings", "claim", "library",
@@ -87,11 +103,11 @@ def action(window, name: str) -> QAction:
 
 
 def make_action(window, spec: ActionSpec) -> QAction:
-    act = QAction(spec.text, window)
+    act = QAction(tr(spec.text), window)
     if spec.keys:
         act.setShortcuts([QKeySequence(key) for key in spec.keys])
-    act.setToolTip(spec.tip or spec.text.replace("&", "").rstrip("\u2026"))
-    act.setStatusTip(spec.tip)
+    act.setToolTip(tr(spec.tip) if spec.tip else tr(spec.text).replace("&", "").rstrip("\u2026"))
+    act.setStatusTip(tr(spec.tip) if spec.tip else "")
     act.setObjectName(spec.object_name or spec.text)
     act.triggered.connect(attrgetter(spec.slot)(window))
     if spec.scope:
@@ -108,11 +124,12 @@ def build(window) -> None:
         setattr(window, f"act_{spec.name}", make_action(window, spec))
     menu_bar = window.menuBar()
     for title, names in MENUS.items():
-        menu = menu_bar.addMenu(title)
+        menu = menu_bar.addMenu(tr(title))
         _fill(window, menu, names)
         if title == APPEARANCE_MENU:
-            _appearance_menu(window, menu.addMenu("&Appearance"))
-    toolbar = window.addToolBar("Main")
+            _appearance_menu(window, menu.addMenu(tr("&Appearance")))
+            _language_menu(window, menu.addMenu(tr("Lan&guage")))
+    toolbar = window.addToolBar(tr("Main"))
     toolbar.setObjectName("mainToolbar")
     toolbar.setMovable(False)
     toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -131,12 +148,33 @@ def _appearance_menu(window, menu) -> None:
     window.appearance_group = QActionGroup(window)
     current = str(window.settings.value("appearance", "system", type=str))
     for value, label in APPEARANCES:
-        act = QAction(label, window, checkable=True)
+        act = QAction(tr(label), window, checkable=True)
         act.setObjectName(f"appearance_{value}")
         act.setChecked(value == current)
         act.triggered.connect(lambda _=False, v=value: window.set_appearance(v))
         window.appearance_group.addAction(act)
         menu.addAction(act)
+
+
+def _language_menu(window, menu) -> None:
+    """The window's language: the system's, or one chosen (kept in the settings; it applies from the next start)."""
+    from courtroom_desktop.ui.i18n import LANGUAGES
+
+    window.language_group = QActionGroup(window)
+    current = str(window.settings.value("language", "system", type=str))
+    for value, label in (("system", tr("Follow the &system")), *LANGUAGES.items()):
+        act = QAction(label, window, checkable=True)
+        act.setObjectName(f"language_{value}")
+        act.setChecked(value == current)
+        act.triggered.connect(lambda _=False, v=value: _choose_language(window, v))
+        window.language_group.addAction(act)
+        menu.addAction(act)
+
+
+def _choose_language(window, value: str) -> None:
+    window.settings.setValue("language", value)
+    window.settings.sync()
+    window.statusBar().showMessage(tr("The window changes its language at its next start"), 8000)
 
 
 def shortcut_actions(window) -> list[QAction]:

@@ -18,6 +18,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from courtroom_desktop import APP_ID, APP_NAME, __version__
+from courtroom_desktop.ui.i18n import tr
 
 ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "courtroom.svg"
 HEAVY_MODULES = ("torch", "sentence_transformers", "lancedb", "llama_cpp", "tantivy", "langchain_core", "pymupdf")
@@ -87,11 +88,14 @@ def create_window(config_dir: Path, data_dir: Path, settings: QSettings | None =
 
             config = AppConfig()
     settings = settings or QSettings()
+    from courtroom_desktop.ui import i18n
+
+    i18n.install(QApplication.instance(), settings)  # before any widget is made: every tr() reads it
     theme.apply_appearance(QApplication.instance(), str(settings.value("appearance", "system", type=str)))
     controller = WorkspaceController(config_dir, data_dir, config, workspace)
     window = MainWindow(controller, settings)
     if problem:
-        window.notice.show_error("Settings", problem, "fix the file, or open Settings and press OK to rewrite it")
+        window.notice.show_error(tr("Settings"), problem, tr("fix the file, or open Settings and press OK to rewrite it"))
     return window
 
 

@@ -5,6 +5,7 @@ notes) started as a decision trial once its notes are in the library."""
 from __future__ import annotations
 
 from courtroom_desktop.core.services.models import where_text_goes
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.samples import sample_decision, sample_files, suggested_claims
 
 
@@ -47,8 +48,8 @@ class FirstRun:
     def add_samples(self):
         files = sample_files()
         if not files:
-            self.notice.show_error("Sample library", "the sample PDFs are missing from resources/samples",
-                                   "reinstall the app, or run scripts/make_samples.py")
+            self.notice.show_error(tr("Sample library"), tr("the sample PDFs are missing from resources/samples"),
+                                   tr("reinstall the app, or run scripts/make_samples.py"))
             return None
         return self.library.ingest(files)
 
@@ -69,8 +70,8 @@ class FirstRun:
         background are set in the courtroom, and the decision trial starts once the notes are in."""
         sample = sample_decision()
         if sample is None:
-            self.notice.show_error("Sample decision", "the sample decision is missing from resources/samples-decision",
-                                   "reinstall the app")
+            self.notice.show_error(tr("Sample decision"), tr("the sample decision is missing from resources/samples-decision"),
+                                   tr("reinstall the app"))
             return None
         court = self.courtroom
         court.set_claim(sample.question)

@@ -7,7 +7,20 @@ import html
 import re
 import time
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+
 CITE_SCHEME = "cite"
+#: Phrases the core writes into its descriptions of places (core.privacy's servers, a library's location), shown in
+#: the window's language by ``localized`` (longest first, so 'this computer' inside a longer phrase goes with it).
+PHRASES = (QT_TRANSLATE_NOOP("", "llama.cpp in the app"), QT_TRANSLATE_NOOP("", "bundled model"),
+           QT_TRANSLATE_NOOP("", "another machine"), QT_TRANSLATE_NOOP("", "this computer"),
+           QT_TRANSLATE_NOOP("", "the bundled"), QT_TRANSLATE_NOOP("", "prosecution"),
+           QT_TRANSLATE_NOOP("", "defense"), QT_TRANSLATE_NOOP("", "judge"), QT_TRANSLATE_NOOP("", "embedder"),
+           QT_TRANSLATE_NOOP("", "object storage"))
+#: The default evidence levels (config.DebateSettings.evidence_hierarchy), for lupdate: shown through tr
+LEVELS = (QT_TRANSLATE_NOOP("", "systematic review"), QT_TRANSLATE_NOOP("", "randomised trial"),
+          QT_TRANSLATE_NOOP("", "cohort"), QT_TRANSLATE_NOOP("", "case report"),
+          QT_TRANSLATE_NOOP("", "expert opinion"), QT_TRANSLATE_NOOP("", "other"))
 
 VERDICT_WORDS = {
     "supported": "Supported",
@@ -18,6 +31,15 @@ VERDICT_WORDS = {
 TENDENCY_WORDS = {"support": "leans towards support", "refute": "leans towards refuting", "unclear": "is undecided"}
 
 
+def localized(text: str) -> str:
+    """A description the core wrote (where text goes, where the library lives) with its known phrases in the window's
+    language; names, paths and addresses stay as they are."""
+    for phrase in sorted(PHRASES, key=len, reverse=True):
+        if phrase in text:
+            text = re.sub(rf"(?<![\w.]){re.escape(phrase)}(?![\w])", tr(phrase).replace("\\", "\\\\"), text)
+    return text
+
+
 def _value(x) -> str:
     return getattr(x, "value", x) or ""
 
@@ -26,8 +48,8 @@ def stance_words(case, stance) -> str:
     """'argues the claim is false' etc., for the case type."""
     case, stance = _value(case), _value(stance)
     if case == "decision":
-        return "argues for doing it" if stance == "for" else "argues against doing it"
-    return "argues the claim is true" if stance == "for" else "argues the claim is false"
+        return tr("argues for doing it") if stance == "for" else tr("argues against doing it")
+    return tr("argues the claim is true") if stance == "for" else tr("argues the claim is false")
 
 
 def assessed_words(case, stance) -> str:
@@ -179,7 +201,7 @@ def pages_label(chunk) -> str:
     pages = chunk.pages
     if not pages:
         return ""
-    return f"pp. {pages}" if "\u2013" in pages else f"p. {pages}"
+    return tr("pp. {pages}").format(pages=pages) if "\u2013" in pages else tr("p. {pages}").format(pages=pages)
 
 
 def clock(timestamp: float | None) -> str:

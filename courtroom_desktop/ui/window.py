@@ -32,6 +32,7 @@ from courtroom_desktop.ui.controllers.settings import SettingsController
 from courtroom_desktop.ui.controllers.trial import FINISHED, PAUSED, RUNNING, STARTING, STOPPED, TrialController
 from courtroom_desktop.ui.controllers.workspace import WorkspaceController
 from courtroom_desktop.ui.first_run import FirstRun
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models.documents import DocumentsModel
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
@@ -89,8 +90,8 @@ class MainWindow(FirstRun, QMainWindow):
         self.history_panel = HistoryPanel(self.trials_model, self.history)
         self.left_tabs = QTabWidget()
         self.left_tabs.setObjectName("leftTabs")
-        self.left_tabs.addTab(self.library_panel, "Library")
-        self.left_tabs.addTab(self.history_panel, "Trial history")
+        self.left_tabs.addTab(self.library_panel, tr("Library"))
+        self.left_tabs.addTab(self.history_panel, tr("Trial history"))
         self.courtroom = CourtroomPanel(self.trial, self.transcript_model, self.evidence_model.entry)
         self.courtroom.title_of = self._title_of
         self.inspector = EvidenceInspector(self.evidence_model, self.pages, self._locate, self.settings)
@@ -206,7 +207,7 @@ class MainWindow(FirstRun, QMainWindow):
         self.courtroom.set_first_run(first_run)
         if first_run and not self.courtroom.claim_text() and claims and self.trial.trial_id is None:
             self.courtroom.set_claim(claims[0])
-        self.status_label.setText(f"{len(ready)} document{'s' if len(ready) != 1 else ''} in the library")
+        self.status_label.setText(tr("{count} documents in the library").format(count=len(ready)))
 
     def _on_library_busy(self, busy: bool) -> None:
         if busy:
@@ -220,15 +221,15 @@ class MainWindow(FirstRun, QMainWindow):
 
     def add_files(self) -> None:
         start = str(self.settings.value("paths/last_add", str(Path.home()), type=str))
-        files, _ = QFileDialog.getOpenFileNames(self, "Add documents", start, "Documents (*.pdf *.md *.markdown *.txt "
-                                                "*.docx);;PDF files (*.pdf);;All files (*)")
+        files, _ = QFileDialog.getOpenFileNames(self, tr("Add documents"), start, tr("Documents (*.pdf *.md *.markdown *.txt "
+                                                "*.docx);;PDF files (*.pdf);;All files (*)"))
         if files:
             self.settings.setValue("paths/last_add", str(Path(files[0]).parent))
             self.library.ingest(files)
 
     def add_folder(self) -> None:
         start = str(self.settings.value("paths/last_add", str(Path.home()), type=str))
-        folder = QFileDialog.getExistingDirectory(self, "Add every document under a folder", start)
+        folder = QFileDialog.getExistingDirectory(self, tr("Add every document under a folder"), start)
         if folder:
             self.settings.setValue("paths/last_add", folder)
             self.library.ingest([folder])
@@ -273,7 +274,7 @@ class MainWindow(FirstRun, QMainWindow):
         if state in (FINISHED, STOPPED, PAUSED):
             self.history.refresh()
         if state == FINISHED:
-            self.statusBar().showMessage("Verdict reached: export the report with Ctrl+E", 8000)
+            self.statusBar().showMessage(tr("Verdict reached: export the report with Ctrl+E"), 8000)
         self._update_actions()
 
     def _update_actions(self, *args) -> None:
@@ -349,7 +350,7 @@ class MainWindow(FirstRun, QMainWindow):
     def export_current(self):
         if self.trial.trial_id and not self.trial.running:
             return self.export_trial(self.trial.trial_id)
-        self.statusBar().showMessage("Open or finish a trial first", 4000)
+        self.statusBar().showMessage(tr("Open or finish a trial first"), 4000)
         return None
 
     def export_trial(self, trial_id: str):
@@ -373,19 +374,19 @@ class MainWindow(FirstRun, QMainWindow):
         try:
             self.workspace.apply_config(config)
         except Exception as exc:  # noqa: BLE001 - shown to the person, e.g. an unwritable config folder
-            self.notice.show_error("Saving the settings", str(exc), "check that the config folder is writable")
+            self.notice.show_error(tr("Saving the settings"), str(exc), tr("check that the config folder is writable"))
             return
         if api_keys:
             self.settings_controller.store_keys(api_keys)
         if self.trial.running:
-            self.statusBar().showMessage("Settings saved: the running trial keeps its models; the next one uses the "
-                                         "new settings", 8000)
+            self.statusBar().showMessage(tr("Settings saved: the running trial keeps its models; the next one uses the "
+                                         "new settings"), 8000)
         else:
-            self.statusBar().showMessage("Settings saved and applied", 5000)
+            self.statusBar().showMessage(tr("Settings saved and applied"), 5000)
         if data_dir and Path(data_dir).expanduser().resolve() != self.workspace.data_dir.resolve():
             if self.trial.running or self.library.busy:
-                self.notice.show_error("Data folder", "cannot switch while a trial or an ingest runs",
-                                       "stop it, then apply the settings again")
+                self.notice.show_error(tr("Data folder"), tr("cannot switch while a trial or an ingest runs"),
+                                       tr("stop it, then apply the settings again"))
                 return
             self.settings.setValue("paths/data_dir", str(Path(data_dir).expanduser()))
             self.workspace.switch_data_dir(Path(data_dir).expanduser())

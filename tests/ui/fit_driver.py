@@ -12,6 +12,8 @@ then the settings dialog and the check-a-draft window."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -24,12 +26,38 @@ def _rect(rect: QRect) -> list[int]:
     return [rect.x(), rect.y(), rect.width(), rect.height()]
 
 
-def _state(widget: QWidget) -> dict:
+def _data_words(window) -> set[str]:
+    """Words of the documents' own text the window shows (titles, sections, the passage's query): data, not the
+    window's wording."""
+    words: set[str] = set()
+    texts = [d.title for d in window.library.documents]
+    for entry in window.evidence_model.entries():
+        texts += [entry.evidence.chunk.section_path, entry.query, entry.evidence.doc_title, entry.evidence.doc_cite]
+    for text in texts:
+        words.update(w.lower() for w in re.findall(r"[A-Za-z][\w'\-]*", text or ""))
+    return words
+
+
+def _state(widget: QWidget, names: set[str] | None = None) -> dict:
     from testkit.clipping import clipped
+    from testkit.untranslated import english
 
     QApplication.processEvents()
-    return {"frame": _rect(widget.frameGeometry()), "minimum_width": widget.minimumSizeHint().width(),
-            "clipped": [str(clip) for clip in clipped(widget)]}
+    state = {"frame": _rect(widget.frameGeometry()), "minimum_width": widget.minimumSizeHint().width(),
+             "clipped": [str(clip) for clip in clipped(widget)]}
+    if os.environ.get("COURTROOM_LANGUAGE", "en") != "en":  # the window in another language: no English left
+        state["english"] = [f"{where}: {text!r} ({', '.join(words)})"
+                            for where, text, words in english(widget, names or set())]
+    return state
+
+
+async def _settled(widget: QWidget, names: set[str] | None = None) -> dict:
+    """The state once the window has had a moment to lay out and render, inside the running loop (as in the app,
+    whose loop always runs: a page render started outside it would find no loop)."""
+    import asyncio
+
+    await asyncio.sleep(0.5)
+    return _state(widget, names)
 
 
 def main(out: Path) -> None:
@@ -49,22 +77,25 @@ def main(out: Path) -> None:
     report: dict = {"available": _rect(screen.availableGeometry()), "ratio": screen.devicePixelRatio()}
     court = window.courtroom
     run(loop, until(lambda: court.welcome.isVisible(), 30, "the welcome banner"), 40)
-    report["first_run"] = _state(window)
+    report["first_run"] = run(loop, _settled(window), 60)
     report["first_run"]["welcome_share"] = round(court.welcome.height() / max(court.view.height(), 1), 3)
 
     window.try_samples()
     run(loop, until(lambda: window.trial.state == "finished", 240, "the sample trial's verdict"), 260)
-    window.inspector.table.selectRow(0)
-    run(loop, until(lambda: window.inspector.entry is not None, 30, "a passage in the inspector"), 40)
-    report["verdict"] = _state(window)
+    async def show_a_passage() -> None:  # inside the running loop, as a click would be
+        window.inspector.table.selectRow(0)
+        await until(lambda: window.inspector.entry is not None, 30, "a passage in the inspector")
+
+    run(loop, show_a_passage(), 40)
+    report["verdict"] = run(loop, _settled(window, _data_words(window)), 60)
 
     dialog = window.open_settings()
     run(loop, until(lambda: dialog.isVisible(), 30, "the settings dialog"), 40)
-    report["settings"] = _state(dialog)
+    report["settings"] = run(loop, _settled(dialog), 60)
     dialog.reject()
     checker = window.check_draft()
     run(loop, until(lambda: checker.isVisible(), 30, "the check window"), 40)
-    report["check"] = _state(checker)
+    report["check"] = run(loop, _settled(checker), 60)
     checker.close()
     window.close()
     run(loop, window.shutdown(), 60)

@@ -13,6 +13,7 @@ from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.core.config import ROLES, AppConfig, save_config
 from courtroom_desktop.ui.controllers import Controller
+from courtroom_desktop.ui.i18n import tr
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,7 @@ class WorkspaceController(Controller):
             await self._load_chat_models()
         _freeze_once()
         self.models_ready = True
-        self.sig_status.emit("Ready")
+        self.sig_status.emit(tr("Ready"))
         self.sig_models_ready.emit()
 
     async def _load_chat_models(self) -> None:
@@ -122,7 +123,7 @@ class WorkspaceController(Controller):
         self.sig_status.emit("Loading the embedded chat model\u2026")
         await self._load_chat_models()
         self.models_ready = True
-        self.sig_status.emit("Ready")
+        self.sig_status.emit(tr("Ready"))
         self.sig_models_ready.emit()
 
     def switch_data_dir(self, data_dir: Path) -> asyncio.Task:

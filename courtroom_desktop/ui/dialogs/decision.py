@@ -30,6 +30,7 @@ from courtroom_desktop.core.services.trials import (
     DecisionSpec,
     problem_of,
 )
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
 BACKGROUND_TIP = ("Your situation in a few lines: every role reads it, as data (it is not evidence and is never cited). "
@@ -68,7 +69,7 @@ class DecisionDialog(QDialog):
         self.criteria.itemChanged.connect(self._check)
         for criterion in (decision.criteria if decision else ()):
             self.add_criterion(criterion.name, criterion.weight)
-        add, remove = QPushButton("Add criterion"), QPushButton("Remove")
+        add, remove = QPushButton(tr("Add criterion")), QPushButton(tr("Remove"))
         add.setObjectName("addCriterion")
         add.clicked.connect(lambda: self.add_criterion("", 1.0))
         remove.clicked.connect(self._remove_criterion)
@@ -78,12 +79,12 @@ class DecisionDialog(QDialog):
         buttons_row.addStretch(1)
         self.constraints = QPlainTextEdit("\n".join(decision.constraints) if decision else "")
         self.constraints.setObjectName("constraintsEdit")
-        self.constraints.setPlaceholderText("One per line, e.g. rent under 1,500 euros a month")
+        self.constraints.setPlaceholderText(tr("One per line, e.g. rent under 1,500 euros a month"))
         self.constraints.setMaximumHeight(80)
         self.constraints.textChanged.connect(self._check)
         self.background = QPlainTextEdit(background)
         self.background.setObjectName("backgroundEdit")
-        self.background.setPlaceholderText("e.g. I am 31, my contract ends in June, my parents live an hour away.")
+        self.background.setPlaceholderText(tr("e.g. I am 31, my contract ends in June, my parents live an hour away."))
         self.background.setToolTip(BACKGROUND_TIP)
         self.background.textChanged.connect(self._count_background)
         self.background_count = QLabel("")  # the limit, live: the court reads the first BACKGROUND_CHARS characters
@@ -110,7 +111,7 @@ class DecisionDialog(QDialog):
             layout.addLayout(buttons_row)
             layout.addWidget(self.option_section[2])
             layout.addWidget(self.constraints)
-        layout.addWidget(QLabel("<b>Background</b> (optional): what every role should know about your situation"))
+        layout.addWidget(QLabel(tr("<b>Background</b> (optional): what every role should know about your situation")))
         layout.addWidget(self.background, 1)
         layout.addWidget(self.background_count)
         layout.addWidget(self.problem)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QFormLayout, QLabel, QLine
 from courtroom_desktop.core.config import EMBEDDERS, LibrarySettings
 from courtroom_desktop.core.services.library import OLLAMA_URL, describe
 from courtroom_desktop.ui.dialogs.role_editor import _first_error, _row
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.widgets import push_button
 
 FIELDS = ("embedder", "embedding_model", "embedding_url", "embedding_languages")
@@ -36,29 +37,29 @@ class EmbedderEditor(QWidget):
         self.model.setObjectName("embeddingModel")
         self.model.setEditable(True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.browse = push_button("Choose folder\u2026", "A sentence-transformers model folder on this computer",
+        self.browse = push_button(tr("Choose folder\u2026"), tr("A sentence-transformers model folder on this computer"),
                                   self.choose_folder, name="embeddingFolder")
         self.url = QLineEdit()
         self.url.setObjectName("embeddingUrl")
         self.languages = QLineEdit()
         self.languages.setObjectName("embeddingLanguages")
-        self.languages.setPlaceholderText("empty: English for the bundled MiniLM, all for any other model")
+        self.languages.setPlaceholderText(tr("empty: English for the bundled MiniLM, all for any other model"))
         self.languages.setToolTip(LibrarySettings.model_fields["embedding_languages"].description)
         self.api_key = QLineEdit()
         self.api_key.setObjectName("embeddingApiKey")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.api_key.setPlaceholderText("leave empty to keep the stored key (or for a server that needs none)")
-        self.api_key.setToolTip("Stored in the operating system's keyring, per server, never in the settings file")
+        self.api_key.setPlaceholderText(tr("leave empty to keep the stored key (or for a server that needs none)"))
+        self.api_key.setToolTip(tr("Stored in the operating system's keyring, per server, never in the settings file"))
         self.where = QLabel("")
         self.where.setObjectName("embedderWhere")
         self.where.setWordWrap(True)
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Embedder:", self.provider)
-        form.addRow("Model:", _row(self.model, self.browse))
-        form.addRow("Server URL:", self.url)
-        form.addRow("Languages:", self.languages)
-        self.key_label = QLabel("API key:")
+        form.addRow(tr("Embedder:"), self.provider)
+        form.addRow(tr("Model:"), _row(self.model, self.browse))
+        form.addRow(tr("Server URL:"), self.url)
+        form.addRow(tr("Languages:"), self.languages)
+        self.key_label = QLabel(tr("API key:"))
         form.addRow(self.key_label, self.api_key)
         form.addRow(self.where)
         self.load(settings)
@@ -95,7 +96,7 @@ class EmbedderEditor(QWidget):
 
     def choose_folder(self, path: str | None = None) -> str:
         if path is None:
-            path = QFileDialog.getExistingDirectory(self, "A sentence-transformers model folder")
+            path = QFileDialog.getExistingDirectory(self, tr("A sentence-transformers model folder"))
         if path:
             self.provider.setCurrentIndex(self.provider.findData("local"))
             self.model.setEditText(str(path))

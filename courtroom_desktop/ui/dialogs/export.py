@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
@@ -31,7 +32,7 @@ FORMATS = (("md", "Markdown"), ("html", "HTML (self-contained)"), ("pdf", "PDF")
 class ExportDialog(QDialog):
     def __init__(self, controller, trial_id: str, claim: str = "", settings: QSettings | None = None, parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Export the verdict report")
+        self.setWindowTitle(tr("Export the verdict report"))
         self.setObjectName("exportDialog")
         self.controller = controller
         self.trial_id = trial_id
@@ -50,13 +51,13 @@ class ExportDialog(QDialog):
         format_box.setLayout(format_row)
         format_row.setContentsMargins(0, 0, 0, 0)
         self.audience = QComboBox()
-        self.audience.addItem("General reader: the plain-language summary", "general")
-        self.audience.addItem("Expert: also every round's assessment, levels and weights", "expert")
+        self.audience.addItem(tr("General reader: the plain-language summary"), "general")
+        self.audience.addItem(tr("Expert: also every round's assessment, levels and weights"), "expert")
         base = Path(settings.value("export/dir", str(Path.home()), type=str)) if settings is not None else Path.home()
         self.folder = QLineEdit(str(base / f"report-{trial_id}"))
         self.folder.setObjectName("exportFolder")
         self.folder.textChanged.connect(self._update)
-        browse = push_button("Browse\u2026", slot=self._browse)
+        browse = push_button(tr("Browse\u2026"), slot=self._browse)
         folder_row = QHBoxLayout()
         folder_row.addWidget(self.folder, 1)
         folder_row.addWidget(browse)
@@ -67,10 +68,10 @@ class ExportDialog(QDialog):
         form = QFormLayout()
         claim_label = QLabel(claim or trial_id)
         claim_label.setWordWrap(True)
-        form.addRow("Trial:", claim_label)
-        form.addRow("Formats:", format_box)
-        form.addRow("Audience:", self.audience)
-        form.addRow("Folder:", folder_box)
+        form.addRow(tr("Trial:"), claim_label)
+        form.addRow(tr("Formats:"), format_box)
+        form.addRow(tr("Audience:"), self.audience)
+        form.addRow(tr("Folder:"), folder_box)
 
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
@@ -108,7 +109,7 @@ class ExportDialog(QDialog):
         return [value for value, box in self.formats.items() if box.isChecked()]
 
     def _browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Report folder", str(Path(self.folder.text()).parent))
+        folder = QFileDialog.getExistingDirectory(self, tr("Report folder"), str(Path(self.folder.text()).parent))
         if folder:
             self.folder.setText(str(Path(folder) / f"report-{self.trial_id}"))
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models.found import FoundModelsModel
 from courtroom_desktop.ui.widgets import push_button, record_table
 
@@ -38,10 +39,10 @@ class ModelSetupPanel(QGroupBox):
         self.ollama_url = ollama_url
         self.proposal = None
 
-        self.find_button = push_button("Find models on this computer", "Look for Ollama, LM Studio, llama.cpp's "
-                                       "server and vLLM on their usual ports (well under 2 s)", self.find,
+        self.find_button = push_button(tr("Find models on this computer"), tr("Look for Ollama, LM Studio, llama.cpp's "
+                                       "server and vLLM on their usual ports (well under 2 s)"), self.find,
                                        name="findModels")
-        self.find_status = QLabel("Find the models your computer already serves, or pull one through Ollama below.")
+        self.find_status = QLabel(tr("Find the models your computer already serves, or pull one through Ollama below."))
         self.find_status.setObjectName("findStatus")
         self.find_status.setWordWrap(True)
         self.found_model = FoundModelsModel(self)
@@ -50,18 +51,18 @@ class ModelSetupPanel(QGroupBox):
         self.proposal_text = QLabel("")
         self.proposal_text.setObjectName("proposal")
         self.proposal_text.setWordWrap(True)
-        self.use_button = push_button("Use this assignment", "Fill the role editors with the proposed models (saved "
-                                      "with OK or Apply)", self.use, name="useAssignment")
+        self.use_button = push_button(tr("Use this assignment"), tr("Fill the role editors with the proposed models (saved "
+                                      "with OK or Apply)"), self.use, name="useAssignment")
         self.use_button.setEnabled(False)
 
         self.pull_name = QLineEdit()
         self.pull_name.setObjectName("pullName")
         self.pull_name.setPlaceholderText(PULL_HINT)
         self.pull_name.returnPressed.connect(self.pull)
-        self.pull_button = push_button("Pull", "Download this model through Ollama (it resumes where an earlier pull "
-                                       "stopped)", self.pull, name="pullButton")
-        self.cancel_button = push_button("Cancel", "Stop the download (Ollama keeps what it has: pull again to "
-                                         "resume)", controller.cancel_pull, name="cancelPull")
+        self.pull_button = push_button(tr("Pull"), tr("Download this model through Ollama (it resumes where an earlier pull "
+                                       "stopped)"), self.pull, name="pullButton")
+        self.cancel_button = push_button(tr("Cancel"), tr("Stop the download (Ollama keeps what it has: pull again to "
+                                         "resume)"), controller.cancel_pull, name="cancelPull")
         self.cancel_button.setEnabled(False)
         self.pull_bar = QProgressBar()
         self.pull_bar.setObjectName("pullBar")
@@ -80,7 +81,7 @@ class ModelSetupPanel(QGroupBox):
         use_row.addWidget(self.proposal_text, 1)
         use_row.addWidget(self.use_button)
         pull_row = QHBoxLayout()
-        pull_row.addWidget(QLabel("Pull through Ollama:"))
+        pull_row.addWidget(QLabel(tr("Pull through Ollama:")))
         pull_row.addWidget(self.pull_name, 1)
         pull_row.addWidget(self.pull_button)
         pull_row.addWidget(self.cancel_button)
@@ -107,13 +108,13 @@ class ModelSetupPanel(QGroupBox):
     # ---------------------------------------------------------------- finding
     def find(self):
         self.find_button.setEnabled(False)
-        self.find_status.setText("Looking for model servers on this computer\u2026")
+        self.find_status.setText(tr("Looking for model servers on this computer\u2026"))
         task = self.controller.find_models(self.settings_now(), self.embedding_model)
         task.add_done_callback(lambda _t: _enable(self.find_button))
         return task
 
     def _on_detect_started(self) -> None:
-        self.find_status.setText("Looking for model servers on this computer\u2026")
+        self.find_status.setText(tr("Looking for model servers on this computer\u2026"))
 
     def _on_detected(self, detection, proposal) -> None:
         from courtroom_desktop.core.services.models import nothing_found_lines
@@ -130,7 +131,7 @@ class ModelSetupPanel(QGroupBox):
         if proposal is not None:
             self.proposal_text.setText("<b>Proposed:</b><br>" + "<br>".join(_html(line) for line in proposal.lines))
         elif detection.servers:
-            self.proposal_text.setText("No chat model found (only embedding models): pull one below.")
+            self.proposal_text.setText(tr("No chat model found (only embedding models): pull one below."))
         else:
             self.proposal_text.setText("")
         self.use_button.setEnabled(proposal is not None)
@@ -147,11 +148,11 @@ class ModelSetupPanel(QGroupBox):
             return None
         task = self.controller.pull_model(name, self.ollama_url())
         if task is None:
-            self.pull_status.setText("A pull is already running: wait for it, or cancel it.")
+            self.pull_status.setText(tr("A pull is already running: wait for it, or cancel it."))
             return None
         self._pulling(True)
         self.pull_bar.setValue(0)
-        self.pull_bar.setFormat("starting\u2026")
+        self.pull_bar.setFormat(tr("starting\u2026"))
         self.pull_status.setText(f"Asking Ollama for {name}\u2026")
         return task
 
@@ -184,10 +185,10 @@ class ModelSetupPanel(QGroupBox):
         self.pull_status.setText(message)
         if ok:
             self.pull_bar.setValue(1000)
-            self.pull_bar.setFormat("done")
+            self.pull_bar.setFormat(tr("done"))
             self.find()  # list it, and propose again
         else:
-            self.pull_bar.setFormat("stopped")
+            self.pull_bar.setFormat(tr("stopped"))
 
     def _on_error(self, title: str, message: str, fix: str) -> None:
         if title.startswith("Finding models"):

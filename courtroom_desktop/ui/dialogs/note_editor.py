@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
 PRIVATE_TIP = ("A private note is never sent to a model server on another machine: a trial that would send it there "
@@ -29,12 +30,12 @@ class NoteEditor(QDialog):
         self.setWindowTitle("Edit note" if path else "New note")
         self.title_edit = QLineEdit(title)
         self.title_edit.setObjectName("noteTitle")
-        self.title_edit.setPlaceholderText("Title, e.g. Lisbon: rents and commute")
+        self.title_edit.setPlaceholderText(tr("Title, e.g. Lisbon: rents and commute"))
         self.text_edit = QPlainTextEdit(text)
         self.text_edit.setObjectName("noteText")
-        self.text_edit.setPlaceholderText("Type or paste the note. Lines starting with # or ## make sections; blank "
-                                          "lines separate paragraphs.")
-        self.private_box = QCheckBox("Private: never send this note to a model server on another machine")
+        self.text_edit.setPlaceholderText(tr("Type or paste the note. Lines starting with # or ## make sections; blank "
+                                          "lines separate paragraphs."))
+        self.private_box = QCheckBox(tr("Private: never send this note to a model server on another machine"))
         self.private_box.setObjectName("notePrivate")
         self.private_box.setToolTip(PRIVATE_TIP)
         self.private_box.setChecked(private)
@@ -47,7 +48,7 @@ class NoteEditor(QDialog):
         self.title_edit.textChanged.connect(self._check)
         self.text_edit.textChanged.connect(self._check)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Title"))
+        layout.addWidget(QLabel(tr("Title")))
         layout.addWidget(self.title_edit)
         layout.addWidget(self.text_edit, 1)
         layout.addWidget(self.private_box)

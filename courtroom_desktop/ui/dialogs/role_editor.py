@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QFormLayout, QH
 
 from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.ui.dialogs.fields import FieldEditor, field_editor
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.widgets import push_button
 
 PROVIDERS = (("embedded", "Embedded (llama.cpp, no server)"), ("ollama", "Ollama"),
@@ -44,7 +45,7 @@ class RoleEditor(QWidget):
         self.inherit = None
         form = QFormLayout(self)
         if inherits is not None:
-            self.inherit = QCheckBox("Use the default model")
+            self.inherit = QCheckBox(tr("Use the default model"))
             self.inherit.setChecked(inherits)
             self.inherit.toggled.connect(self._update)
             form.addRow(self.inherit)
@@ -61,16 +62,16 @@ class RoleEditor(QWidget):
         self.model.setEditable(True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.set_model_names([], spec.model)
-        self.list_button = push_button("List models", "Ask the server which models it has",
+        self.list_button = push_button(tr("List models"), tr("Ask the server which models it has"),
                                        lambda: self.sig_list_requested.emit(self.role), name=f"listModels_{role}")
-        self.gguf_button = push_button("Choose GGUF\u2026", "Use any GGUF model file on this computer (llama.cpp "
-                                       "runs it in the app; Test checks that it loads)", self.choose_gguf,
+        self.gguf_button = push_button(tr("Choose GGUF\u2026"), tr("Use any GGUF model file on this computer (llama.cpp "
+                                       "runs it in the app; Test checks that it loads)"), self.choose_gguf,
                                        name=f"chooseGguf_{role}")
         self.api_key = QLineEdit()
         self.api_key.setObjectName(f"apiKey_{role}")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.api_key.setPlaceholderText("leave empty to keep the stored key")
-        self.api_key.setToolTip("Stored in the operating system's keyring, per server, never in the settings file")
+        self.api_key.setPlaceholderText(tr("leave empty to keep the stored key"))
+        self.api_key.setToolTip(tr("Stored in the operating system's keyring, per server, never in the settings file"))
         self.fields: dict[str, FieldEditor] = {name: field_editor(ModelSpec, name, f"{name}_{role}")
                                                for name in ROLE_FIELDS}
         self.status = QLabel("")
@@ -78,10 +79,10 @@ class RoleEditor(QWidget):
         self._widgets = (self.provider, self.base_url, self.model, self.list_button, self.gguf_button, self.api_key,
                          *(field.widget for field in self.fields.values()))
         self._spec = spec
-        form.addRow("Provider:", self.provider)
-        form.addRow("Base URL:", self.base_url)
-        form.addRow("Model:", _row(self.model, self.list_button, self.gguf_button))
-        self.api_key_label = QLabel("API key:")
+        form.addRow(tr("Provider:"), self.provider)
+        form.addRow(tr("Base URL:"), self.base_url)
+        form.addRow(tr("Model:"), _row(self.model, self.list_button, self.gguf_button))
+        self.api_key_label = QLabel(tr("API key:"))
         form.addRow(self.api_key_label, self.api_key)
         self.key_storage = QLabel("")
         self.key_storage.setObjectName(f"keyStorage_{role}")
@@ -135,8 +136,8 @@ class RoleEditor(QWidget):
         """Pick a GGUF file (``path`` given: no file dialog, for tests and scripts); the provider becomes embedded."""
         if path is None:
             start = self.model_value() if self.provider_value() == "embedded" else ""
-            path, _ = QFileDialog.getOpenFileName(self, "Choose a GGUF model file", str(Path(start).parent) if start
-                                                  else str(Path.home()), "GGUF models (*.gguf);;All files (*)")
+            path, _ = QFileDialog.getOpenFileName(self, tr("Choose a GGUF model file"), str(Path(start).parent) if start
+                                                  else str(Path.home()), tr("GGUF models (*.gguf);;All files (*)"))
         if not path:
             return ""
         self.provider.setCurrentIndex(self.provider.findData("embedded"))

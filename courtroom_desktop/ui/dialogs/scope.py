@@ -15,16 +15,17 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
 
 class ScopeDialog(QDialog):
     def __init__(self, documents: list, chosen: list[str], sections: list[str], parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Document scope")
+        self.setWindowTitle(tr("Document scope"))
         self.setObjectName("scopeDialog")
-        self.all_button = QRadioButton("All documents in the library")
-        self.some_button = QRadioButton("Only these documents:")
+        self.all_button = QRadioButton(tr("All documents in the library"))
+        self.some_button = QRadioButton(tr("Only these documents:"))
         self.list = QListWidget()
         for doc in documents:
             item = QListWidgetItem(doc.title or doc.path.rsplit("/", 1)[-1])
@@ -38,7 +39,7 @@ class ScopeDialog(QDialog):
         self.some_button.toggled.connect(self.list.setEnabled)
         self.sections = QLineEdit("; ".join(sections))
         self.sections.setObjectName("sectionsInput")
-        self.sections.setPlaceholderText("e.g. 3 Results; Discussion (empty: every section)")
+        self.sections.setPlaceholderText(tr("e.g. 3 Results; Discussion (empty: every section)"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -46,7 +47,7 @@ class ScopeDialog(QDialog):
         layout.addWidget(self.all_button)
         layout.addWidget(self.some_button)
         layout.addWidget(self.list, 1)
-        layout.addWidget(QLabel("Only sections starting with (separate with ;):"))
+        layout.addWidget(QLabel(tr("Only sections starting with (separate with ;):")))
         layout.addWidget(self.sections)
         layout.addWidget(buttons)
         fit_to_screen(self, 460, 420)

@@ -42,6 +42,7 @@ from courtroom_desktop.ui.dialogs.role_editor import (  # noqa: F401 - PROVIDERS
     _first_error,
     _row,
 )
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models.doctor import DoctorModel
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.window_layout import fit_to_screen
@@ -70,7 +71,7 @@ class SettingsDialog(QDialog):
 
     def __init__(self, config: AppConfig, data_dir: Path, controller, parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Settings")
+        self.setWindowTitle(tr("Settings"))
         self.setObjectName("settingsDialog")
         self.original = config
         self.config = config.model_copy(deep=True)  # the dialog edits a copy
@@ -84,7 +85,7 @@ class SettingsDialog(QDialog):
         self.editors: dict[str, RoleEditor] = {}
         default = RoleEditor("default", self.config.models.default, None)
         self.editors["default"] = default
-        self.role_tabs.addTab(default, "Default")
+        self.role_tabs.addTab(default, tr("Default"))
         for role in ROLES:
             own = getattr(self.config.models, role)
             editor = RoleEditor(role, own or self.config.models.default, inherits=own is None)
@@ -92,8 +93,8 @@ class SettingsDialog(QDialog):
             self.role_tabs.addTab(editor, role.capitalize())
         for editor in self.editors.values():
             editor.sig_list_requested.connect(self.list_models)
-        self.test_button = push_button("Test", "Run the doctor's checks on these settings: server, model, context, a "
-                                       "call, a structured call (a typed API key is stored first)", self.test,
+        self.test_button = push_button(tr("Test"), tr("Run the doctor's checks on these settings: server, model, context, a "
+                                       "call, a structured call (a typed API key is stored first)"), self.test,
                                        name="testButton")
         self.test_status = QLabel("")
         self.test_status.setWordWrap(True)
@@ -116,7 +117,7 @@ class SettingsDialog(QDialog):
         models_layout.addWidget(self.role_tabs)
         models_layout.addWidget(_row(self.test_button, self.test_status))
         models_layout.addWidget(self.doctor_table, 1)
-        self.tabs.addTab(_scrolled(models), "Models")
+        self.tabs.addTab(_scrolled(models), tr("Models"))
 
         # retrieval, debate, library: one form each, from the field table
         self.fields: dict[str, FieldEditor] = {}
@@ -135,12 +136,12 @@ class SettingsDialog(QDialog):
         form = forms["Library && data"]
         self.data_dir = QLineEdit(str(data_dir))
         self.data_dir.setObjectName("dataDir")
-        browse = push_button("Browse\u2026", slot=self._browse_data)
+        browse = push_button(tr("Browse\u2026"), slot=self._browse_data)
         self.embedder = EmbedderEditor(self.config.library)
         self.reembed_box = None
-        form.insertRow(0, "Data folder:", _row(self.data_dir, browse))
+        form.insertRow(0, tr("Data folder:"), _row(self.data_dir, browse))
         form.insertRow(1, self.embedder)
-        note = QLabel("Passage sizes apply to documents added or re-indexed from now on.")
+        note = QLabel(tr("Passage sizes apply to documents added or re-indexed from now on."))
         note.setWordWrap(True)
         form.addRow(note)
 
@@ -160,7 +161,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.buttons)
 
         controller.sig_models_listed.connect(self._on_models_listed)
-        controller.sig_doctor_started.connect(lambda: self.test_status.setText("Running the checks\u2026"))
+        controller.sig_doctor_started.connect(lambda: self.test_status.setText(tr("Running the checks\u2026")))
         controller.sig_doctor_rows.connect(self._on_doctor_rows)
         controller.sig_error.connect(self._on_error)
         controller.sig_key_storage.connect(self._on_key_storage)
@@ -247,7 +248,7 @@ class SettingsDialog(QDialog):
             field.load(getattr(getattr(config, section), name))
 
     def _browse_data(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Data folder", self.data_dir.text())
+        folder = QFileDialog.getExistingDirectory(self, tr("Data folder"), self.data_dir.text())
         if folder:
             self.data_dir.setText(folder)
 
@@ -259,7 +260,7 @@ class SettingsDialog(QDialog):
         except ValueError as exc:
             editor.status.setText(_first_error(exc))
             return None
-        editor.status.setText("Asking the server\u2026")
+        editor.status.setText(tr("Asking the server\u2026"))
         return self.controller.list_models(role, spec, editor.typed_key() or None)
 
     def _on_models_listed(self, role: str, names: list) -> None:
@@ -276,7 +277,7 @@ class SettingsDialog(QDialog):
             self.test_status.setText(_first_error(exc))
             return None
         self.test_button.setEnabled(False)
-        self.test_status.setText("Starting the checks\u2026")
+        self.test_status.setText(tr("Starting the checks\u2026"))
         self.doctor_model.set_rows([])
         task = self.controller.test(models, self.typed_keys())
         task.add_done_callback(lambda _t: _enable(self.test_button))
@@ -320,8 +321,8 @@ class SettingsDialog(QDialog):
             own = getattr(models, role)
             self.editors[role].load(own or models.default, own is None)
         self.role_tabs.setCurrentWidget(self.editors["judge"])
-        self.test_status.setText("The proposed models are in the editors: press Test to check and rate them, then OK "
-                                 "to save.")
+        self.test_status.setText(tr("The proposed models are in the editors: press Test to check and rate them, then OK "
+                                 "to save."))
         return models
 
     def _on_error(self, title: str, message: str, fix: str) -> None:

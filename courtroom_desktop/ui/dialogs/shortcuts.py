@@ -5,13 +5,14 @@ from __future__ import annotations
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
 
 class ShortcutsDialog(QDialog):
     def __init__(self, actions, parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
+        self.setWindowTitle(tr("Keyboard shortcuts"))
         self.setObjectName("shortcutsDialog")
         rows = [(a.text().replace("&", "").rstrip("\u2026."), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
                 for a in actions if not a.shortcut().isEmpty()]

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
@@ -24,23 +25,23 @@ from courtroom_desktop.ui.window_layout import fit_to_screen
 class ZoteroImportDialog(QDialog):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle("Import from Zotero")
+        self.setWindowTitle(tr("Import from Zotero"))
         self.setObjectName("zoteroDialog")
-        intro = QLabel("The PDFs of your Zotero library come in with their title, authors, year, DOI and tags; "
+        intro = QLabel(tr("The PDFs of your Zotero library come in with their title, authors, year, DOI and tags; "
                        "citations then read \u2018Smith et al. 2020\u2019 and open the item in Zotero. Import again "
-                       "to keep in step: items deleted or taken out of the collection leave the library.")
+                       "to keep in step: items deleted or taken out of the collection leave the library."))
         intro.setWordWrap(True)
         self.collection = QLineEdit()
         self.collection.setObjectName("zoteroCollection")
-        self.collection.setPlaceholderText("the whole library")
-        self.collection.setToolTip("A collection's name (any case); its subcollections come too")
-        self.use_folder = QCheckBox("Read the data folder (Zotero is closed)")
+        self.collection.setPlaceholderText(tr("the whole library"))
+        self.collection.setToolTip(tr("A collection's name (any case); its subcollections come too"))
+        self.use_folder = QCheckBox(tr("Read the data folder (Zotero is closed)"))
         self.use_folder.setObjectName("zoteroUseFolder")
         self.folder = QLineEdit()
         self.folder.setObjectName("zoteroFolder")
-        self.folder.setPlaceholderText("~/Zotero")
+        self.folder.setPlaceholderText(tr("~/Zotero"))
         self.folder.setEnabled(False)
-        browse = push_button("Browse\u2026", "The folder that holds zotero.sqlite", self._browse)
+        browse = push_button(tr("Browse\u2026"), tr("The folder that holds zotero.sqlite"), self._browse)
         browse.setEnabled(False)
         self.use_folder.toggled.connect(self.folder.setEnabled)
         self.use_folder.toggled.connect(browse.setEnabled)
@@ -49,15 +50,15 @@ class ZoteroImportDialog(QDialog):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.folder, 1)
         row.addWidget(browse)
-        note = QLabel("While Zotero runs, allow it first: Settings \u2192 Advanced \u2192 \u2018Allow other "
-                      "applications on this computer to communicate with Zotero\u2019.")
+        note = QLabel(tr("While Zotero runs, allow it first: Settings \u2192 Advanced \u2192 \u2018Allow other "
+                      "applications on this computer to communicate with Zotero\u2019."))
         note.setWordWrap(True)
         form = QFormLayout()
-        form.addRow("Collection:", self.collection)
+        form.addRow(tr("Collection:"), self.collection)
         form.addRow(self.use_folder)
-        form.addRow("Data folder:", folder_row)
+        form.addRow(tr("Data folder:"), folder_row)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("Import"))
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -68,7 +69,7 @@ class ZoteroImportDialog(QDialog):
         fit_to_screen(self, 560, 300)
 
     def _browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Zotero's data folder")
+        folder = QFileDialog.getExistingDirectory(self, tr("Zotero's data folder"))
         if folder:
             self.folder.setText(folder)
 

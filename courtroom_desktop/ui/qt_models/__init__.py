@@ -1,7 +1,10 @@
+
 """Qt item models: thin adapters over the core's records (Document, PoolEntry, TrialSummary, trial events,
 DoctorRow). Each keeps the records as they are and only decides what a view shows of them."""
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from courtroom_desktop.ui.i18n import tr
 
 #: The record behind a row (Document row, PoolEntry, TrialSummary, transcript item, DoctorRow).
 RecordRole = Qt.ItemDataRole.UserRole + 1
@@ -32,7 +35,7 @@ class RecordTableModel(QAbstractTableModel):
                    role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
                 and 0 <= section < len(self.COLUMNS):
-            return self.COLUMNS[section]
+            return tr(self.COLUMNS[section])  # the tables mark their column names with QT_TRANSLATE_NOOP
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):

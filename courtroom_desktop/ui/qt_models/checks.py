@@ -4,8 +4,9 @@ verdict filter over it, and the list of stored checks."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.text import VERDICT_WORDS, date_time, pages_label
 from courtroom_desktop.ui.theme import accent, tint
@@ -13,7 +14,9 @@ from courtroom_desktop.ui.theme import accent, tint
 #: What a cell sorts by (numbers where the text would sort badly: #, confidence).
 SortRole = Qt.ItemDataRole.UserRole + 3
 
-COLUMNS = ("#", "Claim", "Verdict", "Confidence", "By", "Key passages", "Status", "Sign-off")
+COLUMNS = (QT_TRANSLATE_NOOP("", "#"), QT_TRANSLATE_NOOP("", "Claim"), QT_TRANSLATE_NOOP("", "Verdict"),
+           QT_TRANSLATE_NOOP("", "Confidence"), QT_TRANSLATE_NOOP("", "By"), QT_TRANSLATE_NOOP("", "Key passages"),
+           QT_TRANSLATE_NOOP("", "Status"), QT_TRANSLATE_NOOP("", "Sign-off"))
 NUMBER, CLAIM, VERDICT, CONFIDENCE, BY, PASSAGES, STATUS, SIGNOFF = range(len(COLUMNS))
 VERDICT_ACCENT = {"supported": "support", "refuted": "refute", "mixed": "switch", "insufficient evidence": "unclear"}
 VERDICT_ORDER = {"supported": 0, "mixed": 1, "refuted": 2, "insufficient evidence": 3}
@@ -22,8 +25,6 @@ FILTERS = (("", "All verdicts"), ("supported", "Supported"), ("refuted", "Refute
            ("insufficient evidence", "Insufficient evidence"), ("unchecked", "Unchecked"), ("failed", "Failed"))
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("CheckRowsModel", text)
 
 
 def _value(x) -> str:
@@ -102,8 +103,7 @@ class CheckRowsModel(RecordTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt's name
                    role: int = Qt.ItemDataRole.DisplayRole):
-        value = super().headerData(section, orientation, role)
-        return tr(value) if isinstance(value, str) else value
+        return super().headerData(section, orientation, role)
 
     def cell(self, row, column: int, role: int):
         if role == Qt.ItemDataRole.DisplayRole:
@@ -212,7 +212,8 @@ class VerdictFilter(QSortFilterProxyModel):
         return row is not None and verdict_key(row) == self.verdict
 
 
-CHECK_COLUMNS = ("Check", "Status", "Claims", "Done", "Signed off", "Made")
+CHECK_COLUMNS = (QT_TRANSLATE_NOOP("", "Check"), QT_TRANSLATE_NOOP("", "Status"), QT_TRANSLATE_NOOP("", "Claims"),
+                 QT_TRANSLATE_NOOP("", "Done"), QT_TRANSLATE_NOOP("", "Signed off"), QT_TRANSLATE_NOOP("", "Made"))
 
 
 class ChecksModel(RecordTableModel):
@@ -230,12 +231,11 @@ class ChecksModel(RecordTableModel):
         status = _value(summary.status)
         if status == "running" and summary.id != self.running_id:
             status = "stopped"
-        return QCoreApplication.translate("ChecksModel", status)
+        return tr(status)
 
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt's name
                    role: int = Qt.ItemDataRole.DisplayRole):
-        value = super().headerData(section, orientation, role)
-        return QCoreApplication.translate("ChecksModel", value) if isinstance(value, str) else value
+        return super().headerData(section, orientation, role)
 
     def cell(self, summary, column: int, role: int):
         if role == Qt.ItemDataRole.DisplayRole:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.theme import accent
 
-COLUMNS = ("Role", "Check", "Result", "Detail", "Fix")
+COLUMNS = (QT_TRANSLATE_NOOP("", "Role"), QT_TRANSLATE_NOOP("", "Check"), QT_TRANSLATE_NOOP("", "Result"),
+           QT_TRANSLATE_NOOP("", "Detail"), QT_TRANSLATE_NOOP("", "Fix"))
 ROLE, CHECK, RESULT, DETAIL, FIX = range(len(COLUMNS))
 RESULT_WORDS = {True: "ok", False: "FAILED", None: "skipped"}
 

@@ -8,13 +8,20 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import ProgressRole, RecordTableModel
 from courtroom_desktop.ui.theme import accent
 
-COLUMNS = ("Document", "Status", "Pages", "Sections", "Chunks", "Reason", "In trials")
+COLUMNS = (QT_TRANSLATE_NOOP("", "Document"), QT_TRANSLATE_NOOP("", "Status"), QT_TRANSLATE_NOOP("", "Pages"),
+           QT_TRANSLATE_NOOP("", "Sections"), QT_TRANSLATE_NOOP("", "Chunks"), QT_TRANSLATE_NOOP("", "Reason"),
+           QT_TRANSLATE_NOOP("", "In trials"))
 DOCUMENT, STATUS, PAGES, SECTIONS, CHUNKS, REASON, USE = range(len(COLUMNS))
 KIND_NAMES = {"markdown": "Markdown", "text": "text", "docx": "Word", "note": "note"}  # shown for documents without pages
-PRIVATE_TIP = "private: its text is never sent to a model server on another machine"
+PRIVATE_TIP = QT_TRANSLATE_NOOP("", "private: its text is never sent to a model server on another machine")
+#: A row's status words (core.records.DocStatus, and the ingest's own), for lupdate: shown through tr
+STATUSES = (QT_TRANSLATE_NOOP("", "ready"), QT_TRANSLATE_NOOP("", "failed"), QT_TRANSLATE_NOOP("", "pending"),
+            QT_TRANSLATE_NOOP("", "removing"), QT_TRANSLATE_NOOP("", "queued"), QT_TRANSLATE_NOOP("", "cancelled"),
+            QT_TRANSLATE_NOOP("", "indexing"), QT_TRANSLATE_NOOP("", "text"), QT_TRANSLATE_NOOP("", "note"))
 
 
 @dataclass
@@ -42,26 +49,26 @@ def use_words(use) -> str:
     if use is None or not use.trials_in_scope:
         return ""
     if use.citations:
-        return f"cited {use.citations}\u00d7 in {use.trials_cited} trial{'s' if use.trials_cited != 1 else ''}"
+        return tr("cited {citations}\u00d7 in {trials} trials").format(citations=use.citations, trials=use.trials_cited)
     if use.trials_retrieved:
-        return "retrieved, never cited"
-    return f"never retrieved ({use.trials_in_scope} trial{'s' if use.trials_in_scope != 1 else ''})"
+        return tr("retrieved, never cited")
+    return tr("never retrieved ({trials} trials)").format(trials=use.trials_in_scope)
 
 
 def ingest_progress(event) -> tuple[str, int]:
     stage = event.stage.value
     if stage == "extract":
         frac = event.pages_done / event.pages if event.pages else 0.0
-        return f"reading page {event.pages_done}/{event.pages}", round(30 * frac)
+        return tr("reading page {done}/{pages}").format(done=event.pages_done, pages=event.pages), round(30 * frac)
     if stage == "ocr":  # scanned pages read one by one: the bar starts again for them
         frac = event.pages_done / event.pages if event.pages else 0.0
-        return f"OCR page {event.pages_done}/{event.pages}", round(30 * frac)
+        return tr("OCR page {done}/{pages}").format(done=event.pages_done, pages=event.pages), round(30 * frac)
     if stage == "chunk":
-        return f"{event.chunks} passages", 35
+        return tr("{count} passages").format(count=event.chunks), 35
     if stage == "embed":
         frac = event.chunks_done / event.chunks if event.chunks else 0.0
-        return f"embedding {event.chunks_done}/{event.chunks}", 35 + round(60 * frac)
-    return "indexing", 97
+        return tr("embedding {done}/{chunks}").format(done=event.chunks_done, chunks=event.chunks), 35 + round(60 * frac)
+    return tr("indexing"), 97
 
 
 class DocumentsModel(RecordTableModel):
@@ -79,14 +86,14 @@ class DocumentsModel(RecordTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             doc = row.doc
             if column == DOCUMENT:
-                return row.title + (" (private)" if doc is not None and doc.private else "")
+                return row.title + (tr(" (private)") if doc is not None and doc.private else "")
             if column == STATUS:
-                return row.status
+                return tr(row.status)
             if column in (PAGES, SECTIONS, CHUNKS):
                 if doc is None:
                     return ""
                 if column == PAGES and not doc.on_pages:  # a text document has no pages: its kind instead
-                    return KIND_NAMES.get(doc.kind, doc.kind)
+                    return tr(KIND_NAMES.get(doc.kind, doc.kind))
                 return str({PAGES: doc.pages, SECTIONS: doc.sections, CHUNKS: doc.chunks}[column])
             if column == REASON:
                 return row.reason
@@ -95,15 +102,17 @@ class DocumentsModel(RecordTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == USE and row.doc_id in self.use:
                 use = self.use[row.doc_id]
-                return (f"in the scope of {use.trials_in_scope} trials, retrieved in {use.trials_retrieved}, cited "
-                        f"in {use.trials_cited} ({use.citations} citations)")
+                return tr("in the scope of {scope} trials, retrieved in {retrieved}, cited in {cited} ({citations} "
+                          "citations)").format(scope=use.trials_in_scope, retrieved=use.trials_retrieved,
+                                               cited=use.trials_cited, citations=use.citations)
             if column == REASON and row.reason:
                 return row.reason
             doc = row.doc
             extra = ""
             if doc is not None:
-                extra = "\n".join(x for x in (doc.authors, str(doc.year or ""), f"{doc.chunks} passages", f"id {doc.id}",
-                                             PRIVATE_TIP if doc.private else "", row.reason) if x)
+                extra = "\n".join(x for x in (doc.authors, str(doc.year or ""),
+                                             tr("{count} passages").format(count=doc.chunks), f"id {doc.id}",
+                                             tr(PRIVATE_TIP) if doc.private else "", row.reason) if x)
             elif row.reason:
                 extra = row.reason
             return f"{row.path}\n{extra}".strip()

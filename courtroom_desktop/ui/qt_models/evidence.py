@@ -4,15 +4,21 @@ by which query it was found, and who cited it (both sides marked)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.text import assessed_words, clock, pages_label
 from courtroom_desktop.ui.theme import accent
 
-COLUMNS = ("ID", "Stance", "Level", "Document", "Page", "Found", "Query", "Cited by")
+COLUMNS = (QT_TRANSLATE_NOOP("", "ID"), QT_TRANSLATE_NOOP("", "Stance"), QT_TRANSLATE_NOOP("", "Level"),
+           QT_TRANSLATE_NOOP("", "Document"), QT_TRANSLATE_NOOP("", "Page"), QT_TRANSLATE_NOOP("", "Found"),
+           QT_TRANSLATE_NOOP("", "Query"), QT_TRANSLATE_NOOP("", "Cited by"))
 ID, STANCE, LEVEL, DOCUMENT, PAGE, FOUND, QUERY, CITED = range(len(COLUMNS))
 STANCE_ACCENT = {"supports": "for", "refutes": "against"}
+#: Assessed stances (core.court.records), for lupdate: shown through tr
+STANCES = (QT_TRANSLATE_NOOP("", "supports"), QT_TRANSLATE_NOOP("", "refutes"), QT_TRANSLATE_NOOP("", "mixed"),
+           QT_TRANSLATE_NOOP("", "irrelevant"), QT_TRANSLATE_NOOP("", "for"), QT_TRANSLATE_NOOP("", "against"))
 
 
 class EvidenceModel(RecordTableModel):
@@ -23,7 +29,7 @@ class EvidenceModel(RecordTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.case = "claim"
-        self._cited: dict[str, list[str]] = {}     # evidence id -> ["Prosecution (round 1)", ..., "verdict"]
+        self._cited: dict[str, list] = {}     # evidence id -> [("Prosecution", 1), ..., "verdict"]
         self._sides: dict[str, set[str]] = {}      # evidence id -> stances of the counsel who cited it
         self._assessed: dict[str, object] = {}     # evidence id -> Assessment
 
@@ -35,17 +41,22 @@ class EvidenceModel(RecordTableModel):
                 chunk = entry.evidence.chunk
                 return f"{entry.evidence.doc_title}\n{chunk.section_path}\n{entry.evidence.doc_path}".strip()
             if column == FOUND:
-                return f"{self._finder(entry)} found it in round {entry.round} at {clock(entry.at)} (novelty {entry.novelty:.2f})"
+                return tr("{who} found it in round {round} at {time} (novelty {novelty})").format(
+                    who=self._finder(entry), round=entry.round, time=clock(entry.at),
+                    novelty=QLocale().toString(entry.novelty, "f", 2))
             if column == QUERY:
                 return "\n".join(entry.evidence.queries or (entry.query,))
             if column == ID and entry.injection:
-                return "This passage reads like instructions to a model: it is treated as a quotation only."
+                return tr("This passage reads like instructions to a model: it is treated as a quotation only.")
             if column == STANCE:
                 assessed = self._assessed.get(entry.id)
                 if assessed is None:
-                    return f"Not assessed yet (the judge assesses new passages after each round); found by {self._finder(entry)}"
-                return (f"What the passage says, as the judge's model assessed it: {assessed.stance.value} "
-                        f"(relevance {assessed.relevance:.2f}); found by {self._finder(entry)}")
+                    return tr("Not assessed yet (the judge assesses new passages after each round); found by {who}").format(
+                        who=self._finder(entry))
+                return tr("What the passage says, as the judge's model assessed it: {stance} (relevance {relevance}); "
+                          "found by {who}").format(stance=tr(assessed.stance.value),
+                                                   relevance=QLocale().toString(assessed.relevance, "f", 2),
+                                                   who=self._finder(entry))
             return self._display(entry, column) or None
         if role == Qt.ItemDataRole.ForegroundRole and column == STANCE and entry.id in self._assessed:
             return accent(STANCE_ACCENT.get(self._assessed[entry.id].stance.value, "unclear"))
@@ -57,8 +68,9 @@ class EvidenceModel(RecordTableModel):
         from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
 
         if entry.found_by == "judge":
-            return "Judge"
-        return role_name(self.case, entry.stance) if entry.stance is not None else f"Counsel {entry.found_by}"
+            return tr("Judge")
+        return tr(role_name(self.case, entry.stance)) if entry.stance is not None else tr("Counsel {seat}").format(
+            seat=entry.found_by)
 
     def _display(self, entry, column: int) -> str:
         chunk = entry.evidence.chunk
@@ -66,21 +78,22 @@ class EvidenceModel(RecordTableModel):
             return entry.id + (" \u26a0" if entry.injection else "")
         if column == STANCE:
             assessed = self._assessed.get(entry.id)
-            return assessed_words(self.case, assessed.stance.value) if assessed is not None else "\u2014"
+            return tr(assessed_words(self.case, assessed.stance.value)) if assessed is not None else "\u2014"
         if column == LEVEL:
-            return entry.level
+            return tr(entry.level)
         if column == DOCUMENT:
             title = entry.evidence.doc_title or entry.evidence.doc_path.rsplit("/", 1)[-1]
             return f"{title} \u2014 {chunk.section_title}" if chunk.section_title else title
         if column == PAGE:
             return pages_label(chunk)
         if column == FOUND:
-            return f"round {entry.round}, {self._finder(entry)}, {clock(entry.at)}"
+            return tr("round {round}, {who}, {time}").format(round=entry.round, who=self._finder(entry),
+                                                             time=clock(entry.at))
         if column == QUERY:
             return entry.query
         if column == CITED:
-            both = "both sides \u00b7 " if len(self._sides.get(entry.id, ())) > 1 else ""
-            return both + ", ".join(self._cited.get(entry.id, []))
+            both = tr("both sides \u00b7 ") if len(self._sides.get(entry.id, ())) > 1 else ""
+            return both + tr(", ").join(self.cited_by(entry.id))
         return ""
 
     # ---------------------------------------------------------------- records in
@@ -117,7 +130,7 @@ class EvidenceModel(RecordTableModel):
             self._changed(evidence_id)
 
     def _note_turn(self, turn) -> list[str]:
-        who = f"{turn.role} (round {turn.round})"
+        who = (turn.role, turn.round)  # shown through cited_by, in the window's language
         changed = []
         for citation in turn.citations:
             if citation.valid:
@@ -155,4 +168,6 @@ class EvidenceModel(RecordTableModel):
         return list(self._rows)
 
     def cited_by(self, evidence_id: str) -> list[str]:
-        return list(self._cited.get(evidence_id, []))
+        """Who cited the passage, in words: 'Prosecution (round 1)', ..., 'verdict'."""
+        return [tr("verdict") if who == "verdict" else tr("{role} (round {round})").format(role=tr(who[0]), round=who[1])
+                for who in self._cited.get(evidence_id, [])]

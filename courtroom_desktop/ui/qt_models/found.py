@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from courtroom_desktop.ui.qt_models import RecordTableModel
 
-COLUMNS = ("Server", "Model", "Size", "Parameters", "Family", "Quantisation", "Context", "Proposed for")
+COLUMNS = (QT_TRANSLATE_NOOP("", "Server"), QT_TRANSLATE_NOOP("", "Model"), QT_TRANSLATE_NOOP("", "Size"),
+           QT_TRANSLATE_NOOP("", "Parameters"), QT_TRANSLATE_NOOP("", "Family"),
+           QT_TRANSLATE_NOOP("", "Quantisation"), QT_TRANSLATE_NOOP("", "Context"),
+           QT_TRANSLATE_NOOP("", "Proposed for"))
 
 
 class FoundModelsModel(RecordTableModel):

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.text import VERDICT_WORDS, date_time
 from courtroom_desktop.ui.theme import accent
 
-COLUMNS = ("Claim or decision", "Case", "Status", "Verdict", "Confidence", "Started", "Events")
+COLUMNS = (QT_TRANSLATE_NOOP("", "Claim or decision"), QT_TRANSLATE_NOOP("", "Case"),
+           QT_TRANSLATE_NOOP("", "Status"), QT_TRANSLATE_NOOP("", "Verdict"), QT_TRANSLATE_NOOP("", "Confidence"),
+           QT_TRANSLATE_NOOP("", "Started"), QT_TRANSLATE_NOOP("", "Events"))
 CLAIM, CASE, STATUS, VERDICT, CONFIDENCE, STARTED, EVENTS = range(len(COLUMNS))
 
 

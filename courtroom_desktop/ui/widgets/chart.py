@@ -9,6 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.theme import accent
 
 
@@ -28,8 +29,8 @@ class ConfidenceChart(QWidget):
         self.max_rounds = 0
         self.setMinimumHeight(72)  # a short laptop screen still shows the transcript
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.setToolTip("The judge's confidence after each round; colour: the tendency of the ruling")
-        self.setAccessibleName("Confidence per round")
+        self.setToolTip(tr("The judge's confidence after each round; colour: the tendency of the ruling"))
+        self.setAccessibleName(tr("Confidence per round"))
 
     def sizeHint(self) -> QSize:
         return QSize(360, 150)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -19,7 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controllers.trial import FINISHED, IDLE, PAUSED, RUNNING, STARTING, STOPPED
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
+from courtroom_desktop.ui.text import localized
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.widgets.chart import ConfidenceChart
@@ -27,9 +29,17 @@ from courtroom_desktop.ui.widgets.flow import FlowLayout
 from courtroom_desktop.ui.widgets.record_bar import RecordBar
 from courtroom_desktop.ui.widgets.transcript import TranscriptView
 
-CASES = (("claim", "Claim: is it true?"), ("decision", "Decision: should I do it?"))
-STATE_WORDS = {IDLE: "", STARTING: "Preparing the court\u2026", RUNNING: "In session", STOPPED: "Stopped: Resume continues",
-               PAUSED: "Paused by an error: fix it, then Resume", FINISHED: "Verdict reached"}
+CASES = (("claim", QT_TRANSLATE_NOOP("", "Claim: is it true?")),
+         ("decision", QT_TRANSLATE_NOOP("", "Decision: should I do it?")))
+STATE_WORDS = {IDLE: "", STARTING: QT_TRANSLATE_NOOP("", "Preparing the court\u2026"),
+               RUNNING: QT_TRANSLATE_NOOP("", "In session"),
+               STOPPED: QT_TRANSLATE_NOOP("", "Stopped: Resume continues"),
+               PAUSED: QT_TRANSLATE_NOOP("", "Paused by an error: fix it, then Resume"),
+               FINISHED: QT_TRANSLATE_NOOP("", "Verdict reached")}
+DEMO_NOTE_SOURCE = QT_TRANSLATE_NOOP("", "demo model: try the app, do not rely on this verdict")  # core.llm.demo
+#: The sides' names as core.court.records.role_name gives them, for lupdate (shown through tr)
+ROLE_NAMES = (QT_TRANSLATE_NOOP("", "Prosecution"), QT_TRANSLATE_NOOP("", "Defense"),
+              QT_TRANSLATE_NOOP("", "Counsel for"), QT_TRANSLATE_NOOP("", "Counsel against"))
 
 
 class CourtroomPanel(QWidget):
@@ -60,42 +70,42 @@ class CourtroomPanel(QWidget):
         self.claim.setObjectName("claimInput")
         self.claim.setEditable(True)
         self.claim.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.claim.lineEdit().setPlaceholderText("A claim to verify, or a decision to weigh\u2026")
+        self.claim.lineEdit().setPlaceholderText(tr("A claim to verify, or a decision to weigh\u2026"))
         self.claim.lineEdit().setClearButtonEnabled(True)
         self.claim.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.claim.setMinimumContentsLength(20)
         self.claim.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.claim.setToolTip("Type a claim, or pick a suggested one")
+        self.claim.setToolTip(tr("Type a claim, or pick a suggested one"))
         self.claim.editTextChanged.connect(self._update_buttons)
         self.claim.lineEdit().returnPressed.connect(self.start)
         self.case = QComboBox()
         self.case.setObjectName("caseInput")
         for value, label in CASES:
-            self.case.addItem(label, value)
-        self.scope_button = push_button("Scope: all documents", "Choose the documents (and sections) the evidence may come "
-                                        "from", self.sig_scope_requested, name="scopeButton")
-        self.details_button = push_button("Background\u2026", "", self.edit_details, name="detailsButton")
+            self.case.addItem(tr(label), value)
+        self.scope_button = push_button(tr("Scope: all documents"), tr("Choose the documents (and sections) the evidence may come "
+                                        "from"), self.sig_scope_requested, name="scopeButton")
+        self.details_button = push_button(tr("Background\u2026"), "", self.edit_details, name="detailsButton")
         self.case.currentIndexChanged.connect(self._show_details)
-        self.start_button = push_button("Start", "Start the trial (Ctrl+Return)", self.start, name="startButton")
-        self.stop_button = push_button("Stop", "Stop the trial; it can be resumed later (Ctrl+.)", controller.stop,
+        self.start_button = push_button(tr("Start"), tr("Start the trial (Ctrl+Return)"), self.start, name="startButton")
+        self.stop_button = push_button(tr("Stop"), tr("Stop the trial; it can be resumed later (Ctrl+.)"), controller.stop,
                                        name="stopButton")
-        self.resume_button = push_button("Resume", "Continue a stopped or paused trial from its last complete turn "
-                                         "(Ctrl+Shift+R)", self.resume, name="resumeButton")
-        self.new_button = push_button("New", "Clear the courtroom for a new trial (Ctrl+N)", self.new_trial)
+        self.resume_button = push_button(tr("Resume"), tr("Continue a stopped or paused trial from its last complete turn "
+                                         "(Ctrl+Shift+R)"), self.resume, name="resumeButton")
+        self.new_button = push_button(tr("New"), tr("Clear the courtroom for a new trial (Ctrl+N)"), self.new_trial)
 
         self.welcome = QFrame()
         self.welcome.setObjectName("welcome")
         welcome = QVBoxLayout(self.welcome)  # the text over its buttons: short on a narrow window too
         welcome.setContentsMargins(10, 6, 10, 6)
         welcome.setSpacing(4)
-        self.welcome_text = QLabel("<b>New here?</b> Put a suggested claim on trial against six short medical "
+        self.welcome_text = QLabel(tr("<b>New here?</b> Put a suggested claim on trial against six short medical "
                                    "articles, or weigh a sample decision from four notes. Both run on the bundled "
-                                   "model, with no setup.")
+                                   "model, with no setup."))
         self.welcome_text.setWordWrap(True)
-        self.try_button = push_button("Try the sample library", slot=self.sig_try_samples, name="tryButton")
+        self.try_button = push_button(tr("Try the sample library"), slot=self.sig_try_samples, name="tryButton")
         self.try_decision_button = push_button(
-            "Try a sample decision", "Where to live next year: three options weighed on four criteria from four notes "
-            "(a decision trial)", self.sig_try_decision, name="tryDecisionButton")
+            tr("Try a sample decision"), tr("Where to live next year: three options weighed on four criteria from four notes "
+            "(a decision trial)"), self.sig_try_decision, name="tryDecisionButton")
         welcome.addWidget(self.welcome_text)
         buttons = FlowLayout()
         buttons.addWidget(self.try_button)
@@ -131,7 +141,7 @@ class CourtroomPanel(QWidget):
         self.splitter.setCollapsible(0, False)
 
         claim_row = QHBoxLayout()
-        claim_row.addWidget(QLabel("On trial:"))
+        claim_row.addWidget(QLabel(tr("On trial:")))
         claim_row.addWidget(self.claim, 1)
         action_row = FlowLayout()  # wraps on a narrow window rather than cutting the labels short
         for widget in (self.case, self.scope_button, self.details_button, self.start_button, self.stop_button,
@@ -174,6 +184,7 @@ class CourtroomPanel(QWidget):
         self.claim.addItems(claims)
         self.claim.blockSignals(False)
         self.claim.setEditText(current)
+        self.claim.lineEdit().setCursorPosition(0)
 
     def case_value(self) -> str:
         return self.case.currentData()
@@ -181,13 +192,13 @@ class CourtroomPanel(QWidget):
     def set_scope(self, documents: list[str], titles: list[str], sections: list[str]) -> None:
         self.scope_documents, self.scope_titles, self.scope_sections = list(documents), list(titles), list(sections)
         if not documents:
-            text = "Scope: all documents"
+            text = tr("Scope: all documents")
         elif len(documents) == 1:
-            text = f"Scope: {titles[0] if titles else '1 document'}"
+            text = tr("Scope: {title}").format(title=titles[0] if titles else tr("1 document"))
         else:
-            text = f"Scope: {len(documents)} documents"
+            text = tr("Scope: {count} documents").format(count=len(documents))
         if sections:
-            text += f", {len(sections)} section filter{'s' if len(sections) > 1 else ''}"
+            text += tr(", {count} section filters").format(count=len(sections))
         self.scope_button.setText(text if len(text) < 48 else text[:46] + "\u2026")
         self.scope_button.setToolTip("\n".join(titles + sections) or "Evidence may come from every document")
 
@@ -199,9 +210,9 @@ class CourtroomPanel(QWidget):
         from courtroom_desktop.core.services.models import DEMO_NOTE
 
         self.demo_note = note
-        self.demo_banner.setText(f"\u26a0 <b>{html.escape(DEMO_NOTE)}</b> \u00b7 "
-                                 '<a href="setup:models">Set up a model</a> (Settings \u2192 Models: find the models '
-                                 "on this computer, or pull one)" if note else "")
+        self.demo_banner.setText(f"\u26a0 <b>{html.escape(tr(DEMO_NOTE))}</b> \u00b7 " + tr(
+            '<a href="setup:models">Set up a model</a> (Settings \u2192 Models: find the models on this computer, or '
+            "pull one)") if note else "")
         self.demo_banner.setToolTip(note)
         self.demo_banner.setVisible(bool(note))
 
@@ -213,11 +224,13 @@ class CourtroomPanel(QWidget):
             groups.setdefault(server, []).append(role)
         parts = []
         for server, roles in groups.items():
-            label = html.escape(server.label)
-            parts.append(f"{html.escape(', '.join(roles))} \u2192 " + (label if server.local else f"<b>{label}</b>"))
-        self.servers_line.setText("<span>Text goes to: " + "; ".join(parts) + "</span>" if parts else "")
-        self.servers_line.setToolTip("Private documents are never sent to a server on another machine: a trial that "
-                                     "would send them there does not start, and one running stops before it would.")
+            label = html.escape(localized(server.label))
+            names = tr(", ").join(localized(role) for role in roles)
+            parts.append(f"{html.escape(names)} \u2192 " + (label if server.local else f"<b>{label}</b>"))
+        self.servers_line.setText("<span>" + tr("Text goes to: {servers}").format(servers=tr("; ").join(parts))
+                                  + "</span>" if parts else "")
+        self.servers_line.setToolTip(tr("Private documents are never sent to a server on another machine: a trial that "
+                                     "would send them there does not start, and one running stops before it would."))
 
     # ---------------------------------------------------------------- actions
     def start(self) -> None:
@@ -264,17 +277,19 @@ class CourtroomPanel(QWidget):
     def _show_details(self, *args) -> None:
         decision = self.decision if self.case_value() == "decision" else None
         if decision is not None:
-            text = f"{len(decision.options)} options, {len(decision.criteria)} criteria\u2026"
-            tip = ("Options: " + "; ".join(decision.options) + "\nCriteria: "
+            text = tr("{options} options, {criteria} criteria\u2026").format(options=len(decision.options),
+                                                                            criteria=len(decision.criteria))
+            tip = (tr("Options: ") + "; ".join(decision.options) + "\n" + tr("Criteria: ")
                    + "; ".join(f"{c.name} ({c.weight:g})" for c in decision.criteria))
         elif self.case_value() == "decision":
-            text, tip = "Options and criteria\u2026", ("Options to weigh (2 to 5), criteria with weights, hard "
-                                                       "constraints, and your background")
+            text, tip = tr("Options and criteria\u2026"), tr("Options to weigh (2 to 5), criteria with weights, hard "
+                                                             "constraints, and your background")
         else:
-            text, tip = "Background\u2026", "What every role should know about the case (read as data, never cited)"
+            text, tip = tr("Background\u2026"), tr("What every role should know about the case (read as data, never "
+                                                   "cited)")
         if self.background:
-            tip += "\nBackground: " + self.background[:200]
-        self.details_button.setText(text + (" \u00b7 background" if self.background and decision is None
+            tip += "\n" + tr("Background: ") + self.background[:200]
+        self.details_button.setText(text + (tr(" \u00b7 background") if self.background and decision is None
                                             and self.case_value() == "claim" else ""))
         self.details_button.setToolTip(tip)
 
@@ -288,7 +303,7 @@ class CourtroomPanel(QWidget):
         self.decision, self.background = spec.decision, spec.background
         self._show_details()
         self.set_scope(list(spec.documents), [self.title_of(d) for d in spec.documents], list(spec.sections))
-        self.status_detail = f"Trial {trial_id}"
+        self.status_detail = tr("Trial {id}").format(id=trial_id)
         self._show_status()
 
     def _on_state(self, state: str) -> None:
@@ -300,12 +315,14 @@ class CourtroomPanel(QWidget):
     def _on_event(self, event) -> None:
         kind = event.kind
         if kind == "turn_started":
-            limit = f" of up to {self.transcript.max_rounds}" if self.transcript.max_rounds else ""
-            self.status_detail = f"Round {event.round}{limit} \u00b7 {event.role} is searching and arguing"
+            limit = tr(" of up to {count}").format(count=self.transcript.max_rounds) if self.transcript.max_rounds else ""
+            self.status_detail = tr("Round {round}{limit} \u00b7 {role} is searching and arguing").format(
+                round=event.round, limit=limit, role=tr(event.role))
         elif kind == "ruling":
-            self.status_detail = f"Round {event.ruling.round} ruled \u00b7 confidence {event.ruling.ruling.confidence:.0%}"
+            self.status_detail = tr("Round {round} ruled \u00b7 confidence {confidence}").format(
+                round=event.ruling.round, confidence=QLocale().toString(round(event.ruling.ruling.confidence * 100)) + "%")
         elif kind == "switch":
-            self.status_detail = f"The sides switched after round {event.round}"
+            self.status_detail = tr("The sides switched after round {round}").format(round=event.round)
         elif kind == "verdict":
             self.status_detail = ""
         else:
@@ -316,7 +333,7 @@ class CourtroomPanel(QWidget):
         from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
 
         state = self.controller.state
-        words = STATE_WORDS.get(state, state)
+        words = tr(STATE_WORDS.get(state, state))
         parts = [f"<b>{html.escape(words)}</b>"] if words else []
         if self.status_detail:
             parts.append(html.escape(self.status_detail))
@@ -324,8 +341,9 @@ class CourtroomPanel(QWidget):
             sides = []
             for seat, stance in sorted(self.transcript.assignments.items()):
                 color = accent(stance, QGuiApplication.palette()).name()
-                sides.append(f'Counsel {seat}: <span style="color:{color}">'
-                             f"{html.escape(role_name(self.transcript.case, stance))}</span>")
+                sides.append(tr("Counsel {seat}: {role}").format(
+                    seat=seat, role=f'<span style="color:{color}">'
+                    f"{html.escape(tr(role_name(self.transcript.case, stance)))}</span>"))
             parts.append(" \u00b7 ".join(sides))
         self.status.setText(" \u2014 ".join(parts))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelectionModel, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models.trials import TrialsModel
 from courtroom_desktop.ui.widgets import push_button, record_table, table_panel
 
@@ -27,12 +28,13 @@ class HistoryPanel(QWidget):
         self.table.doubleClicked.connect(lambda index: self.sig_open.emit(model.trial(index.row()).id))
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
 
-        self.open_button = push_button("Open", "Show the trial's transcript and evidence (Enter)", lambda: self._emit(self.sig_open))
-        self.resume_button = push_button("Resume", "Continue a stopped or paused trial", lambda: self._emit(self.sig_resume))
-        self.export_button = push_button("Export\u2026", "Write the verdict report (Ctrl+E)", lambda: self._emit(self.sig_export))
-        self.delete_button = push_button("Delete", "Delete the selected trials", self._delete)
-        self.refresh_button = push_button("Refresh", "Read the trial store again (F5)", controller.refresh)
-        self.empty = QLabel("No trials yet: the trials you run are kept here, to reopen, resume or export.")
+        self.open_button = push_button(tr("Open"), tr("Show the trial's transcript and evidence (Enter)"),
+                                       lambda: self._emit(self.sig_open))
+        self.resume_button = push_button(tr("Resume"), tr("Continue a stopped or paused trial"), lambda: self._emit(self.sig_resume))
+        self.export_button = push_button(tr("Export\u2026"), tr("Write the verdict report (Ctrl+E)"), lambda: self._emit(self.sig_export))
+        self.delete_button = push_button(tr("Delete"), tr("Delete the selected trials"), self._delete)
+        self.refresh_button = push_button(tr("Refresh"), tr("Read the trial store again (F5)"), controller.refresh)
+        self.empty = QLabel(tr("No trials yet: the trials you run are kept here, to reopen, resume or export."))
         self.empty.setWordWrap(True)
         table_panel(self, (self.open_button, self.resume_button, self.export_button, self.delete_button), self.table,
                     self.empty, right=(self.refresh_button,))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSettings, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QLocale, QModelIndex, QPointF, QRectF, QSettings, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QImage, QPainter, QPalette, QPen, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QHeaderView,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controllers.pages import BASE_SCALE, PageRenderer, RenderedPage
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordRole
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.text import clock, pages_label, stance_words
@@ -33,7 +34,7 @@ from courtroom_desktop.ui.widgets import record_table
 from courtroom_desktop.ui.widgets.flow import FlowLayout
 
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.4, 4.0, 1.25
-PLACEHOLDER = "The cited page appears here, the passage highlighted."
+PLACEHOLDER = QT_TRANSLATE_NOOP("", "The cited page appears here, the passage highlighted.")
 
 
 class PageView(QWidget):
@@ -45,7 +46,7 @@ class PageView(QWidget):
         self.rects: list[tuple[float, float, float, float]] = []
         self.display_size = QSize(0, 0)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        self.setAccessibleName("Page with the passage highlighted")
+        self.setAccessibleName(tr("Page with the passage highlighted"))
 
     def show_page(self, image: QImage | None, rects, size: QSize) -> None:
         self.image, self.rects, self.display_size = image, list(rects), size
@@ -115,7 +116,7 @@ class EvidenceInspector(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         model.modelReset.connect(self._on_reset)
 
-        self.info = QLabel("Select a passage (or click a citation such as [E3]) to see it on its page.")
+        self.info = QLabel(tr("Select a passage (or click a citation such as [E3]) to see it on its page."))
         self.info.setWordWrap(True)
         self.info.setTextFormat(Qt.TextFormat.RichText)
         self.info.setOpenExternalLinks(True)  # a Zotero item's zotero://select link opens Zotero
@@ -124,15 +125,15 @@ class EvidenceInspector(QWidget):
         self.passage.setOpenLinks(False)
         self.passage.setMaximumHeight(110)
 
-        self.prev_button = self._tool("\u25c0", "Previous page (PgUp)", self.previous_page)
-        self.next_button = self._tool("\u25b6", "Next page (PgDown)", self.next_page)
+        self.prev_button = self._tool("\u25c0", tr("Previous page (PgUp)"), self.previous_page)
+        self.next_button = self._tool("\u25b6", tr("Next page (PgDown)"), self.next_page)
         self.page_label = QLabel("")
-        self.zoom_out_button = self._tool("\u2212", "Zoom out (Ctrl+-)", self.zoom_out)
+        self.zoom_out_button = self._tool("\u2212", tr("Zoom out (Ctrl+-)"), self.zoom_out)
         self.zoom_label = QLabel(f"{self.zoom:.0%}")
-        self.zoom_in_button = self._tool("+", "Zoom in (Ctrl+=)", self.zoom_in)
-        self.fit_button = self._tool("Fit", "Fit the page width", self.fit_width)
-        self.highlight_button = self._tool("Passage", "Go to the passage's page", self.go_to_passage)
-        self.open_button = self._tool("Open in viewer", "Open the PDF in the system's viewer", self.open_external)
+        self.zoom_in_button = self._tool("+", tr("Zoom in (Ctrl+=)"), self.zoom_in)
+        self.fit_button = self._tool(tr("Fit"), tr("Fit the page width"), self.fit_width)
+        self.highlight_button = self._tool(tr("Passage"), tr("Go to the passage's page"), self.go_to_passage)
+        self.open_button = self._tool(tr("Open in viewer"), tr("Open the PDF in the system's viewer"), self.open_external)
         bar = FlowLayout()  # wraps when the inspector is narrow
         for widget in (self.prev_button, self.page_label, self.next_button, self.zoom_out_button, self.zoom_label,
                        self.zoom_in_button, self.fit_button, self.highlight_button, self.open_button):
@@ -144,7 +145,7 @@ class EvidenceInspector(QWidget):
         self.scroll.setWidget(self.page_view)
         self.scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         self.scroll.setBackgroundRole(QPalette.ColorRole.Dark)
-        self.unavailable = QLabel(PLACEHOLDER)
+        self.unavailable = QLabel(tr(PLACEHOLDER))
         self.unavailable.setObjectName("pagePlaceholder")
         self.unavailable.setWordWrap(True)
         self.unavailable.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -155,7 +156,7 @@ class EvidenceInspector(QWidget):
         self.text_view = QTextBrowser()  # a text document: its text, the passage highlighted
         self.text_view.setObjectName("documentText")
         self.text_view.setOpenLinks(False)
-        self.text_view.setAccessibleName("Document text with the passage highlighted")
+        self.text_view.setAccessibleName(tr("Document text with the passage highlighted"))
         self.page_stack.addWidget(self.text_view)
         self.text_mode = False
         self.span: tuple[int, int] | None = None  # the passage in text_view, in Qt's (UTF-16) positions
@@ -214,10 +215,10 @@ class EvidenceInspector(QWidget):
         self.entry, self.path, self.pages = None, "", 0
         self.text_mode, self.span = False, None
         self.text_view.clear()
-        self.info.setText("Select a passage (or click a citation such as [E3]) to see it on its page.")
+        self.info.setText(tr("Select a passage (or click a citation such as [E3]) to see it on its page."))
         self.passage.clear()
         self.page_view.show_page(None, [], QSize(0, 0))
-        self.unavailable.setText(PLACEHOLDER)
+        self.unavailable.setText(tr(PLACEHOLDER))
         self.page_stack.setCurrentWidget(self.unavailable)
         self._update_controls()
 
@@ -231,20 +232,23 @@ class EvidenceInspector(QWidget):
         case = self.model.case
         stance = entry.stance.value if entry.stance is not None else ""
         color = accent(stance or "unclear", self.palette()).name()
-        finder = "the Judge" if entry.found_by == "judge" else role_name(case, stance)
-        cited = ", ".join(self.model.cited_by(entry.id)) or "not cited yet"
+        finder = tr("the Judge") if entry.found_by == "judge" else tr(role_name(case, stance))
+        cited = tr(", ").join(self.model.cited_by(entry.id)) or tr("not cited yet")
+        who = html.escape(finder) + (" (" + html.escape(tr(stance_words(case, stance))) + ")" if stance else "")
         self.info.setText(
             f"<b>{entry.id}</b> &middot; {html.escape(evidence.doc_title or evidence.doc_path)}"
             + (f" ({html.escape(evidence.doc_cite)})" if evidence.doc_cite else "")
             + (f' &middot; <a href="{html.escape(evidence.doc_link)}">Zotero</a>'
-               if evidence.doc_link.startswith("zotero://select/") else "") +
-            f" &middot; {html.escape(chunk.section_path or 'no section')}"
-            f"{' &middot; ' + pages_label(chunk) if chunk.on_pages else ''}<br>"
-            f'<span style="color:{color}">found by {html.escape(finder)}'
-            f"{' (' + html.escape(stance_words(case, stance)) + ')' if stance else ''}</span>"
-            f" in round {entry.round} at {clock(entry.at)} by the query <i>{html.escape(entry.query)}</i><br>"
-            f"level: {html.escape(entry.level)} &middot; cited by: {html.escape(cited)}"
-            + (" &middot; <b>reads like instructions to a model: treated as a quotation only</b>" if entry.injection else ""))
+               if evidence.doc_link.startswith("zotero://select/") else "")
+            + f" &middot; {html.escape(chunk.section_path or tr('no section'))}"
+            + (" &middot; " + html.escape(pages_label(chunk)) if chunk.on_pages else "") + "<br>"
+            + tr("{who} found it in round {round} at {time} by the query {query}").format(
+                who=f'<span style="color:{color}">{who}</span>', round=entry.round, time=clock(entry.at),
+                query=f"<i>{html.escape(entry.query)}</i>") + "<br>"
+            + tr("level: {level} \u00b7 cited by: {cited}").format(level=html.escape(tr(entry.level)),
+                                                                 cited=html.escape(cited))
+            + (" &middot; <b>" + tr("reads like instructions to a model: treated as a quotation only") + "</b>"
+               if entry.injection else ""))
         self.passage.setPlainText(chunk.text)
         self.path = self.locate(entry) or evidence.doc_path
         self.page = chunk.highlights[0].page if chunk.highlights else chunk.page_start
@@ -421,8 +425,10 @@ class EvidenceInspector(QWidget):
         has = self.entry is not None and bool(self.path)
         self.prev_button.setEnabled(has and self.page > 0)
         self.next_button.setEnabled(has and self.page < self.pages - 1)
-        self.page_label.setText(f"page {self.page + 1} / {self.pages}" if has and self.pages else "")
-        self.zoom_label.setText(f"{self.zoom:.0%}" + (" (fit)" if self.fit else ""))
+        self.page_label.setText(tr("page {page} / {pages}").format(page=self.page + 1, pages=self.pages)
+                                if has and self.pages else "")
+        zoom = QLocale().toString(round(self.zoom * 100)) + "%"  # the locale's digits
+        self.zoom_label.setText(tr("{zoom} (fit)").format(zoom=zoom) if self.fit else zoom)
         for button in (self.zoom_in_button, self.zoom_out_button, self.fit_button, self.highlight_button,
                        self.open_button):
             button.setEnabled(has and (button in (self.highlight_button, self.open_button) or not self.text_mode))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtCore import QLocale, QRect, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.dialogs.note_editor import NoteEditor
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models import ProgressRole
 from courtroom_desktop.ui.qt_models.documents import COLUMNS, DocumentsModel, ingest_progress
+from courtroom_desktop.ui.text import localized
 from courtroom_desktop.ui.widgets import push_button, record_table, table_panel
 
 
@@ -72,28 +74,28 @@ class LibraryPanel(QWidget):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
 
-        self.empty = QLabel("Your library is empty. Drop PDFs, Markdown, text or Word files or folders here, use Add, "
-                            "write a note, or try the sample library (six short articles and a suggested claim).")
+        self.empty = QLabel(tr("Your library is empty. Drop PDFs, Markdown, text or Word files or folders here, use Add, "
+                            "write a note, or try the sample library (six short articles and a suggested claim)."))
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.samples_button = push_button("Add the sample library", slot=self.sig_add_samples, name="samplesButton")
+        self.samples_button = push_button(tr("Add the sample library"), slot=self.sig_add_samples, name="samplesButton")
 
-        self.add_button = push_button("Add files\u2026", "Add PDF, Markdown, text or Word files (Ctrl+O)", self.sig_add_files)
-        self.folder_button = push_button("Add folder\u2026", "Add every PDF, Markdown, text and Word file under a folder "
-                                         "(Ctrl+Shift+O)", self.sig_add_folder)
-        self.remove_button = push_button("Remove", "Remove the selected documents from the library (Delete)", self.remove_selected)
-        self.reindex_button = push_button("Re-index", "Extract and embed the selected documents again (all when none is "
-                                          "selected)", self.reindex_selected)
-        self.note_button = push_button("New note\u2026", "Write or paste a note: it becomes evidence like any document",
+        self.add_button = push_button(tr("Add files\u2026"), tr("Add PDF, Markdown, text or Word files (Ctrl+O)"), self.sig_add_files)
+        self.folder_button = push_button(tr("Add folder\u2026"), tr("Add every PDF, Markdown, text and Word file under a folder "
+                                         "(Ctrl+Shift+O)"), self.sig_add_folder)
+        self.remove_button = push_button(tr("Remove"), tr("Remove the selected documents from the library (Delete)"), self.remove_selected)
+        self.reindex_button = push_button(tr("Re-index"), tr("Extract and embed the selected documents again (all when none is "
+                                          "selected)"), self.reindex_selected)
+        self.note_button = push_button(tr("New note\u2026"), tr("Write or paste a note: it becomes evidence like any document"),
                                        self.new_note, name="newNoteButton")
-        self.watch_button = push_button("Watch folder\u2026", "Keep a folder in step with the library: files added or "
-                                        "changed there are ingested, files removed leave it", self.watch_folder,
+        self.watch_button = push_button(tr("Watch folder\u2026"), tr("Keep a folder in step with the library: files added or "
+                                        "changed there are ingested, files removed leave it"), self.watch_folder,
                                         name="watchButton")
-        self.zotero_button = push_button("From Zotero…", "Import the PDFs of your Zotero library, or of one "
-                                         "collection, with their metadata; again to keep in step", self.import_zotero,
+        self.zotero_button = push_button(tr("From Zotero…"), tr("Import the PDFs of your Zotero library, or of one "
+                                         "collection, with their metadata; again to keep in step"), self.import_zotero,
                                          name="zoteroButton")
-        self.use_button = push_button("Use in trials", "Which documents the stored trials cited most, and which they "
-                                      "never retrieved (sorts the list by it)", controller.use, name="useButton")
+        self.use_button = push_button(tr("Use in trials"), tr("Which documents the stored trials cited most, and which they "
+                                      "never retrieved (sorts the list by it)"), controller.use, name="useButton")
         controller.sig_use.connect(self._on_use)
         self.watch_status = QLabel(controller.watch_line)
         self.watch_status.setObjectName("watchStatus")
@@ -108,8 +110,8 @@ class LibraryPanel(QWidget):
         self.file_bar.setRange(0, 100)
         self.total_bar = QProgressBar()
         self.total_bar.setObjectName("totalProgress")
-        self.total_bar.setFormat("%v of %m files")
-        self.cancel_button = push_button("Cancel", "Stop adding documents (what is done stays)", controller.cancel)
+        self.total_bar.setFormat(tr("%v of %m files"))
+        self.cancel_button = push_button(tr("Cancel"), tr("Stop adding documents (what is done stays)"), controller.cancel)
         self.progress_box = QWidget()
         progress = QVBoxLayout(self.progress_box)
         progress.setContentsMargins(0, 0, 0, 0)
@@ -197,7 +199,7 @@ class LibraryPanel(QWidget):
         try:
             note = read_note(Path(row.path))
         except OSError as exc:
-            QMessageBox.warning(self, "Edit note", f"The note cannot be read: {exc}")
+            QMessageBox.warning(self, tr("Edit note"), f"The note cannot be read: {exc}")
             return None
         return self.open_note_editor(NoteEditor(note.title, note.text, row.doc.private, row.path, parent=self))
 
@@ -217,11 +219,11 @@ class LibraryPanel(QWidget):
             self.controller.set_private(ids, private)
 
     def watch_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Watch a folder")
+        folder = QFileDialog.getExistingDirectory(self, tr("Watch a folder"))
         if folder:
             private = QMessageBox.question(
-                self, "Watch a folder", "Mark every document from this folder private? Private documents are never "
-                "sent to a model server on another machine.") == QMessageBox.StandardButton.Yes
+                self, tr("Watch a folder"), tr("Mark every document from this folder private? Private documents are never "
+                "sent to a model server on another machine.")) == QMessageBox.StandardButton.Yes
             self.controller.watch_folder(folder, private)
 
     def _context_menu(self, point) -> QMenu | None:
@@ -230,12 +232,12 @@ class LibraryPanel(QWidget):
         menu = QMenu(self)
         docs = [r for r in rows if r.doc is not None]
         if len(docs) == 1 and docs[0].doc.kind == "note":
-            menu.addAction("Edit note\u2026", lambda: self.edit_note(docs[0]))
+            menu.addAction(tr("Edit note\u2026"), lambda: self.edit_note(docs[0]))
         if docs:
             private = all(r.doc.private for r in docs)
             menu.addAction("Not private" if private else "Mark private", lambda: self.set_private(docs, not private))
-        menu.addAction("New note\u2026", self.new_note)
-        menu.addAction("Watch a folder\u2026", self.watch_folder)
+        menu.addAction(tr("New note\u2026"), self.new_note)
+        menu.addAction(tr("Watch a folder\u2026"), self.watch_folder)
         for folder in self.controller.workspace.config.library.watched_folders:
             menu.addAction(f"Stop watching {folder.path}", lambda f=folder.path: self.controller.unwatch_folder(f))
         menu.popup(self.table.viewport().mapToGlobal(point))
@@ -262,7 +264,7 @@ class LibraryPanel(QWidget):
     def _on_busy(self, busy: bool) -> None:
         self.progress_box.setVisible(busy)
         if busy:
-            self.progress_label.setText("Starting\u2026")
+            self.progress_label.setText(tr("Starting\u2026"))
             self.file_bar.setValue(0)
             self.total_bar.setRange(0, 1)
             self.total_bar.setValue(0)
@@ -276,7 +278,7 @@ class LibraryPanel(QWidget):
             self.total_bar.setRange(0, max(event.files, 1))
             self.total_bar.setValue(0)
         elif kind == "file_started":
-            self.progress_label.setText(f"{Path(event.path).name}: starting")
+            self.progress_label.setText(tr("{file}: starting").format(file=Path(event.path).name))
             self.file_bar.setValue(0)
         elif kind == "file_progress":
             status, value = ingest_progress(event)
@@ -287,10 +289,11 @@ class LibraryPanel(QWidget):
             self.total_bar.setValue(self._files_done)
             self.file_bar.setValue(100)
         elif kind == "finished":
-            parts = [f"{event.added} added", f"{event.updated} updated", f"{event.skipped} unchanged",
-                     f"{event.failed} failed"]
-            self.last_run.setText(("Cancelled: " if event.cancelled else "Done: ") + ", ".join(parts)
-                                 + f" ({event.pages} pages in {event.seconds:.1f} s)")
+            counts = tr("{added} added, {updated} updated, {skipped} unchanged, {failed} failed").format(
+                added=event.added, updated=event.updated, skipped=event.skipped, failed=event.failed)
+            took = tr(" ({pages} pages in {seconds} s)").format(pages=event.pages,
+                                                               seconds=QLocale().toString(event.seconds, "f", 1))
+            self.last_run.setText((tr("Cancelled: ") if event.cancelled else tr("Done: ")) + counts + took)
 
     def _on_rows(self, *args) -> None:
         self.size_columns()
@@ -301,8 +304,8 @@ class LibraryPanel(QWidget):
         failed = sum(1 for r in self.model.rows() if r.status == "failed")
         if not empty and not self.controller.busy:
             pages = sum(r.doc.pages for r in self.model.rows() if r.doc is not None)
-            self.summary.setText(f"{ready} document{'s' if ready != 1 else ''} ready, {pages} pages"
-                                 + (f", {failed} failed" if failed else ""))
+            self.summary.setText(tr("{ready} documents ready, {pages} pages").format(ready=ready, pages=pages)
+                                 + (tr(", {failed} failed").format(failed=failed) if failed else ""))
         self._update_buttons()
 
     def size_columns(self) -> None:
@@ -312,8 +315,8 @@ class LibraryPanel(QWidget):
         self.table.setColumnWidth(1, max(self.table.columnWidth(1), self.fontMetrics().horizontalAdvance("embedding 000/000") + 16))
 
     def _on_location(self, where: str, read_only: bool) -> None:
-        self.location.setText(f"Library: {where}")
-        self.location.setToolTip("Settings > Library & data: Library location (library.uri); docs/scale.md")
+        self.location.setText(tr("Library: {where}").format(where=localized(where)))
+        self.location.setToolTip(tr("Settings > Library & data: Library location (library.uri); docs/scale.md"))
         self.read_only = read_only
         self._update_buttons()
 

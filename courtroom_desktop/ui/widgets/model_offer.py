@@ -12,6 +12,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 from courtroom_desktop.ui.widgets import push_button
 
@@ -29,9 +30,9 @@ class ModelOfferBar(QFrame):
         self.text = QLabel("")
         self.text.setObjectName("modelOfferText")
         self.text.setWordWrap(True)
-        self.use_button = push_button("Use these models", "Save this model for each role (Settings \u2192 Models "
-                                      "changes it later)", self._accept, name="useModels")
-        self.later_button = push_button("Not now", "Keep the bundled demo model", self._dismiss, name="notNow")
+        self.use_button = push_button(tr("Use these models"), tr("Save this model for each role (Settings \u2192 Models "
+                                      "changes it later)"), self._accept, name="useModels")
+        self.later_button = push_button(tr("Not now"), tr("Keep the bundled demo model"), self._dismiss, name="notNow")
         buttons = QVBoxLayout()
         buttons.addWidget(self.use_button)
         buttons.addWidget(self.later_button)

@@ -7,6 +7,7 @@ import html
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 
 
@@ -18,7 +19,7 @@ class NoticeBar(QFrame):
         self.text.setWordWrap(True)
         self.close_button = QToolButton()
         self.close_button.setText("\u2715")
-        self.close_button.setToolTip("Dismiss")
+        self.close_button.setToolTip(tr("Dismiss"))
         self.close_button.clicked.connect(self.hide)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 6, 6)

@@ -7,11 +7,12 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from courtroom_desktop.ui.dialogs.prompt_viewer import PromptViewer, title_of
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.widgets.coverage_panel import CoveragePanel
 from courtroom_desktop.ui.widgets.flow import FlowLayout
 
-ALL_ROUNDS = "Jump to round\u2026"
+ALL_ROUNDS = QT_TRANSLATE_NOOP("", "Jump to round\u2026")
 
 
 class RecordBar(QWidget):
@@ -25,18 +26,19 @@ class RecordBar(QWidget):
         self.coverage_panel: CoveragePanel | None = None
         self.rounds = QComboBox()
         self.rounds.setObjectName("roundSelector")
-        self.rounds.setToolTip("Show a round of the transcript from its first card")
+        self.rounds.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # its words, in any language
+        self.rounds.setToolTip(tr("Show a round of the transcript from its first card"))
         self.rounds.activated.connect(self._on_round_chosen)
-        self.fold_button = push_button("Fold earlier rounds", "Show every round but the last on one line a card "
-                                       "(each card's 'Unfold round' link opens its round again)", self.fold_earlier,
+        self.fold_button = push_button(tr("Fold earlier rounds"), tr("Show every round but the last on one line a card "
+                                       "(each card's 'Unfold round' link opens its round again)"), self.fold_earlier,
                                        name="foldButton")
-        self.unfold_button = push_button("Unfold all", "Show every round in full", self.unfold_all,
+        self.unfold_button = push_button(tr("Unfold all"), tr("Show every round in full"), self.unfold_all,
                                          name="unfoldButton")
-        self.coverage_button = push_button("Coverage\u2026", "Which documents the searches reached, which passages "
+        self.coverage_button = push_button(tr("Coverage\u2026"), tr("Which documents the searches reached, which passages "
                                            "were admitted or turned away and why, which documents were never "
-                                           "retrieved", controller.show_coverage, name="coverageButton")
+                                           "retrieved"), controller.show_coverage, name="coverageButton")
         row = FlowLayout(self)  # wraps on a narrow window
-        for widget in (QLabel("Record:"), self.rounds, self.fold_button, self.unfold_button, self.coverage_button):
+        for widget in (QLabel(tr("Record:")), self.rounds, self.fold_button, self.unfold_button, self.coverage_button):
             row.addWidget(widget)
         transcript.rowsInserted.connect(self._refresh)
         transcript.modelReset.connect(self._on_reset)
@@ -58,9 +60,9 @@ class RecordBar(QWidget):
         if shown != rounds or self.rounds.count() == 0:
             self.rounds.blockSignals(True)
             self.rounds.clear()
-            self.rounds.addItem(ALL_ROUNDS, None)
+            self.rounds.addItem(tr(ALL_ROUNDS), None)
             for number in rounds:
-                self.rounds.addItem(f"Round {number}", number)
+                self.rounds.addItem(tr("Round {round}").format(round=number), number)
             self.rounds.blockSignals(False)
         self.rounds.setEnabled(bool(rounds))
         self.fold_button.setEnabled(len(rounds) > 1 and not set(rounds[:-1]) <= self.view.folded)

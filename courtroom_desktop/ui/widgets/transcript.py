@@ -33,6 +33,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QTextBrowser
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordRole
 from courtroom_desktop.ui.qt_models.transcript import NoticeItem, RulingItem, SwitchItem, TurnItem, VerdictItem
 from courtroom_desktop.ui.text import (
@@ -49,8 +50,8 @@ from courtroom_desktop.ui.theme import accent, palette_watcher, role_color, tint
 
 FLUSH_MS = 60
 MARKDOWN = "\x00markdown\x00"  # marks a card's content as Markdown (no HTML card starts with a NUL)
-PLACEHOLDER = ("Put a claim on trial: the Prosecution and the Defense argue from your library, the Judge rules after "
-               "every round, and the verdict appears here.")
+PLACEHOLDER = QT_TRANSLATE_NOOP("", "Put a claim on trial: the Prosecution and the Defense argue from your library, "
+                                "the Judge rules after every round, and the verdict appears here.")
 
 
 # -------------------------------------------------------------------- cards as HTML (pure: no widgets)
@@ -300,7 +301,7 @@ class TranscriptView(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.placeholder = PLACEHOLDER  # drawn wrapped by paintEvent (Qt draws a placeholder on one line, cut short)
+        self.placeholder = tr(PLACEHOLDER)  # drawn wrapped by paintEvent (Qt draws a placeholder on one line, cut short)
         self.document().setDocumentMargin(6)
         self.document().setUndoRedoEnabled(False)
         self.anchorClicked.connect(self._on_anchor)

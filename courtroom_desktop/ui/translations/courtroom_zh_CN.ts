@@ -1,0 +1,2057 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name></name>
+    <message>
+        <source>&amp;Add files…</source>
+        <translation>添加文件(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Add PDF files to the library</source>
+        <translation>向文献库添加 PDF 文件</translation>
+    </message>
+    <message>
+        <source>Add &amp;folder…</source>
+        <translation>添加文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Add every PDF under a folder</source>
+        <translation>添加文件夹中的所有 PDF</translation>
+    </message>
+    <message>
+        <source>Add the &amp;sample library</source>
+        <translation>添加示例文献库(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Six short articles to try the app on</source>
+        <translation>六篇短文，供试用本应用</translation>
+    </message>
+    <message>
+        <source>&amp;Start trial</source>
+        <translation>开始审理(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Put the claim on trial</source>
+        <translation>将主张提交审理</translation>
+    </message>
+    <message>
+        <source>S&amp;top trial</source>
+        <translation>停止审理(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stop the trial (it can be resumed)</source>
+        <translation>停止审理（之后可继续）</translation>
+    </message>
+    <message>
+        <source>&amp;Resume trial</source>
+        <translation>继续审理(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Continue the stopped or paused trial</source>
+        <translation>继续已停止或暂停的审理</translation>
+    </message>
+    <message>
+        <source>Chec&amp;k a draft…</source>
+        <translation>核查草稿(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>Check every claim of a draft (PDF, Word, Markdown, text) against the library</source>
+        <translation>对照文献库核查草稿（PDF、Word、Markdown、文本）中的每条主张</translation>
+    </message>
+    <message>
+        <source>&amp;New trial</source>
+        <translation>新建审理(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Clear the courtroom</source>
+        <translation>清空法庭</translation>
+    </message>
+    <message>
+        <source>&amp;Export report…</source>
+        <translation>导出报告(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Write the verdict report</source>
+        <translation>撰写裁决报告</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings…</source>
+        <translation>设置(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Models, retrieval, debate, data folder</source>
+        <translation>模型、检索、辩论、数据文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Close the window</source>
+        <translation>关闭窗口</translation>
+    </message>
+    <message>
+        <source>Show &amp;library</source>
+        <translation>显示文献库(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The library panel</source>
+        <translation>文献库面板</translation>
+    </message>
+    <message>
+        <source>Show trial &amp;history</source>
+        <translation>显示审理历史(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Past trials</source>
+        <translation>过往审理</translation>
+    </message>
+    <message>
+        <source>Edit the &amp;claim</source>
+        <translation>编辑主张(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Put the cursor in the claim</source>
+        <translation>将光标置于主张中</translation>
+    </message>
+    <message>
+        <source>Show the &amp;evidence</source>
+        <translation>显示证据(&amp;E)</translation>
+    </message>
+    <message>
+        <source>The evidence pool</source>
+        <translation>证据池</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom the page in</source>
+        <translation>放大页面</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Zoom the page out</source>
+        <translation>缩小页面</translation>
+    </message>
+    <message>
+        <source>&amp;Previous page</source>
+        <translation>上一页(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Previous page of the document</source>
+        <translation>文档的上一页</translation>
+    </message>
+    <message>
+        <source>Ne&amp;xt page</source>
+        <translation>下一页(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Next page of the document</source>
+        <translation>文档的下一页</translation>
+    </message>
+    <message>
+        <source>Open in the system &amp;viewer</source>
+        <translation>在系统查看器中打开(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Open the passage&apos;s PDF in the system&apos;s viewer</source>
+        <translation>在系统查看器中打开该段落所在的 PDF</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Read the library and trials again</source>
+        <translation>重新读取文献库和审理</translation>
+    </message>
+    <message>
+        <source>&amp;Remove documents</source>
+        <translation>移除文档(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Remove the selected documents</source>
+        <translation>移除所选文档</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Every shortcut</source>
+        <translation>所有快捷键</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>关于(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About the app</source>
+        <translation>关于本应用</translation>
+    </message>
+    <message>
+        <source>Reset the &amp;layout</source>
+        <translation>重置布局(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Panels back to their first sizes</source>
+        <translation>将面板恢复为初始大小</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <extracomment>Menus and the toolbar: action names in order, None for a separator.</extracomment>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Trial</source>
+        <translation>审理(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Appearance</source>
+        <extracomment>What the keyboard shortcuts dialog lists, in order.</extracomment>
+        <translation>外观(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Lan&amp;guage</source>
+        <translation>语言(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>The window changes its language at its next start</source>
+        <translation>窗口将在下次启动时切换语言</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <extracomment>How long a worker thread running Python may keep the global interpreter lock while the GUI thread waits for it. Every Qt callback into Python (a timer, a signal, the asyncio loop&apos;s own step) has to take the lock; at Python&apos;s default of 5 ms one turn of the event loop can queue behind busy workers several times. `bench/gil_switch.py` compares the intervals under load (figures in docs/ui.md).
+----------
+The settings the Retrieval, Debate and Library tabs show, in order: (section of AppConfig, field). The widget, its range, step, unit, label and tooltip come from the field itself (core/config.py, see ``dialogs.fields``).</extracomment>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>fix the file, or open Settings and press OK to rewrite it</source>
+        <translation>请修复该文件，或打开设置并按“确定”重写它</translation>
+    </message>
+    <message>
+        <source>Add criterion</source>
+        <translation>添加标准</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>One per line, e.g. rent under 1,500 euros a month</source>
+        <translation>每行一条，例如：月租低于 1,500 欧元</translation>
+    </message>
+    <message>
+        <source>e.g. I am 31, my contract ends in June, my parents live an hour away.</source>
+        <translation>例如：我 31 岁，合同六月到期，父母住在一小时车程外。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Background&lt;/b&gt; (optional): what every role should know about your situation</source>
+        <translation>&lt;b&gt;背景&lt;/b&gt;（可选）：每个角色都应了解的你的情况</translation>
+    </message>
+    <message>
+        <source>Choose folder…</source>
+        <translation>选择文件夹…</translation>
+    </message>
+    <message>
+        <source>A sentence-transformers model folder on this computer</source>
+        <translation>本机上的 sentence-transformers 模型文件夹</translation>
+    </message>
+    <message>
+        <source>empty: English for the bundled MiniLM, all for any other model</source>
+        <translation>留空：内置 MiniLM 为英语，其他模型为所有语言</translation>
+    </message>
+    <message>
+        <source>leave empty to keep the stored key (or for a server that needs none)</source>
+        <translation>留空则保留已存储的密钥（或用于无需密钥的服务器）</translation>
+    </message>
+    <message>
+        <source>Stored in the operating system&apos;s keyring, per server, never in the settings file</source>
+        <translation>按服务器存储在操作系统的密钥环中，绝不写入设置文件</translation>
+    </message>
+    <message>
+        <source>Embedder:</source>
+        <translation>嵌入模型：</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Server URL:</source>
+        <translation>服务器 URL：</translation>
+    </message>
+    <message>
+        <source>Languages:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>API key:</source>
+        <translation>API 密钥：</translation>
+    </message>
+    <message>
+        <source>A sentence-transformers model folder</source>
+        <translation>sentence-transformers 模型文件夹</translation>
+    </message>
+    <message>
+        <source>Export the verdict report</source>
+        <translation>导出裁决报告</translation>
+    </message>
+    <message>
+        <source>General reader: the plain-language summary</source>
+        <translation>普通读者：通俗易懂的摘要</translation>
+    </message>
+    <message>
+        <source>Expert: also every round&apos;s assessment, levels and weights</source>
+        <translation>专家：另含每一轮的评估、等级和权重</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Trial:</source>
+        <translation>审理：</translation>
+    </message>
+    <message>
+        <source>Formats:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Audience:</source>
+        <translation>读者：</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>Report folder</source>
+        <translation>报告文件夹</translation>
+    </message>
+    <message>
+        <source>Find models on this computer</source>
+        <translation>查找本机上的模型</translation>
+    </message>
+    <message>
+        <source>Look for Ollama, LM Studio, llama.cpp&apos;s server and vLLM on their usual ports (well under 2 s)</source>
+        <translation>在常用端口上查找 Ollama、LM Studio、llama.cpp 服务器和 vLLM（远少于 2 秒）</translation>
+    </message>
+    <message>
+        <source>Find the models your computer already serves, or pull one through Ollama below.</source>
+        <translation>查找本机已在提供的模型，或在下方通过 Ollama 拉取一个。</translation>
+    </message>
+    <message>
+        <source>Use this assignment</source>
+        <translation>使用此分配</translation>
+    </message>
+    <message>
+        <source>Fill the role editors with the proposed models (saved with OK or Apply)</source>
+        <translation>用建议的模型填充各角色编辑框（按“确定”或“应用”保存）</translation>
+    </message>
+    <message>
+        <source>Pull</source>
+        <translation>拉取</translation>
+    </message>
+    <message>
+        <source>Download this model through Ollama (it resumes where an earlier pull stopped)</source>
+        <translation>通过 Ollama 下载此模型（从上次中断处继续）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the download (Ollama keeps what it has: pull again to resume)</source>
+        <translation>停止下载（Ollama 会保留已下载部分：再次拉取即可继续）</translation>
+    </message>
+    <message>
+        <source>Pull through Ollama:</source>
+        <translation>通过 Ollama 拉取：</translation>
+    </message>
+    <message>
+        <source>Looking for model servers on this computer…</source>
+        <translation>正在查找本机上的模型服务器…</translation>
+    </message>
+    <message>
+        <source>No chat model found (only embedding models): pull one below.</source>
+        <translation>未找到对话模型（只有嵌入模型）：请在下方拉取一个。</translation>
+    </message>
+    <message>
+        <source>A pull is already running: wait for it, or cancel it.</source>
+        <translation>已有拉取任务在运行：请等待其完成，或将其取消。</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Title, e.g. Lisbon: rents and commute</source>
+        <translation>标题，例如：里斯本：房租与通勤</translation>
+    </message>
+    <message>
+        <source>Type or paste the note. Lines starting with # or ## make sections; blank lines separate paragraphs.</source>
+        <translation>输入或粘贴笔记。以 # 或 ## 开头的行构成章节；空行分隔段落。</translation>
+    </message>
+    <message>
+        <source>Private: never send this note to a model server on another machine</source>
+        <translation>私密：绝不将此笔记发送到其他机器上的模型服务器</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Use the default model</source>
+        <extracomment>The ModelSpec fields each role&apos;s editor shows below its provider, URL, model and key. Of those, the ones only the embedded provider (llama.cpp in process) reads.</extracomment>
+        <translation>使用默认模型</translation>
+    </message>
+    <message>
+        <source>List models</source>
+        <translation>列出模型</translation>
+    </message>
+    <message>
+        <source>Ask the server which models it has</source>
+        <translation>询问服务器有哪些模型</translation>
+    </message>
+    <message>
+        <source>Choose GGUF…</source>
+        <translation>选择 GGUF…</translation>
+    </message>
+    <message>
+        <source>Use any GGUF model file on this computer (llama.cpp runs it in the app; Test checks that it loads)</source>
+        <translation>使用本机上的任意 GGUF 模型文件（由 llama.cpp 在应用内运行；“测试”会检查能否加载）</translation>
+    </message>
+    <message>
+        <source>leave empty to keep the stored key</source>
+        <translation>留空则保留已存储的密钥</translation>
+    </message>
+    <message>
+        <source>Provider:</source>
+        <translation>提供方：</translation>
+    </message>
+    <message>
+        <source>Base URL:</source>
+        <translation>基础 URL：</translation>
+    </message>
+    <message>
+        <source>Choose a GGUF model file</source>
+        <translation>选择 GGUF 模型文件</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Document scope</source>
+        <translation>文档范围</translation>
+    </message>
+    <message>
+        <source>All documents in the library</source>
+        <translation>文献库中的所有文档</translation>
+    </message>
+    <message>
+        <source>Only these documents:</source>
+        <translation>仅限以下文档：</translation>
+    </message>
+    <message>
+        <source>e.g. 3 Results; Discussion (empty: every section)</source>
+        <translation>例如：3 Results; Discussion（留空：所有章节）</translation>
+    </message>
+    <message>
+        <source>Only sections starting with (separate with ;):</source>
+        <translation>仅限以下列开头的章节（用 ; 分隔）：</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>Run the doctor&apos;s checks on these settings: server, model, context, a call, a structured call (a typed API key is stored first)</source>
+        <translation>对这些设置运行诊断检查：服务器、模型、上下文、一次调用、一次结构化调用（会先存储输入的 API 密钥）</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation>数据文件夹：</translation>
+    </message>
+    <message>
+        <source>Passage sizes apply to documents added or re-indexed from now on.</source>
+        <translation>段落大小适用于今后添加或重新索引的文档。</translation>
+    </message>
+    <message>
+        <source>Running the checks…</source>
+        <translation>正在运行检查…</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+    <message>
+        <source>Asking the server…</source>
+        <translation>正在询问服务器…</translation>
+    </message>
+    <message>
+        <source>Starting the checks…</source>
+        <translation>正在开始检查…</translation>
+    </message>
+    <message>
+        <source>The proposed models are in the editors: press Test to check and rate them, then OK to save.</source>
+        <translation>建议的模型已填入编辑框：按“测试”进行检查和评级，再按“确定”保存。</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Import from Zotero</source>
+        <translation>从 Zotero 导入</translation>
+    </message>
+    <message>
+        <source>The PDFs of your Zotero library come in with their title, authors, year, DOI and tags; citations then read ‘Smith et al. 2020’ and open the item in Zotero. Import again to keep in step: items deleted or taken out of the collection leave the library.</source>
+        <translation>Zotero 文献库中的 PDF 会连同标题、作者、年份、DOI 和标签一起导入；引用将显示为“Smith et al. 2020”，并可在 Zotero 中打开该条目。再次导入即可保持同步：已删除或移出该集合的条目将离开文献库。</translation>
+    </message>
+    <message>
+        <source>the whole library</source>
+        <translation>整个文献库</translation>
+    </message>
+    <message>
+        <source>A collection&apos;s name (any case); its subcollections come too</source>
+        <translation>集合名称（不区分大小写）；其子集合也会一并导入</translation>
+    </message>
+    <message>
+        <source>Read the data folder (Zotero is closed)</source>
+        <translation>读取数据文件夹（Zotero 已关闭）</translation>
+    </message>
+    <message>
+        <source>~/Zotero</source>
+        <translation>~/Zotero</translation>
+    </message>
+    <message>
+        <source>The folder that holds zotero.sqlite</source>
+        <translation>包含 zotero.sqlite 的文件夹</translation>
+    </message>
+    <message>
+        <source>While Zotero runs, allow it first: Settings → Advanced → ‘Allow other applications on this computer to communicate with Zotero’.</source>
+        <translation>Zotero 运行时，请先允许访问：设置 → 高级 → “允许此计算机上的其他应用程序与 Zotero 通信”。</translation>
+    </message>
+    <message>
+        <source>Collection:</source>
+        <translation>集合：</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Zotero&apos;s data folder</source>
+        <translation>Zotero 的数据文件夹</translation>
+    </message>
+    <message>
+        <source>Sample library</source>
+        <translation>示例文献库</translation>
+    </message>
+    <message>
+        <source>the sample PDFs are missing from resources/samples</source>
+        <translation>resources/samples 中缺少示例 PDF</translation>
+    </message>
+    <message>
+        <source>reinstall the app, or run scripts/make_samples.py</source>
+        <translation>请重新安装应用，或运行 scripts/make_samples.py</translation>
+    </message>
+    <message>
+        <source>Sample decision</source>
+        <translation>示例决定</translation>
+    </message>
+    <message>
+        <source>the sample decision is missing from resources/samples-decision</source>
+        <translation>resources/samples-decision 中缺少示例决定</translation>
+    </message>
+    <message>
+        <source>reinstall the app</source>
+        <translation>请重新安装应用</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <extracomment>What a cell sorts by (numbers where the text would sort badly: #, confidence).</extracomment>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Claim</source>
+        <translation>主张</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>裁决</translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>判定方式</translation>
+    </message>
+    <message>
+        <source>Key passages</source>
+        <translation>关键段落</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Sign-off</source>
+        <translation>签核</translation>
+    </message>
+    <message>
+        <source>overridden: {label} ({who})</source>
+        <extracomment>The verdict filter&apos;s choices: (value, label); &quot;&quot; shows every claim.</extracomment>
+        <translation>已推翻：{label}（{who}）</translation>
+    </message>
+    <message>
+        <source>accepted ({who})</source>
+        <translation>已接受（{who}）</translation>
+    </message>
+    <message>
+        <source>checking…</source>
+        <translation>核查中…</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>in a full trial…</source>
+        <translation>正在完整审理…</translation>
+    </message>
+    <message>
+        <source>waiting for a full trial</source>
+        <translation>等待完整审理</translation>
+    </message>
+    <message>
+        <source>full trial stopped</source>
+        <translation>完整审理已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>核查</translation>
+    </message>
+    <message>
+        <source>Claims</source>
+        <translation>主张</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Signed off</source>
+        <translation>已签核</translation>
+    </message>
+    <message>
+        <source>Made</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s confidence after each round; colour: the tendency of the ruling</source>
+        <translation>法官在每轮之后的置信度；颜色：裁定的倾向</translation>
+    </message>
+    <message>
+        <source>Confidence per round</source>
+        <translation>每轮置信度</translation>
+    </message>
+    <message>
+        <source>Claim: is it true?</source>
+        <translation>主张：是否属实？</translation>
+    </message>
+    <message>
+        <source>Decision: should I do it?</source>
+        <translation>决定：我该不该做？</translation>
+    </message>
+    <message>
+        <source>Preparing the court…</source>
+        <translation>正在准备法庭…</translation>
+    </message>
+    <message>
+        <source>In session</source>
+        <translation>审理中</translation>
+    </message>
+    <message>
+        <source>Stopped: Resume continues</source>
+        <translation>已停止：按“继续”可继续</translation>
+    </message>
+    <message>
+        <source>Paused by an error: fix it, then Resume</source>
+        <translation>因错误暂停：请修复后按“继续”</translation>
+    </message>
+    <message>
+        <source>Verdict reached</source>
+        <translation>已作出裁决</translation>
+    </message>
+    <message>
+        <source>demo model: try the app, do not rely on this verdict</source>
+        <translation>演示模型：可用来试用本应用，请勿依赖此裁决</translation>
+    </message>
+    <message>
+        <source>Prosecution</source>
+        <extracomment>The sides&apos; names as core.court.records.role_name gives them, for lupdate (shown through tr)</extracomment>
+        <translation>控方</translation>
+    </message>
+    <message>
+        <source>Defense</source>
+        <translation>辩方</translation>
+    </message>
+    <message>
+        <source>Counsel for</source>
+        <translation>支持方律师</translation>
+    </message>
+    <message>
+        <source>Counsel against</source>
+        <translation>反对方律师</translation>
+    </message>
+    <message>
+        <source>A claim to verify, or a decision to weigh…</source>
+        <translation>要核实的主张，或要权衡的决定…</translation>
+    </message>
+    <message>
+        <source>Type a claim, or pick a suggested one</source>
+        <translation>输入主张，或选择一条建议的主张</translation>
+    </message>
+    <message>
+        <source>Scope: all documents</source>
+        <translation>范围：所有文档</translation>
+    </message>
+    <message>
+        <source>Choose the documents (and sections) the evidence may come from</source>
+        <translation>选择证据可来自的文档（及章节）</translation>
+    </message>
+    <message>
+        <source>Background…</source>
+        <translation>背景…</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Start the trial (Ctrl+Return)</source>
+        <translation>开始审理 (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the trial; it can be resumed later (Ctrl+.)</source>
+        <translation>停止审理；之后可继续 (Ctrl+.)</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Continue a stopped or paused trial from its last complete turn (Ctrl+Shift+R)</source>
+        <translation>从最后完成的一轮发言继续已停止或暂停的审理 (Ctrl+Shift+R)</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>Clear the courtroom for a new trial (Ctrl+N)</source>
+        <translation>清空法庭以开始新的审理 (Ctrl+N)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;New here?&lt;/b&gt; Put a suggested claim on trial against six short medical articles, or weigh a sample decision from four notes. Both run on the bundled model, with no setup.</source>
+        <translation>&lt;b&gt;初次使用？&lt;/b&gt;将一条建议的主张对照六篇医学短文进行审理，或根据四篇笔记权衡一个示例决定。两者都使用内置模型运行，无需任何设置。</translation>
+    </message>
+    <message>
+        <source>Try the sample library</source>
+        <translation>试用示例文献库</translation>
+    </message>
+    <message>
+        <source>Try a sample decision</source>
+        <translation>试用示例决定</translation>
+    </message>
+    <message>
+        <source>Where to live next year: three options weighed on four criteria from four notes (a decision trial)</source>
+        <translation>明年住在哪里：根据四篇笔记，按四项标准权衡三个选项（一次决定审理）</translation>
+    </message>
+    <message>
+        <source>On trial:</source>
+        <translation>审理中：</translation>
+    </message>
+    <message>
+        <source>Scope: {title}</source>
+        <translation>范围：{title}</translation>
+    </message>
+    <message>
+        <source>1 document</source>
+        <translation>1 个文档</translation>
+    </message>
+    <message>
+        <source>Scope: {count} documents</source>
+        <translation>范围：{count} 个文档</translation>
+    </message>
+    <message>
+        <source>, {count} section filters</source>
+        <translation>，{count} 个章节筛选</translation>
+    </message>
+    <message>
+        <source>&lt;a href=&quot;setup:models&quot;&gt;Set up a model&lt;/a&gt; (Settings → Models: find the models on this computer, or pull one)</source>
+        <translation>&lt;a href=&quot;setup:models&quot;&gt;设置模型&lt;/a&gt;（设置 → 模型：查找本机上的模型，或拉取一个）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Text goes to: {servers}</source>
+        <translation>文本发送至：{servers}</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Private documents are never sent to a server on another machine: a trial that would send them there does not start, and one running stops before it would.</source>
+        <translation>私密文档绝不会发送到其他机器上的服务器：会发送这些文档的审理不会开始，正在运行的审理会在发送前停止。</translation>
+    </message>
+    <message>
+        <source>{options} options, {criteria} criteria…</source>
+        <translation>{options} 个选项，{criteria} 条标准…</translation>
+    </message>
+    <message>
+        <source>Options: </source>
+        <translation>选项：</translation>
+    </message>
+    <message>
+        <source>Criteria: </source>
+        <translation>标准：</translation>
+    </message>
+    <message>
+        <source>Options and criteria…</source>
+        <translation>选项与标准…</translation>
+    </message>
+    <message>
+        <source>Options to weigh (2 to 5), criteria with weights, hard constraints, and your background</source>
+        <translation>要权衡的选项（2 到 5 个）、带权重的标准、硬性约束，以及你的背景</translation>
+    </message>
+    <message>
+        <source>What every role should know about the case (read as data, never cited)</source>
+        <translation>每个角色都应了解的案件背景（作为数据读取，从不引用）</translation>
+    </message>
+    <message>
+        <source>Background: </source>
+        <translation>背景：</translation>
+    </message>
+    <message>
+        <source> · background</source>
+        <translation> · 背景</translation>
+    </message>
+    <message>
+        <source>Trial {id}</source>
+        <translation>审理 {id}</translation>
+    </message>
+    <message>
+        <source> of up to {count}</source>
+        <translation>（最多 {count} 轮）</translation>
+    </message>
+    <message>
+        <source>Round {round}{limit} · {role} is searching and arguing</source>
+        <translation>第 {round} 轮{limit} · {role}正在检索并陈述</translation>
+    </message>
+    <message>
+        <source>Round {round} ruled · confidence {confidence}</source>
+        <translation>第 {round} 轮已裁定 · 置信度 {confidence}</translation>
+    </message>
+    <message>
+        <source>The sides switched after round {round}</source>
+        <translation>第 {round} 轮后双方互换立场</translation>
+    </message>
+    <message>
+        <source>Counsel {seat}: {role}</source>
+        <translation>律师 {seat}：{role}</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Show the trial&apos;s transcript and evidence (Enter)</source>
+        <translation>显示该审理的庭审记录和证据 (Enter)</translation>
+    </message>
+    <message>
+        <source>Continue a stopped or paused trial</source>
+        <translation>继续已停止或暂停的审理</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Write the verdict report (Ctrl+E)</source>
+        <translation>撰写裁决报告 (Ctrl+E)</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete the selected trials</source>
+        <translation>删除所选审理</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Read the trial store again (F5)</source>
+        <translation>重新读取审理存储 (F5)</translation>
+    </message>
+    <message>
+        <source>No trials yet: the trials you run are kept here, to reopen, resume or export.</source>
+        <translation>尚无审理：你运行的审理会保存在这里，可重新打开、继续或导出。</translation>
+    </message>
+    <message>
+        <source>The cited page appears here, the passage highlighted.</source>
+        <translation>被引用的页面显示在这里，并高亮该段落。</translation>
+    </message>
+    <message>
+        <source>Page with the passage highlighted</source>
+        <translation>高亮显示该段落的页面</translation>
+    </message>
+    <message>
+        <source>Select a passage (or click a citation such as [E3]) to see it on its page.</source>
+        <translation>选择一个段落（或点击 [E3] 这样的引用）即可在其页面上查看。</translation>
+    </message>
+    <message>
+        <source>Previous page (PgUp)</source>
+        <translation>上一页 (PgUp)</translation>
+    </message>
+    <message>
+        <source>Next page (PgDown)</source>
+        <translation>下一页 (PgDown)</translation>
+    </message>
+    <message>
+        <source>Zoom out (Ctrl+-)</source>
+        <translation>缩小 (Ctrl+-)</translation>
+    </message>
+    <message>
+        <source>Zoom in (Ctrl+=)</source>
+        <translation>放大 (Ctrl+=)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适合宽度</translation>
+    </message>
+    <message>
+        <source>Fit the page width</source>
+        <translation>适合页面宽度</translation>
+    </message>
+    <message>
+        <source>Passage</source>
+        <translation>段落</translation>
+    </message>
+    <message>
+        <source>Go to the passage&apos;s page</source>
+        <translation>转到该段落所在的页面</translation>
+    </message>
+    <message>
+        <source>Open in viewer</source>
+        <translation>在查看器中打开</translation>
+    </message>
+    <message>
+        <source>Open the PDF in the system&apos;s viewer</source>
+        <translation>在系统查看器中打开该 PDF</translation>
+    </message>
+    <message>
+        <source>Document text with the passage highlighted</source>
+        <translation>高亮显示该段落的文档文本</translation>
+    </message>
+    <message>
+        <source>the Judge</source>
+        <translation>法官</translation>
+    </message>
+    <message>
+        <source>not cited yet</source>
+        <translation>尚未被引用</translation>
+    </message>
+    <message>
+        <source>{who} found it in round {round} at {time} by the query {query}</source>
+        <translation>{who}在第 {round} 轮（{time}）通过查询 {query} 找到</translation>
+    </message>
+    <message>
+        <source>level: {level} · cited by: {cited}</source>
+        <translation>证据级别：{level} · 引用者：{cited}</translation>
+    </message>
+    <message>
+        <source>reads like instructions to a model: treated as a quotation only</source>
+        <translation>读起来像是给模型的指令：仅作为引文处理</translation>
+    </message>
+    <message>
+        <source>page {page} / {pages}</source>
+        <translation>第 {page} / {pages} 页</translation>
+    </message>
+    <message>
+        <source>{zoom} (fit)</source>
+        <translation>{zoom}（适合宽度）</translation>
+    </message>
+    <message>
+        <source>Your library is empty. Drop PDFs, Markdown, text or Word files or folders here, use Add, write a note, or try the sample library (six short articles and a suggested claim).</source>
+        <translation>文献库为空。可将 PDF、Markdown、文本或 Word 文件或文件夹拖放到此处，使用“添加”，写一篇笔记，或试用示例文献库（六篇短文和一条建议的主张）。</translation>
+    </message>
+    <message>
+        <source>Add the sample library</source>
+        <translation>添加示例文献库</translation>
+    </message>
+    <message>
+        <source>Add files…</source>
+        <translation>添加文件…</translation>
+    </message>
+    <message>
+        <source>Add PDF, Markdown, text or Word files (Ctrl+O)</source>
+        <translation>添加 PDF、Markdown、文本或 Word 文件 (Ctrl+O)</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <source>Add every PDF, Markdown, text and Word file under a folder (Ctrl+Shift+O)</source>
+        <translation>添加文件夹中的所有 PDF、Markdown、文本和 Word 文件 (Ctrl+Shift+O)</translation>
+    </message>
+    <message>
+        <source>Remove the selected documents from the library (Delete)</source>
+        <translation>从文献库中移除所选文档 (Delete)</translation>
+    </message>
+    <message>
+        <source>Re-index</source>
+        <translation>重新索引</translation>
+    </message>
+    <message>
+        <source>Extract and embed the selected documents again (all when none is selected)</source>
+        <translation>重新提取并嵌入所选文档（未选择时处理全部）</translation>
+    </message>
+    <message>
+        <source>New note…</source>
+        <translation>新建笔记…</translation>
+    </message>
+    <message>
+        <source>Write or paste a note: it becomes evidence like any document</source>
+        <translation>撰写或粘贴笔记：它会像任何文档一样成为证据</translation>
+    </message>
+    <message>
+        <source>Watch folder…</source>
+        <translation>监视文件夹…</translation>
+    </message>
+    <message>
+        <source>Keep a folder in step with the library: files added or changed there are ingested, files removed leave it</source>
+        <translation>让文件夹与文献库保持同步：其中新增或更改的文件会被导入，移除的文件会离开文献库</translation>
+    </message>
+    <message>
+        <source>From Zotero…</source>
+        <translation>从 Zotero…</translation>
+    </message>
+    <message>
+        <source>Import the PDFs of your Zotero library, or of one collection, with their metadata; again to keep in step</source>
+        <translation>导入 Zotero 文献库或其中某个集合的 PDF 及其元数据；再次导入即可保持同步</translation>
+    </message>
+    <message>
+        <source>Use in trials</source>
+        <translation>审理使用情况</translation>
+    </message>
+    <message>
+        <source>Which documents the stored trials cited most, and which they never retrieved (sorts the list by it)</source>
+        <translation>已存储的审理引用最多的文档，以及从未检索到的文档（并据此对列表排序）</translation>
+    </message>
+    <message>
+        <source>%v of %m files</source>
+        <translation>%v / %m 个文件</translation>
+    </message>
+    <message>
+        <source>Stop adding documents (what is done stays)</source>
+        <translation>停止添加文档（已完成的部分保留）</translation>
+    </message>
+    <message>
+        <source>Edit note</source>
+        <translation>编辑笔记</translation>
+    </message>
+    <message>
+        <source>Watch a folder</source>
+        <translation>监视文件夹</translation>
+    </message>
+    <message>
+        <source>Mark every document from this folder private? Private documents are never sent to a model server on another machine.</source>
+        <translation>将此文件夹中的所有文档标记为私密？私密文档绝不会发送到其他机器上的模型服务器。</translation>
+    </message>
+    <message>
+        <source>Edit note…</source>
+        <translation>编辑笔记…</translation>
+    </message>
+    <message>
+        <source>Watch a folder…</source>
+        <translation>监视文件夹…</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>{file}: starting</source>
+        <translation>{file}：正在开始</translation>
+    </message>
+    <message>
+        <source>{added} added, {updated} updated, {skipped} unchanged, {failed} failed</source>
+        <translation>{added} 个已添加、{updated} 个已更新、{skipped} 个未变、{failed} 个失败</translation>
+    </message>
+    <message>
+        <source> ({pages} pages in {seconds} s)</source>
+        <translation>（{pages} 页，用时 {seconds} 秒）</translation>
+    </message>
+    <message>
+        <source>Cancelled: </source>
+        <translation>已取消：</translation>
+    </message>
+    <message>
+        <source>Done: </source>
+        <translation>完成：</translation>
+    </message>
+    <message>
+        <source>{ready} documents ready, {pages} pages</source>
+        <translation>{ready} 个文档就绪，共 {pages} 页</translation>
+    </message>
+    <message>
+        <source>, {failed} failed</source>
+        <translation>，{failed} 个失败</translation>
+    </message>
+    <message>
+        <source>Library: {where}</source>
+        <translation>文献库：{where}</translation>
+    </message>
+    <message>
+        <source>Settings &gt; Library &amp; data: Library location (library.uri); docs/scale.md</source>
+        <translation>设置 &gt; 文献库与数据：文献库位置 (library.uri)；docs/scale.md</translation>
+    </message>
+    <message>
+        <source>Use these models</source>
+        <translation>使用这些模型</translation>
+    </message>
+    <message>
+        <source>Save this model for each role (Settings → Models changes it later)</source>
+        <translation>为每个角色保存此模型（之后可在 设置 → 模型 中更改）</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>暂不</translation>
+    </message>
+    <message>
+        <source>Keep the bundled demo model</source>
+        <translation>保留内置演示模型</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Jump to round…</source>
+        <translation>跳转到轮…</translation>
+    </message>
+    <message>
+        <source>Show a round of the transcript from its first card</source>
+        <translation>从第一张卡片起显示庭审记录的某一轮</translation>
+    </message>
+    <message>
+        <source>Fold earlier rounds</source>
+        <translation>折叠之前的轮</translation>
+    </message>
+    <message>
+        <source>Show every round but the last on one line a card (each card&apos;s &apos;Unfold round&apos; link opens its round again)</source>
+        <translation>除最后一轮外，每轮以一张卡片一行显示（每张卡片的“展开本轮”链接可重新展开该轮）</translation>
+    </message>
+    <message>
+        <source>Unfold all</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <source>Show every round in full</source>
+        <translation>完整显示每一轮</translation>
+    </message>
+    <message>
+        <source>Coverage…</source>
+        <translation>覆盖情况…</translation>
+    </message>
+    <message>
+        <source>Which documents the searches reached, which passages were admitted or turned away and why, which documents were never retrieved</source>
+        <translation>检索覆盖了哪些文档，哪些段落被采纳或被拒绝及其原因，哪些文档从未被检索到</translation>
+    </message>
+    <message>
+        <source>Record:</source>
+        <translation>记录：</translation>
+    </message>
+    <message>
+        <source>Round {round}</source>
+        <translation>第 {round} 轮</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>文献库</translation>
+    </message>
+    <message>
+        <source>Trial history</source>
+        <translation>审理历史</translation>
+    </message>
+    <message>
+        <source>{count} documents in the library</source>
+        <translation>文献库中有 {count} 个文档</translation>
+    </message>
+    <message>
+        <source>Add documents</source>
+        <translation>添加文档</translation>
+    </message>
+    <message>
+        <source>Documents (*.pdf *.md *.markdown *.txt *.docx);;PDF files (*.pdf);;All files (*)</source>
+        <translation>文档 (*.pdf *.md *.markdown *.txt *.docx);;PDF 文件 (*.pdf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Add every document under a folder</source>
+        <translation>添加文件夹中的所有文档</translation>
+    </message>
+    <message>
+        <source>Verdict reached: export the report with Ctrl+E</source>
+        <translation>已作出裁决：按 Ctrl+E 导出报告</translation>
+    </message>
+    <message>
+        <source>Open or finish a trial first</source>
+        <translation>请先打开或完成一次审理</translation>
+    </message>
+    <message>
+        <source>Saving the settings</source>
+        <translation>正在保存设置</translation>
+    </message>
+    <message>
+        <source>check that the config folder is writable</source>
+        <translation>请检查配置文件夹是否可写</translation>
+    </message>
+    <message>
+        <source>Settings saved: the running trial keeps its models; the next one uses the new settings</source>
+        <translation>设置已保存：正在进行的审理沿用其模型；下一次审理将使用新设置</translation>
+    </message>
+    <message>
+        <source>Settings saved and applied</source>
+        <translation>设置已保存并应用</translation>
+    </message>
+    <message>
+        <source>cannot switch while a trial or an ingest runs</source>
+        <translation>审理或导入进行中时无法切换</translation>
+    </message>
+    <message>
+        <source>stop it, then apply the settings again</source>
+        <translation>请先停止，然后重新应用设置</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Fix</source>
+        <translation>修复方法</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation>页数</translation>
+    </message>
+    <message>
+        <source>Sections</source>
+        <translation>章节</translation>
+    </message>
+    <message>
+        <source>Chunks</source>
+        <translation>文本块</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>In trials</source>
+        <translation>审理中使用</translation>
+    </message>
+    <message>
+        <source>private: its text is never sent to a model server on another machine</source>
+        <translation>私密：其文本从不发送到另一台机器上的模型服务器</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <extracomment>A row&apos;s status words (core.records.DocStatus, and the ingest&apos;s own), for lupdate: shown through tr</extracomment>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>写入中</translation>
+    </message>
+    <message>
+        <source>removing</source>
+        <translation>移除中</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>indexing</source>
+        <translation>建立索引</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <source>cited {citations}× in {trials} trials</source>
+        <translation>在 {trials} 次审理中被引用 {citations} 次</translation>
+    </message>
+    <message>
+        <source>retrieved, never cited</source>
+        <translation>被检索到，从未被引用</translation>
+    </message>
+    <message>
+        <source>never retrieved ({trials} trials)</source>
+        <translation>从未被检索到（{trials} 次审理）</translation>
+    </message>
+    <message>
+        <source>reading page {done}/{pages}</source>
+        <translation>读取第 {done}/{pages} 页</translation>
+    </message>
+    <message>
+        <source>OCR page {done}/{pages}</source>
+        <translation>OCR 第 {done}/{pages} 页</translation>
+    </message>
+    <message>
+        <source>{count} passages</source>
+        <translation>{count} 个段落</translation>
+    </message>
+    <message>
+        <source>embedding {done}/{chunks}</source>
+        <translation>嵌入 {done}/{chunks}</translation>
+    </message>
+    <message>
+        <source> (private)</source>
+        <translation>（私密）</translation>
+    </message>
+    <message>
+        <source>in the scope of {scope} trials, retrieved in {retrieved}, cited in {cited} ({citations} citations)</source>
+        <translation>在 {scope} 次审理的范围内，{retrieved} 次被检索到，{cited} 次被引用（共 {citations} 处引用）</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Stance</source>
+        <translation>立场</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>证据级别</translation>
+    </message>
+    <message>
+        <source>Page</source>
+        <translation>页码</translation>
+    </message>
+    <message>
+        <source>Found</source>
+        <translation>发现于</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Cited by</source>
+        <translation>引用者</translation>
+    </message>
+    <message>
+        <source>supports</source>
+        <extracomment>Assessed stances (core.court.records), for lupdate: shown through tr</extracomment>
+        <translation>支持</translation>
+    </message>
+    <message>
+        <source>refutes</source>
+        <translation>反驳</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>不一</translation>
+    </message>
+    <message>
+        <source>irrelevant</source>
+        <translation>无关</translation>
+    </message>
+    <message>
+        <source>for</source>
+        <translation>赞成</translation>
+    </message>
+    <message>
+        <source>against</source>
+        <translation>反对</translation>
+    </message>
+    <message>
+        <source>{who} found it in round {round} at {time} (novelty {novelty})</source>
+        <translation>{who}在第 {round} 轮（{time}）找到（新颖度 {novelty}）</translation>
+    </message>
+    <message>
+        <source>This passage reads like instructions to a model: it is treated as a quotation only.</source>
+        <translation>这段文字读起来像是给模型的指令：仅作为引文对待。</translation>
+    </message>
+    <message>
+        <source>Not assessed yet (the judge assesses new passages after each round); found by {who}</source>
+        <translation>尚未评估（法官在每轮之后评估新段落）；由{who}找到</translation>
+    </message>
+    <message>
+        <source>What the passage says, as the judge&apos;s model assessed it: {stance} (relevance {relevance}); found by {who}</source>
+        <translation>法官的模型评估该段落的立场：{stance}（相关度 {relevance}）；由{who}找到</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>法官</translation>
+    </message>
+    <message>
+        <source>Counsel {seat}</source>
+        <translation>律师 {seat}</translation>
+    </message>
+    <message>
+        <source>round {round}, {who}, {time}</source>
+        <translation>第 {round} 轮，{who}，{time}</translation>
+    </message>
+    <message>
+        <source>both sides · </source>
+        <translation>双方 · </translation>
+    </message>
+    <message>
+        <source>verdict</source>
+        <translation>裁决</translation>
+    </message>
+    <message>
+        <source>{role} (round {round})</source>
+        <translation>{role}（第 {round} 轮）</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>系列</translation>
+    </message>
+    <message>
+        <source>Quantisation</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>Proposed for</source>
+        <translation>建议用于</translation>
+    </message>
+    <message>
+        <source>Claim or decision</source>
+        <translation>主张或决定</translation>
+    </message>
+    <message>
+        <source>Case</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>事件数</translation>
+    </message>
+    <message>
+        <source>llama.cpp in the app</source>
+        <extracomment>Phrases the core writes into its descriptions of places (core.privacy&apos;s servers, a library&apos;s location), shown in the window&apos;s language by ``localized`` (longest first, so &apos;this computer&apos; inside a longer phrase goes with it).</extracomment>
+        <translation>应用内的 llama.cpp</translation>
+    </message>
+    <message>
+        <source>bundled model</source>
+        <translation>内置模型</translation>
+    </message>
+    <message>
+        <source>another machine</source>
+        <translation>另一台机器</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>the bundled</source>
+        <translation>内置的</translation>
+    </message>
+    <message>
+        <source>prosecution</source>
+        <translation>控方</translation>
+    </message>
+    <message>
+        <source>defense</source>
+        <translation>辩方</translation>
+    </message>
+    <message>
+        <source>judge</source>
+        <translation>法官</translation>
+    </message>
+    <message>
+        <source>embedder</source>
+        <translation>嵌入模型</translation>
+    </message>
+    <message>
+        <source>object storage</source>
+        <translation>对象存储</translation>
+    </message>
+    <message>
+        <source>systematic review</source>
+        <extracomment>The default evidence levels (config.DebateSettings.evidence_hierarchy), for lupdate: shown through tr</extracomment>
+        <translation>系统综述</translation>
+    </message>
+    <message>
+        <source>randomised trial</source>
+        <translation>随机试验</translation>
+    </message>
+    <message>
+        <source>cohort</source>
+        <translation>队列研究</translation>
+    </message>
+    <message>
+        <source>case report</source>
+        <translation>病例报告</translation>
+    </message>
+    <message>
+        <source>expert opinion</source>
+        <translation>专家意见</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>argues for doing it</source>
+        <translation>主张去做</translation>
+    </message>
+    <message>
+        <source>argues against doing it</source>
+        <translation>主张不做</translation>
+    </message>
+    <message>
+        <source>argues the claim is true</source>
+        <translation>主张该主张属实</translation>
+    </message>
+    <message>
+        <source>argues the claim is false</source>
+        <translation>主张该主张不实</translation>
+    </message>
+    <message>
+        <source>pp. {pages}</source>
+        <translation>第 {pages} 页</translation>
+    </message>
+    <message>
+        <source>p. {pages}</source>
+        <translation>第 {pages} 页</translation>
+    </message>
+    <message>
+        <source>Put a claim on trial: the Prosecution and the Defense argue from your library, the Judge rules after every round, and the verdict appears here.</source>
+        <translation>把一个主张交付审理：控方与辩方依据你的文献库辩论，法官每轮作出裁定，裁决将显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>CheckExportDialog</name>
+    <message>
+        <source>Export the check</source>
+        <translation>导出核查</translation>
+    </message>
+    <message>
+        <source>An annotated copy of the draft (highlights and notes)</source>
+        <translation>草稿的批注副本（高亮和注释）</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Check:</source>
+        <translation>核查：</translation>
+    </message>
+    <message>
+        <source>Formats:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>Export into a folder</source>
+        <translation>导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Wrote {n} files. Double-click one to open it.</source>
+        <translation>已写入 {n} 个文件。双击其中一个即可打开。</translation>
+    </message>
+</context>
+<context>
+    <name>CheckTablePanel</name>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Write the check&apos;s report and the annotated draft</source>
+        <translation>撰写核查报告和批注草稿</translation>
+    </message>
+    <message>
+        <source>New check…</source>
+        <translation>新建核查…</translation>
+    </message>
+    <message>
+        <source>Check another draft</source>
+        <translation>核查另一份草稿</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Stop taking claims; those in flight run again on resume</source>
+        <translation>停止接收主张；进行中的主张会在继续时重新运行</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Go on with the claims left</source>
+        <translation>继续处理剩余的主张</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the check (finished claims are kept)</source>
+        <translation>停止核查（已完成的主张会保留）</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Click a claim to see its evidence and sign it off; click a column to sort.</source>
+        <translation>点击主张可查看其证据并签核；点击列标题可排序。</translation>
+    </message>
+    <message>
+        <source>Paused: {reason}. Resume goes on with the claims left.</source>
+        <translation>已暂停：{reason}。“继续”将处理剩余的主张。</translation>
+    </message>
+    <message>
+        <source>{done} of {total} done</source>
+        <translation>已完成 {done} / {total}</translation>
+    </message>
+    <message>
+        <source>, about {left} left</source>
+        <translation>，约剩 {left}</translation>
+    </message>
+    <message>
+        <source> ({n} for a full trial)</source>
+        <translation>（{n} 条待完整审理）</translation>
+    </message>
+</context>
+<context>
+    <name>CheckWindow</name>
+    <message>
+        <source>Check a draft</source>
+        <translation>核查草稿</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+</context>
+<context>
+    <name>ClaimPane</name>
+    <message>
+        <source>Open its trial</source>
+        <translation>打开其审理</translation>
+    </message>
+    <message>
+        <source>Show the claim&apos;s full trial in the main window</source>
+        <translation>在主窗口中显示该主张的完整审理</translation>
+    </message>
+    <message>
+        <source>Send to full trial</source>
+        <translation>转入完整审理</translation>
+    </message>
+    <message>
+        <source>Put this claim through a full trial (prosecution, defence, judge); the check goes on with it</source>
+        <translation>对此主张进行完整审理（控方、辩方、法官）；核查随之继续</translation>
+    </message>
+    <message>
+        <source>Sign-off</source>
+        <translation>签核</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>你的姓名</translation>
+    </message>
+    <message>
+        <source>Why (optional; shown in the report)</source>
+        <translation>理由（可选；显示在报告中）</translation>
+    </message>
+    <message>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <source>The court&apos;s verdict stands</source>
+        <translation>维持法庭的裁决</translation>
+    </message>
+    <message>
+        <source>Override</source>
+        <translation>推翻</translation>
+    </message>
+    <message>
+        <source>Your verdict, kept beside the court&apos;s</source>
+        <translation>你的裁决，与法庭的裁决并列保留</translation>
+    </message>
+    <message>
+        <source>Withdraw</source>
+        <translation>撤回</translation>
+    </message>
+    <message>
+        <source>Remove the sign-off</source>
+        <translation>撤销签核</translation>
+    </message>
+    <message>
+        <source>Reviewer:</source>
+        <translation>审阅人：</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>Choose a claim in the table to see its evidence.</source>
+        <translation>在表格中选择一条主张即可查看其证据。</translation>
+    </message>
+    <message>
+        <source>Signed off: {words}, {when}</source>
+        <translation>已签核：{words}，{when}</translation>
+    </message>
+    <message>
+        <source>Not signed off yet.</source>
+        <translation>尚未签核。</translation>
+    </message>
+    <message>
+        <source>in the draft at {where}</source>
+        <translation>位于草稿中的 {where}</translation>
+    </message>
+    <message>
+        <source>checked because: {why}</source>
+        <translation>核查原因：{why}</translation>
+    </message>
+    <message>
+        <source>Full trial {id}: {status}</source>
+        <translation>完整审理 {id}：{status}</translation>
+    </message>
+    <message>
+        <source>{n} passages were retrieved: all are listed in the inspector.</source>
+        <translation>共检索到 {n} 个段落：全部列在查看器中。</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewPage</name>
+    <message>
+        <source>A short name for the list of checks</source>
+        <translation>这组核查的简短名称</translation>
+    </message>
+    <message>
+        <source>Choose a claim: edit its words here, or put the cursor where it should be split</source>
+        <translation>选择一条主张：在此编辑其文字，或将光标置于要拆分的位置</translation>
+    </message>
+    <message>
+        <source>Apply the edit</source>
+        <translation>应用编辑</translation>
+    </message>
+    <message>
+        <source>Keep the new wording</source>
+        <translation>保留新的措辞</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Drop the selected claims</source>
+        <translation>舍弃所选主张</translation>
+    </message>
+    <message>
+        <source>Merge selected</source>
+        <translation>合并所选</translation>
+    </message>
+    <message>
+        <source>One claim of the selected ones (in the draft&apos;s order)</source>
+        <translation>将所选主张合并为一条（按草稿中的顺序）</translation>
+    </message>
+    <message>
+        <source>Split at the cursor</source>
+        <translation>在光标处拆分</translation>
+    </message>
+    <message>
+        <source>Two claims, cut where the cursor is in the text below</source>
+        <translation>在下方文本中光标所在处切分为两条主张</translation>
+    </message>
+    <message>
+        <source>Add a sentence…</source>
+        <translation>添加句子…</translation>
+    </message>
+    <message>
+        <source>A sentence of the draft that is not a claim yet</source>
+        <translation>草稿中尚未成为主张的句子</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <source>Store the claims as a check and start checking them</source>
+        <translation>将这些主张存储为一次核查并开始核查</translation>
+    </message>
+    <message>
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <source>pasted text</source>
+        <translation>粘贴的文本</translation>
+    </message>
+    <message>
+        <source>{name}: {sentences} sentences, {claims} claims found. Double-click a claim to edit it; select several to merge them.</source>
+        <translation>{name}：{sentences} 个句子，找到 {claims} 条主张。双击主张可编辑；选择多条可合并。</translation>
+    </message>
+    <message>
+        <source>Check {n} claims</source>
+        <translation>核查 {n} 条主张</translation>
+    </message>
+    <message>
+        <source>Check 1 claim</source>
+        <translation>核查 1 条主张</translation>
+    </message>
+    <message>
+        <source>Editing the claim</source>
+        <translation>正在编辑主张</translation>
+    </message>
+    <message>
+        <source>Merging claims</source>
+        <translation>正在合并主张</translation>
+    </message>
+    <message>
+        <source>Splitting the claim</source>
+        <translation>正在拆分主张</translation>
+    </message>
+    <message>
+        <source>Adding a sentence</source>
+        <translation>正在添加句子</translation>
+    </message>
+</context>
+<context>
+    <name>SentencePicker</name>
+    <message>
+        <source>Add a sentence of the draft</source>
+        <translation>添加草稿中的句子</translation>
+    </message>
+    <message>
+        <source>Filter the sentences</source>
+        <translation>筛选句子</translation>
+    </message>
+    <message>
+        <source>Add as a claim</source>
+        <translation>添加为主张</translation>
+    </message>
+</context>
+<context>
+    <name>StartPage</name>
+    <message>
+        <source>Check a whole draft against your library: its claims are found, you review them, then each gets a quick check (and, when it is contested or unsure, a full trial).</source>
+        <translation>对照你的文献库核查整份草稿：先找出其中的主张，经你审阅后，每条主张接受快速核查（若有争议或不确定，则进行完整审理）。</translation>
+    </message>
+    <message>
+        <source>Choose a draft…</source>
+        <translation>选择草稿…</translation>
+    </message>
+    <message>
+        <source>A .pdf, .docx, .md or .txt file</source>
+        <translation>.pdf、.docx、.md 或 .txt 文件</translation>
+    </message>
+    <message>
+        <source>…or paste the draft&apos;s text here</source>
+        <translation>…或在此粘贴草稿文本</translation>
+    </message>
+    <message>
+        <source>Find the claims in the pasted text</source>
+        <translation>在粘贴的文本中查找主张</translation>
+    </message>
+    <message>
+        <source>Reading the draft and finding its claims…</source>
+        <translation>正在读取草稿并查找其中的主张…</translation>
+    </message>
+    <message>
+        <source>A new check</source>
+        <translation>新建核查</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Show the check&apos;s results</source>
+        <translation>显示核查结果</translation>
+    </message>
+    <message>
+        <source>Open and resume</source>
+        <translation>打开并继续</translation>
+    </message>
+    <message>
+        <source>Go on with the claims left</source>
+        <translation>继续处理剩余的主张</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete the selected checks (their trials are kept)</source>
+        <translation>删除所选核查（其审理会保留）</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>No checks yet.</source>
+        <translation>尚无核查。</translation>
+    </message>
+    <message>
+        <source>Stored checks</source>
+        <translation>已存储的核查</translation>
+    </message>
+    <message>
+        <source>Choose a draft to check</source>
+        <translation>选择要核查的草稿</translation>
+    </message>
+    <message>
+        <source>Delete checks</source>
+        <translation>删除核查</translation>
+    </message>
+    <message>
+        <source>Delete {n} stored check(s)? The full trials they started are kept, and exported reports are not touched.</source>
+        <translation>删除 {n} 个已存储的核查？由它们发起的完整审理会保留，已导出的报告不受影响。</translation>
+    </message>
+</context>
+</TS>
