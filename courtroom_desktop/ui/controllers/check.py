@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
+from courtroom_desktop.ui.i18n import tr
 
 IDLE, READING, RUNNING, PAUSED, CANCELLED, FINISHED = "idle", "reading", "running", "paused", "cancelled", "finished"
 
@@ -102,7 +103,7 @@ class CheckController(Controller):
     def open(self, check_id: str, resume: bool = False) -> asyncio.Task | None:
         """Show a stored check (and with ``resume`` go on with what is left of it)."""
         if self.running:
-            self.sig_error.emit("Opening a check", "a check is running", "pause it first (it can be resumed later)")
+            self.sig_error.emit(tr("Opening a check"), tr("a check is running"), tr("pause it first (it can be resumed later)"))
             return None
         return self.tasks.spawn(self._open(check_id, resume), "Opening the check")
 
@@ -129,7 +130,7 @@ class CheckController(Controller):
     async def _delete(self, check_ids: list[str]) -> None:
         if self.running and self.check_id in check_ids:
             check_ids = [c for c in check_ids if c != self.check_id]
-            self.sig_error.emit("Deleting checks", "the check that is running was kept", "pause or cancel it first")
+            self.sig_error.emit(tr("Deleting checks"), tr("the check that is running was kept"), tr("pause or cancel it first"))
         await asyncio.to_thread(self.ws.delete_checks, check_ids)
         if self.check_id in check_ids:
             self.check_id, self.record = None, None

@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.tasks import call_soon_threadsafe
 
 
@@ -153,7 +154,7 @@ class LibraryController(Controller):
 
     def remove(self, doc_ids: list[str], failure_paths: Iterable[str] = ()) -> asyncio.Task | None:
         if self._busy:
-            self.sig_error.emit("Removing documents", "the library is busy with an ingest", "wait for it, or cancel it")
+            self.sig_error.emit(tr("Removing documents"), tr("the library is busy with an ingest"), tr("wait for it, or cancel it"))
             return None
         failure_paths = list(failure_paths)
         return self.tasks.spawn(self._remove(list(doc_ids), failure_paths), "Removing documents")

@@ -10,6 +10,7 @@ import asyncio
 from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
+from courtroom_desktop.ui.i18n import tr
 
 IDLE, STARTING, RUNNING, STOPPED, PAUSED, FINISHED = "idle", "starting", "running", "stopped", "paused", "finished"
 
@@ -117,7 +118,7 @@ class TrialController(Controller):
     def open(self, trial_id: str) -> asyncio.Task | None:
         """Show a stored trial (no model runs)."""
         if self.running:
-            self.sig_error.emit("Opening a trial", "a trial is running", "stop it first (it can be resumed later)")
+            self.sig_error.emit(tr("Opening a trial"), tr("a trial is running"), tr("stop it first (it can be resumed later)"))
             return None
         return self.tasks.spawn(self._open(trial_id), "Opening the trial")
 

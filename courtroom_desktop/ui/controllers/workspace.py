@@ -82,14 +82,14 @@ class WorkspaceController(Controller):
         return self.tasks.spawn(self._preload(), "Loading the library")
 
     async def _preload(self) -> None:
-        self.sig_status.emit("Opening the library\u2026")
+        self.sig_status.emit(tr("Opening the library\u2026"))
         await self.library()
         # Every heavy first use happens here, right after the window shows, not in the middle of an ingest or a
         # trial: importing an extension module holds the GIL (lancedb's import alone stalled the loop 250 ms).
-        self.sig_status.emit("Loading the embedding model\u2026")
+        self.sig_status.emit(tr("Loading the embedding model\u2026"))
         await asyncio.to_thread(self.workspace.preload)
         if self.uses_embedded_model():
-            self.sig_status.emit("Loading the embedded chat model\u2026")
+            self.sig_status.emit(tr("Loading the embedded chat model\u2026"))
             await self._load_chat_models()
         _freeze_once()
         self.models_ready = True
@@ -120,7 +120,7 @@ class WorkspaceController(Controller):
             self.tasks.spawn(self._reload_models(), "Loading the chat models")
 
     async def _reload_models(self) -> None:
-        self.sig_status.emit("Loading the embedded chat model\u2026")
+        self.sig_status.emit(tr("Loading the embedded chat model\u2026"))
         await self._load_chat_models()
         self.models_ready = True
         self.sig_status.emit(tr("Ready"))

@@ -1301,6 +1301,18 @@ The settings the Retrieval, Debate and Library tabs show, in order: (section of 
         <translation>请先停止，然后重新应用设置</translation>
     </message>
     <message>
+        <source>Opening the library…</source>
+        <translation>正在打开文献库…</translation>
+    </message>
+    <message>
+        <source>Loading the embedding model…</source>
+        <translation>正在加载嵌入模型…</translation>
+    </message>
+    <message>
+        <source>Loading the embedded chat model…</source>
+        <translation>正在加载内置对话模型…</translation>
+    </message>
+    <message>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
@@ -1651,6 +1663,54 @@ The settings the Retrieval, Debate and Library tabs show, in order: (section of 
     <message>
         <source>Put a claim on trial: the Prosecution and the Defense argue from your library, the Judge rules after every round, and the verdict appears here.</source>
         <translation>把一个主张交付审理：控方与辩方依据你的文献库辩论，法官每轮作出裁定，裁决将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Opening a check</source>
+        <translation>打开核查</translation>
+    </message>
+    <message>
+        <source>a check is running</source>
+        <translation>有一项核查正在运行</translation>
+    </message>
+    <message>
+        <source>pause it first (it can be resumed later)</source>
+        <translation>请先暂停它（之后可以继续）</translation>
+    </message>
+    <message>
+        <source>Deleting checks</source>
+        <translation>删除核查</translation>
+    </message>
+    <message>
+        <source>the check that is running was kept</source>
+        <translation>正在运行的核查已保留</translation>
+    </message>
+    <message>
+        <source>pause or cancel it first</source>
+        <translation>请先暂停或取消它</translation>
+    </message>
+    <message>
+        <source>Removing documents</source>
+        <translation>移除文档</translation>
+    </message>
+    <message>
+        <source>the library is busy with an ingest</source>
+        <translation>文献库正忙于导入</translation>
+    </message>
+    <message>
+        <source>wait for it, or cancel it</source>
+        <translation>请等待完成，或取消它</translation>
+    </message>
+    <message>
+        <source>Opening a trial</source>
+        <translation>打开审理</translation>
+    </message>
+    <message>
+        <source>a trial is running</source>
+        <translation>有一场审理正在进行</translation>
+    </message>
+    <message>
+        <source>stop it first (it can be resumed later)</source>
+        <translation>请先停止它（之后可以继续）</translation>
     </message>
 </context>
 <context>
