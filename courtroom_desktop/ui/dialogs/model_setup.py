@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.found import FoundModelsModel
 from courtroom_desktop.ui.widgets import push_button, record_table
 
-PULL_HINT = "e.g. qwen2.5:7b (see ollama.com/library)"
+PULL_HINT = QT_TRANSLATE_NOOP("", "e.g. qwen2.5:7b (see ollama.com/library)")
 
 
 class ModelSetupPanel(QGroupBox):
@@ -31,7 +31,7 @@ class ModelSetupPanel(QGroupBox):
 
     def __init__(self, controller, settings_now: Callable, embedding_model: str,
                  ollama_url: Callable[[], str] = lambda: "", parent=None):
-        super().__init__("Model setup", parent)
+        super().__init__(tr("Model setup"), parent)
         self.setObjectName("modelSetup")
         self.controller = controller
         self.settings_now = settings_now          # -> ModelSettings the proposal keeps the other fields of
@@ -57,7 +57,7 @@ class ModelSetupPanel(QGroupBox):
 
         self.pull_name = QLineEdit()
         self.pull_name.setObjectName("pullName")
-        self.pull_name.setPlaceholderText(PULL_HINT)
+        self.pull_name.setPlaceholderText(tr(PULL_HINT))
         self.pull_name.returnPressed.connect(self.pull)
         self.pull_button = push_button(tr("Pull"), tr("Download this model through Ollama (it resumes where an earlier pull "
                                        "stopped)"), self.pull, name="pullButton")
@@ -144,7 +144,7 @@ class ModelSetupPanel(QGroupBox):
     def pull(self):
         name = self.pull_name.text().strip()
         if not name:
-            self.pull_status.setText(f"Name the model to pull, {PULL_HINT}.")
+            self.pull_status.setText(tr("Name the model to pull, {hint}.").format(hint=tr(PULL_HINT)))
             return None
         task = self.controller.pull_model(name, self.ollama_url())
         if task is None:

@@ -10,12 +10,12 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QFormLayout, QH
 
 from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.ui.dialogs.fields import FieldEditor, field_editor
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.widgets import push_button
 
-PROVIDERS = (("embedded", "Embedded (llama.cpp, no server)"), ("ollama", "Ollama"),
-             ("openai", "OpenAI-compatible server"))
-URL_HINTS = {"embedded": "not used", "ollama": "http://localhost:11434", "openai": "http://127.0.0.1:8000/v1"}
+PROVIDERS = (("embedded", QT_TRANSLATE_NOOP("", "Embedded (llama.cpp, no server)")), ("ollama", "Ollama"),
+             ("openai", QT_TRANSLATE_NOOP("", "OpenAI-compatible server")))
+URL_HINTS = {"embedded": QT_TRANSLATE_NOOP("", "not used"), "ollama": "http://localhost:11434", "openai": "http://127.0.0.1:8000/v1"}
 BUNDLED_LABEL = "(bundled SmolLM2-135M)"
 #: The ModelSpec fields each role's editor shows below its provider, URL, model and key.
 ROLE_FIELDS = ("num_ctx", "max_tokens", "temperature", "read_timeout_s", "threads", "gpu_layers")
@@ -52,7 +52,7 @@ class RoleEditor(QWidget):
         self.provider = QComboBox()
         self.provider.setObjectName(f"provider_{role}")
         for value, label in PROVIDERS:
-            self.provider.addItem(label, value)
+            self.provider.addItem(tr(label), value)
         self.provider.setCurrentIndex(max(0, self.provider.findData(spec.provider)))
         self.provider.currentIndexChanged.connect(self._update)
         self.base_url = QLineEdit(spec.base_url)
@@ -163,7 +163,7 @@ class RoleEditor(QWidget):
         for widget in self._widgets:
             widget.setEnabled(enabled)
         provider = self.provider_value()
-        self.base_url.setPlaceholderText(URL_HINTS.get(provider, ""))
+        self.base_url.setPlaceholderText(tr(URL_HINTS.get(provider, "")))
         self.base_url.setEnabled(enabled and provider != "embedded")
         self.gguf_button.setVisible(provider == "embedded")
         self.list_button.setVisible(provider != "embedded")

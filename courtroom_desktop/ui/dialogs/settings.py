@@ -42,7 +42,7 @@ from courtroom_desktop.ui.dialogs.role_editor import (  # noqa: F401 - PROVIDERS
     _first_error,
     _row,
 )
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.doctor import DoctorModel
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.window_layout import fit_to_screen
@@ -50,16 +50,16 @@ from courtroom_desktop.ui.window_layout import fit_to_screen
 #: The settings the Retrieval, Debate and Library tabs show, in order: (section of AppConfig, field). The widget, its
 #: range, step, unit, label and tooltip come from the field itself (core/config.py, see ``dialogs.fields``).
 TABS: dict[str, list[tuple[str, str]]] = {
-    "Retrieval": [("retrieval", "k"), ("retrieval", "candidates"), ("retrieval", "fusion"),
+    QT_TRANSLATE_NOOP("", "Retrieval"): [("retrieval", "k"), ("retrieval", "candidates"), ("retrieval", "fusion"),
                   ("retrieval", "bm25_weight"), ("retrieval", "vector_weight"), ("retrieval", "reranker"),
                   ("retrieval", "dedup_similarity")],
-    "Debate": [("debate", "min_rounds"), ("debate", "max_rounds"), ("debate", "confidence_threshold"),
+    QT_TRANSLATE_NOOP("", "Debate"): [("debate", "min_rounds"), ("debate", "max_rounds"), ("debate", "confidence_threshold"),
                ("debate", "max_switches"), ("debate", "queries_per_turn"), ("debate", "passages_per_turn"),
                ("debate", "novelty_min"), ("debate", "tendency_rounds"), ("debate", "stall_delta"),
                ("debate", "stall_rounds"), ("debate", "min_new_evidence"), ("debate", "new_evidence_rounds"),
                ("debate", "controversy_rounds"), ("debate", "confidence_disagreement"),
                ("debate", "argument_format"), ("debate", "evidence_hierarchy")],
-    "Library && data": [("library", "uri"), ("library", "endpoint"), ("library", "read_only"),
+    QT_TRANSLATE_NOOP("", "Library && data"): [("library", "uri"), ("library", "endpoint"), ("library", "read_only"),
                         ("library", "chunk_tokens"), ("library", "overlap_tokens"), ("library", "embed_batch"),
                         ("library", "ocr"), ("library", "ocr_dpi"), ("library", "ocr_page_timeout_s")],
 }
@@ -90,7 +90,7 @@ class SettingsDialog(QDialog):
             own = getattr(self.config.models, role)
             editor = RoleEditor(role, own or self.config.models.default, inherits=own is None)
             self.editors[role] = editor
-            self.role_tabs.addTab(editor, role.capitalize())
+            self.role_tabs.addTab(editor, tr(role.capitalize()))
         for editor in self.editors.values():
             editor.sig_list_requested.connect(self.list_models)
         self.test_button = push_button(tr("Test"), tr("Run the doctor's checks on these settings: server, model, context, a "
@@ -129,11 +129,11 @@ class SettingsDialog(QDialog):
                 field = field_editor(AppConfig.model_fields[section].annotation, name, f"{section}.{name}")
                 self.fields[f"{section}.{name}"] = field
                 form.addRow(f"{field.label}:", field.widget)
-            self.tabs.addTab(_scrolled(page), title)
+            self.tabs.addTab(_scrolled(page), tr(title))
         self.load_fields(self.config)
 
         # the library tab also holds the data folder and the embedder (ui.dialogs.embedder_editor)
-        form = forms["Library && data"]
+        form = forms[QT_TRANSLATE_NOOP("", "Library && data")]
         self.data_dir = QLineEdit(str(data_dir))
         self.data_dir.setObjectName("dataDir")
         browse = push_button(tr("Browse\u2026"), slot=self._browse_data)

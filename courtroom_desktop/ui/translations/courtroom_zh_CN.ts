@@ -251,9 +251,7 @@
     </message>
     <message>
         <source>Settings</source>
-        <extracomment>How long a worker thread running Python may keep the global interpreter lock while the GUI thread waits for it. Every Qt callback into Python (a timer, a signal, the asyncio loop&apos;s own step) has to take the lock; at Python&apos;s default of 5 ms one turn of the event loop can queue behind busy workers several times. `bench/gil_switch.py` compares the intervals under load (figures in docs/ui.md).
-----------
-The settings the Retrieval, Debate and Library tabs show, in order: (section of AppConfig, field). The widget, its range, step, unit, label and tooltip come from the field itself (core/config.py, see ``dialogs.fields``).</extracomment>
+        <extracomment>How long a worker thread running Python may keep the global interpreter lock while the GUI thread waits for it. Every Qt callback into Python (a timer, a signal, the asyncio loop&apos;s own step) has to take the lock; at Python&apos;s default of 5 ms one turn of the event loop can queue behind busy workers several times. `bench/gil_switch.py` compares the intervals under load (figures in docs/ui.md).</extracomment>
         <translation>设置</translation>
     </message>
     <message>
@@ -361,6 +359,14 @@ The settings the Retrieval, Debate and Library tabs show, in order: (section of 
         <translation>报告文件夹</translation>
     </message>
     <message>
+        <source>e.g. qwen2.5:7b (see ollama.com/library)</source>
+        <translation>例如 qwen2.5:7b（见 ollama.com/library）</translation>
+    </message>
+    <message>
+        <source>Model setup</source>
+        <translation>模型设置</translation>
+    </message>
+    <message>
         <source>Find models on this computer</source>
         <translation>查找本机上的模型</translation>
     </message>
@@ -409,6 +415,10 @@ The settings the Retrieval, Debate and Library tabs show, in order: (section of 
         <translation>未找到对话模型（只有嵌入模型）：请在下方拉取一个。</translation>
     </message>
     <message>
+        <source>Name the model to pull, {hint}.</source>
+        <translation>请填写要拉取的模型名称，{hint}。</translation>
+    </message>
+    <message>
         <source>A pull is already running: wait for it, or cancel it.</source>
         <translation>已有拉取任务在运行：请等待其完成，或将其取消。</translation>
     </message>
@@ -439,6 +449,18 @@ The settings the Retrieval, Debate and Library tabs show, in order: (section of 
     <message>
         <source>Title</source>
         <translation>标题</translation>
+    </message>
+    <message>
+        <source>Embedded (llama.cpp, no server)</source>
+        <translation>内置（llama.cpp，无需服务器）</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server</source>
+        <translation>OpenAI 兼容服务器</translation>
+    </message>
+    <message>
+        <source>not used</source>
+        <translation>不使用</translation>
     </message>
     <message>
         <source>Use the default model</source>
@@ -500,6 +522,19 @@ The settings the Retrieval, Debate and Library tabs show, in order: (section of 
     <message>
         <source>Only sections starting with (separate with ;):</source>
         <translation>仅限以下列开头的章节（用 ; 分隔）：</translation>
+    </message>
+    <message>
+        <source>Retrieval</source>
+        <extracomment>The settings the Retrieval, Debate and Library tabs show, in order: (section of AppConfig, field). The widget, its range, step, unit, label and tooltip come from the field itself (core/config.py, see ``dialogs.fields``).</extracomment>
+        <translation>检索</translation>
+    </message>
+    <message>
+        <source>Debate</source>
+        <translation>辩论</translation>
+    </message>
+    <message>
+        <source>Library &amp;&amp; data</source>
+        <translation>文献库与数据</translation>
     </message>
     <message>
         <source>Default</source>
