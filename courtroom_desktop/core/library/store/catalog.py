@@ -157,11 +157,17 @@ class Catalog(SqliteFile):
 
     def sources(self, doc_ids: Iterable[str] | None = None) -> dict[str, str]:
         """Document id -> source record (JSON), for these documents (all when None); documents gone are left out."""
+        sql = "SELECT s.doc_id, s.record FROM sources s JOIN documents d ON d.id = s.doc_id"
+        if doc_ids is None:
+            with self._lock:
+                return dict(self._db.execute(sql).fetchall())
+        ids = sorted(set(doc_ids))  # a search asks for its hits' documents only: read those rows, not the table
+        found: dict[str, str] = {}
         with self._lock:
-            rows = self._db.execute("SELECT s.doc_id, s.record FROM sources s JOIN documents d ON d.id = s.doc_id"
-                                    ).fetchall()
-        wanted = None if doc_ids is None else set(doc_ids)
-        return {doc_id: record for doc_id, record in rows if wanted is None or doc_id in wanted}
+            for start in range(0, len(ids), 500):
+                part = ids[start:start + 500]
+                found.update(self._db.execute(f"{sql} WHERE s.doc_id IN ({', '.join('?' * len(part))})", part))
+        return found
 
     def drop_sources(self, doc_ids: Iterable[str]) -> None:
         with self._lock:

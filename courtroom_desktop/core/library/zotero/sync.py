@@ -67,8 +67,8 @@ def import_items(library: Library, items: list[ZoteroItem], scope: str, on_event
 
     catalog = library.catalog
     earlier = {doc_id: SourceRecord.from_json(text) for doc_id, text in catalog.sources().items()}
-    present = {(item.key, key) for item, key in wanted.values()}
-    present |= {(item.key, a.key) for item in items for a in item.pdfs}  # a PDF not here this time is not gone
+    # every PDF attachment Zotero still lists, whether or not its file is here this time (one not here is not gone)
+    present = {(item.key, a.key) for item in items for a in item.pdfs}
     for path, (item, attachment_key) in wanted.items():
         for doc in catalog.by_path(path):
             if doc.status != DocStatus.ready:
