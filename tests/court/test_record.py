@@ -302,3 +302,28 @@ async def test_a_store_that_fails_mid_trial_pauses_it_with_an_error_that_says_wh
     assert error.kind == "error" and "could not be saved" in error.message and "No space left" in error.message
     assert "writable" in error.fix and error.resumable
     assert len(store.events(error.trial_id)) == 5  # what was written before the failure stays
+
+
+@pytest.mark.asyncio
+async def test_a_verdict_that_could_not_be_saved_is_an_error_not_a_finished_trial(store, tmp_path):
+    """The store fails on the trial's very last write, the verdict's: no later event would find it, so the trial
+    waits for its writes before it says it finished."""
+    probe = TrialStore(tmp_path / "probe.sqlite")
+    try:
+        written = len([e for e in await run(court(probe, [ruling(0.5), ruling(0.9), verdict()])) if e.kind != "token"])
+    finally:
+        probe.close()
+    original, count = store.insert, [0]
+
+    def insert(event):
+        count[0] += 1
+        if count[0] >= written:  # the verdict
+            raise OSError(28, "No space left on device")
+        original(event)
+
+    store.insert = insert
+    events = await run(court(store, [ruling(0.5), ruling(0.9), verdict()]))
+    assert [e.kind for e in events[-2:]] == ["verdict", "error"]
+    assert "could not be saved" in events[-1].message and events[-1].resumable
+    assert len(store.events(events[0].trial_id)) == written - 1
+    assert store.list()[0].status != "finished"  # after a failed write nothing more is written

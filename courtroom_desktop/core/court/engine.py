@@ -131,6 +131,7 @@ class Court:
                 await self._drive(state, emit, queue)
                 verdict = state.verdict
                 assert verdict is not None  # _drive returns with the verdict
+                await recorder.flush()  # a verdict that could not be saved is an error, not a finished trial
                 recorder.status("finished", verdict.label.value, verdict.confidence)
             except (asyncio.CancelledError, Cancelled):
                 recorder.status("stopped")

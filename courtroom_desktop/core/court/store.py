@@ -173,6 +173,10 @@ class TrialStore(SqliteFile):
 
 
 
+def _FLUSHED(done: threading.Event) -> None:
+    """The queue's marker for ``Recorder.flush``: never called as a write."""
+
+
 class Recorder:
     """Writes one running trial's events (and status changes) to the store, in order, in a thread of its own: the
     event loop numbers an event and goes on, and never waits for SQLite. ``close()`` waits until everything queued is
@@ -208,6 +212,16 @@ class Recorder:
             raise TrialError(f"the trial could not be saved ({self.error})",
                              fix="check that the data folder is writable and has room, then resume the trial")
 
+    async def flush(self) -> None:
+        """Wait until everything queued so far is written (or has failed), then raise a failed write as ``record``
+        does: a trial's last events, its verdict among them, are known to be saved before the trial says so."""
+        import asyncio
+
+        done = threading.Event()
+        self._queue.put((_FLUSHED, (done,)))
+        await asyncio.to_thread(done.wait)
+        self.check()
+
     async def close(self) -> None:
         import asyncio
 
@@ -217,7 +231,9 @@ class Recorder:
     def _write(self) -> None:
         while (item := self._queue.get()) is not None:
             write, args = item
-            if self.error is None:
+            if write is _FLUSHED:
+                args[0].set()
+            elif self.error is None:
                 try:
                     write(*args)
                 except Exception as exc:  # noqa: BLE001 - kept, raised on the loop by the next record()
