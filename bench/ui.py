@@ -10,7 +10,7 @@
    the models preload (phase "preload"), then it ingests a generated --pages-page PDF plus the sample library through the library
    panel (phase "ingest"), then runs a trial with the bundled SmolLM2 on a suggested claim, exactly --rounds rounds
    (phase "trial"). A coroutine sleeps 10 ms at a time on the qasync loop and records how late it wakes up.
-   Target: worst lag during ingest and trial at most 50 ms.
+   Target: worst lag at most 50 ms in every phase, from the first frame on (model loading included).
    Every tick more than 30 ms late is then explained: the GUI thread's time on a CPU, waiting for one, and neither
    (Linux schedstat), and which loop callbacks (a task's step by its coroutine) and garbage collections ran in it.
 """
@@ -367,17 +367,18 @@ def main() -> None:
             if s:
                 print(f"  control: an idle process, {phase:<14} {s['samples']:7d} {s['worst_ms']:7.1f} {s['p99_ms']:6.1f}"
                       f" {'':8} {s['over_50ms']:6d}")
-        late = [x for x in lag["late_ticks"] if x["phase"] in ("ingest", "trial")]
+        late = [x for x in lag["late_ticks"] if x["phase"] in ("preload", "ingest", "trial")]
         if late:
-            print(f"ticks more than {TRACE_AFTER_S * 1000:.0f} ms late during ingest and trial, and where the GUI "
+            print(f"ticks more than {TRACE_AFTER_S * 1000:.0f} ms late, and where the GUI "
                   "thread's time went (ms): on a CPU / waiting for a CPU / neither (interpreter lock, I/O)")
             for x in late:
                 ran = ", ".join(f"{name} {ms:g}" if ms else name for name, ms in x["ran"])
                 ran = ran or "no callback of 2 ms or more"
                 print(f"  {x['phase']:<7} {x['lag_ms']:6.1f} late: {x['on_cpu_ms']:6.1f} / {x['runqueue_ms']:6.1f} /"
                       f" {x['off_cpu_ms']:6.1f}; loop callbacks (ms): {ran}")
-        worst = lag["ingest_and_trial"].get("worst_ms", 0)
-        print(f"worst lag during ingest and trial: {worst} ms (target <= 50 ms): {'OK' if worst <= 50 else 'OVER'}")
+        worst = max(lag[phase].get("worst_ms", 0) for phase in ("preload", "ingest", "trial"))
+        print(f"worst lag from the first frame on, model loading included: {worst} ms (target <= 50 ms): "
+              f"{'OK' if worst <= 50 else 'OVER'}")
         if lag["trial_state"] != "finished":  # a paused or stopped trial is a failed run, not a short one
             print(f"FAILED: the trial ended {lag['trial_state']}, without a verdict: "
                   f"{'; '.join(lag['trial_notices']) or 'no notice'}", file=sys.stderr)

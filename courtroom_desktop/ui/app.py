@@ -18,6 +18,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from courtroom_desktop import APP_ID, APP_NAME, __version__
+from courtroom_desktop.ui import collector
 from courtroom_desktop.ui.i18n import tr
 
 ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "courtroom.svg"
@@ -56,6 +57,7 @@ GIL_SWITCH_INTERVAL_S = 0.0002
 def make_application(argv: list[str] | None = None) -> QApplication:
     reserve_a_core_for_the_window()
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
+    collector.defer_full_collections()  # until the first preload is done (ui/collector.py)
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setOrganizationName(APP_ID)
     app.setApplicationName(APP_ID)

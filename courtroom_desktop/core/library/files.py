@@ -1,26 +1,16 @@
-"""Files and cancellation for ingestion: which files a set of paths names, their content hash, a cancel token."""
+"""Files for ingestion: which files a set of paths names, their kind, their content hash (and the cancel token of
+long work, from core.cancel)."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from courtroom_desktop.core.cancel import CancelToken
 
-class CancelToken:
-    """Set from any thread; long work checks it between pages and batches."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
+__all__ = ["CancelToken", "find_files", "in_folder_scan", "kind_of", "notes_folder", "sha256_file"]
 
 
 def sha256_file(path: Path) -> str:

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from courtroom_desktop.core.services._lazy import exports
 
 if TYPE_CHECKING:
+    from courtroom_desktop.core.cancel import CancelToken
     from courtroom_desktop.core.embedder_settings import OLLAMA_URL, describe
     from courtroom_desktop.core.library.embed.embedder import identity_of
-    from courtroom_desktop.core.library.files import CancelToken
     from courtroom_desktop.core.library.notes import list_notes, read_note
     from courtroom_desktop.core.library.ray_engine import RayEngine, shutdown
     from courtroom_desktop.core.library.read.text_files import document_text
@@ -25,7 +25,7 @@ __all__ = ["CREDENTIAL_FIELDS", "OLLAMA_URL", "CancelToken", "FolderWatcher", "R
            "unwatching", "watching", "ZoteroImport", "import_items", "read_zotero", "scope_of"]
 
 __getattr__ = exports({
-    "CancelToken": "library.files:CancelToken",
+    "CancelToken": "cancel:CancelToken",
     "document_text": "library.read.text_files:document_text",
     "FolderWatcher": "library.watch:FolderWatcher", "folders_of": "library.watch:folders_of",
     "watching": "library.watch:watching", "unwatching": "library.watch:unwatching",

@@ -4,7 +4,6 @@ applying new settings live, and switching the data folder."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.core.config import ROLES, AppConfig, save_config
+from courtroom_desktop.ui import collector
 from courtroom_desktop.ui.controllers import Controller
 from courtroom_desktop.ui.i18n import tr
 
@@ -82,16 +82,18 @@ class WorkspaceController(Controller):
         return self.tasks.spawn(self._preload(), "Loading the library")
 
     async def _preload(self) -> None:
-        self.sig_status.emit(tr("Opening the library\u2026"))
-        await self.library()
-        # Every heavy first use happens here, right after the window shows, not in the middle of an ingest or a
-        # trial: importing an extension module holds the GIL (lancedb's import alone stalled the loop 250 ms).
-        self.sig_status.emit(tr("Loading the embedding model\u2026"))
-        await asyncio.to_thread(self.workspace.preload)
-        if self.uses_embedded_model():
-            self.sig_status.emit(tr("Loading the embedded chat model\u2026"))
-            await self._load_chat_models()
-        _freeze_once()
+        try:
+            self.sig_status.emit(tr("Opening the library\u2026"))
+            await self.library()
+            # Every heavy first use happens here, right after the window shows, not in the middle of an ingest or a
+            # trial: importing an extension module holds the GIL (lancedb's import alone stalled the loop 250 ms).
+            self.sig_status.emit(tr("Loading the embedding model\u2026"))
+            await asyncio.to_thread(self.workspace.preload)
+            if self.uses_embedded_model():
+                self.sig_status.emit(tr("Loading the embedded chat model\u2026"))
+                await self._load_chat_models()
+        finally:
+            collector.settle()  # full garbage collections, held back since the window's creation, run again
         self.models_ready = True
         self.sig_status.emit(tr("Ready"))
         self.sig_models_ready.emit()
@@ -152,14 +154,3 @@ class WorkspaceController(Controller):
             if embedded is not None:
                 embedded.unload_all()  # free llama.cpp models now, not during interpreter shutdown
 
-
-_frozen = False
-
-
-def _freeze_once() -> None:
-    """What the first preload loaded (torch, transformers, llama.cpp, the stores) stays for the process's life: keep
-    it out of the garbage collector's full passes, which then pause the event loop for less."""
-    global _frozen
-    if not _frozen:
-        _frozen = True
-        gc.freeze()

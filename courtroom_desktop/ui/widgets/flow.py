@@ -13,11 +13,19 @@ class FlowLayout(QLayout):
         super().__init__(parent)
         self._items: list[QLayoutItem] = []
         self._spacing = spacing
+        # sizes measured since Qt last invalidated the layout (a child shown, hidden, relabelled, restyled): Qt asks
+        # for them many times per layout pass, each ask a call into Python (the window's thread's time)
+        self._measured: dict[object, object] = {}
         self.setContentsMargins(QMargins(0, 0, 0, 0))
 
     # ---------------------------------------------------------------- QLayout
     def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 (Qt's name)
         self._items.append(item)
+        self._measured.clear()
+
+    def invalidate(self) -> None:
+        self._measured.clear()
+        super().invalidate()
 
     def count(self) -> int:
         return len(self._items)
@@ -26,6 +34,7 @@ class FlowLayout(QLayout):
         return self._items[index] if 0 <= index < len(self._items) else None
 
     def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
+        self._measured.clear()
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802
@@ -35,7 +44,10 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802
-        return self._place(QRect(0, 0, width, 0), move=False)
+        height = self._measured.get(width)
+        if height is None:
+            height = self._measured[width] = self._place(QRect(0, 0, width, 0), move=False)
+        return height  # type: ignore[return-value]
 
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802
         super().setGeometry(rect)
@@ -43,6 +55,11 @@ class FlowLayout(QLayout):
 
     def sizeHint(self) -> QSize:  # noqa: N802
         """All items on one line (what the row would like)."""
+        if "hint" not in self._measured:
+            self._measured["hint"] = self._one_line()
+        return QSize(self._measured["hint"])  # type: ignore[call-overload]
+
+    def _one_line(self) -> QSize:
         width = height = 0
         shown = self._shown()
         for item in shown:
@@ -55,6 +72,11 @@ class FlowLayout(QLayout):
 
     def minimumSize(self) -> QSize:  # noqa: N802
         """The widest single item: everything else wraps."""
+        if "minimum" not in self._measured:
+            self._measured["minimum"] = self._widest()
+        return QSize(self._measured["minimum"])  # type: ignore[call-overload]
+
+    def _widest(self) -> QSize:
         size = QSize()
         for item in self._shown():
             size = size.expandedTo(item.minimumSize())
