@@ -1,6 +1,6 @@
 """English left in a window that should speak another language: every visible text of a window (labels, buttons,
-tabs, check boxes, combo boxes, placeholders, group box titles, table and list headers and cells, the menu bar and its
-menus,
+tabs, check boxes, combo boxes, placeholders, group box titles, table and list headers and cells, the lines of a text
+browser (the transcript's cards), the menu bar and its menus,
 the toolbar, the window title) collected, and the words of Latin letters in it found, less the names a translation
 keeps (files, models, products, people: ``NAMES``, and whatever the caller adds).
 
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QTabBar,
+    QTextBrowser,
     QToolBar,
     QWidget,
 )
@@ -32,7 +33,7 @@ from PySide6.QtWidgets import (
 NAMES = frozenset("""
 courtroom desktop pdf pdfs zotero ollama openai markdown word docx txt md bm25 lancedb llama cpp gguf api url doi
 minilm all l6 v2 smollm2 smollm ocr json html ray s3 qt ctrl shift alt enter esc f1 pgup pgdown del e1 e2 e3 e4 e5
-q1 q2 ms kb mb gb cd4 hiv id all-minilm-l6-v2 llama.cpp
+q1 q2 ms kb mb gb cd4 hiv id all-minilm-l6-v2 llama.cpp qwen2.5 ollama.com smollm2-135m
 """.split())
 WORD = re.compile(r"[A-Za-z][\w'\-.]*[\w]|[A-Za-z]")
 PATH = re.compile(r"(?:[A-Za-z]:)?[/\\][^\s:,;]+|\b[\w.-]+\.(?:pdf|md|txt|docx|gguf|json|html)\b", re.IGNORECASE)
@@ -88,6 +89,9 @@ def visible_texts(window: QWidget) -> list[tuple[str, str]]:
                     value = model.data(model.index(row, column), Qt.ItemDataRole.DisplayRole)
                     if isinstance(value, str):
                         add(f"{kind} cell {row},{column}", value)
+        elif isinstance(widget, QTextBrowser):  # the transcript's cards: their frame is the window's wording
+            for number, line in enumerate(widget.document().toPlainText().splitlines()):
+                add(f"{kind} line {number}", line)
         elif isinstance(widget, QToolBar):
             for action in widget.actions():
                 if action.isVisible() and not action.isSeparator():

@@ -15,11 +15,11 @@ class FirstRun:
     def _update_demo(self, *args) -> None:
         """The courtroom's demo banner: the trial shown ran on the bundled demo model, or (none shown) the next
         one will."""
-        from courtroom_desktop.core.services.models import SETUP_IN_WINDOW, demo_line
+        from courtroom_desktop.ui.text import demo_words
 
         spec = self.trial.spec
         source = spec.models if spec is not None and getattr(spec, "models", None) else self.workspace.config.models
-        self.courtroom.set_demo(demo_line(source, SETUP_IN_WINDOW))
+        self.courtroom.set_demo(demo_words(source))
         config = self.workspace.config
         self.courtroom.set_servers(where_text_goes(config.models, config.library))
 

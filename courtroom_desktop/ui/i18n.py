@@ -26,6 +26,13 @@ FOLDER = Path(__file__).resolve().parent / "translations"
 #: The languages the window speaks: code -> its own name (shown in the View menu as is).
 LANGUAGES = {"en": "English", "zh_CN": "\u7b80\u4f53\u4e2d\u6587"}
 _installed: list[QTranslator] = []
+_current = "en"
+
+
+def wording_language() -> str:
+    """The language of the court's own wording in the window (core.reports.wording: reasons, the verdict card's
+    sections): 'zh' when the window speaks Chinese, else 'en'."""
+    return "zh" if _current.startswith("zh") else "en"
 
 
 def tr(text: str) -> str:
@@ -75,7 +82,8 @@ def install(app: QCoreApplication, settings: QSettings | None = None) -> str:
     for translator in _installed:
         app.removeTranslator(translator)
     _installed.clear()
-    code = language(settings)
+    global _current
+    code = _current = language(settings)
     QLocale.setDefault(QLocale(code))
     if code == "en":
         return code

@@ -7,7 +7,7 @@ import html
 import re
 import time
 
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr, wording_language
 
 CITE_SCHEME = "cite"
 #: Phrases the core writes into its descriptions of places (core.privacy's servers, a library's location), shown in
@@ -22,13 +22,34 @@ LEVELS = (QT_TRANSLATE_NOOP("", "systematic review"), QT_TRANSLATE_NOOP("", "ran
           QT_TRANSLATE_NOOP("", "cohort"), QT_TRANSLATE_NOOP("", "case report"),
           QT_TRANSLATE_NOOP("", "expert opinion"), QT_TRANSLATE_NOOP("", "other"))
 
+#: Shown through tr (the trials and checks tables, the verdict card)
 VERDICT_WORDS = {
-    "supported": "Supported",
-    "refuted": "Refuted",
-    "mixed": "Mixed",
-    "insufficient evidence": "Insufficient evidence",
+    "supported": QT_TRANSLATE_NOOP("", "Supported"),
+    "refuted": QT_TRANSLATE_NOOP("", "Refuted"),
+    "mixed": QT_TRANSLATE_NOOP("", "Mixed"),
+    "insufficient evidence": QT_TRANSLATE_NOOP("", "Insufficient evidence"),
 }
-TENDENCY_WORDS = {"support": "leans towards support", "refute": "leans towards refuting", "unclear": "is undecided"}
+#: A challenge's status (core.court.records.ChallengeStatus) and who raises one, shown through tr
+CHALLENGE_WORDS = (QT_TRANSLATE_NOOP("", "open"), QT_TRANSLATE_NOOP("", "answered"),
+                   QT_TRANSLATE_NOOP("", "partly answered"), QT_TRANSLATE_NOOP("", "unanswered"),
+                   QT_TRANSLATE_NOOP("", "Judge"))
+#: Shown through tr (the judge's cards)
+TENDENCY_WORDS = {"support": QT_TRANSLATE_NOOP("", "leans towards support"),
+                  "refute": QT_TRANSLATE_NOOP("", "leans towards refuting"),
+                  "unclear": QT_TRANSLATE_NOOP("", "is undecided")}
+
+
+def demo_words(models) -> str:
+    """The demo-model note of core.llm.demo.demo_line in the window's language ('' when no role runs the bundled
+    model): the note, the roles on it, and where the model setup is."""
+    from courtroom_desktop.core.services.models import DEMO_NOTE, demo_roles
+
+    roles = demo_roles(models)
+    if not roles:
+        return ""
+    who = tr("every role") if len(roles) == 3 else tr(", ").join(tr(role) for role in roles)
+    return tr("{note} ({who} on the bundled {model}; set up a model in Settings \u2192 Models (Find models on this "
+              "computer))").format(note=tr(DEMO_NOTE), who=who, model="SmolLM2-135M")
 
 
 def localized(text: str) -> str:
@@ -60,21 +81,21 @@ def assessed_words(case, stance) -> str:
     return stance
 
 
-def said(reason, lang: str = "en") -> str:
+def said(reason, lang: str | None = None) -> str:
     """A reason the court stored (a stop or switch reason, a flag, a warning), in words: the reports' wording
-    (core.reports.wording, through the export service); '' for none."""
+    (core.reports.wording, through the export service), in ``lang`` or the window's; '' for none."""
     if reason is None:
         return ""
     from courtroom_desktop.core.services.export import wording
 
-    return wording.say_reason(reason, lang)
+    return wording.say_reason(reason, lang or wording_language())
 
 
-def said_all(reasons, lang: str = "en") -> str:
-    """Several reasons on one line ('; ' between them)."""
+def said_all(reasons, lang: str | None = None) -> str:
+    """Several reasons on one line (the language's semicolon between them)."""
     from courtroom_desktop.core.services.export import wording
 
-    return wording.say_reasons(reasons, lang)
+    return wording.say_reasons(reasons, lang or wording_language())
 
 
 def cite_href(evidence_id: str) -> str:
@@ -111,27 +132,33 @@ def _md_cites(ids) -> str:
     return " ".join(f"[\\[{i}\\]]({cite_href(i)})" for i in ids)
 
 
-def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "", lang: str = "en") -> str:
+def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "", lang: str | None = None) -> str:
     """The final verdict card, as Markdown (rendered by Qt's Markdown support). ``demo``: the demo-model note
     (core.llm.demo), shown right under the heading when a role ran the bundled model. What the card shares with the
     reports (the court's reasons, what the confidence rests on, the rule's correction, the section headings) is worded
     by the reports' wording (core.reports.wording) in ``lang``."""
     from courtroom_desktop.core.services.export import wording
 
-    label = VERDICT_WORDS.get(_value(verdict.label), str(_value(verdict.label)).capitalize())
+    lang = lang or wording_language()
+    label = tr(VERDICT_WORDS.get(_value(verdict.label), str(_value(verdict.label)).capitalize()))
     result = getattr(verdict, "decision", None)  # a decision with options: the table's outcome
     if result is not None:
         label = result.label.capitalize() + (f": {_md(result.recommended)}" if result.recommended else "")
-    lines = [f"## Verdict: {label}", ""]
+    lines = [tr("## Verdict: {label}").format(label=label), ""]
     if demo:
         lines += [f"**\u26a0 {_md(demo)}**", ""]
     if claim:
-        lines += [f"*{'Decision' if _value(case) == 'decision' else 'Claim'}:* {_md(claim)}", ""]
+        lines += [(tr("*Decision:* {text}") if _value(case) == "decision" else tr("*Claim:* {text}")).format(
+            text=_md(claim)), ""]
     weighed = getattr(verdict, "evidence_confidence", None)
-    beside = (f" \u00b7 weighed evidence {weighed:.0%} ({_value(verdict.evidence_label)})"
+    beside = (" \u00b7 " + tr("weighed evidence {percent} ({label})").format(
+        percent=f"{weighed:.0%}", label=tr(VERDICT_WORDS.get(_value(verdict.evidence_label),
+                                                             str(_value(verdict.evidence_label)))))
               if weighed is not None and verdict.evidence_label is not None else "")
-    lines += [f"**Confidence {verdict.confidence:.0%}**{beside} \u00b7 {verdict.rounds} round{'s' if verdict.rounds != 1 else ''}"
-              f" \u00b7 {verdict.switches} switch{'es' if verdict.switches != 1 else ''}", ""]
+    rounds = tr("{n} round") if verdict.rounds == 1 else tr("{n} rounds")
+    switches = tr("{n} switch") if verdict.switches == 1 else tr("{n} switches")
+    lines += [tr("**Confidence {percent}**").format(percent=f"{verdict.confidence:.0%}") + beside
+              + " \u00b7 " + rounds.format(n=verdict.rounds) + " \u00b7 " + switches.format(n=verdict.switches), ""]
     for note in (wording.rests_on(verdict, lang), wording.evidence_confidence(verdict, lang),
                  wording.correction(verdict, lang)):
         if note:
@@ -146,26 +173,29 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "", lan
             cites = f" {_md_cites(finding.citations)}" if finding.citations else ""
             lines.append(f"{number}. {_md(finding.text)}{cites}")
         lines.append("")
-    for title, items in (("What would change the recommendation" if result is not None
+    for title, items in ((tr("What would change the recommendation") if result is not None
                           else wording.word("conditions", lang), verdict.conditions),
                          (wording.word("risks", lang), verdict.risks),
                          (wording.word("open_questions", lang), verdict.open_questions)):
         if items:
             lines += [f"### {title}", ""] + [f"- {_md(item)}" for item in items] + [""]
     if verdict.open_challenges:
-        lines += ["### Open lines of argument", ""] + [
-            f"- {t.challenge.id} ({_md(t.challenge.raised_by)}, round {t.challenge.round}; {t.status.value}): "
-            f"{_md(t.challenge.text)}" for t in verdict.open_challenges] + [""]
+        lines += ["### " + tr("Open lines of argument"), ""] + [
+            "- " + tr("{id} ({by}, round {round}; {status}): {text}").format(
+                id=t.challenge.id, by=_md(tr(t.challenge.raised_by)), round=t.challenge.round,
+                status=tr(t.status.value), text=_md(t.challenge.text)) for t in verdict.open_challenges] + [""]
     if verdict.evidence:
-        lines += ["### Evidence weighed", ""]
+        lines += ["### " + tr("Evidence weighed"), ""]
         for weighed in verdict.evidence:
-            says = f", says: {weighed.assessed.value}" if weighed.assessed else ""
-            both = ", cited by both sides" if weighed.both_sides else ""
-            lines.append(f"- {_md_cites([weighed.id])} {_md(weighed.level)}, weight {weighed.weight:.2f}{says}{both}"
-                         + (f", cited by {_md(', '.join(weighed.cited_by))}" if weighed.cited_by else ""))
+            says = tr(", says: {stance}").format(stance=tr(weighed.assessed.value)) if weighed.assessed else ""
+            both = tr(", cited by both sides") if weighed.both_sides else ""
+            by = (tr(", cited by {who}").format(who=_md(", ".join(tr(w) for w in weighed.cited_by)))
+                  if weighed.cited_by else "")
+            lines.append(f"- {_md_cites([weighed.id])} " + tr("{level}, weight {weight}").format(
+                level=_md(tr(weighed.level)), weight=f"{weighed.weight:.2f}") + says + both + by)
         lines.append("")
     if verdict.stopped_because is not None:
-        lines += [f"*Stopped because:* {_md(said(verdict.stopped_because, lang))}", ""]
+        lines += [tr("*Stopped because:* {reason}").format(reason=_md(said(verdict.stopped_because, lang))), ""]
     if verdict.quality_flags:
         lines += [f"### {wording.word('quality_flags', lang)}", ""] + [
             f"- {_md(said(flag, lang))}" for flag in verdict.quality_flags] + [""]

@@ -32,10 +32,36 @@ def _data_words(window) -> set[str]:
     words: set[str] = set()
     texts = [d.title for d in window.library.documents]
     for entry in window.evidence_model.entries():
-        texts += [entry.evidence.chunk.section_path, entry.query, entry.evidence.doc_title, entry.evidence.doc_cite]
+        texts += [entry.evidence.chunk.section_path, entry.query, entry.evidence.doc_title, entry.evidence.doc_cite,
+                  entry.evidence.chunk.text]  # the passage the inspector shows
+    texts += _written_by_models(window)
     for text in texts:
         words.update(w.lower() for w in re.findall(r"[A-Za-z][\w'\-]*", text or ""))
     return words
+
+
+def _written_by_models(window) -> list[str]:
+    """What the models wrote into the transcript (counsel's turns, the judge's rulings and verdict, their searches):
+    data in the model's language, not the window's wording."""
+    found: list[str] = []
+
+    def strings(value) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                strings(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                strings(item)
+
+    for item in window.transcript_model.items():
+        for name in ("text", "turn", "ruling", "verdict"):
+            value = getattr(item, name, None)
+            if item.kind == "notice" and name == "text":
+                continue  # the court's own notices are the window's wording
+            strings(value.model_dump(mode="json") if hasattr(value, "model_dump") else value)
+    return found
 
 
 def _state(widget: QWidget, names: set[str] | None = None) -> dict:

@@ -114,9 +114,9 @@ def test_the_big_screen_gets_the_full_first_size(reports):
 
 
 def test_the_chinese_window_leaves_no_english(reports):
-    """The main window in Simplified Chinese, at its first run and after a sample trial's verdict: no visible text
-    in English but names (of files, models, products: testkit.untranslated.NAMES), paths and the documents' own
-    titles. (The transcript's cards and the settings and check windows are not held to it yet: docs/ui.md.)"""
+    """The window in Simplified Chinese, at its first run, after a sample trial's verdict (the transcript's cards
+    included), in the settings dialog and in the check window: no visible text in English but names (of files,
+    models, products: testkit.untranslated.NAMES), paths, the documents' own words and what the models wrote."""
     report = reports["laptop-zh"]
-    for state in ("first_run", "verdict"):
+    for state in ("first_run", "verdict", "settings", "check"):
         assert report[state]["english"] == [], f"{state}: " + "; ".join(report[state]["english"])

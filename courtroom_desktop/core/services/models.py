@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from courtroom_desktop.core.services._lazy import exports
 
 if TYPE_CHECKING:
-    from courtroom_desktop.core.llm.demo import DEMO_NOTE, SETUP_IN_WINDOW, demo_line, is_demo_spec
+    from courtroom_desktop.core.llm.demo import DEMO_NOTE, SETUP_IN_WINDOW, demo_line, demo_roles, is_demo_spec
     from courtroom_desktop.core.llm.discover import (
         context_words,
         detect_blocking,
@@ -25,14 +25,14 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.privacy import servers, where_text_goes
     from courtroom_desktop.core.secrets import key_storage, set_api_key
 
-__all__ = ["DEMO_NOTE", "SETUP_IN_WINDOW", "DoctorRow", "build_chat_model", "context_words", "demo_line",
+__all__ = ["DEMO_NOTE", "SETUP_IN_WINDOW", "DoctorRow", "build_chat_model", "context_words", "demo_line", "demo_roles",
            "detect_blocking", "failed", "human_bytes", "is_demo_spec", "key_storage", "list_models",
            "nothing_found_lines", "propose", "pull_model", "ratings", "resolve_gguf", "run_doctor", "same_model",
            "servers", "set_api_key", "where_text_goes"]
 
 __getattr__ = exports({
     "DEMO_NOTE": "llm.demo:DEMO_NOTE", "SETUP_IN_WINDOW": "llm.demo:SETUP_IN_WINDOW",
-    "demo_line": "llm.demo:demo_line", "is_demo_spec": "llm.demo:is_demo_spec",
+    "demo_line": "llm.demo:demo_line", "demo_roles": "llm.demo:demo_roles", "is_demo_spec": "llm.demo:is_demo_spec",
     "context_words": "llm.discover:context_words", "detect_blocking": "llm.discover:detect_blocking",
     "human_bytes": "llm.discover:human_bytes", "nothing_found_lines": "llm.discover:nothing_found_lines",
     "propose": "llm.discover:propose",

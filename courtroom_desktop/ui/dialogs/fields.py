@@ -21,9 +21,40 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+
 INT_LIMIT = 2**31 - 1   # what a QSpinBox holds
 FLOAT_LIMIT = 1e12
 FLOAT_DECIMALS = 2
+
+
+#: The labels and units core/config.py gives its fields (``shown``), for lupdate: shown through tr
+FIELD_WORDS = (
+    QT_TRANSLATE_NOOP("", "Argument format"), QT_TRANSLATE_NOOP("", "BM25 weight"),
+    QT_TRANSLATE_NOOP("", "CPU threads"), QT_TRANSLATE_NOOP("", "Calls at once"),
+    QT_TRANSLATE_NOOP("", "Candidates per method"), QT_TRANSLATE_NOOP("", "Claim finder"),
+    QT_TRANSLATE_NOOP("", "Confidence stall below"), QT_TRANSLATE_NOOP("", "Confidence stall over"),
+    QT_TRANSLATE_NOOP("", "Context"), QT_TRANSLATE_NOOP("", "Embedder"), QT_TRANSLATE_NOOP("", "Embedding batch"),
+    QT_TRANSLATE_NOOP("", "Evidence hierarchy"), QT_TRANSLATE_NOOP("", "Flag judge vs evidence gap over"),
+    QT_TRANSLATE_NOOP("", "Full trials"), QT_TRANSLATE_NOOP("", "Fusion"), QT_TRANSLATE_NOOP("", "GPU layers"),
+    QT_TRANSLATE_NOOP("", "Library location"), QT_TRANSLATE_NOOP("", "Longest answer"),
+    QT_TRANSLATE_NOOP("", "Minimum rounds"), QT_TRANSLATE_NOOP("", "Model queries per turn"),
+    QT_TRANSLATE_NOOP("", "Near-duplicate similarity"), QT_TRANSLATE_NOOP("", "New cited passages over"),
+    QT_TRANSLATE_NOOP("", "Novelty of new evidence"), QT_TRANSLATE_NOOP("", "OCR of scanned pages"),
+    QT_TRANSLATE_NOOP("", "OCR resolution"), QT_TRANSLATE_NOOP("", "OCR time per page"),
+    QT_TRANSLATE_NOOP("", "Object-storage endpoint"), QT_TRANSLATE_NOOP("", "Open the shared library read-only"),
+    QT_TRANSLATE_NOOP("", "Overlap"), QT_TRANSLATE_NOOP("", "Passage size"),
+    QT_TRANSLATE_NOOP("", "Passages per claim"), QT_TRANSLATE_NOOP("", "Passages per search"),
+    QT_TRANSLATE_NOOP("", "Passages per turn"), QT_TRANSLATE_NOOP("", "Read timeout"),
+    QT_TRANSLATE_NOOP("", "Reranker"), QT_TRANSLATE_NOOP("", "Role switches at most"),
+    QT_TRANSLATE_NOOP("", "Round limit"), QT_TRANSLATE_NOOP("", "Switch after a steady tendency of"),
+    QT_TRANSLATE_NOOP("", "Switch after the same controversy for"),
+    QT_TRANSLATE_NOOP("", "Switch below new cited passages"), QT_TRANSLATE_NOOP("", "Temperature"),
+    QT_TRANSLATE_NOOP("", "Trial below confidence"), QT_TRANSLATE_NOOP("", "Vector weight"),
+    QT_TRANSLATE_NOOP("", "Verdict at confidence"), QT_TRANSLATE_NOOP("", "calls"), QT_TRANSLATE_NOOP("", "dpi"),
+    QT_TRANSLATE_NOOP("", "layers"), QT_TRANSLATE_NOOP("", "passages"), QT_TRANSLATE_NOOP("", "rounds"),
+    QT_TRANSLATE_NOOP("", "s"), QT_TRANSLATE_NOOP("", "threads"), QT_TRANSLATE_NOOP("", "tokens"),
+)
 
 
 @dataclass
@@ -60,7 +91,7 @@ def field_editor(model: type[BaseModel], name: str, object_name: str = "") -> Fi
     widget.setToolTip(info.description or "")
     if object_name:
         widget.setObjectName(object_name)
-    label = str(hints.get("label") or name.replace("_", " ").capitalize())
+    label = tr(str(hints.get("label") or name.replace("_", " ").capitalize()))
     return FieldEditor(name, label, widget, load, value)
 
 
@@ -80,7 +111,7 @@ def bounds(info: FieldInfo, smallest_step: float, limit: float) -> tuple[float, 
 
 
 def _suffix(hints: dict) -> str:
-    return f" {hints['unit']}" if hints.get("unit") else ""
+    return f" {tr(str(hints['unit']))}" if hints.get("unit") else ""
 
 
 def _int_spin(info: FieldInfo, hints: dict):

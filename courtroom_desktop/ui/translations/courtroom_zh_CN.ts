@@ -1582,8 +1582,213 @@
         <translation>量化</translation>
     </message>
     <message>
+        <source>Argument format</source>
+        <extracomment>The labels and units core/config.py gives its fields (``shown``), for lupdate: shown through tr</extracomment>
+        <translation>论证格式</translation>
+    </message>
+    <message>
+        <source>BM25 weight</source>
+        <translation>BM25 权重</translation>
+    </message>
+    <message>
+        <source>CPU threads</source>
+        <translation>CPU 线程数</translation>
+    </message>
+    <message>
+        <source>Calls at once</source>
+        <translation>同时调用数</translation>
+    </message>
+    <message>
+        <source>Candidates per method</source>
+        <translation>每种方法的候选数</translation>
+    </message>
+    <message>
+        <source>Claim finder</source>
+        <translation>主张识别方式</translation>
+    </message>
+    <message>
+        <source>Confidence stall below</source>
+        <translation>置信度停滞阈值（低于）</translation>
+    </message>
+    <message>
+        <source>Confidence stall over</source>
+        <translation>置信度停滞（持续）</translation>
+    </message>
+    <message>
         <source>Context</source>
         <translation>上下文</translation>
+    </message>
+    <message>
+        <source>Embedder</source>
+        <translation>嵌入模型</translation>
+    </message>
+    <message>
+        <source>Embedding batch</source>
+        <translation>嵌入批大小</translation>
+    </message>
+    <message>
+        <source>Evidence hierarchy</source>
+        <translation>证据等级</translation>
+    </message>
+    <message>
+        <source>Flag judge vs evidence gap over</source>
+        <translation>法官与证据差距标记阈值</translation>
+    </message>
+    <message>
+        <source>Full trials</source>
+        <translation>完整审理数</translation>
+    </message>
+    <message>
+        <source>Fusion</source>
+        <translation>融合方式</translation>
+    </message>
+    <message>
+        <source>GPU layers</source>
+        <translation>GPU 层数</translation>
+    </message>
+    <message>
+        <source>Library location</source>
+        <translation>文献库位置</translation>
+    </message>
+    <message>
+        <source>Longest answer</source>
+        <translation>最长回答</translation>
+    </message>
+    <message>
+        <source>Minimum rounds</source>
+        <translation>最少轮数</translation>
+    </message>
+    <message>
+        <source>Model queries per turn</source>
+        <translation>每次发言的模型检索数</translation>
+    </message>
+    <message>
+        <source>Near-duplicate similarity</source>
+        <translation>近似重复相似度</translation>
+    </message>
+    <message>
+        <source>New cited passages over</source>
+        <translation>新引用段落（持续）</translation>
+    </message>
+    <message>
+        <source>Novelty of new evidence</source>
+        <translation>新证据的新颖度</translation>
+    </message>
+    <message>
+        <source>OCR of scanned pages</source>
+        <translation>扫描页 OCR</translation>
+    </message>
+    <message>
+        <source>OCR resolution</source>
+        <translation>OCR 分辨率</translation>
+    </message>
+    <message>
+        <source>OCR time per page</source>
+        <translation>每页 OCR 时限</translation>
+    </message>
+    <message>
+        <source>Object-storage endpoint</source>
+        <translation>对象存储端点</translation>
+    </message>
+    <message>
+        <source>Open the shared library read-only</source>
+        <translation>以只读方式打开共享文献库</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>Passage size</source>
+        <translation>段落大小</translation>
+    </message>
+    <message>
+        <source>Passages per claim</source>
+        <translation>每条主张的段落数</translation>
+    </message>
+    <message>
+        <source>Passages per search</source>
+        <translation>每次检索的段落数</translation>
+    </message>
+    <message>
+        <source>Passages per turn</source>
+        <translation>每次发言的段落数</translation>
+    </message>
+    <message>
+        <source>Read timeout</source>
+        <translation>读取超时</translation>
+    </message>
+    <message>
+        <source>Reranker</source>
+        <translation>重排序器</translation>
+    </message>
+    <message>
+        <source>Role switches at most</source>
+        <translation>最多换边次数</translation>
+    </message>
+    <message>
+        <source>Round limit</source>
+        <translation>轮数上限</translation>
+    </message>
+    <message>
+        <source>Switch after a steady tendency of</source>
+        <translation>倾向稳定多久后换边</translation>
+    </message>
+    <message>
+        <source>Switch after the same controversy for</source>
+        <translation>同一争议持续多久后换边</translation>
+    </message>
+    <message>
+        <source>Switch below new cited passages</source>
+        <translation>新引用段落低于此数时换边</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Trial below confidence</source>
+        <translation>低于此置信度时开庭审理</translation>
+    </message>
+    <message>
+        <source>Vector weight</source>
+        <translation>向量权重</translation>
+    </message>
+    <message>
+        <source>Verdict at confidence</source>
+        <translation>达到此置信度时裁决</translation>
+    </message>
+    <message>
+        <source>calls</source>
+        <translation>次调用</translation>
+    </message>
+    <message>
+        <source>dpi</source>
+        <translation>dpi</translation>
+    </message>
+    <message>
+        <source>layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>passages</source>
+        <translation>段</translation>
+    </message>
+    <message>
+        <source>rounds</source>
+        <translation>轮</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
     </message>
     <message>
         <source>Proposed for</source>
@@ -1672,6 +1877,61 @@
         <translation>其他</translation>
     </message>
     <message>
+        <source>Supported</source>
+        <extracomment>Shown through tr (the trials and checks tables, the verdict card)</extracomment>
+        <translation>成立</translation>
+    </message>
+    <message>
+        <source>Refuted</source>
+        <translation>不成立</translation>
+    </message>
+    <message>
+        <source>Mixed</source>
+        <translation>部分成立</translation>
+    </message>
+    <message>
+        <source>Insufficient evidence</source>
+        <translation>证据不足</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <extracomment>A challenge&apos;s status (core.court.records.ChallengeStatus) and who raises one, shown through tr</extracomment>
+        <translation>未决</translation>
+    </message>
+    <message>
+        <source>answered</source>
+        <translation>已回应</translation>
+    </message>
+    <message>
+        <source>partly answered</source>
+        <translation>部分回应</translation>
+    </message>
+    <message>
+        <source>unanswered</source>
+        <translation>未回应</translation>
+    </message>
+    <message>
+        <source>leans towards support</source>
+        <extracomment>Shown through tr (the judge&apos;s cards)</extracomment>
+        <translation>倾向于支持</translation>
+    </message>
+    <message>
+        <source>leans towards refuting</source>
+        <translation>倾向于驳斥</translation>
+    </message>
+    <message>
+        <source>is undecided</source>
+        <translation>尚未定论</translation>
+    </message>
+    <message>
+        <source>every role</source>
+        <translation>所有角色</translation>
+    </message>
+    <message>
+        <source>{note} ({who} on the bundled {model}; set up a model in Settings → Models (Find models on this computer))</source>
+        <translation>{note}（{who}使用内置的 {model}；请在 设置 → 模型 中设置模型（查找本机上的模型））</translation>
+    </message>
+    <message>
         <source>argues for doing it</source>
         <translation>主张去做</translation>
     </message>
@@ -1688,6 +1948,78 @@
         <translation>主张该主张不实</translation>
     </message>
     <message>
+        <source>## Verdict: {label}</source>
+        <translation>## 裁决：{label}</translation>
+    </message>
+    <message>
+        <source>*Decision:* {text}</source>
+        <translation>*决定：* {text}</translation>
+    </message>
+    <message>
+        <source>*Claim:* {text}</source>
+        <translation>*主张：* {text}</translation>
+    </message>
+    <message>
+        <source>weighed evidence {percent} ({label})</source>
+        <translation>证据权衡 {percent}（{label}）</translation>
+    </message>
+    <message>
+        <source>{n} round</source>
+        <translation>{n} 轮</translation>
+    </message>
+    <message>
+        <source>{n} rounds</source>
+        <translation>{n} 轮</translation>
+    </message>
+    <message>
+        <source>{n} switch</source>
+        <translation>{n} 次换边</translation>
+    </message>
+    <message>
+        <source>{n} switches</source>
+        <translation>{n} 次换边</translation>
+    </message>
+    <message>
+        <source>**Confidence {percent}**</source>
+        <translation>**置信度 {percent}**</translation>
+    </message>
+    <message>
+        <source>What would change the recommendation</source>
+        <translation>什么会改变建议</translation>
+    </message>
+    <message>
+        <source>Open lines of argument</source>
+        <translation>未决的论点</translation>
+    </message>
+    <message>
+        <source>{id} ({by}, round {round}; {status}): {text}</source>
+        <translation>{id}（{by}，第 {round} 轮；{status}）：{text}</translation>
+    </message>
+    <message>
+        <source>Evidence weighed</source>
+        <translation>权衡过的证据</translation>
+    </message>
+    <message>
+        <source>, says: {stance}</source>
+        <translation>，内容：{stance}</translation>
+    </message>
+    <message>
+        <source>, cited by both sides</source>
+        <translation>，双方均引用</translation>
+    </message>
+    <message>
+        <source>, cited by {who}</source>
+        <translation>，引用方：{who}</translation>
+    </message>
+    <message>
+        <source>{level}, weight {weight}</source>
+        <translation>{level}，权重 {weight}</translation>
+    </message>
+    <message>
+        <source>*Stopped because:* {reason}</source>
+        <translation>*停止原因：* {reason}</translation>
+    </message>
+    <message>
         <source>pp. {pages}</source>
         <translation>第 {pages} 页</translation>
     </message>
@@ -1698,6 +2030,106 @@
     <message>
         <source>Put a claim on trial: the Prosecution and the Defense argue from your library, the Judge rules after every round, and the verdict appears here.</source>
         <translation>把一个主张交付审理：控方与辩方依据你的文献库辩论，法官每轮作出裁定，裁决将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Rejected citation: {problem}</source>
+        <translation>被驳回的引用：{problem}</translation>
+    </message>
+    <message>
+        <source>Counsel {seat} &amp;middot; round {round}</source>
+        <translation>律师 {seat} &amp;middot; 第 {round} 轮</translation>
+    </message>
+    <message>
+        <source>searched: </source>
+        <translation>检索：</translation>
+    </message>
+    <message>
+        <source>new evidence </source>
+        <translation>新证据 </translation>
+    </message>
+    <message>
+        <source>{tokens} tokens, {seconds} s</source>
+        <translation>{tokens} 个词元，{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>regenerated once</source>
+        <translation>已重新生成一次</translation>
+    </message>
+    <message>
+        <source>ruling after round {round}</source>
+        <translation>第 {round} 轮后的裁定</translation>
+    </message>
+    <message>
+        <source>confidence &lt;b&gt;{percent}&lt;/b&gt;</source>
+        <translation>置信度 &lt;b&gt;{percent}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Key controversy:</source>
+        <translation>关键争议：</translation>
+    </message>
+    <message>
+        <source>Evidence:</source>
+        <translation>证据：</translation>
+    </message>
+    <message>
+        <source>Open questions:</source>
+        <translation>未决问题：</translation>
+    </message>
+    <message>
+        <source>For the next round:</source>
+        <translation>下一轮：</translation>
+    </message>
+    <message>
+        <source>To the {role}:</source>
+        <translation>致{role}：</translation>
+    </message>
+    <message>
+        <source>Ready for a verdict: </source>
+        <translation>可以作出裁决：</translation>
+    </message>
+    <message>
+        <source>&quot;Ready&quot; overruled: </source>
+        <translation>“可裁决”被驳回：</translation>
+    </message>
+    <message>
+        <source>The judge asked the sides to switch.</source>
+        <translation>法官要求双方换边。</translation>
+    </message>
+    <message>
+        <source>Counsel {seat} now {stance} as the {role}</source>
+        <translation>律师 {seat} 现作为{role}{stance}</translation>
+    </message>
+    <message>
+        <source>Why (the trigger and the numbers behind it):</source>
+        <translation>原因（触发条件及其数据）：</translation>
+    </message>
+    <message>
+        <source>Why (the triggers and the numbers behind them):</source>
+        <translation>原因（触发条件及其数据）：</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>Fix:</source>
+        <translation>解决办法：</translation>
+    </message>
+    <message>
+        <source>Prompt…</source>
+        <translation>提示词…</translation>
+    </message>
+    <message>
+        <source>Unfold round {round}</source>
+        <translation>展开第 {round} 轮</translation>
+    </message>
+    <message>
+        <source>Fold round {round}</source>
+        <translation>折叠第 {round} 轮</translation>
+    </message>
+    <message>
+        <source>round {round}</source>
+        <translation>第 {round} 轮</translation>
     </message>
     <message>
         <source>Opening a check</source>

@@ -40,6 +40,7 @@ from courtroom_desktop.ui.text import (
     TENDENCY_WORDS,
     citations_html,
     cite_href,
+    demo_words,
     evidence_of_href,
     said,
     said_all,
@@ -92,7 +93,7 @@ def chip_tip(evidence_id: str, valid: bool, problem: str, lookup: Callable[[str]
         where = f", p. {chunk.page_start + 1}" if chunk.page_start >= 0 else ""  # a text document has no pages (-1)
         tip = f"{entry.evidence.doc_title}{where}\n{chunk.text[:240]}"
     if not valid:
-        tip = f"Rejected citation: {problem}\n{tip}".strip()
+        tip = (tr("Rejected citation: {problem}").format(problem=problem) + f"\n{tip}").strip()
     return tip or evidence_id
 
 
@@ -100,10 +101,11 @@ def turn_html(item: TurnItem, case: str, lookup: Callable[[str], object | None],
     from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
 
     color = accent(item.stance, palette).name()
-    role = item.role or role_name(case, item.stance)
+    role = tr(item.role or role_name(case, item.stance))
     parts = [f'<p style="margin:0"><b style="color:{color}">{html.escape(role)}</b> &middot; '
              f"{html.escape(stance_words(case, item.stance))} &middot; "
-             + _dim(f"Counsel {html.escape(item.seat)} &middot; round {item.round}", palette) + "</p>"]
+             + _dim(tr("Counsel {seat} &middot; round {round}").format(seat=html.escape(item.seat), round=item.round),
+                    palette) + "</p>"]
     if item.status:
         parts.append(_small(_dim(html.escape(item.status), palette)))
     if item.text:
@@ -122,17 +124,18 @@ def turn_html(item: TurnItem, case: str, lookup: Callable[[str], object | None],
     meta = []
     if turn is not None:
         if turn.queries:
-            meta.append("searched: " + " &middot; ".join(f"<i>{html.escape(q)}</i>" for q in turn.queries[:4]))
+            meta.append(tr("searched: ") + " &middot; ".join(f"<i>{html.escape(q)}</i>" for q in turn.queries[:4]))
         if turn.evidence_added:
-            meta.append("new evidence " + ", ".join(f'<a href="{cite_href(i)}">{i}</a>' for i in turn.evidence_added))
-        meta.append(f"{turn.usage.tokens_out} tokens, {turn.usage.seconds:.1f} s")
+            meta.append(tr("new evidence ") + ", ".join(f'<a href="{cite_href(i)}">{i}</a>' for i in turn.evidence_added))
+        meta.append(tr("{tokens} tokens, {seconds} s").format(tokens=turn.usage.tokens_out,
+                                                             seconds=f"{turn.usage.seconds:.1f}"))
         if turn.regenerated:
-            meta.append("regenerated once")
+            meta.append(tr("regenerated once"))
         if turn.flags:
             meta.append(f'<span style="color:{accent("warning", palette).name()}">'
                         + html.escape(said_all(turn.flags)) + "</span>")
     elif item.evidence_added:
-        meta.append("new evidence " + ", ".join(f'<a href="{cite_href(i)}">{i}</a>' for i in item.evidence_added))
+        meta.append(tr("new evidence ") + ", ".join(f'<a href="{cite_href(i)}">{i}</a>' for i in item.evidence_added))
     if meta:
         parts.append(_small(" &nbsp;|&nbsp; ".join(meta), top=4))
     return "".join(parts)
@@ -158,37 +161,41 @@ def ruling_html(item: RulingItem, palette: QPalette, case: str = "claim") -> str
     ruling = record.ruling
     judge = accent("judge", palette).name()
     tendency = ruling.tendency.value
-    parts = [f'<p style="margin:0"><b style="color:{judge}">Judge</b> &middot; ruling after round {record.round}'
-             f" &middot; confidence <b>{ruling.confidence:.0%}</b> &middot; "
+    parts = [f'<p style="margin:0"><b style="color:{judge}">' + tr("Judge") + "</b> &middot; "
+             + tr("ruling after round {round}").format(round=record.round) + " &middot; "
+             + tr("confidence <b>{percent}</b>").format(percent=f"{ruling.confidence:.0%}") + " &middot; "
              f'<span style="color:{accent(tendency, palette).name()}">'
-             f"{html.escape(TENDENCY_WORDS.get(tendency, tendency))}</span></p>",
+             f"{html.escape(tr(TENDENCY_WORDS.get(tendency, tendency)))}</span></p>",
              _bar(ruling.confidence, tendency, palette)]
     body = []
     if ruling.key_controversy:
-        body.append(f"<b>Key controversy:</b> {citations_html(ruling.key_controversy)}")
+        body.append("<b>" + tr("Key controversy:") + f"</b> {citations_html(ruling.key_controversy)}")
     if ruling.summary:
         body.append(citations_html(ruling.summary))
     if ruling.evidence_assessment:
-        body.append(f"<b>Evidence:</b> {citations_html(ruling.evidence_assessment)}")
+        body.append("<b>" + tr("Evidence:") + f"</b> {citations_html(ruling.evidence_assessment)}")
     parts += [f'<p style="margin-top:4px; margin-bottom:0">{text}</p>' for text in body]
     if ruling.open_questions:
-        parts.append('<p style="margin-top:4px; margin-bottom:0"><b>Open questions:</b></p><ul style="margin:0">'
+        parts.append('<p style="margin-top:4px; margin-bottom:0"><b>' + tr("Open questions:") + '</b></p><ul style="margin:0">'
                      + "".join(f"<li>{citations_html(q)}</li>" for q in ruling.open_questions) + "</ul>")
     directions = [(stance, ruling.instruction_to(stance)) for stance in (Stance.against, Stance.for_)
                   if getattr(ruling, "instruction_to", None) and ruling.instruction_to(stance)]
     if directions:  # the judge's instruction to each side for the next round
-        parts.append('<p style="margin-top:4px; margin-bottom:0"><b>For the next round:</b></p><ul style="margin:0">'
-                     + "".join(f'<li><b style="color:{accent(stance.value, palette).name()}">To the '
-                               f"{html.escape(role_name(case, stance))}:</b> {citations_html(text)}</li>"
+        parts.append('<p style="margin-top:4px; margin-bottom:0"><b>' + tr("For the next round:") + "</b></p>"
+                     '<ul style="margin:0">'
+                     + "".join(f'<li><b style="color:{accent(stance.value, palette).name()}">'
+                               + tr("To the {role}:").format(role=html.escape(tr(role_name(case, stance))))
+                               + f"</b> {citations_html(text)}</li>"
                                for stance, text in directions) + "</ul>")
     if ruling.ready_for_verdict and not record.overruled:
-        parts.append(f'<p style="margin-top:4px; margin-bottom:0"><i>Ready for a verdict: '
-                     f"{citations_html(ruling.ready_reason)}</i></p>")
+        parts.append('<p style="margin-top:4px; margin-bottom:0"><i>' + tr("Ready for a verdict: ")
+                     + f"{citations_html(ruling.ready_reason)}</i></p>")
     if record.overruled:
         parts.append(f'<p style="margin-top:4px; margin-bottom:0"><i style="color:{accent("warning", palette).name()}">'
-                     '"Ready" overruled: ' + html.escape(said_all(record.overruled)) + "</i></p>")
+                     + html.escape(tr('"Ready" overruled: ')) + html.escape(said_all(record.overruled)) + "</i></p>")
     if ruling.switch_request:
-        parts.append('<p style="margin-top:4px; margin-bottom:0"><i>The judge asked the sides to switch.</i></p>')
+        parts.append('<p style="margin-top:4px; margin-bottom:0"><i>' + tr("The judge asked the sides to switch.")
+                     + "</i></p>")
     return "".join(parts)
 
 
@@ -197,12 +204,15 @@ def switch_html(item: SwitchItem, case: str, palette: QPalette) -> str:
 
     switch = item.switch
     color = accent("switch", palette).name()
-    sides = "; ".join(f"Counsel {seat} now {stance_words(case, stance)} as the {role_name(case, stance)}"
-                      for seat, stance in sorted(switch.assignments.items()))
-    return (f'<p style="margin:0"><b style="color:{color}">\u21c4 The sides switched after round {switch.round}</b>'
-            f"<br>{html.escape(sides)}.</p>"
-            f'<p style="margin-top:4px; margin-bottom:0"><i>Why (trigger{"s" if len(switch.reasons) != 1 else ""} '
-            f'and the numbers behind {"them" if len(switch.reasons) != 1 else "it"}):</i></p><ul style="margin:0">'
+    sides = tr("; ").join(tr("Counsel {seat} now {stance} as the {role}").format(
+        seat=seat, stance=stance_words(case, stance), role=tr(role_name(case, stance)))
+        for seat, stance in sorted(switch.assignments.items()))
+    why = tr("Why (the trigger and the numbers behind it):") if len(switch.reasons) == 1 else tr(
+        "Why (the triggers and the numbers behind them):")
+    return (f'<p style="margin:0"><b style="color:{color}">\u21c4 '
+            + tr("The sides switched after round {round}").format(round=switch.round) + "</b>"
+            f"<br>{html.escape(sides)}" + tr(".") + "</p>"
+            f'<p style="margin-top:4px; margin-bottom:0"><i>{html.escape(why)}</i></p><ul style="margin:0">'
             + "".join(f"<li>{html.escape(said(reason))}</li>" for reason in switch.reasons) + "</ul>")
 
 
@@ -210,7 +220,7 @@ def notice_html(item: NoticeItem) -> str:
     mark = {"error": "\u26d4", "warning": "\u26a0"}.get(item.level, "\u2139")
     text = f"{mark} {html.escape(item.text)}"
     if item.fix:
-        text += f"<br><b>Fix:</b> {html.escape(item.fix)}"
+        text += "<br><b>" + tr("Fix:") + f"</b> {html.escape(item.fix)}"
     return _small(text)
 
 
@@ -260,11 +270,11 @@ def record_links(item, folded: bool, palette: QPalette) -> str:
     links = []
     href = prompt_href(item)
     if href:
-        links.append(f'<a href="{href}">Prompt\u2026</a>')
+        links.append(f'<a href="{href}">' + tr("Prompt\u2026") + "</a>")
     number = round_of(item)
     if number is not None:
-        word = "Unfold" if folded else "Fold"
-        links.append(f'<a href="{FOLD}{number}">{word} round {number}</a>')
+        word = tr("Unfold round {round}") if folded else tr("Fold round {round}")
+        links.append(f'<a href="{FOLD}{number}">{word.format(round=number)}</a>')
     return _small(_dim(" &nbsp;&middot;&nbsp; ".join(links), palette), top=4) if links else ""
 
 
@@ -272,13 +282,15 @@ def folded_html(item, case: str, palette: QPalette) -> str:
     """A card of a folded round, on one line: who spoke (or the judge's tendency) and the start of what was said."""
     if isinstance(item, TurnItem):
         color = accent(item.stance, palette).name()
-        head = f'<b style="color:{color}">\u25b8 {html.escape(item.role)}</b> &middot; round {item.round}'
+        head = (f'<b style="color:{color}">\u25b8 {html.escape(tr(item.role))}</b> &middot; '
+                + tr("round {round}").format(round=item.round))
         text = " ".join(item.text.split())
     else:
         ruling = item.ruling.ruling
-        head = (f'<b style="color:{accent("judge", palette).name()}">\u25b8 Judge</b> &middot; ruling after round '
-                f"{item.ruling.round} &middot; {ruling.confidence:.0%} "
-                f"{html.escape(TENDENCY_WORDS.get(ruling.tendency.value, ruling.tendency.value))}")
+        head = (f'<b style="color:{accent("judge", palette).name()}">\u25b8 ' + tr("Judge") + "</b> &middot; "
+                + tr("ruling after round {round}").format(round=item.ruling.round)
+                + f" &middot; {ruling.confidence:.0%} "
+                f"{html.escape(tr(TENDENCY_WORDS.get(ruling.tendency.value, ruling.tendency.value)))}")
         text = " ".join(ruling.summary.split())
     excerpt = html.escape(text[:90] + ("\u2026" if len(text) > 90 else ""))
     return f'<p style="margin:0">{head} &middot; {_dim(excerpt, palette)}</p>'
@@ -400,7 +412,7 @@ class TranscriptView(QTextBrowser):
             return folded_html(item, self.model.case, palette) + record_links(item, True, palette)
         text = self._card_of(item, palette)
         if isinstance(item, VerdictItem):
-            return text + f"\n\n[Prompt\u2026]({prompt_href(item)})\n"
+            return text + "\n\n[" + tr("Prompt\u2026") + f"]({prompt_href(item)})\n"
         return text + record_links(item, False, palette)
 
     # ---------------------------------------------------------------- rounds: folding, jumping
@@ -453,9 +465,7 @@ class TranscriptView(QTextBrowser):
         if isinstance(item, SwitchItem):
             return switch_html(item, case, palette)
         if isinstance(item, VerdictItem):
-            from courtroom_desktop.core.services.models import SETUP_IN_WINDOW, demo_line
-
-            demo = demo_line(getattr(self.model, "models", None), SETUP_IN_WINDOW)
+            demo = demo_words(getattr(self.model, "models", None))
             return MARKDOWN + verdict_markdown(item.verdict, case, self.model.claim, demo)
         return notice_html(item)
 
