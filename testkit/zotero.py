@@ -78,6 +78,14 @@ class FakeZotero(LoopbackServer):
             row["links"] = {"enclosure": {"type": "application/pdf", "href": item.pdf.resolve().as_uri()}}
         return row
 
+    def version(self) -> int:
+        """The library's version as Zotero sends it: it changes whenever an item, its trash state, its collections
+        or its PDF change (here: a checksum of what the API would serve)."""
+        import zlib
+
+        state = [(self._item_json(i), i.trashed, str(i.pdf)) for i in self.items]
+        return zlib.crc32(json.dumps(state, sort_keys=True, default=str).encode())
+
     def _live(self) -> list[ZItem]:
         return [i for i in self.items if not i.trashed]
 
@@ -120,6 +128,7 @@ class FakeZotero(LoopbackServer):
         h.send_response(200)
         h.send_header("Content-Type", "application/json")
         h.send_header("Total-Results", str(len(rows)))
+        h.send_header("Last-Modified-Version", str(self.version()))
         h.send_header("Content-Length", str(len(data)))
         h.end_headers()
         h.wfile.write(data)

@@ -1,4 +1,5 @@
-"""`courtroom zotero import [--collection NAME] [--zotero-url URL | --zotero-dir DIR]`"""
+"""`courtroom zotero import [--collection NAME] [--zotero-url URL | --zotero-dir DIR]`,
+`courtroom zotero sync [--zotero-url URL | --zotero-dir DIR]`"""
 
 from __future__ import annotations
 
@@ -26,10 +27,18 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     where.add_argument("--zotero-dir", metavar="DIR", default=None,
                        help="read this Zotero data folder (the one holding zotero.sqlite) instead of asking Zotero")
     importing.add_argument("--quiet", action="store_true", help="no progress bars; print only the summary")
+    syncing = actions.add_parser("sync", help="bring every collection imported so far (or the whole library) in "
+                                 "step with Zotero again")
+    where = syncing.add_mutually_exclusive_group()
+    where.add_argument("--zotero-url", metavar="URL", default=None, help="the local API's address")
+    where.add_argument("--zotero-dir", metavar="DIR", default=None, help="read this Zotero data folder instead")
+    syncing.add_argument("--quiet", action="store_true", help="no progress bars; print only the summaries")
     return parser
 
 
 def run(args, ctx) -> int:
+    if args.action == "sync":
+        return _sync(args, ctx)
     from courtroom_desktop.cli.ingest import run_ingest
 
     workspace = ctx.workspace()
@@ -43,11 +52,41 @@ def run(args, ctx) -> int:
         run_ingest(job, quiet=args.quiet)
     finally:
         workspace.close()
-    result = outcome["result"]
-    scope = f"the collection {args.collection!r}" if args.collection else "the whole library"
-    print(f"Zotero: {scope} read from {outcome['where']}: {result.items} items, {result.pdfs} PDFs here; "
+    return _report(args.collection, outcome["result"], outcome["where"])
+
+
+def _report(collection: str | None, result, where: str) -> int:
+    scope = f"the collection {collection!r}" if collection else "the whole library"
+    print(f"Zotero: {scope} read from {where}: {result.items} items, {result.pdfs} PDFs here; "
           f"{result.linked} documents carry their item's metadata, {result.removed} removed (gone from Zotero)")
     for line in result.missing:
         print(f"  not imported: {line}")
     return 1 if result.failed or result.cancelled else 0
+
+
+def _sync(args, ctx) -> int:
+    """Each scope imported before, imported again (one progress run each)."""
+    from courtroom_desktop.cli.ingest import run_ingest
+    from courtroom_desktop.core.services.library import collection_of, imported_scopes
+
+    workspace = ctx.workspace()
+    status = 0
+    try:
+        scopes = imported_scopes(workspace.library)
+        if not scopes:
+            print("Zotero: nothing in the library came from Zotero yet; import it first: courtroom zotero import")
+            return 0
+        for scope in scopes:
+            collection, outcome = collection_of(scope), {}
+
+            def job(emit, cancel, collection=collection, outcome=outcome):
+                result, where = workspace.import_zotero(collection, args.zotero_url, args.zotero_dir, emit, cancel)
+                outcome.update(result=result, where=where)
+                return result.ingest
+
+            run_ingest(job, quiet=args.quiet)
+            status = max(status, _report(collection, outcome["result"], outcome["where"]))
+    finally:
+        workspace.close()
+    return status
 

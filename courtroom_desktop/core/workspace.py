@@ -361,6 +361,21 @@ class Workspace:
         items, where = read_zotero(collection, url, folder)
         return import_items(self.library, items, scope_of(collection), on_event, cancel), where
 
+    def sync_zotero(self, url: str | None = None, folder: str | None = None, on_event: EventSink | None = None,
+                    cancel: CancelToken | None = None) -> list[tuple[str | None, ZoteroImport, str]]:
+        """Every Zotero scope imported so far (the whole library, collections) imported again, so the library is in
+        step with Zotero: (collection or None, summary, where it was read) each; [] when nothing came from Zotero."""
+        from courtroom_desktop.core.library.zotero import collection_of, imported_scopes
+
+        done: list[tuple[str | None, ZoteroImport, str]] = []
+        for scope in imported_scopes(self.library):
+            if cancel is not None and cancel.cancelled:
+                break
+            collection = collection_of(scope)
+            result, where = self.import_zotero(collection, url, folder, on_event, cancel)
+            done.append((collection, result, where))
+        return done
+
     def reindex(self, refs: Sequence[str] | None = None, on_event: EventSink | None = None,
                 cancel: CancelToken | None = None) -> IngestFinished:
         """Documents (ids, id prefixes or paths; none: all) read, chunked and embedded again from their files, or

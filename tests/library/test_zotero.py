@@ -20,6 +20,8 @@ from courtroom_desktop.core.library.zotero import (
     SourceRecord,
     ZoteroUnavailable,
     import_items,
+    imported_scopes,
+    library_version,
     read_folder,
     read_zotero,
     scope_of,
@@ -199,3 +201,30 @@ def test_the_command_imports_a_collection(tmp_path, capsys):
     status = main(["--data-dir", str(tmp_path / "data"), "zotero", "import", "--zotero-dir", str(folder), "--quiet"])
     out = capsys.readouterr().out
     assert status == 0 and "5 items, 4 PDFs here" in out and "not imported: A book with no file" in out
+
+
+def test_the_version_follows_every_change_and_sync_brings_each_scope_in_step(tmp_path, capsys):
+    """`courtroom zotero sync` imports again every scope imported before (here a collection and the whole library),
+    so an item trashed in Zotero leaves; the local API's version tells a change from none."""
+    items = _items(tmp_path)
+    data = str(tmp_path / "data")
+    with FakeZotero(items, COLLECTIONS) as zotero:
+        unchanged = library_version(zotero.url)
+        assert unchanged is not None and library_version(zotero.url) == unchanged
+        for args in (["--collection", "Obesity"], []):
+            assert main(["--data-dir", data, "zotero", "import", *args, "--zotero-url", zotero.url, "--quiet"]) == 0
+        capsys.readouterr()
+        trashed = next(i for i in items if i.pdf is not None and "COLLOBES" in i.collections)
+        trashed.trashed = True  # in Zotero: the obesity paper goes to the trash
+        assert library_version(zotero.url) != unchanged
+        status = main(["--data-dir", data, "zotero", "sync", "--zotero-url", zotero.url, "--quiet"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "the collection 'obesity'" in out and "the whole library" in out and "1 removed" in out
+    library = Library(Path(data) / "library", LibrarySettings())
+    try:
+        assert trashed.title not in [d.title for d in library.documents()] and library.documents()
+        assert imported_scopes(library) == ["library"]  # the collection held only the trashed paper
+    finally:
+        library.close()
+    assert library_version(f"http://127.0.0.1:{free_port()}/api") is None  # Zotero not running: no version

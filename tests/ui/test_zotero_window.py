@@ -60,3 +60,31 @@ def test_zotero_not_running_is_a_message_and_nothing_is_lost(make_window, qloop,
     assert "Zotero" in message and "cannot be reached" in message, (title, message)
     assert "Allow other applications" in fix
     assert window.library.documents == []
+
+
+def test_the_window_keeps_zotero_in_step_when_its_version_changes(make_window, qloop, tmp_path, monkeypatch):
+    """The window asks Zotero's version (once the library opens, then every few minutes): unchanged, nothing is
+    read again; an item trashed in Zotero changes it, and the next check brings the library in step."""
+    window = make_window()
+    run(qloop, opened(window, 120), 150)
+    items = _items(tmp_path)
+    with FakeZotero(items, [ZCollection("COLLVITD", "Vitamin D")]) as zotero:
+        monkeypatch.setattr("courtroom_desktop.core.library.zotero.DEFAULT_URL", zotero.url)
+        window.library.zotero_url = zotero.url
+        window.library.import_zotero()  # the whole library: both items
+        run(qloop, until(lambda: len(window.library.documents) == 2 and not window.library.busy, 120, "the import"),
+            150)
+        run(qloop, window.library.keep_zotero_in_step(), 120)  # first check: brings it in step, notes the version
+        seen = window.library.zotero_version
+        assert seen == zotero.version()
+        ingests = []
+        window.library.sig_busy.connect(lambda busy: busy and ingests.append(busy))
+        run(qloop, window.library.keep_zotero_in_step(), 60)
+        assert ingests == []  # unchanged: nothing read again
+
+        items[1].trashed = True  # in Zotero: the obesity paper goes to the trash
+        run(qloop, window.library.keep_zotero_in_step(), 120)
+        run(qloop, until(lambda: not window.library.busy, 60, "the library to be free"), 70)
+    assert ingests and window.library.zotero_version == zotero.version() != seen
+    assert [d.title for d in window.library.documents] == ["Vitamin D in pregnancy: a cohort"]
+    assert "1 removed" in window.library_panel.last_run.text(), window.library_panel.last_run.text()

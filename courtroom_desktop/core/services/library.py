@@ -17,12 +17,21 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.read.text_files import document_text
     from courtroom_desktop.core.library.shared.location import CREDENTIAL_FIELDS, locate, store_credentials
     from courtroom_desktop.core.library.watch import FolderWatcher, folders_of, unwatching, watching
-    from courtroom_desktop.core.library.zotero import ZoteroImport, import_items, read_zotero, scope_of
+    from courtroom_desktop.core.library.zotero import (
+        ZoteroImport,
+        collection_of,
+        import_items,
+        imported_scopes,
+        library_version,
+        read_zotero,
+        scope_of,
+    )
     from courtroom_desktop.core.privacy import embedder_server
 
 __all__ = ["CREDENTIAL_FIELDS", "OLLAMA_URL", "CancelToken", "FolderWatcher", "RayEngine", "describe", "document_text", "embedder_server",
            "folders_of", "identity_of", "list_notes", "locate", "read_note", "shutdown", "store_credentials",
-           "unwatching", "watching", "ZoteroImport", "import_items", "read_zotero", "scope_of"]
+           "unwatching", "watching", "ZoteroImport", "import_items", "read_zotero", "scope_of",
+           "collection_of", "imported_scopes", "library_version"]
 
 __getattr__ = exports({
     "CancelToken": "cancel:CancelToken",
@@ -37,5 +46,7 @@ __getattr__ = exports({
     "OLLAMA_URL": "embedder_settings:OLLAMA_URL", "describe": "embedder_settings:describe",
     "embedder_server": "privacy:embedder_server",
     "read_zotero": "library.zotero:read_zotero", "import_items": "library.zotero:import_items",
-    "scope_of": "library.zotero:scope_of", "ZoteroImport": "library.zotero:ZoteroImport",
+    "scope_of": "library.zotero:scope_of", "collection_of": "library.zotero:collection_of",
+    "imported_scopes": "library.zotero:imported_scopes", "library_version": "library.zotero:library_version",
+    "ZoteroImport": "library.zotero:ZoteroImport",
 }, __name__)

@@ -10,11 +10,14 @@ import asyncio
 from collections.abc import Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from courtroom_desktop.ui.controllers import Controller
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.tasks import call_soon_threadsafe
+
+#: How often the window asks Zotero whether its library changed (one small request to its local API)
+ZOTERO_CHECK_MS = 5 * 60 * 1000
 
 
 class LibraryController(Controller):
@@ -43,7 +46,11 @@ class LibraryController(Controller):
         self.last_result = None
         self.watcher = None
         self.watch_line = ""
-        for name, slot in (("sig_library_ready", self.start_watching), ("sig_config_applied", self._on_config)):
+        self.zotero_url: str | None = None  # Zotero's local API (None: its own address)
+        self.zotero_version: int | None = None  # the Zotero library's version the library is in step with
+        self._zotero_timer: QTimer | None = None
+        for name, slot in (("sig_library_ready", self.start_watching), ("sig_library_ready", self._watch_zotero),
+                           ("sig_config_applied", self._on_config)):
             signal = getattr(workspace, name, None)  # the window's WorkspaceController; tests may pass less
             if signal is not None:
                 signal.connect(slot)
@@ -116,6 +123,47 @@ class LibraryController(Controller):
         self.sig_zotero.emit(f"Zotero ({where}): {result.items} items, {result.linked} documents with their "
                              f"metadata, {result.added} added, {result.updated} updated, {result.removed} removed"
                              f"{missing}.")
+
+    # ---------------------------------------------------------------- Zotero, kept in step
+    def _watch_zotero(self) -> None:
+        """Once the library is open: bring what came from Zotero in step now, then every ZOTERO_CHECK_MS."""
+        if self._zotero_timer is None:
+            self._zotero_timer = QTimer(self)
+            self._zotero_timer.timeout.connect(self.keep_zotero_in_step)
+            self._zotero_timer.start(ZOTERO_CHECK_MS)
+        self.keep_zotero_in_step()
+
+    def keep_zotero_in_step(self) -> asyncio.Task:
+        """If the library holds documents from Zotero and Zotero's library changed since (its version, from the
+        local API), every scope imported is imported again, with progress and Cancel as for an ingest. Nothing is
+        done while Zotero is not running, nor while the library is busy (the next check tries again)."""
+        return self.tasks.spawn(self._check_zotero(), "Keeping Zotero in step")
+
+    async def _check_zotero(self) -> None:
+        from courtroom_desktop.core.services.library import imported_scopes, library_version
+
+        library = await self.workspace.library()
+        if self._busy or not await asyncio.to_thread(imported_scopes, library):
+            return
+        version = await asyncio.to_thread(library_version, self.zotero_url)
+        if version is None or version == self.zotero_version or self._busy:
+            return
+        core, url = self.workspace.workspace, self.zotero_url
+
+        def work(on_event, cancel):
+            return core.sync_zotero(url, None, on_event, cancel)
+
+        def done(outcome) -> None:
+            if all(not (result.failed or result.cancelled) for _, result, _ in outcome):
+                self.zotero_version = version
+            added = sum(result.added + result.updated for _, result, _ in outcome)
+            removed = sum(result.removed for _, result, _ in outcome)
+            self.sig_zotero.emit(tr("Zotero changed: the library is in step again ({added} added or updated, "
+                                    "{removed} removed).").format(added=added, removed=removed))
+
+        task = self._write(work, tr("Keeping Zotero in step"), done=done)
+        if task is not None:
+            await task
 
     def _write(self, work, title: str, done=None) -> asyncio.Task | None:
         if self._busy:

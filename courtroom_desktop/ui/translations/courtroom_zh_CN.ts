@@ -2156,6 +2156,15 @@
         <translation>请先暂停或取消它</translation>
     </message>
     <message>
+        <source>Zotero changed: the library is in step again ({added} added or updated, {removed} removed).</source>
+        <extracomment>How often the window asks Zotero whether its library changed (one small request to its local API)</extracomment>
+        <translation>Zotero 有变动：文献库已重新同步（{added} 个新增或更新，{removed} 个移除）。</translation>
+    </message>
+    <message>
+        <source>Keeping Zotero in step</source>
+        <translation>与 Zotero 保持同步</translation>
+    </message>
+    <message>
         <source>Removing documents</source>
         <translation>移除文档</translation>
     </message>

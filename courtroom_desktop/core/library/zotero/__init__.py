@@ -2,6 +2,8 @@
 
     read_zotero(collection=None, url=None, folder=None) -> (items, where they were read)
     import_items(library, items, scope_of(collection), on_event, cancel) -> ZoteroImport
+    imported_scopes(library) -> the scopes imported so far (what a sync brings in step again)
+    library_version(url=None) -> Zotero's library version (it grows with every change), None when not running
 
 Zotero's local API is asked first (Zotero 7, running, with the local API allowed); when it cannot be reached, the data
 folder is read instead (copied first; never written). ``folder`` reads a data folder without asking the API."""
@@ -13,10 +15,18 @@ from pathlib import Path
 from courtroom_desktop.core.library.zotero.data_folder import default_folder, read_folder
 from courtroom_desktop.core.library.zotero.items import Attachment, SourceRecord, ZoteroItem, citation
 from courtroom_desktop.core.library.zotero.local_api import DEFAULT_URL, LocalApi, ZoteroUnavailable
-from courtroom_desktop.core.library.zotero.sync import WHOLE_LIBRARY, ZoteroImport, import_items, scope_of
+from courtroom_desktop.core.library.zotero.sync import (
+    WHOLE_LIBRARY,
+    ZoteroImport,
+    collection_of,
+    import_items,
+    imported_scopes,
+    scope_of,
+)
 
 __all__ = ["DEFAULT_URL", "WHOLE_LIBRARY", "Attachment", "LocalApi", "SourceRecord", "ZoteroImport", "ZoteroItem",
-           "ZoteroUnavailable", "citation", "default_folder", "import_items", "read_folder", "read_zotero", "scope_of"]
+           "ZoteroUnavailable", "citation", "collection_of", "default_folder", "import_items", "imported_scopes",
+           "library_version", "read_folder", "read_zotero", "scope_of"]
 
 
 def read_zotero(collection: str | None = None, url: str | None = None,
@@ -35,3 +45,13 @@ def read_zotero(collection: str | None = None, url: str | None = None,
             raise
         items = read_folder(fallback, collection)
         return items, f"the Zotero data folder {fallback} ({exc})"
+
+
+def library_version(url: str | None = None) -> int | None:
+    """The Zotero library's version from its local API (``LocalApi.version``); None when Zotero is not running or
+    does not say: then nothing can tell a change but an import."""
+    try:
+        with LocalApi(url or DEFAULT_URL, timeout=3.0) as api:
+            return api.version()
+    except ZoteroUnavailable:
+        return None

@@ -92,6 +92,13 @@ class LocalApi:
                 return
 
     # ---------------------------------------------------------------- reading
+    def version(self) -> int | None:
+        """The library's version: Zotero raises it with every change (an item added, edited, trashed, moved between
+        collections) and sends it as ``Last-Modified-Version``; None when it does not say. Asked with a one-item
+        page, so a check costs one small request."""
+        header = self._get("items/top", {"limit": 1}).headers.get("Last-Modified-Version", "")
+        return int(header) if header.strip().isdigit() else None
+
     def collections(self) -> dict[str, tuple[str, str | None]]:
         """Collection key -> (name, parent key or None)."""
         found = {}

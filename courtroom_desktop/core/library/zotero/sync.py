@@ -30,6 +30,20 @@ def scope_of(collection: str | None) -> str:
     return WHOLE_LIBRARY if collection is None else f"collection:{collection.strip().casefold()}"
 
 
+def collection_of(scope: str) -> str | None:
+    """The collection a scope was imported from (its name, any case: lookups ignore case); None: the whole library."""
+    return None if scope == WHOLE_LIBRARY else scope.removeprefix("collection:")
+
+
+def imported_scopes(library: Library) -> list[str]:
+    """The scopes the library holds documents of (the whole Zotero library, collections), in order: what a
+    ``sync`` brings in step again."""
+    found: set[str] = set()
+    for text in library.catalog.sources().values():
+        found.update(SourceRecord.from_json(text).scopes)
+    return sorted(found)
+
+
 @dataclass
 class ZoteroImport:
     items: int = 0  # regular items read from Zotero
