@@ -44,3 +44,31 @@ def test_full_collections_wait_for_the_first_preload(monkeypatch):
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_the_zotero_check_imports_its_reader_off_the_window_thread():
+    """The window's Zotero check (once the library opens, then every few minutes) imports the Zotero reader, and
+    with it httpx, in a worker thread: on the window's thread that was a 0.3 s stall (bench/ui.py)."""
+    code = (
+        "import asyncio, json, sys, threading\n"
+        "from courtroom_desktop.ui.controllers.library import LibraryController\n"
+        "seen = []\n"
+        "class Hook:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name in ('httpx', 'courtroom_desktop.core.library.zotero') and name not in sys.modules:\n"
+        "            seen.append((name, threading.current_thread() is threading.main_thread()))\n"
+        "sys.meta_path.insert(0, Hook())\n"
+        "class Catalog:\n"
+        "    def sources(self): return {}\n"
+        "class Library: catalog = Catalog()\n"
+        "class Workspace:\n"
+        "    async def library(self): return Library()\n"
+        "async def main():\n"
+        "    await LibraryController(Workspace()).keep_zotero_in_step()\n"
+        "asyncio.run(main())\n"
+        "print(json.dumps(seen))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert ["courtroom_desktop.core.library.zotero", False] in seen  # it was imported, in a worker
+    assert not [name for name, on_main in seen if on_main], seen

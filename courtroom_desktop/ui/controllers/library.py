@@ -140,15 +140,21 @@ class LibraryController(Controller):
         return self.tasks.spawn(self._check_zotero(), "Keeping Zotero in step")
 
     async def _check_zotero(self) -> None:
-        from courtroom_desktop.core.services.library import imported_scopes, library_version
-
-        library = await self.workspace.library()
-        if self._busy or not await asyncio.to_thread(imported_scopes, library):
+        library, url = await self.workspace.library(), self.zotero_url
+        if self._busy:
             return
-        version = await asyncio.to_thread(library_version, self.zotero_url)
+
+        def ask() -> int | None:
+            # in a worker thread, imports included: the Zotero reader brings httpx (0.15 s), which on the window's
+            # thread was a 0.3 s stall right after the library opened (bench/ui.py's preload phase)
+            from courtroom_desktop.core.services.library import imported_scopes, library_version
+
+            return library_version(url) if imported_scopes(library) else None
+
+        version = await asyncio.to_thread(ask)
         if version is None or version == self.zotero_version or self._busy:
             return
-        core, url = self.workspace.workspace, self.zotero_url
+        core = self.workspace.workspace
 
         def work(on_event, cancel):
             return core.sync_zotero(url, None, on_event, cancel)
