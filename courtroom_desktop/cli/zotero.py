@@ -37,56 +37,42 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args, ctx) -> int:
-    if args.action == "sync":
-        return _sync(args, ctx)
-    from courtroom_desktop.cli.ingest import run_ingest
-
     workspace = ctx.workspace()
-    outcome: dict = {}
     try:
-        def job(emit, cancel):
-            result, where = workspace.import_zotero(args.collection, args.zotero_url, args.zotero_dir, emit, cancel)
-            outcome.update(result=result, where=where)
-            return result.ingest
-
-        run_ingest(job, quiet=args.quiet)
+        if args.action == "sync":
+            return _sync(workspace, args)
+        return _import(workspace, args.collection, args)
     finally:
         workspace.close()
-    return _report(args.collection, outcome["result"], outcome["where"])
 
 
-def _report(collection: str | None, result, where: str) -> int:
+def _import(workspace, collection: str | None, args) -> int:
+    """One scope (a collection, or the whole library) imported with the ingest's progress, then its summary."""
+    from courtroom_desktop.cli.ingest import run_ingest
+
+    outcome: dict = {}
+
+    def job(emit, cancel):
+        result, where = workspace.import_zotero(collection, args.zotero_url, args.zotero_dir, emit, cancel)
+        outcome.update(result=result, where=where)
+        return result.ingest
+
+    run_ingest(job, quiet=args.quiet)
+    result = outcome["result"]
     scope = f"the collection {collection!r}" if collection else "the whole library"
-    print(f"Zotero: {scope} read from {where}: {result.items} items, {result.pdfs} PDFs here; "
+    print(f"Zotero: {scope} read from {outcome['where']}: {result.items} items, {result.pdfs} PDFs here; "
           f"{result.linked} documents carry their item's metadata, {result.removed} removed (gone from Zotero)")
     for line in result.missing:
         print(f"  not imported: {line}")
     return 1 if result.failed or result.cancelled else 0
 
 
-def _sync(args, ctx) -> int:
+def _sync(workspace, args) -> int:
     """Each scope imported before, imported again (one progress run each)."""
-    from courtroom_desktop.cli.ingest import run_ingest
     from courtroom_desktop.core.services.library import collection_of, imported_scopes
 
-    workspace = ctx.workspace()
-    status = 0
-    try:
-        scopes = imported_scopes(workspace.library)
-        if not scopes:
-            print("Zotero: nothing in the library came from Zotero yet; import it first: courtroom zotero import")
-            return 0
-        for scope in scopes:
-            collection, outcome = collection_of(scope), {}
-
-            def job(emit, cancel, collection=collection, outcome=outcome):
-                result, where = workspace.import_zotero(collection, args.zotero_url, args.zotero_dir, emit, cancel)
-                outcome.update(result=result, where=where)
-                return result.ingest
-
-            run_ingest(job, quiet=args.quiet)
-            status = max(status, _report(collection, outcome["result"], outcome["where"]))
-    finally:
-        workspace.close()
-    return status
-
+    scopes = imported_scopes(workspace.library)
+    if not scopes:
+        print("Zotero: nothing in the library came from Zotero yet; import it first: courtroom zotero import")
+        return 0
+    return max(_import(workspace, collection_of(scope), args) for scope in scopes)

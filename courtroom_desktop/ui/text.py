@@ -42,12 +42,13 @@ TENDENCY_WORDS = {"support": QT_TRANSLATE_NOOP("", "leans towards support"),
 def demo_words(models) -> str:
     """The demo-model note of core.llm.demo.demo_line in the window's language ('' when no role runs the bundled
     model): the note, the roles on it, and where the model setup is."""
+    from courtroom_desktop.core.config import ROLES
     from courtroom_desktop.core.services.models import DEMO_NOTE, demo_roles
 
     roles = demo_roles(models)
     if not roles:
         return ""
-    who = tr("every role") if len(roles) == 3 else tr(", ").join(tr(role) for role in roles)
+    who = tr("every role") if len(roles) == len(ROLES) else tr(", ").join(tr(role) for role in roles)
     return tr("{note} ({who} on the bundled {model}; set up a model in Settings \u2192 Models (Find models on this "
               "computer))").format(note=tr(DEMO_NOTE), who=who, model="SmolLM2-135M")
 

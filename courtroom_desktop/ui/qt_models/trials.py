@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.text import VERDICT_WORDS, date_time
 from courtroom_desktop.ui.theme import accent
@@ -29,7 +29,7 @@ class TrialsModel(RecordTableModel):
             if column == STATUS:
                 return trial.status
             if column == VERDICT:
-                return VERDICT_WORDS.get(trial.label or "", trial.label or "")
+                return tr(VERDICT_WORDS.get(trial.label or "", trial.label or ""))
             if column == CONFIDENCE:
                 return "" if trial.confidence is None else f"{trial.confidence:.0%}"
             if column == STARTED:
