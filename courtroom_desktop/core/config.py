@@ -191,6 +191,14 @@ class RetrievalSettings(_Section):
     uncovered_vector_weight: float = Field(
         0.1, ge=0, le=1, description="For a query in a language the embedding model does not read (a Chinese query and "
         "the English-only bundled MiniLM), the vector list's weight is multiplied by this: retrieval leans on BM25.")
+    cross_language_slot: int = Field(
+        3, ge=0, le=50, description="In a library of English and Chinese passages, a query is also searched with its "
+        "words translated into the other language (CC-CEDICT), and the best passage in that language is shown at this "
+        "place unless it ranks higher already (0: off). Places above it keep the query's own language.")
+    cjk_vector_scale: float = Field(
+        0.85, ge=0, le=1, description="For a Chinese, Japanese or Korean query the embedding model does read (the "
+        "multilingual embedder), the vector list's weight is multiplied by this: BM25 over segmented words is the "
+        "stronger list there (chosen on the 46 Chinese tuning queries, docs/embedders.md).")
     text_boost: float = Field(1.0, ge=0, description="BM25 boost of the passage text.")
     section_boost: float = Field(0.25, ge=0, description="BM25 boost of the section path.")
     title_boost: float = Field(0.25, ge=0, description="BM25 boost of the document title.")

