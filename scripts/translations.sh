@@ -11,6 +11,7 @@ PY="${PY:-.venv/bin/python}"
 TOOLS="$("$PY" -c 'import PySide6, os; print(os.path.dirname(PySide6.__file__))')"
 FOLDER=courtroom_desktop/ui/translations
 if [ "${1:-}" != "--release" ]; then
+  "$PY" scripts/config_words.py  # the settings' descriptions (their tooltips), from core/config.py
   mapfile -t SOURCES < <(find courtroom_desktop/ui -name '*.py' | sort)
   for ts in "$FOLDER"/courtroom_*.ts; do
     "$TOOLS/lupdate" -no-obsolete -locations none "${SOURCES[@]}" -ts "$ts"

@@ -44,7 +44,7 @@ class EmbedderEditor(QWidget):
         self.languages = QLineEdit()
         self.languages.setObjectName("embeddingLanguages")
         self.languages.setPlaceholderText(tr("empty: English for the bundled MiniLM, all for any other model"))
-        self.languages.setToolTip(LibrarySettings.model_fields["embedding_languages"].description)
+        self.languages.setToolTip(tr(LibrarySettings.model_fields["embedding_languages"].description or ""))
         self.api_key = QLineEdit()
         self.api_key.setObjectName("embeddingApiKey")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)

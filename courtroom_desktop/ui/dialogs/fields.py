@@ -88,7 +88,7 @@ def field_editor(model: type[BaseModel], name: str, object_name: str = "") -> Fi
         widget, load, value = _text(hints.get("suggestions") or [], default)
     else:
         raise TypeError(f"{model.__name__}.{name}: no settings widget for {annotation!r}")
-    widget.setToolTip(info.description or "")
+    widget.setToolTip(tr(info.description or ""))  # the descriptions are in ui/config_words.py for lupdate
     if object_name:
         widget.setObjectName(object_name)
     label = tr(str(hints.get("label") or name.replace("_", " ").capitalize()))

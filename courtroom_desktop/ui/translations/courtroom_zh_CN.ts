@@ -2188,6 +2188,186 @@
         <source>stop it first (it can be resumed later)</source>
         <translation>请先停止它（之后可以继续）</translation>
     </message>
+    <message>
+        <source>How claims are found: rules (works with any model), model (a structured call of the judge&apos;s model), both; auto: rules with the embedded model, both otherwise.</source>
+        <translation>如何找出主张：rules（规则，适用于任何模型）、model（调用法官模型的结构化输出）、both（两者）；auto：内置模型用规则，否则两者都用。</translation>
+    </message>
+    <message>
+        <source>Which claims get a full trial after their quick check: auto (contested, or less sure than trial_below), never, all.</source>
+        <translation>快速检查之后哪些主张进入完整审理：auto（有争议的，或把握低于 trial_below 的）、never（从不）、all（全部）。</translation>
+    </message>
+    <message>
+        <source>A quick verdict less sure than this goes to a full trial (trials = auto).</source>
+        <translation>快速裁决的把握低于此值时转入完整审理（trials = auto 时）。</translation>
+    </message>
+    <message>
+        <source>Passages the quick check retrieves per claim.</source>
+        <translation>快速检查为每个主张检索的段落数。</translation>
+    </message>
+    <message>
+        <source>Rounds before a verdict may be given.</source>
+        <translation>作出裁决之前至少进行的轮数。</translation>
+    </message>
+    <message>
+        <source>The round limit: the verdict comes after this round at the latest.</source>
+        <translation>轮数上限：最迟在这一轮之后作出裁决。</translation>
+    </message>
+    <message>
+        <source>The verdict comes once the judge&apos;s confidence reaches this (after the minimum rounds).</source>
+        <translation>法官的置信度达到此值时作出裁决（在满足最少轮数之后）。</translation>
+    </message>
+    <message>
+        <source>Counsel swap sides when the judge&apos;s tendency (support, refute, unclear) stayed the same in this many rulings in a row; 0: never for this.</source>
+        <translation>法官的倾向（支持、驳斥、不确定）连续这么多次裁定不变时，双方律师换边；0：不因此换边。</translation>
+    </message>
+    <message>
+        <source>Counsel swap sides when the judge&apos;s confidence moved less than this (its highest minus its lowest) over the last stall_rounds rounds; 0: never for this.</source>
+        <translation>最近 stall_rounds 轮中法官置信度的变化（最高减最低）小于此值时，双方律师换边；0：不因此换边。</translation>
+    </message>
+    <message>
+        <source>The rounds over which a confidence stall is judged (the last stall_rounds + 1 rulings).</source>
+        <translation>判断置信度停滞所看的轮数（最近 stall_rounds + 1 次裁定）。</translation>
+    </message>
+    <message>
+        <source>A passage enters the pool only if 1 - max cosine to it is at least this.</source>
+        <translation>只有当 1 减去与已有段落的最大余弦相似度不低于此值时，段落才进入证据池。</translation>
+    </message>
+    <message>
+        <source>Counsel swap sides when fewer passages than this were cited for the first time in the arguments of the last new_evidence_rounds rounds (passages that entered the pool but nobody cited do not count); 0: never for this.</source>
+        <translation>最近 new_evidence_rounds 轮的论证中首次被引用的段落少于此数时，双方律师换边（进入证据池但无人引用的段落不算）；0：不因此换边。</translation>
+    </message>
+    <message>
+        <source>The rounds over which newly cited passages are counted (min_new_evidence).</source>
+        <translation>统计新引用段落所看的轮数（min_new_evidence）。</translation>
+    </message>
+    <message>
+        <source>Counsel swap sides when the judge named the same key controversy in this many rulings in a row (every consecutive pair at least controversy_repeat_similarity alike); 0 or 1: never for this.</source>
+        <translation>法官连续这么多次裁定指出同一关键争议时（每相邻两次的相似度都不低于 controversy_repeat_similarity），双方律师换边；0 或 1：不因此换边。</translation>
+    </message>
+    <message>
+        <source>How many times counsel may swap sides in one trial.</source>
+        <translation>一场审理中律师最多换边的次数。</translation>
+    </message>
+    <message>
+        <source>Search queries a counsel&apos;s model may add per turn.</source>
+        <translation>律师的模型每轮最多可追加的检索查询数。</translation>
+    </message>
+    <message>
+        <source>Passages each counsel&apos;s search brings back per turn (before the novelty filter); more passages make longer prompts.</source>
+        <translation>每位律师每轮检索带回的段落数（新颖度筛选之前）；段落越多，提示词越长。</translation>
+    </message>
+    <message>
+        <source>text: free streaming text with inline [E#] citations; json: an argument plus a list of citations constrained to the pool&apos;s ids (for small models); auto: json for the embedded model, else text.</source>
+        <translation>text：自由流式文本，行内以 [E#] 引用；json：论点加引用列表，引用限定为证据池中的编号（适合小模型）；auto：内置模型用 json，否则用 text。</translation>
+    </message>
+    <message>
+        <source>Evidence levels, strongest first (in the dialog: separated by ;). Every level but &apos;other&apos; needs its keywords in evidence_keywords.</source>
+        <translation>证据等级，从强到弱（对话框中以 ; 分隔）。除 &apos;other&apos; 外，每个等级都需要在 evidence_keywords 中给出关键词。</translation>
+    </message>
+    <message>
+        <source>The verdict is flagged when the judge&apos;s confidence and the weighed evidence&apos;s (rules.evidence_confidence) differ by more than this, or point to different labels with either above it.</source>
+        <translation>当法官的置信度与证据权衡的置信度（rules.evidence_confidence）相差超过此值，或两者指向不同结论且其中之一高于此值时，标记该裁决。</translation>
+    </message>
+    <message>
+        <source>What embeds passages and queries: &apos;bundled&apos; (all-MiniLM-L6-v2, English, in the app), &apos;multilingual&apos; (multilingual-e5-small, 4-bit, in the app: about 100 languages in one space, so a question finds passages in another language; slower to ingest), &apos;local&apos; (a sentence-transformers model folder: embedding_model), &apos;ollama&apos; (an Ollama server&apos;s /api/embed) or &apos;openai&apos; (any OpenAI-compatible /v1/embeddings). A server on another machine receives the text of every passage: private documents are then refused (docs/embedders.md). Changing it re-embeds the library.</source>
+        <translation>由什么嵌入段落和查询：&apos;bundled&apos;（all-MiniLM-L6-v2，英语，随应用提供）、&apos;multilingual&apos;（multilingual-e5-small，4 位量化，随应用提供：约 100 种语言在同一空间，提问可以找到其他语言的段落；入库较慢）、&apos;local&apos;（sentence-transformers 模型文件夹：embedding_model）、&apos;ollama&apos;（Ollama 服务器的 /api/embed）或 &apos;openai&apos;（任何 OpenAI 兼容的 /v1/embeddings）。另一台机器上的服务器会收到每个段落的文本：此时私密文档会被拒绝（docs/embedders.md）。更改后会重新嵌入资料库。</translation>
+    </message>
+    <message>
+        <source>Languages the embedding model reads, as codes (&apos;en&apos;, &apos;zh&apos;, &apos;ja&apos;, &apos;ko&apos;; comma-separated) or &apos;all&apos;; empty: &apos;en&apos; for the bundled MiniLM, &apos;all&apos; for any other model. A query in a language it does not read leans on BM25 (retrieval.uncovered_vector_weight).</source>
+        <translation>嵌入模型能读的语言，以代码表示（&apos;en&apos;、&apos;zh&apos;、&apos;ja&apos;、&apos;ko&apos;，逗号分隔）或 &apos;all&apos;；留空：内置 MiniLM 为 &apos;en&apos;，其他模型为 &apos;all&apos;。用它读不懂的语言提问时，检索主要依靠 BM25（retrieval.uncovered_vector_weight）。</translation>
+    </message>
+    <message>
+        <source>Token budget of one chunk (passage).</source>
+        <translation>一个文本块（段落）的词元预算。</translation>
+    </message>
+    <message>
+        <source>Tokens repeated from the end of the previous chunk.</source>
+        <translation>从上一个文本块末尾重复的词元数。</translation>
+    </message>
+    <message>
+        <source>Passages per embedding batch.</source>
+        <translation>每批嵌入的段落数。</translation>
+    </message>
+    <message>
+        <source>Read scanned pages by OCR (RapidOCR, Chinese and English, on this machine): &apos;auto&apos; reads the pages that show an image but have no text layer, &apos;force&apos; every page (its text layer is replaced), &apos;off&apos; none (a document that is all scans is then refused). Pages read once are cached by content.</source>
+        <translation>用 OCR 读取扫描页（RapidOCR，中文和英文，在本机运行）：&apos;auto&apos; 读取有图像但没有文字层的页面，&apos;force&apos; 读取每一页（替换其文字层），&apos;off&apos; 不读取（全部为扫描页的文档将被拒绝）。读过的页面按内容缓存。</translation>
+    </message>
+    <message>
+        <source>Resolution pages are rendered at for OCR (dots per inch); a page is never rendered to more than 24 million pixels, whatever its size.</source>
+        <translation>OCR 渲染页面的分辨率（每英寸点数）；无论页面多大，渲染都不超过 2400 万像素。</translation>
+    </message>
+    <message>
+        <source>Give up on OCR of one page after this many seconds (the page is reported, the rest of the document goes on). Each page read by OCR extends file_timeout_s by this much.</source>
+        <translation>一页的 OCR 超过这么多秒就放弃（报告该页，文档其余部分继续）。每个用 OCR 读取的页面都会让 file_timeout_s 延长这么多。</translation>
+    </message>
+    <message>
+        <source>Where the library lives: empty for the data folder; another folder; or a prefix on object storage shared by a team: s3://bucket/prefix (AWS S3, or an S3-compatible server such as MinIO with library.endpoint), gs://bucket/prefix, az://container/prefix. Credentials come from the environment or the OS keyring (`courtroom library credentials`), never from this file (docs/scale.md).</source>
+        <translation>资料库的位置：留空为数据文件夹；另一个文件夹；或团队共享的对象存储前缀：s3://bucket/prefix（AWS S3，或 MinIO 等 S3 兼容服务器，配合 library.endpoint）、gs://bucket/prefix、az://container/prefix。凭据来自环境变量或操作系统的密钥环（`courtroom library credentials`），绝不来自此文件（docs/scale.md）。</translation>
+    </message>
+    <message>
+        <source>An S3-compatible server&apos;s URL for library.uri (MinIO: http://minio.example:9000); empty for AWS itself.</source>
+        <translation>library.uri 所用 S3 兼容服务器的 URL（MinIO：http://minio.example:9000）；AWS 本身留空。</translation>
+    </message>
+    <message>
+        <source>Open a shared library (library.uri) for reading only: search and trials work, adding and removing documents is refused.</source>
+        <translation>以只读方式打开共享资料库（library.uri）：可以检索和审理，添加和删除文档会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Context window in tokens (Ollama&apos;s own default, 2048, truncates silently).</source>
+        <translation>上下文窗口的词元数（Ollama 自己的默认值 2048 会悄悄截断）。</translation>
+    </message>
+    <message>
+        <source>Most tokens one answer may have.</source>
+        <translation>一次回答最多的词元数。</translation>
+    </message>
+    <message>
+        <source>Sampling temperature: 0 is the most deterministic.</source>
+        <translation>采样温度：0 最确定。</translation>
+    </message>
+    <message>
+        <source>Longest wait for the next bytes of an answer.</source>
+        <translation>等待回答下一段字节的最长时间。</translation>
+    </message>
+    <message>
+        <source>Embedded: CPU threads llama.cpp uses (0: automatic, one fewer than the cores in the window, at most 8; COURTROOM_LLAMA_THREADS overrides).</source>
+        <translation>内置：llama.cpp 使用的 CPU 线程数（0：自动，窗口中为核心数减一，最多 8；COURTROOM_LLAMA_THREADS 可覆盖）。</translation>
+    </message>
+    <message>
+        <source>Embedded: layers llama.cpp offloads to the GPU (0: none, -1: all; needs a llama-cpp-python built with GPU support).</source>
+        <translation>内置：llama.cpp 卸载到 GPU 的层数（0：不卸载，-1：全部；需要支持 GPU 的 llama-cpp-python 构建）。</translation>
+    </message>
+    <message>
+        <source>Calls to this model&apos;s server at once (a check of a draft runs claims side by side up to it; roles on one server share the smallest). The embedded model always answers one call at a time.</source>
+        <translation>同时向该模型服务器发出的调用数（检查文稿时最多并行这么多条主张；同一服务器上的各角色共用其中最小值）。内置模型每次只回答一个调用。</translation>
+    </message>
+    <message>
+        <source>Passages returned per search.</source>
+        <translation>每次检索返回的段落数。</translation>
+    </message>
+    <message>
+        <source>Candidates each method contributes per query before fusion.</source>
+        <translation>融合之前每种方法为每个查询提供的候选数。</translation>
+    </message>
+    <message>
+        <source>&apos;rrf&apos;: weighted reciprocal rank fusion, weight / (rrf_k + rank) summed over the lists; &apos;convex&apos;: weighted sum of normalised scores (score_normalisation).</source>
+        <translation>&apos;rrf&apos;：加权倒数排名融合，各列表的 weight / (rrf_k + rank) 之和；&apos;convex&apos;：归一化分数的加权和（score_normalisation）。</translation>
+    </message>
+    <message>
+        <source>Weight of the BM25 lists in fusion.</source>
+        <translation>融合中 BM25 列表的权重。</translation>
+    </message>
+    <message>
+        <source>Weight of the vector lists in fusion.</source>
+        <translation>融合中向量列表的权重。</translation>
+    </message>
+    <message>
+        <source>&apos;none&apos;, &apos;mmr&apos;, or a path to a cross-encoder model folder.</source>
+        <translation>&apos;none&apos;、&apos;mmr&apos;，或交叉编码器模型文件夹的路径。</translation>
+    </message>
+    <message>
+        <source>Passages more similar than this collapse to one.</source>
+        <translation>相似度高于此值的段落合并为一个。</translation>
+    </message>
 </context>
 <context>
     <name>CheckExportDialog</name>

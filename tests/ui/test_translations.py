@@ -1,0 +1,54 @@
+"""The settings' tooltips (their descriptions in core/config.py) speak the window's language: lupdate sees them through
+the generated ui/config_words.py, and the settings dialog shows them through tr."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QTranslator
+
+from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings
+from courtroom_desktop.core.text import has_cjk
+from courtroom_desktop.ui.i18n import compiled
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("config_words", ROOT / "scripts" / "config_words.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_tooltip_table_follows_core_config():
+    generator = _generator()
+    assert generator.TARGET.read_text(encoding="utf-8") == generator.render(), \
+        "core/config.py changed a shown setting's description: run scripts/translations.sh"
+    assert len(generator.descriptions()) >= 40
+
+
+def test_every_settings_tooltip_has_a_chinese_translation(qapp):
+    translator = QTranslator()
+    path = compiled("zh_CN")
+    assert path is not None and translator.load(str(path))
+    missing = [d for d in _generator().descriptions() if not has_cjk(translator.translate("", d))]
+    assert not missing, missing
+
+
+def test_the_settings_dialog_shows_the_tooltip_in_the_windows_language(qapp):
+    from courtroom_desktop.ui.dialogs.fields import field_editor
+
+    translator = QTranslator()
+    assert translator.load(str(compiled("zh_CN")))
+    english = field_editor(RetrievalSettings, "k").widget.toolTip()
+    QCoreApplication.installTranslator(translator)
+    try:
+        chinese = field_editor(RetrievalSettings, "k").widget.toolTip()
+        languages = field_editor(LibrarySettings, "embedding_languages").widget.toolTip()
+    finally:
+        QCoreApplication.removeTranslator(translator)
+    assert english == RetrievalSettings.model_fields["k"].description
+    assert has_cjk(chinese) and has_cjk(languages), (chinese, languages)
