@@ -74,7 +74,7 @@ def test_a_passage_counts_as_chinese_by_its_characters():
 
 
 def test_the_lexicon_is_kept_and_read_back_from_the_cache(tiny, tmp_path):
-    target = tmp_path / "lexicon.json"
+    target = tmp_path / "lexicon.jsonl"
     tiny.save(target, "key-1")
     again = Lexicon.load(target, "key-1")
     assert again is not None and again.en_zh == tiny.en_zh and again.zh_en == tiny.zh_en

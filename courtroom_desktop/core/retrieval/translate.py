@@ -15,12 +15,14 @@ disjunction-max group: a word with six translations counts like a word with one 
 1998), so the many senses of a common word do not outweigh a rare term. ``core.retrieval.retriever`` searches it as a
 list of its own and places its best passage in the other language at ``retrieval.cross_language_slot``.
 
-Reading the dictionary takes a few seconds; the built lexicon is kept as JSON in the cache folder and read back in a
-fraction of one (``lexicon()``), and rebuilt when the dictionary file changes.
+Reading the dictionary takes a few seconds; the built lexicon is kept as JSON lines in the cache folder and read back
+in about one (``lexicon()``), line by line so that no single step holds the interpreter's lock for long (a search runs
+in a thread beside the window), and rebuilt when the dictionary file changes.
 """
 
 from __future__ import annotations
 
+import gc
 import gzip
 import json
 import logging
@@ -138,22 +140,39 @@ class Lexicon:
         return cls({k: v for k, v in zh_en.items() if v}, en_zh, phrases)
 
     def save(self, path: Path, source_key: str) -> None:
+        """JSON lines: a header, then one entry per line, so that reading it back never holds the interpreter's lock
+        for long (one ``json.loads`` of the whole 9 MB would: a frozen window while a search runs in a thread)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_suffix(".tmp")
-        temp.write_text(json.dumps({"version": LEXICON_VERSION, "source": source_key, "zh_en": self.zh_en,
-                                    "en_zh": self.en_zh, "phrases": self.phrases}, ensure_ascii=False),
-                        encoding="utf-8")
+        with temp.open("w", encoding="utf-8") as out:
+            out.write(json.dumps({"version": LEXICON_VERSION, "source": source_key}) + "\n")
+            for kind, table in (("z", self.zh_en), ("e", self.en_zh), ("p", self.phrases)):
+                for key, values in table.items():
+                    out.write(json.dumps([kind, key, values], ensure_ascii=False) + "\n")
         temp.replace(path)
 
     @classmethod
     def load(cls, path: Path, source_key: str) -> Lexicon | None:
+        """The lexicon ``save`` wrote from this dictionary file, or None (missing, another file, damaged)."""
+        tables: dict[str, dict[str, list[str]]] = {"z": {}, "e": {}, "p": {}}
+        collecting = gc.isenabled()
+        gc.disable()  # a million new objects would set off full collections, each scanning the whole heap
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            with path.open(encoding="utf-8") as lines:
+                header = json.loads(next(lines, "null"))
+                if not isinstance(header, dict) or header.get("version") != LEXICON_VERSION \
+                        or header.get("source") != source_key:
+                    return None
+                for line in lines:
+                    kind, key, values = json.loads(line)
+                    tables[kind][key] = values
+        except (OSError, ValueError, KeyError, TypeError):
             return None
-        if not isinstance(data, dict) or data.get("version") != LEXICON_VERSION or data.get("source") != source_key:
-            return None
-        return cls(data["zh_en"], data["en_zh"], data["phrases"])
+        finally:
+            if collecting:
+                gc.enable()
+        gc.freeze()  # it lives as long as the process: never scanned again
+        return cls(tables["z"], tables["e"], tables["p"])
 
 
 def dictionary_file() -> Path | None:
@@ -188,10 +207,17 @@ def lexicon(cache: Path | None = None) -> Lexicon | None:
                 cache = cache_root()
             stat = source.stat()
             key = f"{stat.st_size}-{int(stat.st_mtime)}"
-            target = cache / f"cedict-lexicon-v{LEXICON_VERSION}.json"
+            target = cache / f"cedict-lexicon-v{LEXICON_VERSION}.jsonl"
             found = Lexicon.load(target, key)
             if found is None:
-                found = Lexicon.read(source)
+                collecting = gc.isenabled()
+                gc.disable()  # as in load: no full collections while a million objects are made
+                try:
+                    found = Lexicon.read(source)
+                finally:
+                    if collecting:
+                        gc.enable()
+                gc.freeze()
                 try:
                     found.save(target, key)
                 except OSError as exc:  # a read-only cache: built again next time, still works
