@@ -9,9 +9,15 @@ cd "$(dirname "$0")/.."
 VENV="${1:-build/bundle-venv}"
 VENV="$VENV" EXTRAS="installer,torch" scripts/setup.sh
 PY="$VENV/bin/python"
+version=""
 if "$PY" -m pip show opencv-python >/dev/null 2>&1; then
   version=$("$PY" -c "import importlib.metadata as m; print(m.version('opencv-python'))")
   "$PY" -m pip uninstall -y opencv-python
-  "$PY" -m pip install --no-deps "opencv-python-headless==$version"
+fi
+# Removing opencv-python deletes the cv2 folder it shares with the headless build, which a second run finds recorded
+# as installed already: (re)install it whenever cv2 does not import.
+if ! "$PY" -c "import cv2" >/dev/null 2>&1; then
+  version="${version:-$("$PY" -c "import importlib.metadata as m; print(m.version('opencv-python-headless'))")}"
+  "$PY" -m pip install --no-deps --force-reinstall "opencv-python-headless==$version"
 fi
 "$PY" -c "import cv2; print('cv2', cv2.__version__, 'from', cv2.__file__)"
