@@ -137,7 +137,7 @@ def test_evidence_model_shows_assessed_stance_finder_and_who_cited(qtmodeltester
     store.close()
 
 
-def test_trials_model_newest_first(qtmodeltester, tmp_path):
+def test_trials_model_newest_first(qtmodeltester, qapp, tmp_path):
     trial_id, spec, events, store = scripted_trial(tmp_path, switch=False)
     from courtroom_desktop.core.court import TrialSpec
 
@@ -147,8 +147,25 @@ def test_trials_model_newest_first(qtmodeltester, tmp_path):
     model.set_trials(store.list())
     qtmodeltester.check(model)
     assert model.trial(0).id == second and model.row_of(trial_id) == 1
-    assert model.data(model.index(1, 3)) == "Supported" and model.data(model.index(1, 2)) == "finished"
+    assert model.data(model.index(1, 3)) == "Supported" and model.data(model.index(1, 2)) == "Finished"
+    assert model.data(model.index(0, 2)) == "Running" and model.data(model.index(0, 1)) == "Claim"
     assert model.data(model.index(1, 4)).endswith("%")
+    # in the Chinese window the case and status columns speak Chinese too
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from courtroom_desktop.core.text import has_cjk
+    from courtroom_desktop.ui.i18n import compiled
+
+    translator = QTranslator()
+    assert translator.load(str(compiled("zh_CN")))
+    QCoreApplication.installTranslator(translator)  # before the rows: the model keeps the texts it showed
+    try:
+        chinese = TrialsModel()
+        chinese.set_trials(store.list())
+        shown = [chinese.data(chinese.index(row, column)) for row in (0, 1) for column in (1, 2, 3)]
+    finally:
+        QCoreApplication.removeTranslator(translator)
+    assert all(has_cjk(text) for text in shown if text), shown
     store.close()
 
 

@@ -13,6 +13,11 @@ COLUMNS = (QT_TRANSLATE_NOOP("", "Claim or decision"), QT_TRANSLATE_NOOP("", "Ca
            QT_TRANSLATE_NOOP("", "Status"), QT_TRANSLATE_NOOP("", "Verdict"), QT_TRANSLATE_NOOP("", "Confidence"),
            QT_TRANSLATE_NOOP("", "Started"), QT_TRANSLATE_NOOP("", "Events"))
 CLAIM, CASE, STATUS, VERDICT, CONFIDENCE, STARTED, EVENTS = range(len(COLUMNS))
+# what the store records (core.court.records.CaseType; TrialStore statuses) -> the words shown, through tr
+CASE_WORDS = {"claim": QT_TRANSLATE_NOOP("", "Claim"), "decision": QT_TRANSLATE_NOOP("", "Decision")}
+STATUS_WORDS = {"running": QT_TRANSLATE_NOOP("", "Running"), "paused": QT_TRANSLATE_NOOP("", "Paused"),
+                "finished": QT_TRANSLATE_NOOP("", "Finished"), "stopped": QT_TRANSLATE_NOOP("", "Stopped"),
+                "cancelled": QT_TRANSLATE_NOOP("", "Cancelled")}
 
 
 class TrialsModel(RecordTableModel):
@@ -25,9 +30,9 @@ class TrialsModel(RecordTableModel):
             if column == CLAIM:
                 return trial.claim
             if column == CASE:
-                return trial.case_type
+                return tr(CASE_WORDS.get(trial.case_type, trial.case_type))
             if column == STATUS:
-                return trial.status
+                return tr(STATUS_WORDS.get(trial.status, trial.status))
             if column == VERDICT:
                 return tr(VERDICT_WORDS.get(trial.label or "", trial.label or ""))
             if column == CONFIDENCE:

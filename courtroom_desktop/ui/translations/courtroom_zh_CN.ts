@@ -1811,6 +1811,30 @@
         <translation>事件数</translation>
     </message>
     <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
         <source>llama.cpp in the app</source>
         <extracomment>Phrases the core writes into its descriptions of places (core.privacy&apos;s servers, a library&apos;s location), shown in the window&apos;s language by ``localized`` (longest first, so &apos;this computer&apos; inside a longer phrase goes with it).</extracomment>
         <translation>应用内的 llama.cpp</translation>
