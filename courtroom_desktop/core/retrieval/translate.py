@@ -28,7 +28,8 @@ import json
 import logging
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -155,8 +156,6 @@ class Lexicon:
     def load(cls, path: Path, source_key: str) -> Lexicon | None:
         """The lexicon ``save`` wrote from this dictionary file, or None (missing, another file, damaged)."""
         tables: dict[str, dict[str, list[str]]] = {"z": {}, "e": {}, "p": {}}
-        collecting = gc.isenabled()
-        gc.disable()  # a million new objects would set off full collections, each scanning the whole heap
         try:
             with path.open(encoding="utf-8") as lines:
                 header = json.loads(next(lines, "null"))
@@ -168,10 +167,6 @@ class Lexicon:
                     tables[kind][key] = values
         except (OSError, ValueError, KeyError, TypeError):
             return None
-        finally:
-            if collecting:
-                gc.enable()
-        gc.freeze()  # it lives as long as the process: never scanned again
         return cls(tables["z"], tables["e"], tables["p"])
 
 
@@ -190,8 +185,21 @@ _lock = threading.Lock()
 _loaded: dict[str, Lexicon | None] = {}
 
 
+@contextmanager
+def _held_collections() -> Iterator[None]:
+    """No full garbage collections inside: reading the lexicon makes about a million objects, which would set off
+    collections that each scan the whole heap with the interpreter's lock held (a stalled window)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def lexicon(cache: Path | None = None) -> Lexicon | None:
-    """The lexicon (process-wide, read once): from the cache folder's JSON when it was built from this dictionary
+    """The lexicon (process-wide, read once): from the cache folder's JSON lines when built from this dictionary
     file, else built and saved there. None without the dictionary (queries then go untranslated)."""
     with _lock:
         if "lexicon" in _loaded:
@@ -208,20 +216,15 @@ def lexicon(cache: Path | None = None) -> Lexicon | None:
             stat = source.stat()
             key = f"{stat.st_size}-{int(stat.st_mtime)}"
             target = cache / f"cedict-lexicon-v{LEXICON_VERSION}.jsonl"
-            found = Lexicon.load(target, key)
-            if found is None:
-                collecting = gc.isenabled()
-                gc.disable()  # as in load: no full collections while a million objects are made
-                try:
+            with _held_collections():
+                found = Lexicon.load(target, key)
+                if found is None:
                     found = Lexicon.read(source)
-                finally:
-                    if collecting:
-                        gc.enable()
-                gc.freeze()
-                try:
-                    found.save(target, key)
-                except OSError as exc:  # a read-only cache: built again next time, still works
-                    log.warning("cannot keep the CC-CEDICT lexicon in %s: %s", target, exc)
+                    try:
+                        found.save(target, key)
+                    except OSError as exc:  # a read-only cache: built again next time, still works
+                        log.warning("cannot keep the CC-CEDICT lexicon in %s: %s", target, exc)
+            gc.freeze()  # it lives as long as the process: never scanned again
         _loaded["lexicon"] = found
         return found
 
