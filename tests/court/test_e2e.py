@@ -21,7 +21,9 @@ async def test_trial_on_the_sample_library_with_the_embedded_model(tmp_path, sam
     try:
         finished = workspace.library.ingest(sample_pdfs)
         assert finished.added == len(sample_pdfs)
-        settings = workspace.config.debate.model_copy(update={"max_rounds": 2, "min_rounds": 1})
+        # one round: two turns, a ruling and the verdict (up to two rounds run in tests/ui/test_real_model.py and
+        # tests/test_decision_e2e.py; round after round is the scripted tests' job); a second round here cost 3 min
+        settings = workspace.config.debate.model_copy(update={"max_rounds": 1, "min_rounds": 1})
         court = workspace.court(None, settings)
         trial_id = court.start(TrialSpec(claim="Vitamin D deficiency is unrelated to birth weight.",
                                          models=workspace.model_labels()))
