@@ -6,13 +6,16 @@ keeps (files, models, products, people: ``NAMES``, and whatever the caller adds)
 
     visible_texts(window) -> list[(where, text)]
     english(window, names=()) -> list[(where, text, words)]     empty when nothing English is left
+    with speaking("zh_CN") as translator: ...                   the app's translator for one language, inside only
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -119,3 +122,19 @@ def english(window: QWidget, names: frozenset[str] | set[str] = frozenset()) -> 
         if words:
             left.append((where, text, words))
     return left
+
+
+@contextmanager
+def speaking(code: str) -> Iterator[QTranslator]:
+    """The window's translation for ``code`` (its compiled .qm) installed on the application inside the block, and
+    removed after: what ``tr`` returns in a window that speaks it. Texts a model made before stay as they were."""
+    from courtroom_desktop.ui.i18n import compiled
+
+    path = compiled(code)
+    translator = QTranslator()
+    assert path is not None and translator.load(str(path)), f"no compiled translation for {code}"
+    QCoreApplication.installTranslator(translator)
+    try:
+        yield translator
+    finally:
+        QCoreApplication.removeTranslator(translator)

@@ -151,20 +151,13 @@ def test_trials_model_newest_first(qtmodeltester, qapp, tmp_path):
     assert model.data(model.index(0, 2)) == "Running" and model.data(model.index(0, 1)) == "Claim"
     assert model.data(model.index(1, 4)).endswith("%")
     # in the Chinese window the case and status columns speak Chinese too
-    from PySide6.QtCore import QCoreApplication, QTranslator
-
     from courtroom_desktop.core.text import has_cjk
-    from courtroom_desktop.ui.i18n import compiled
+    from testkit.untranslated import speaking
 
-    translator = QTranslator()
-    assert translator.load(str(compiled("zh_CN")))
-    QCoreApplication.installTranslator(translator)  # before the rows: the model keeps the texts it showed
-    try:
+    with speaking("zh_CN"):
         chinese = TrialsModel()
         chinese.set_trials(store.list())
         shown = [chinese.data(chinese.index(row, column)) for row in (0, 1) for column in (1, 2, 3)]
-    finally:
-        QCoreApplication.removeTranslator(translator)
     assert all(has_cjk(text) for text in shown if text), shown
     store.close()
 

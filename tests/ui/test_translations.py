@@ -6,11 +6,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QTranslator
-
 from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings
 from courtroom_desktop.core.text import has_cjk
-from courtroom_desktop.ui.i18n import compiled
+from testkit.untranslated import speaking
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,24 +29,17 @@ def test_the_tooltip_table_follows_core_config():
 
 
 def test_every_settings_tooltip_has_a_chinese_translation(qapp):
-    translator = QTranslator()
-    path = compiled("zh_CN")
-    assert path is not None and translator.load(str(path))
-    missing = [d for d in _generator().descriptions() if not has_cjk(translator.translate("", d))]
+    with speaking("zh_CN") as translator:
+        missing = [d for d in _generator().descriptions() if not has_cjk(translator.translate("", d))]
     assert not missing, missing
 
 
 def test_the_settings_dialog_shows_the_tooltip_in_the_windows_language(qapp):
     from courtroom_desktop.ui.dialogs.fields import field_editor
 
-    translator = QTranslator()
-    assert translator.load(str(compiled("zh_CN")))
     english = field_editor(RetrievalSettings, "k").widget.toolTip()
-    QCoreApplication.installTranslator(translator)
-    try:
+    with speaking("zh_CN"):
         chinese = field_editor(RetrievalSettings, "k").widget.toolTip()
         languages = field_editor(LibrarySettings, "embedding_languages").widget.toolTip()
-    finally:
-        QCoreApplication.removeTranslator(translator)
     assert english == RetrievalSettings.model_fields["k"].description
     assert has_cjk(chinese) and has_cjk(languages), (chinese, languages)
