@@ -193,8 +193,10 @@ class LagMonitor:
         self._trace = trace_file  # where every thread's stack goes when a tick is more than TRACE_AFTER_S late
         self.stalls: list[tuple[str, float]] = []
         self.late: list[dict] = []  # ticks more than TRACE_AFTER_S late: phase, lag and the GUI thread's time split
+        self._started = 0.0
 
     def start(self) -> None:
+        self._started = time.perf_counter()
         self._task = asyncio.ensure_future(self._run())
 
     async def _run(self) -> None:
@@ -208,7 +210,8 @@ class LagMonitor:
             if late and stat is not None:
                 now = thread_schedstat()
                 on_cpu, waiting = now[0] - stat[0], now[1] - stat[1]
-                self.late.append({"phase": self.phase, "lag_ms": round(lag, 1), "on_cpu_ms": round(on_cpu, 1),
+                self.late.append({"phase": self.phase, "at_s": round(began - self._started, 2),
+                                  "lag_ms": round(lag, 1), "on_cpu_ms": round(on_cpu, 1),
                                   "runqueue_ms": round(waiting, 1),
                                   "off_cpu_ms": round(max(0.0, lag + TICK_S * 1000 - on_cpu - waiting), 1),
                                   "ran": self.loop_log.during(began, time.perf_counter()) if self.loop_log else []})
@@ -239,7 +242,7 @@ async def until(predicate, timeout: float, what: str):
     return await wait_until(predicate, timeout, what, poll_s=0.05)
 
 
-def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
+def lag_run(pages: int, rounds: int, trace: str | None = None, preload_only: bool = False) -> dict:
     from ingest import generated_pdf
     from PySide6.QtCore import QSettings
 
@@ -283,6 +286,13 @@ def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
             result["preload_s"] = round(time.perf_counter() - began, 1)
             print(f"first run: trial running {result['first_trial_running_s']} s after the window showed, first "
                   f"argument at {result['first_argument_s']} s; {monitor.summary(['preload'])}", flush=True)
+            if preload_only:
+                monitor.phase = "done"
+                control.phase("done")
+                monitor.stop()
+                window.close()
+                await window.shutdown()
+                return
 
             monitor.phase = "ingest"
             control.phase("ingest")
@@ -318,7 +328,7 @@ def lag_run(pages: int, rounds: int, trace: str | None = None) -> dict:
             loop.run_until_complete(scenario())
     result["preload"] = monitor.summary(["preload"])
     result["ingest"] = monitor.summary(["ingest"])
-    result["trial"] = monitor.summary(["trial"])
+    result["trial"] = monitor.summary(["trial"])  # empty with preload_only
     result["ingest_and_trial"] = monitor.summary(["ingest", "trial"])
     result["control"] = control.finish()
     loop_log.close()
@@ -336,6 +346,9 @@ def main() -> None:
     parser.add_argument("--launches", type=int, default=3, help="window launches to time")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--skip-lag", action="store_true", help="only time the launch")
+    parser.add_argument("--preload-only", action="store_true",
+                        help="stop after the preload phase (the window opened, the sample trial started, the models "
+                             "loaded): no ingest or trial phase")
     parser.add_argument("--trace-stalls", metavar="FILE", help="write every thread's stack into FILE whenever the loop is "
                         f"more than {TRACE_AFTER_S * 1000:.0f} ms late, to find what blocks it (faulthandler reads the "
                         "other threads' frames without the GIL: for diagnosis only, it can crash the run)")
@@ -350,12 +363,15 @@ def main() -> None:
           f"{', '.join(f'{s:.2f}' for s in shown)}; target <= 2 s); heavy modules imported by then: "
           f"{figures['heavy_modules_at_show'] or 'none'}")
     if not args.skip_lag:
-        lag = lag_run(args.pages, args.rounds, args.trace_stalls)
+        lag = lag_run(args.pages, args.rounds, args.trace_stalls, args.preload_only)
         figures.update(lag)
         print(f"first run: a trial running {lag['first_trial_running_s']} s after the window showed (\"Try the sample "
               f"library\" clicked at once), its first argument at {lag['first_argument_s']} s")
-        print(f"preload (models loading in threads): {lag['preload_s']} s; ingest of {lag['ingested_pages']} pages: "
-              f"{lag['ingest_s']} s; trial ({lag['turns']} turns, {lag['trial_state']}): {lag['trial_s']} s")
+        if args.preload_only:
+            print(f"preload (models loading in threads): {lag['preload_s']} s")
+        else:
+            print(f"preload (models loading in threads): {lag['preload_s']} s; ingest of {lag['ingested_pages']} "
+                  f"pages: {lag['ingest_s']} s; trial ({lag['turns']} turns, {lag['trial_state']}): {lag['trial_s']} s")
         print("event-loop lag (10 ms ticks)        samples   worst    p99   median  >50ms")
         for phase in ("preload", "ingest", "trial", "ingest_and_trial"):
             s = lag[phase]
@@ -374,12 +390,12 @@ def main() -> None:
             for x in late:
                 ran = ", ".join(f"{name} {ms:g}" if ms else name for name, ms in x["ran"])
                 ran = ran or "no callback of 2 ms or more"
-                print(f"  {x['phase']:<7} {x['lag_ms']:6.1f} late: {x['on_cpu_ms']:6.1f} / {x['runqueue_ms']:6.1f} /"
+                print(f"  {x['phase']:<7} at {x['at_s']:6.2f} s {x['lag_ms']:6.1f} late: {x['on_cpu_ms']:6.1f} / {x['runqueue_ms']:6.1f} /"
                       f" {x['off_cpu_ms']:6.1f}; loop callbacks (ms): {ran}")
         worst = max(lag[phase].get("worst_ms", 0) for phase in ("preload", "ingest", "trial"))
         print(f"worst lag from the first frame on, model loading included: {worst} ms (target <= 50 ms): "
               f"{'OK' if worst <= 50 else 'OVER'}")
-        if lag["trial_state"] != "finished":  # a paused or stopped trial is a failed run, not a short one
+        if not args.preload_only and lag["trial_state"] != "finished":  # a paused or stopped trial is a failed run, not a short one
             print(f"FAILED: the trial ended {lag['trial_state']}, without a verdict: "
                   f"{'; '.join(lag['trial_notices']) or 'no notice'}", file=sys.stderr)
             failed = True

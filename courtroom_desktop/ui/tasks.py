@@ -59,6 +59,15 @@ def lower_thread_priority(nice: int | None = None) -> bool:
     return False
 
 
+def start_worker() -> None:
+    """What every worker thread of the window does before its first task: lower its priority, then import the code
+    the workers need, or wait until another worker has (``ui/warmup.py``: one import at a time)."""
+    from courtroom_desktop.ui import warmup
+
+    lower_thread_priority()
+    warmup.ensure()
+
+
 def make_event_loop(app):
     """The window's qasync event loop, set as the current loop, whose blocking calls (``asyncio.to_thread``,
     ``run_in_executor(None, ...)``) run in worker threads below the window's priority."""
@@ -66,7 +75,7 @@ def make_event_loop(app):
 
     loop = qasync.QEventLoop(app)
     loop.set_default_executor(ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="courtroom-worker",
-                                                 initializer=lower_thread_priority))
+                                                 initializer=start_worker))
     asyncio.set_event_loop(loop)
     return loop
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import subprocess
 import sys
+import threading
 
-from courtroom_desktop.ui import collector
+from courtroom_desktop.ui import collector, warmup
 
 HEAVY = ("numpy", "pymupdf", "pyarrow", "lancedb", "onnxruntime", "llama_cpp", "tantivy")
 
@@ -72,3 +74,80 @@ def test_the_zotero_check_imports_its_reader_off_the_window_thread():
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert ["courtroom_desktop.core.library.zotero", False] in seen  # it was imported, in a worker
     assert not [name for name, on_main in seen if on_main], seen
+
+
+def test_the_window_workers_import_what_they_need_first_one_module_at_a_time():
+    """The window's first worker imports the court's records, the library's stores, the embedder, retrieval, the
+    engine and the report writer before its first task, in its own thread (the window's first trial event imported
+    the report writer on the window's thread), and a second worker waits for it rather than importing beside it."""
+    code = (
+        "import asyncio, json, sys, threading, time\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from courtroom_desktop.ui import warmup\n"
+        "from courtroom_desktop.ui.tasks import make_event_loop\n"
+        "importing, overlaps, where = set(), [], {}\n"
+        "class Hook:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name in warmup.MODULES and name not in sys.modules:\n"
+        "            where[name] = threading.current_thread().name\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Hook())\n"
+        "app = QApplication([])\n"
+        "loop = make_event_loop(app)\n"
+        "async def main():\n"
+        "    first = [m for m in warmup.MODULES if m in sys.modules]\n"
+        "    names = await asyncio.gather(*(asyncio.to_thread(lambda: (warmup.warmed(), threading.current_thread().name))"
+        " for _ in range(3)))\n"
+        "    return first, names\n"
+        "first, names = loop.run_until_complete(main())\n"
+        "print(json.dumps({'before': first, 'where': where, 'tasks': names,"
+        " 'loaded': [m for m in warmup.MODULES if m in sys.modules]}))\n")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["before"] == []  # nothing of it came with the window's own imports
+    assert seen["loaded"] == list(warmup.MODULES)
+    assert set(seen["where"]) == set(warmup.MODULES)
+    assert len(set(seen["where"].values())) == 1 and "courtroom-worker" in next(iter(seen["where"].values()))
+    assert all(warmed for warmed, _ in seen["tasks"])  # every task ran after the imports, in whichever worker
+
+
+def test_warm_up_imports_in_one_thread_while_the_others_wait(tmp_path, monkeypatch):
+    """Two threads ask at once: one imports every module, in order, never two at a time; the other returns only
+    once all are loaded. A module that fails to import is skipped (its user reports it) and nothing raises."""
+    monkeypatch.setattr(warmup, "_done", threading.Event())
+    monkeypatch.setattr(warmup, "_lock", threading.Lock())
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = [f"warm_probe_{i}" for i in range(3)]
+    for name in names:
+        (tmp_path / f"{name}.py").write_text(
+            "import threading, time, warm_probe_log as log\n"
+            "log.events.append(('start', __name__, threading.current_thread().name))\n"
+            "time.sleep(0.05)\n"
+            "log.events.append(('end', __name__, threading.current_thread().name))\n")
+    (tmp_path / "warm_probe_log.py").write_text("events = []\n")
+    (tmp_path / "warm_probe_broken.py").write_text("raise RuntimeError('broken on purpose')\n")
+    modules = (names[0], "warm_probe_broken", names[1], names[2])
+    returned: dict[str, list] = {}
+
+    def ask(label: str) -> None:
+        warmup.ensure(modules)
+        returned[label] = [n for n in names if n in sys.modules]
+
+    threads = [threading.Thread(target=ask, args=(label,), name=label) for label in ("a", "b")]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        import warm_probe_log
+
+        events = warm_probe_log.events
+        assert [e[:2] for e in events] == [(kind, n) for n in names for kind in ("start", "end")]  # one at a time
+        assert len({e[2] for e in events}) == 1
+        assert returned == {"a": names, "b": names}
+        assert warmup.warmed() and "warm_probe_broken" not in sys.modules
+    finally:
+        for name in (*names, "warm_probe_log", "warm_probe_broken"):
+            sys.modules.pop(name, None)
