@@ -27,20 +27,17 @@ import dataclasses
 import logging
 import math
 import os
-import pickle
 import queue
 import signal
-import struct
 import subprocess
-import sys
 import threading
-import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from courtroom_desktop.core.errors import Cancelled, IngestError
+from courtroom_desktop.core.library.child_process import child_streams, command, environment, exit_with_parent, read, write
 from courtroom_desktop.core.library.read.extracted import ExtractedDoc, Line
 from courtroom_desktop.core.library.read.ocr import OcrOptions
 
@@ -54,7 +51,6 @@ POLL_S = 0.05
 ALARM_GRACE_S = 10
 #: argv[1] that makes a frozen app (PyInstaller) run as the extraction child; see courtroom_desktop.__main__.
 WORKER_FLAG = "--courtroom-extract-worker"
-_HEADER = struct.Struct("<Q")
 #: Lines of an extracted document per message from the child (each message is unpickled in one go, holding the GIL).
 LINES_PER_MESSAGE = 256
 #: For tests only: "corrupt", "ocr" or "internal" makes the child's extraction raise as a broken PDF, the OCR engine
@@ -133,32 +129,14 @@ def _inject_test_fault(kind: str) -> None:  # pragma: no cover - runs in the chi
     extract_module._page_lines = page_lines
 
 
-def _write(stream: IO[bytes], message: object) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(_HEADER.pack(len(data)) + data)
-    stream.flush()
-
-
-def _read(stream: IO[bytes]) -> Any:
-    """One message, or None at the end of the stream."""
-    header = stream.read(_HEADER.size)
-    if len(header) < _HEADER.size:
-        return None
-    size = _HEADER.unpack(header)[0]
-    data = stream.read(size)
-    if len(data) < size:
-        return None
-    return pickle.loads(data)  # noqa: S301 - our own child process, over a private pipe
-
-
 def _send_doc(out: IO[bytes], doc: ExtractedDoc) -> None:
     """The document in pieces: its lines (the bulk: a box per character) LINES_PER_MESSAGE at a time, then the rest.
     The parent's reader thread unpickles each message holding Python's global lock; one 300-page document in one
     message held it for about 100 ms, long enough to freeze the window's event loop."""
     lines = doc.lines
     for start in range(0, len(lines), LINES_PER_MESSAGE):
-        _write(out, ("lines", lines[start:start + LINES_PER_MESSAGE]))
-    _write(out, ("done", dataclasses.replace(doc, lines=[])))
+        write(out, ("lines", lines[start:start + LINES_PER_MESSAGE]))
+    write(out, ("done", dataclasses.replace(doc, lines=[])))
 
 
 def serve() -> None:  # pragma: no cover - runs in the child process
@@ -167,13 +145,7 @@ def serve() -> None:  # pragma: no cover - runs in the child process
     from courtroom_desktop.core.errors import IngestError as ChildIngestError
     from courtroom_desktop.core.library.read.extract import extract
 
-    out = os.fdopen(os.dup(1), "wb")
-    try:
-        os.dup2(2, 1)
-    except OSError:  # no stderr (a windowed executable on Windows): the chatter goes nowhere
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-    source = sys.stdin.buffer if sys.stdin is not None else os.fdopen(0, "rb")  # None in a windowed executable
-    parent = os.getppid()
+    source, out = child_streams()
     try:
         import pymupdf
 
@@ -181,17 +153,11 @@ def serve() -> None:  # pragma: no cover - runs in the child process
     except Exception:  # noqa: BLE001 - quieter logs are a nicety
         pass
 
-    def orphan_watch() -> None:
-        while True:
-            time.sleep(1.0)
-            if os.getppid() != parent:
-                os._exit(0)
-
-    threading.Thread(target=orphan_watch, name="orphan-watch", daemon=True).start()
+    exit_with_parent()
     if os.environ.get(TEST_FAULT_ENV):
         _inject_test_fault(os.environ[TEST_FAULT_ENV])
     while True:
-        request = _read(source)
+        request = read(source)
         if request is None:
             return
         path, deadline_s, ocr = request
@@ -203,40 +169,26 @@ def serve() -> None:  # pragma: no cover - runs in the child process
             if hasattr(signal, "alarm") and ocr is not None and done < total:
                 left = signal.alarm(0)
                 signal.alarm(max(left, math.ceil(ocr.page_timeout_s * 1.5) + ALARM_GRACE_S + 10))
-            _write(out, ("ocr", done, total))
+            write(out, ("ocr", done, total))
 
         try:
-            doc = extract(Path(path), on_page=lambda done, total: _write(out, ("page", done, total)), ocr=ocr,
+            doc = extract(Path(path), on_page=lambda done, total: write(out, ("page", done, total)), ocr=ocr,
                           on_ocr=on_ocr)
             _send_doc(out, doc)
         except ChildIngestError as exc:
             if exc.__cause__ is None:  # raised on purpose, with its reason and fix
-                _write(out, ("error", exc.reason, exc.fix, "", ""))
+                write(out, ("error", exc.reason, exc.fix, "", ""))
             else:  # extract() wraps whatever failed inside it: judged by what it wraps
                 kind, reason, fix = describe_failure(exc)
-                _write(out, ("error", reason, fix, kind, "".join(traceback.format_exception(exc))))
+                write(out, ("error", reason, fix, kind, "".join(traceback.format_exception(exc))))
         except MemoryError:
-            _write(out, ("error", "the PDF needs more memory to read than is available", "", "", ""))
+            write(out, ("error", "the PDF needs more memory to read than is available", "", "", ""))
         except Exception as exc:  # noqa: BLE001 - any failure is this file's, reported with its kind and traceback
             kind, reason, fix = describe_failure(exc)
-            _write(out, ("error", reason, fix, kind, "".join(traceback.format_exception(exc))))
+            write(out, ("error", reason, fix, kind, "".join(traceback.format_exception(exc))))
         finally:
             if hasattr(signal, "alarm"):
                 signal.alarm(0)
-
-
-def _command() -> list[str]:
-    if getattr(sys, "frozen", False):
-        return [sys.executable, WORKER_FLAG]
-    return [sys.executable, "-m", "courtroom_desktop.core.library.read.isolate"]
-
-
-def _environment() -> dict[str, str]:
-    """The parent's environment, with the folder this package is imported from first on the child's path."""
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[3])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
-    return env
 
 
 class ExtractWorker:
@@ -258,7 +210,8 @@ class ExtractWorker:
         if self._proc is not None and self._proc.poll() is None:
             return self._proc
         self._stop()
-        proc = subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=_environment(),
+        proc = subprocess.Popen(command("courtroom_desktop.core.library.read.isolate", WORKER_FLAG),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=environment(),
                                 close_fds=True)
         stdout = proc.stdout
         assert stdout is not None  # stdout=PIPE
@@ -266,7 +219,7 @@ class ExtractWorker:
 
         def pump() -> None:  # every message of this child, then None when its stdout closes
             try:
-                while (message := _read(stdout)) is not None:
+                while (message := read(stdout)) is not None:
                     inbox.put(message)
             except Exception:  # noqa: BLE001 - a torn message is a dead child
                 pass
@@ -311,7 +264,7 @@ class ExtractWorker:
                 stdin = self._ensure().stdin
                 assert stdin is not None  # stdin=PIPE
                 try:
-                    _write(stdin, (str(path), float(deadline_s), ocr))
+                    write(stdin, (str(path), float(deadline_s), ocr))
                     break
                 except (OSError, ValueError):
                     self._stop(kill=True)
