@@ -247,12 +247,13 @@ def lag_run(pages: int, rounds: int, trace: str | None = None, preload_only: boo
     from PySide6.QtCore import QSettings
 
     from courtroom_desktop.core.config import AppConfig, DebateSettings, save_config
-    from courtroom_desktop.ui.app import create_window, make_application
+    from courtroom_desktop.ui.app import create_window, make_application, use_embedding_child
     from courtroom_desktop.ui.samples import SAMPLES_DIR, sample_files, suggested_claims
     from courtroom_desktop.ui.tasks import make_event_loop
 
     pdf = generated_pdf(pages, ROOT / "bench" / "out")
     app = make_application()
+    use_embedding_child()  # as run_app does
     app.setQuitOnLastWindowClosed(False)  # the scenario closes the window, then awaits its shutdown
     loop = make_event_loop(app)
     trace_file = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - open for the whole run

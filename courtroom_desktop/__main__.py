@@ -14,6 +14,11 @@ def main() -> int:
 
         serve()
         return 0
+    if sys.argv[1:2] == ["--courtroom-embed-worker"]:  # a frozen app's embedding child (core.library.embed.child)
+        from courtroom_desktop.core.library.embed.child import serve as serve_embedder
+
+        serve_embedder()
+        return 0
     from courtroom_desktop.cli import main as cli_main
 
     return cli_main(sys.argv[1:])

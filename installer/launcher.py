@@ -1,5 +1,6 @@
 """The frozen app's entry script (PyInstaller runs this file as __main__): the same main() as the `courtroom`
-console script, which also serves the PDF-extraction child (`courtroom --courtroom-extract-worker`)."""
+console script, which also serves the PDF-extraction child (`courtroom --courtroom-extract-worker`) and the window's
+embedding child (`courtroom --courtroom-embed-worker`)."""
 
 import multiprocessing
 import sys

@@ -14,6 +14,8 @@ HF_HUB_OFFLINE=1 and every proxy variable pointing at a closed port (so anything
   4. `courtroom trial CLAIM`        a suggested claim of the samples, --max-rounds N: ends with a verdict, and
                                     --report writes report.md/.html/.pdf/.json
   5. the window                     QT_QPA_PLATFORM=offscreen COURTROOM_UI_SMOKE=1: shown_s (median of --runs)
+  6. the window's embedding child   `courtroom --courtroom-embed-worker` loads the shipped MiniLM export and answers
+                                    two texts (English, Chinese) with unit vectors of 384 numbers
 
 Prints each step's seconds, the bundle's size and the start times, optionally writes them as JSON (--json FILE),
 and exits 1 on the first failure. Slow (two to four minutes on two cores): it is not part of `make test`; run it with
@@ -126,6 +128,40 @@ def scan_found(rows, scan: Path, words: tuple[str, ...], page: int) -> str:
     if missing:
         return f"the top passage lacks {', '.join(missing)}: {str(top.get('text'))[:300]!r}"
     return ""
+
+
+def embed_child(exe: Path, bundle: Path, env: dict) -> tuple[int, list[float]]:
+    """The frozen app as the window's embedding child: the shipped MiniLM export loaded, two texts embedded."""
+    import numpy as np
+
+    from courtroom_desktop.core.library.child_process import read, write
+
+    folder = next((p for p in bundle.rglob("all-MiniLM-L6-v2-onnx") if (p / "manifest.json").is_file()), None)
+    if folder is None:
+        raise SmokeFailure("the bundle ships no embedders/all-MiniLM-L6-v2-onnx folder")
+    proc = subprocess.Popen([str(exe), "--courtroom-embed-worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        write(proc.stdin, ("load", str(folder), "onnx"))
+        ready = read(proc.stdout)
+        if not ready or ready[0] != "ready":
+            raise SmokeFailure(f"the embedding child did not load the model: {ready!r}")
+        write(proc.stdin, ("encode", ["The court rules on the claim.", "法院对该说法作出裁决。"], 2, True))
+        answer = read(proc.stdout)
+        if not answer or answer[0] != "vectors":
+            raise SmokeFailure(f"the embedding child did not answer with vectors: {answer!r}")
+        vectors = np.asarray(answer[1])
+        norms = [float(n) for n in np.linalg.norm(vectors, axis=1)]
+        if vectors.shape != (2, int(ready[1])) or not all(abs(n - 1) < 1e-3 for n in norms):
+            raise SmokeFailure(f"the embedding child's vectors: shape {vectors.shape}, norms {norms}")
+        proc.stdin.close()
+        if proc.wait(timeout=30) != 0:
+            raise SmokeFailure(f"the embedding child exited {proc.returncode}: {proc.stderr.read()[-2000:]!r}")
+        return int(ready[1]), norms
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -262,6 +298,10 @@ def main(argv: list[str] | None = None) -> int:
         figures["window_wall_median_s"] = round(statistics.median(wall), 3)
         step("window", sum(wall), f"shown_s median {figures['window_shown_median_s']} s of {len(shown)} "
                                   f"({', '.join(f'{s:.3f}' for s in shown)})")
+        # 6. the embedding child the window runs its ONNX model in (core/library/embed/child.py)
+        began = time.perf_counter()
+        dim, norms = embed_child(exe, bundle, env)
+        step("embedchild", time.perf_counter() - began, f"dim {dim}, vector norms {', '.join(f'{n:.3f}' for n in norms)}")
     except SmokeFailure as exc:
         print(f"FAIL    {exc}", file=sys.stderr)
         if args.keep:

@@ -101,6 +101,14 @@ def create_window(config_dir: Path, data_dir: Path, settings: QSettings | None =
     return window
 
 
+def use_embedding_child() -> None:
+    """The window runs an ONNX embedding model in a child process (``core/library/embed/child.py``): loading it in
+    the window's process held the interpreter lock 60 to 200 ms in one piece (onnxruntime's import, the tokenizer)."""
+    from courtroom_desktop.core.services.library import use_embedding_child as use
+
+    use(True)
+
+
 def _remembered_data_dir(data_dir: Path, settings: QSettings) -> Path:
     """The data folder chosen in Settings, unless a flag or the environment named one for this run."""
     from courtroom_desktop.core.config import data_dir as default_data_dir
@@ -119,6 +127,7 @@ def run_app(config_dir: Path, data_dir: Path, argv: list[str] | None = None) -> 
 
     app = make_application(argv)
     settings = QSettings()
+    use_embedding_child()
     window = create_window(config_dir, _remembered_data_dir(data_dir, settings), settings)
     loop = make_event_loop(app)
     closed = asyncio.Event()

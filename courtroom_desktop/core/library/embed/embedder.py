@@ -27,6 +27,8 @@ import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
 from courtroom_desktop.core.lazy import LazyModel
+from courtroom_desktop.core.library.embed import child
+from courtroom_desktop.core.library.embed.child import ChildModel
 from courtroom_desktop.core.library.embed.onnx import SETTING as _SETTING
 from courtroom_desktop.core.library.embed.onnx import OnnxModel, cache_root, exported_model, shipped_export, torch_installed
 from courtroom_desktop.core.records import Chunk
@@ -165,24 +167,24 @@ class Embedder:
         """What the library records its vectors under (:func:`identity_of`)."""
         return identity_of(self.name, self.backend)
 
-    def _build(self) -> _TorchModel | OnnxModel:
+    def _build(self) -> _TorchModel | OnnxModel | ChildModel:
         if self.backend == "onnx" and self.name.lower() in BUNDLED:
             shipped = shipped_export(self.backend)
             if shipped is not None:  # the desktop bundle: exported when it was built, no PyTorch in it
-                return OnnxModel(shipped, self.backend)
+                return _onnx_model(shipped, self.backend)
         path = resolve_model_path(self.name)
         if self.backend == "torch":
             return _TorchModel(path)
         try:
             folder = exported_model(path, self.backend, self.cache_dir or cache_root(), label=self.name)
-            return OnnxModel(folder, self.backend)
+            return _onnx_model(folder, self.backend)
         except ConfigError as exc:
             if self.backend != "onnx" or not torch_installed():
                 raise
             log.warning("%s; embedding with PyTorch instead (the same vectors, slower)", exc)
             return _TorchModel(path)
 
-    def _load(self) -> _TorchModel | OnnxModel:
+    def _load(self) -> _TorchModel | OnnxModel | ChildModel:
         return self._model.get()
 
     def covers(self, text: str) -> bool:
@@ -203,23 +205,44 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
-        if self.length_batching:  # longest first, as sentence-transformers orders one call's texts
-            order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-        else:
-            order = list(range(len(texts)))
-        out = np.empty((len(texts), model.dim), dtype=np.float32)
-        step = max(int(self.batch), 1)
-        pool = getattr(model, "pool", None)
-        if pool is not None:  # a batch per worker at least, so that a short call still uses every core
-            step = max(1, min(step, -(-len(order) // model.workers)))
-        parts = [order[start:start + step] for start in range(0, len(order), step)]
-        if pool is None or len(parts) == 1:
-            for part in parts:
-                out[part] = model.encode_batch([texts[i] for i in part])
-        else:  # longest first: the workers take them in that order, and finish together
-            for part, vectors in zip(parts, pool.map(lambda p: model.encode_batch([texts[i] for i in p]), parts)):
-                out[part] = vectors
-        return out
+        if isinstance(model, ChildModel):  # the child cuts them into batches for its own workers
+            return model.encode_all(texts, self.batch, self.length_batching)
+        return encode_in_batches(model, texts, self.batch, self.length_batching)
+
+    def close(self) -> None:
+        """Stop the model's child process, if it runs in one (``embed/child.py``)."""
+        if self._model.loaded:
+            model = self._load()
+            if isinstance(model, ChildModel):
+                model.close()
+
+
+def _onnx_model(folder: Path, backend: str) -> OnnxModel | ChildModel:
+    """The exported model in ``folder``: in this process, or in a child process where the window asked for one."""
+    return ChildModel(folder, backend) if child.in_use() else OnnxModel(folder, backend)
+
+
+def encode_in_batches(model: _TorchModel | OnnxModel, texts: list[str], batch: int,
+                      length_batching: bool = True) -> np.ndarray:
+    """``texts``' vectors, in their order, computed in batches of ``batch`` (over the model's workers when it has a
+    pool)."""
+    if length_batching:  # longest first, as sentence-transformers orders one call's texts
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    else:
+        order = list(range(len(texts)))
+    out = np.empty((len(texts), model.dim), dtype=np.float32)
+    step = max(int(batch), 1)
+    pool = getattr(model, "pool", None)
+    if pool is not None:  # a batch per worker at least, so that a short call still uses every core
+        step = max(1, min(step, -(-len(order) // model.workers)))
+    parts = [order[start:start + step] for start in range(0, len(order), step)]
+    if pool is None or len(parts) == 1:
+        for part in parts:
+            out[part] = model.encode_batch([texts[i] for i in part])
+    else:  # longest first: the workers take them in that order, and finish together
+        for part, vectors in zip(parts, pool.map(lambda p: model.encode_batch([texts[i] for i in p]), parts)):
+            out[part] = vectors
+    return out
 
 
 class _TorchModel:

@@ -73,9 +73,17 @@ def cache_root() -> Path:
     return Path(platformdirs.user_cache_dir(APP_ID))
 
 
-def _need_onnxruntime(backend: str, export: bool) -> None:
+def _need_onnxruntime(backend: str, export: bool, load: bool = True) -> None:
+    """ConfigError, naming the setting and what to install, when a module the ONNX backend needs is missing.
+    ``load=False`` only looks for them without importing (the embedding child imports them, not the window)."""
+    import importlib.util
+
     missing = []
     for module in ("onnxruntime", "tokenizers") + (("onnx",) if export else ()):
+        if not load:
+            if importlib.util.find_spec(module) is None:
+                missing.append(module)
+            continue
         try:
             __import__(module)
         except ImportError:
@@ -116,6 +124,19 @@ def shipped_export(backend: str) -> Path | None:
     return None
 
 
+def _onnxruntime_version() -> str:
+    """onnxruntime's version from its package metadata, without importing it (its import holds the interpreter lock
+    for 60 to 200 ms); imported where the metadata is missing."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("onnxruntime")
+    except importlib.metadata.PackageNotFoundError:
+        import onnxruntime
+
+        return str(onnxruntime.__version__)
+
+
 def _cpu_has_vnni() -> bool:
     """int8 dot-product instructions (AVX512-VNNI or AVX-VNNI): then int8 weights are signed (the fast kernels);
     without them onnxruntime's signed kernels can saturate, and unsigned weights (its 'avx2' setting) are safe."""
@@ -138,14 +159,12 @@ def exported_model(model_path: str, backend: str, root: Path, label: str = "") -
     """The folder of ``model_path`` exported for ``backend`` under ``root``, exporting it first if it is not there
     (``label`` names the folder). Raises ConfigError (naming the setting) when the packages are missing or the
     export fails."""
-    _need_onnxruntime(backend, export=False)
-    import onnxruntime
-
+    _need_onnxruntime(backend, export=False, load=False)
     weights = "s8" if backend == "onnx-int8" and _cpu_has_vnni() else "u8"
     source = Path(model_path).resolve()
     material = json.dumps({"model": str(source), "files": _fingerprint(source), "backend": backend,
                            "weights": weights if backend == "onnx-int8" else None, "format": EXPORT_FORMAT,
-                           "onnxruntime": onnxruntime.__version__}, sort_keys=True)
+                           "onnxruntime": _onnxruntime_version()}, sort_keys=True)
     key = hashlib.sha1(material.encode()).hexdigest()[:12]
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(label or source.name).name)[:48]
     folder = Path(root) / "embedders" / f"{slug}-{backend}-{key}"

@@ -1,0 +1,193 @@
+"""An exported ONNX embedding model run in a child process, for the window.
+
+Loading it in the window's process holds the interpreter lock in one piece twice: onnxruntime's import (its pybind11
+module's initialisation: 56 to 206 ms) and the tokenizer's (45 to 55 ms), long enough to stop the window's event
+loop however the threads are arranged (docs/ui.md). In a child the window's process never imports onnxruntime or
+the tokenizer; the child loads the model folder the parent found (exported, or shipped with the bundle) and answers
+each call with the vectors. Only the window asks for it (``use(True)`` in ``ui/app.py``); the command line, the
+tests and the benchmarks load the model in their own process as before.
+
+Messages (``core/library/child_process.py``): the parent sends ``("load", folder, backend)`` and gets ``("ready",
+dim)``; then ``("encode", texts, batch, length_batching)`` gets ``("vectors", array)``; a failure gets ``("error",
+reason, fix)``. The child runs one request at a time, its own worker threads embedding a request's texts together,
+and leaves when its input closes or its parent is gone. A child that dies is started again by the next call, and
+the call that found it dead fails with an error naming the model and what to do.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import threading
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from courtroom_desktop.core.errors import CourtroomError, LibraryError
+from courtroom_desktop.core.library.child_process import (
+    child_streams,
+    command,
+    environment,
+    exit_with_parent,
+    read,
+    write,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+log = logging.getLogger(__name__)
+
+#: argv[1] that makes a frozen app (PyInstaller) run as the embedding child; see courtroom_desktop.__main__.
+WORKER_FLAG = "--courtroom-embed-worker"
+MODULE = "courtroom_desktop.core.library.embed.child"
+
+_use = False
+
+
+def use(on: bool) -> None:
+    """Whether ONNX embedders made from now on run their model in a child process (the window turns it on)."""
+    global _use
+    _use = bool(on)
+
+
+def in_use() -> bool:
+    return _use
+
+
+class ChildModel:
+    """The parent's side: the model in ``folder`` run by a child process. Thread-safe (one call at a time)."""
+
+    workers = 1
+    pool = None
+
+    def __init__(self, folder: Path, backend: str):
+        self.folder, self.backend = Path(folder), backend
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self.started = 0
+        self.dim = self._call_ready()
+
+    def _fail(self, reason: str, fix: str = "") -> LibraryError:
+        return LibraryError(f"the embedding model {self.folder.name} ({self.backend}): {reason}",
+                            reason=reason, fix=fix or "try again; if it keeps failing, restart the app and see its log")
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(command(MODULE, WORKER_FLAG), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                env=environment(), close_fds=True)
+        self.started += 1
+        return proc
+
+    def _ask(self, message: tuple[Any, ...]) -> Any:
+        """Send ``message`` to the running child (started, and its model loaded, if there is none); its answer."""
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            self._stop()
+            proc = self._proc = self._start()
+            assert proc.stdin is not None and proc.stdout is not None  # PIPE both
+            write(proc.stdin, ("load", str(self.folder), self.backend))
+            answer = read(proc.stdout)
+            if answer is None or answer[0] != "ready":
+                self._stop()
+                raise self._answer_error(answer, "it did not start")
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            write(proc.stdin, message)
+        except (BrokenPipeError, OSError) as exc:
+            self._stop()
+            raise self._fail(f"its process stopped ({exc})") from exc
+        answer = read(proc.stdout)
+        if answer is None:
+            code = proc.poll()
+            self._stop()
+            raise self._fail(f"its process stopped (exit code {code})")
+        return answer
+
+    def _answer_error(self, answer: Any, default: str) -> LibraryError:
+        if answer is not None and answer[0] == "error":
+            return self._fail(answer[1], answer[2])
+        return self._fail(default)
+
+    def _call_ready(self) -> int:
+        with self._lock:
+            answer = self._ask(("dim",))
+        if answer[0] != "dim":
+            raise self._answer_error(answer, f"an unexpected answer {answer[0]!r}")
+        return int(answer[1])
+
+    def encode_batch(self, texts: list[str]) -> np.ndarray:
+        return self.encode_all(texts, len(texts) or 1, False)
+
+    def encode_all(self, texts: list[str], batch: int, length_batching: bool) -> np.ndarray:
+        import numpy as np
+
+        with self._lock:
+            answer = self._ask(("encode", list(texts), int(batch), bool(length_batching)))
+        if answer[0] != "vectors":
+            raise self._answer_error(answer, f"an unexpected answer {answer[0]!r}")
+        return np.asarray(answer[1], dtype=np.float32)
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    def _stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()  # the child sees the end of its input and leaves
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+
+
+def serve() -> None:  # pragma: no cover - runs in the child process
+    """The child: load the model named by the first message, then answer until the input closes."""
+    from courtroom_desktop.core.library.embed.embedder import encode_in_batches
+    from courtroom_desktop.core.library.embed.onnx import OnnxModel
+
+    source, out = child_streams()
+    exit_with_parent()
+    model: OnnxModel | None = None
+    while (request := read(source)) is not None:
+        try:
+            if request[0] == "load":
+                try:
+                    model = OnnxModel(Path(request[1]), request[2])
+                except CourtroomError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - a damaged or partial model folder
+                    write(out, ("error", f"cannot load the model folder {request[1]} ({type(exc).__name__}: {exc})",
+                                "delete that folder: the model is exported again on next use"))
+                    continue
+                write(out, ("ready", model.dim))
+            elif model is None:
+                write(out, ("error", "no model loaded", ""))
+            elif request[0] == "dim":
+                write(out, ("dim", model.dim))
+            elif request[0] == "encode":
+                _, texts, batch, length_batching = request
+                write(out, ("vectors", encode_in_batches(model, texts, batch, length_batching)))
+            else:
+                write(out, ("error", f"unknown request {request[0]!r}", ""))
+        except CourtroomError as exc:
+            write(out, ("error", exc.reason or str(exc), exc.fix))
+        except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it as this model's error
+            log.error("embedding child: %s", "".join(traceback.format_exception(exc)))
+            write(out, ("error", f"{type(exc).__name__}: {exc}", ""))
+
+
+if __name__ == "__main__":  # pragma: no cover - the child process
+    serve()
