@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import pickle
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -48,6 +49,25 @@ def environment() -> dict[str, str]:
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     return env
+
+
+def stop(proc: subprocess.Popen[bytes], kill: bool = False) -> None:
+    """End a child (killed first with ``kill``): its input closed, so that it leaves its loop, then waited for (killed
+    after 5 s), its output closed."""
+    if kill and proc.poll() is None:
+        proc.kill()
+    try:
+        if proc.stdin is not None:
+            proc.stdin.close()  # the child sees the end of its input and leaves its loop
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+    if proc.stdout is not None:
+        proc.stdout.close()
 
 
 def child_streams() -> tuple[IO[bytes], IO[bytes]]:

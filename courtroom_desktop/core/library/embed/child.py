@@ -30,6 +30,7 @@ from courtroom_desktop.core.library.child_process import (
     environment,
     exit_with_parent,
     read,
+    stop,
     write,
 )
 
@@ -133,20 +134,8 @@ class ChildModel:
 
     def _stop(self) -> None:
         proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        try:
-            if proc.stdin is not None:
-                proc.stdin.close()  # the child sees the end of its input and leaves
-        except OSError:
-            pass
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-        if proc.stdout is not None:
-            proc.stdout.close()
+        if proc is not None:
+            stop(proc)
 
     def close(self) -> None:
         with self._lock:

@@ -37,7 +37,15 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from courtroom_desktop.core.errors import Cancelled, IngestError
-from courtroom_desktop.core.library.child_process import child_streams, command, environment, exit_with_parent, read, write
+from courtroom_desktop.core.library.child_process import (
+    child_streams,
+    command,
+    environment,
+    exit_with_parent,
+    read,
+    stop,
+    write,
+)
 from courtroom_desktop.core.library.read.extracted import ExtractedDoc, Line
 from courtroom_desktop.core.library.read.ocr import OcrOptions
 
@@ -234,20 +242,7 @@ class ExtractWorker:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        if kill and proc.poll() is None:
-            proc.kill()
-        try:
-            if proc.stdin is not None:  # always (stdin=PIPE)
-                proc.stdin.close()  # the child sees the end of its input and leaves its loop
-        except OSError:
-            pass
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-        if proc.stdout is not None:  # always (stdout=PIPE)
-            proc.stdout.close()
+        stop(proc, kill)
 
     def close(self) -> None:
         with self._lock:
