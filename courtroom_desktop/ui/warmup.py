@@ -1,7 +1,7 @@
 """The code the window's workers will need, imported first, in one of them, one module at a time.
 
-Importing an extension module holds the interpreter lock while it initialises (onnxruntime's about 35 ms, pyarrow's
-about 20 ms), and so does building pydantic's record models. Right after the window shows, "Try the sample library"
+Importing an extension module holds the interpreter lock while it initialises (pyarrow's about 20 ms), and so does
+building pydantic's record models. Right after the window shows, "Try the sample library"
 and the preload start several workers at once; each imported what it needed, and the window's thread waited behind
 two or three of those holds in a row (``bench/ui.py --trace-stalls``: 80 to 120 ms late ticks with three threads in
 the import machinery). The window's first trial event also imported the report writer on the window's own thread.
@@ -21,10 +21,11 @@ import time
 
 log = logging.getLogger(__name__)
 
-#: In the order a first run needs them: the trial list and records (pydantic), the library and its stores (numpy,
-#: PyMuPDF, pyarrow, tantivy, LanceDB), the embedding model (onnxruntime), retrieval, the court's engine, the embedded
-#: chat model's wrapper (the preload makes it on the window's thread; llama.cpp itself loads with the model, in a
-#: worker), and the report writer the window's cards use (``ui/text.py``).
+#: In the order a first run needs them: the trial list and records (pydantic), the library (numpy, PyMuPDF, pyarrow)
+#: and its vector store, the ONNX embedder's runner, retrieval, the court's engine, the embedded chat model's wrapper
+#: (the preload makes it on the window's thread), and the report writer the window's cards use (``ui/text.py``).
+#: The extension libraries these load on first use (LanceDB, tantivy, onnxruntime, llama.cpp) are not imported here:
+#: the embedding model runs in a child process in the window (``core/library/embed/child.py``).
 MODULES = (
     "courtroom_desktop.core.court.store",
     "courtroom_desktop.core.library.library",
@@ -44,8 +45,9 @@ _done = threading.Event()
 
 
 def ensure(modules: tuple[str, ...] | None = None) -> None:
-    """Import ``modules`` (default :data:`MODULES`) once per process, the first caller doing it and the others waiting until it has. Never
-    raises: this runs as a thread pool's initializer, where an exception would break the pool."""
+    """Import ``modules`` (default :data:`MODULES`) once per process, the first caller doing it and the others
+    waiting until it has. Never raises: this runs as a thread pool's initializer, where an exception would break
+    the pool."""
     if _done.is_set():
         return
     with _lock:

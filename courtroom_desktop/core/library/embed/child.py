@@ -10,8 +10,8 @@ tests and the benchmarks load the model in their own process as before.
 Messages (``core/library/child_process.py``): the parent sends ``("load", folder, backend)`` and gets ``("ready",
 dim)``; then ``("encode", texts, batch, length_batching)`` gets ``("vectors", array)``; a failure gets ``("error",
 reason, fix)``. The child runs one request at a time, its own worker threads embedding a request's texts together,
-and leaves when its input closes or its parent is gone. A child that dies is started again by the next call, and
-the call that found it dead fails with an error naming the model and what to do.
+and leaves when its input closes or its parent is gone. A child found dead before a call is replaced; one that dies
+during a call fails that call with an error naming the model and what to do, and the next call starts a new one.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ from courtroom_desktop.core.library.child_process import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from courtroom_desktop.core.library.embed.onnx import OnnxModel
+
 log = logging.getLogger(__name__)
 
 #: argv[1] that makes a frozen app (PyInstaller) run as the embedding child; see courtroom_desktop.__main__.
@@ -59,71 +61,59 @@ def in_use() -> bool:
 class ChildModel:
     """The parent's side: the model in ``folder`` run by a child process. Thread-safe (one call at a time)."""
 
-    workers = 1
-    pool = None
-
     def __init__(self, folder: Path, backend: str):
         self.folder, self.backend = Path(folder), backend
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
         self.started = 0
-        self.dim = self._call_ready()
+        self.dim = 0
+        with self._lock:
+            self._running()  # started and loaded now: a folder it cannot load fails here, and dim is known
 
     def _fail(self, reason: str, fix: str = "") -> LibraryError:
         return LibraryError(f"the embedding model {self.folder.name} ({self.backend}): {reason}",
                             reason=reason, fix=fix or "try again; if it keeps failing, restart the app and see its log")
-
-    def _start(self) -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(command(MODULE, WORKER_FLAG), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                env=environment(), close_fds=True)
-        self.started += 1
-        return proc
-
-    def _ask(self, message: tuple[Any, ...]) -> Any:
-        """Send ``message`` to the running child (started, and its model loaded, if there is none); its answer."""
-        proc = self._proc
-        if proc is None or proc.poll() is not None:
-            self._stop()
-            proc = self._proc = self._start()
-            assert proc.stdin is not None and proc.stdout is not None  # PIPE both
-            write(proc.stdin, ("load", str(self.folder), self.backend))
-            answer = read(proc.stdout)
-            if answer is None or answer[0] != "ready":
-                self._stop()
-                raise self._answer_error(answer, "it did not start")
-        assert proc.stdin is not None and proc.stdout is not None
-        try:
-            write(proc.stdin, message)
-        except (BrokenPipeError, OSError) as exc:
-            self._stop()
-            raise self._fail(f"its process stopped ({exc})") from exc
-        answer = read(proc.stdout)
-        if answer is None:
-            code = proc.poll()
-            self._stop()
-            raise self._fail(f"its process stopped (exit code {code})")
-        return answer
 
     def _answer_error(self, answer: Any, default: str) -> LibraryError:
         if answer is not None and answer[0] == "error":
             return self._fail(answer[1], answer[2])
         return self._fail(default)
 
-    def _call_ready(self) -> int:
-        with self._lock:
-            answer = self._ask(("dim",))
-        if answer[0] != "dim":
-            raise self._answer_error(answer, f"an unexpected answer {answer[0]!r}")
-        return int(answer[1])
-
-    def encode_batch(self, texts: list[str]) -> np.ndarray:
-        return self.encode_all(texts, len(texts) or 1, False)
+    def _running(self) -> subprocess.Popen[bytes]:
+        """The running child, started and its model loaded if there is none (a dead one is replaced)."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            return proc
+        self._stop()
+        proc = self._proc = subprocess.Popen(command(MODULE, WORKER_FLAG), stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE, env=environment(), close_fds=True)
+        self.started += 1
+        assert proc.stdin is not None and proc.stdout is not None  # PIPE both
+        write(proc.stdin, ("load", str(self.folder), self.backend))
+        answer = read(proc.stdout)
+        if answer is None or answer[0] != "ready":
+            self._stop()
+            raise self._answer_error(answer, "it did not start")
+        self.dim = int(answer[1])
+        return proc
 
     def encode_all(self, texts: list[str], batch: int, length_batching: bool) -> np.ndarray:
+        """``texts``' vectors in their order; the child cuts them into batches for its workers."""
         import numpy as np
 
         with self._lock:
-            answer = self._ask(("encode", list(texts), int(batch), bool(length_batching)))
+            proc = self._running()
+            assert proc.stdin is not None and proc.stdout is not None
+            try:
+                write(proc.stdin, ("encode", list(texts), int(batch), bool(length_batching)))
+            except OSError as exc:
+                self._stop()
+                raise self._fail(f"its process stopped ({exc})") from exc
+            answer = read(proc.stdout)
+            if answer is None:
+                code = proc.poll()
+                self._stop()
+                raise self._fail(f"its process stopped (exit code {code})")
         if answer[0] != "vectors":
             raise self._answer_error(answer, f"an unexpected answer {answer[0]!r}")
         return np.asarray(answer[1], dtype=np.float32)
@@ -142,10 +132,22 @@ class ChildModel:
             self._stop()
 
 
+def _load(folder: str, backend: str) -> OnnxModel:
+    """In the child: the model in ``folder``; a folder it cannot load (damaged, partly written) is a LibraryError."""
+    from courtroom_desktop.core.library.embed.onnx import OnnxModel
+
+    try:
+        return OnnxModel(Path(folder), backend)
+    except CourtroomError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a damaged or partial model folder
+        raise LibraryError(f"cannot load the model folder {folder} ({type(exc).__name__}: {exc})",
+                           fix="delete that folder: the model is exported again on next use") from exc
+
+
 def serve() -> None:  # pragma: no cover - runs in the child process
     """The child: load the model named by the first message, then answer until the input closes."""
-    from courtroom_desktop.core.library.embed.embedder import encode_in_batches
-    from courtroom_desktop.core.library.embed.onnx import OnnxModel
+    from courtroom_desktop.core.library.embed.batches import encode_in_batches
 
     source, out = child_streams()
     exit_with_parent()
@@ -153,19 +155,10 @@ def serve() -> None:  # pragma: no cover - runs in the child process
     while (request := read(source)) is not None:
         try:
             if request[0] == "load":
-                try:
-                    model = OnnxModel(Path(request[1]), request[2])
-                except CourtroomError:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - a damaged or partial model folder
-                    write(out, ("error", f"cannot load the model folder {request[1]} ({type(exc).__name__}: {exc})",
-                                "delete that folder: the model is exported again on next use"))
-                    continue
+                model = _load(request[1], request[2])
                 write(out, ("ready", model.dim))
             elif model is None:
                 write(out, ("error", "no model loaded", ""))
-            elif request[0] == "dim":
-                write(out, ("dim", model.dim))
             elif request[0] == "encode":
                 _, texts, batch, length_batching = request
                 write(out, ("vectors", encode_in_batches(model, texts, batch, length_batching)))

@@ -27,8 +27,8 @@ import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
 from courtroom_desktop.core.lazy import LazyModel
-from courtroom_desktop.core.library.embed import child
-from courtroom_desktop.core.library.embed.child import ChildModel
+from courtroom_desktop.core.library.embed.batches import encode_in_batches
+from courtroom_desktop.core.library.embed.child import ChildModel, in_use
 from courtroom_desktop.core.library.embed.onnx import SETTING as _SETTING
 from courtroom_desktop.core.library.embed.onnx import OnnxModel, cache_root, exported_model, shipped_export, torch_installed
 from courtroom_desktop.core.records import Chunk
@@ -219,30 +219,7 @@ class Embedder:
 
 def _onnx_model(folder: Path, backend: str) -> OnnxModel | ChildModel:
     """The exported model in ``folder``: in this process, or in a child process where the window asked for one."""
-    return ChildModel(folder, backend) if child.in_use() else OnnxModel(folder, backend)
-
-
-def encode_in_batches(model: _TorchModel | OnnxModel, texts: list[str], batch: int,
-                      length_batching: bool = True) -> np.ndarray:
-    """``texts``' vectors, in their order, computed in batches of ``batch`` (over the model's workers when it has a
-    pool)."""
-    if length_batching:  # longest first, as sentence-transformers orders one call's texts
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-    else:
-        order = list(range(len(texts)))
-    out = np.empty((len(texts), model.dim), dtype=np.float32)
-    step = max(int(batch), 1)
-    pool = getattr(model, "pool", None)
-    if pool is not None:  # a batch per worker at least, so that a short call still uses every core
-        step = max(1, min(step, -(-len(order) // model.workers)))
-    parts = [order[start:start + step] for start in range(0, len(order), step)]
-    if pool is None or len(parts) == 1:
-        for part in parts:
-            out[part] = model.encode_batch([texts[i] for i in part])
-    else:  # longest first: the workers take them in that order, and finish together
-        for part, vectors in zip(parts, pool.map(lambda p: model.encode_batch([texts[i] for i in p]), parts)):
-            out[part] = vectors
-    return out
+    return ChildModel(folder, backend) if in_use() else OnnxModel(folder, backend)
 
 
 class _TorchModel:
