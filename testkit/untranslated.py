@@ -36,9 +36,11 @@ from PySide6.QtWidgets import (
 NAMES = frozenset("""
 courtroom desktop pdf pdfs zotero ollama openai markdown word docx txt md bm25 lancedb llama cpp gguf api url doi
 minilm all l6 v2 smollm2 smollm ocr json html ray s3 qt ctrl shift alt enter esc f1 pgup pgdown del e1 e2 e3 e4 e5
-q1 q2 ms kb mb gb cd4 hiv id all-minilm-l6-v2 llama.cpp qwen2.5 ollama.com smollm2-135m
+q1 q2 ms kb mb gb cd4 hiv id all-minilm-l6-v2 llama.cpp qwen2.5 ollama.com smollm2-135m csv
 """.split())
 WORD = re.compile(r"[A-Za-z][\w'\-.]*[\w]|[A-Za-z]")
+#: A command line the window quotes (``courtroom export --with-prompts``): typed as it is, in any language.
+COMMAND = re.compile(r"\bcourtroom(?: [a-z][\w-]*| --[\w-]+)+")
 PATH = re.compile(r"(?:[A-Za-z]:)?[/\\][^\s:,;]+|\b[\w.-]+\.(?:pdf|md|txt|docx|gguf|json|html)\b", re.IGNORECASE)
 
 
@@ -48,6 +50,14 @@ def _plain(text: str) -> str:
         document.setHtml(text)
         return document.toPlainText()
     return text
+
+
+def _columns(model) -> int:
+    """A model's column count (a list widget's model keeps columnCount private: one column)."""
+    try:
+        return model.columnCount()
+    except TypeError:
+        return 1
 
 
 def visible_texts(window: QWidget) -> list[tuple[str, str]]:
@@ -83,7 +93,7 @@ def visible_texts(window: QWidget) -> list[tuple[str, str]]:
             add(kind, widget.title())
         elif isinstance(widget, QAbstractItemView) and widget.model() is not None:
             model = widget.model()
-            columns = [c for c in range(model.columnCount())
+            columns = [c for c in range(_columns(model))
                        if not getattr(widget, "isColumnHidden", lambda c: False)(c)]
             for column in columns:
                 add(f"{kind} header", str(model.headerData(column, Qt.Orientation.Horizontal) or ""))
@@ -117,7 +127,7 @@ def english(window: QWidget, names: frozenset[str] | set[str] = frozenset()) -> 
     keep = NAMES | {n.lower() for n in names}
     left = []
     for where, text in visible_texts(window):
-        words = [w for w in WORD.findall(PATH.sub(" ", text))
+        words = [w for w in WORD.findall(PATH.sub(" ", COMMAND.sub(" ", text)))
                  if w.lower().strip("'-.") not in keep and re.search(r"[A-Za-z]{2}", w)]
         if words:
             left.append((where, text, words))

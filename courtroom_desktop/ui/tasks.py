@@ -89,7 +89,9 @@ def describe(exc: BaseException) -> tuple[str, str]:
     fix = getattr(exc, "fix", "") or ""
     if isinstance(exc, CourtroomError):
         return str(exc), fix
-    return f"{type(exc).__name__}: {exc}", fix or "this is a bug: please report it with the log"
+    from courtroom_desktop.ui.i18n import tr
+
+    return f"{type(exc).__name__}: {exc}", fix or tr("this is a bug: please report it with the log")
 
 
 class Tasks:
@@ -113,8 +115,10 @@ class Tasks:
         except Exception as exc:  # noqa: BLE001 - reported to the window, never lost in a slot
             if not _is_courtroom_error(exc):
                 log.exception("%s failed", title)
+            from courtroom_desktop.ui.i18n import tr
+
             message, fix = describe(exc)
-            self._on_error(title, message, fix)
+            self._on_error(tr(title), message, fix)
             return None
 
     @property

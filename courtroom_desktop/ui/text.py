@@ -211,18 +211,19 @@ def decision_markdown(result) -> list[str]:
     their citations as links, and what is worth finding out next."""
     from courtroom_desktop.core.services.export import memo
 
-    head = ["Option", *(f"{_md(c.name)} ({c.weight:g})" for c in result.criteria), "Score", "Standing"]
-    lines = ["### Options by criteria", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    head = [tr("Option"), *(f"{_md(c.name)} ({c.weight:g})" for c in result.criteria), tr("Score"), tr("Standing")]
+    lines = ["### " + tr("Options by criteria"), "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in result.rows:
         cells = [(f"{s.score:g}" + (f" {_md_cites(s.citations)}" if s.citations else "")) if s.score is not None
                  else "?" for s in row.scores]
         standing = _md(memo.standing(result, row))
         total = f"{row.total:.1f}" + (f" ({row.low:.1f}\u2013{row.high:.1f})" if row.low != row.high else "")
         lines.append("| " + " | ".join([_md(row.option), *cells, total, standing]) + " |")
-    lines += ["", "*Scores 0\u201310 by the judge, counted only with a citation; ? = not established by your notes "
-              "(counted at 5).*", ""]
+    lines += ["", "*" + tr("Scores 0\u201310 by the judge, counted only with a citation; ? = not established by your "
+                           "notes (counted at 5).") + "*", ""]
     if result.next_question:
-        lines += [f"**Worth finding out next:** {_md(result.next_question)} {_md(result.next_reason)}", ""]
+        lines += ["**" + tr("Worth finding out next:") + f"** {_md(result.next_question)} {_md(result.next_reason)}",
+                  ""]
     return lines
 
 

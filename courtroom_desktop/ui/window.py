@@ -5,6 +5,7 @@ its remembered layout is ui/window_layout.py. It never awaits core code itself."
 
 from __future__ import annotations
 
+import html
 import logging
 from pathlib import Path
 
@@ -301,15 +302,17 @@ class MainWindow(FirstRun, QMainWindow):
         return dialog
 
     def delete_trials(self, trial_ids: list[str]):
-        text = (f"Delete {len(trial_ids)} trial{'s' if len(trial_ids) > 1 else ''} and every event they recorded? "
-                "Exported reports are not touched.")
+        text = (tr("Delete this trial and every event it recorded? Exported reports are not touched.")
+                if len(trial_ids) == 1 else
+                tr("Delete {count} trials and every event they recorded? Exported reports are not touched.").format(
+                    count=len(trial_ids)))
 
         def delete() -> None:
             if self.trial.trial_id in trial_ids and not self.trial.running:
                 self.courtroom.new_trial()
             self.history.delete([t for t in trial_ids if not (self.trial.running and t == self.trial.trial_id)])
 
-        return self.confirm("Delete trials", text, delete)
+        return self.confirm(tr("Delete trials"), text, delete)
 
     def confirm(self, title: str, text: str, on_yes) -> QMessageBox:
         """A window-modal question that does not block the event loop (open(), not exec())."""
@@ -434,10 +437,12 @@ class MainWindow(FirstRun, QMainWindow):
         return dialog
 
     def show_about(self):
-        box = QMessageBox(QMessageBox.Icon.Information, f"About {APP_NAME}",
-                          f"<b>{APP_NAME} {__version__}</b><br>Put a claim on trial against your own PDF library: a "
-                          "Prosecution, a Defense and a Judge, every citation highlighted in its source.<br><br>"
-                          f"Data folder: {self.workspace.data_dir}", QMessageBox.StandardButton.Ok, self)
+        about = tr("Put a claim on trial against your own PDF library: a Prosecution, a Defense and a Judge, every "
+                   "citation highlighted in its source.")
+        folder = tr("Data folder: {folder}").format(folder=html.escape(str(self.workspace.data_dir)))
+        box = QMessageBox(QMessageBox.Icon.Information, tr("About {app}").format(app=APP_NAME),
+                          f"<b>{APP_NAME} {__version__}</b><br>{about}<br><br>{folder}",
+                          QMessageBox.StandardButton.Ok, self)
         box.setObjectName("aboutBox")
         self._open_dialog("about", box)
         return box

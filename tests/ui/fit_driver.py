@@ -7,7 +7,9 @@ Run in its own process by tests/ui/test_fits_screen.py: Qt's offscreen platform 
 ratio) from the config file when the application starts, so each screen size is a process. The window runs with a
 hash embedder and scripted models (tests/ui/conftest.py), through the states a new user passes: the first run with
 its welcome banner, "Try the sample library" (six PDFs ingested, a trial to its verdict, a passage in the inspector),
-then the settings dialog and the check-a-draft window."""
+then every dialog it opens from there (the coverage panel, a prompt viewer, export, shortcuts, about, the scope,
+Zotero, a new note, a decision's options), the settings dialog and the check-a-draft window (its start page, the claims
+found in a draft, and the export of their verdicts)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QRect, QSettings
+from PySide6.QtCore import QRect, QSettings, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
 
@@ -86,6 +89,53 @@ async def _settled(widget: QWidget, names: set[str] | None = None) -> dict:
     return _state(widget, names)
 
 
+#: A draft for the check window (one sentence a signpost, one about the memo: no claims)
+DRAFT = """# Vitamin D and HIV
+
+Vitamin D deficiency during pregnancy was associated with a 40% higher risk of low birth weight.
+
+Antiretroviral therapy reduced the incidence of tuberculosis by 65% among adults living with HIV.
+
+We now turn to the next part of this memo.
+"""
+#: Examples the dialogs give in the user's own terms (section names, a citation): not the window's wording
+EXAMPLES = {"results", "discussion", "smith", "et", "al"}
+
+
+async def _dialogs(window, names: set[str]) -> dict:
+    """Every dialog the window opens after a verdict, as a person would open them: name -> its state."""
+    from courtroom_desktop.ui.qt_models.transcript import TurnItem
+    from tests.ui.conftest import until
+
+    out: dict = {}
+
+    async def seen(name: str, dialog, words: set[str] = names) -> None:
+        await until(lambda: dialog.isVisible(), 30, name)
+        out[name] = await _settled(dialog, words)
+        dialog.close()
+
+    bar, court = window.courtroom.record_bar, window.courtroom
+    bar.coverage_button.click()
+    await until(lambda: bar.coverage_panel is not None, 30, "the coverage panel")
+    passages = {w.lower() for p in bar.coverage_panel.coverage.passages
+                for w in re.findall(r"[A-Za-z][\w'\-]*", f"{p.excerpt} {p.query}")}  # the documents' words
+    await seen("coverage", bar.coverage_panel, names | passages)
+    row, turn = next((row, item) for row, item in enumerate(window.transcript_model.items())
+                     if isinstance(item, TurnItem))
+    QTest.mouseClick(court.view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=court.view.link_point(row, f"prompt:turn:{turn.index}"))  # its "Prompt…" link
+    await until(lambda: bar.prompt_viewer is not None, 30, "the prompt viewer")
+    await seen("prompts", bar.prompt_viewer)
+    for name, opener in (("export", window.export_current), ("shortcuts", window.show_shortcuts),
+                         ("about", window.show_about), ("scope", window.choose_scope),
+                         ("zotero", window.library_panel.import_zotero), ("note", window.library_panel.new_note)):
+        await seen(name, opener(), names | EXAMPLES)
+    court.case.setCurrentIndex(court.case.findData("decision"))
+    await seen("decision", court.edit_details())
+    court.case.setCurrentIndex(court.case.findData("claim"))
+    return out
+
+
 def main(out: Path) -> None:
     app = QApplication(sys.argv[:1])
     from courtroom_desktop.ui.app import create_window
@@ -113,7 +163,10 @@ def main(out: Path) -> None:
         await until(lambda: window.inspector.entry is not None, 30, "a passage in the inspector")
 
     run(loop, show_a_passage(), 40)
-    report["verdict"] = run(loop, _settled(window, _data_words(window)), 60)
+    names = _data_words(window)
+    report["verdict"] = run(loop, _settled(window, names), 60)
+
+    report["dialogs"] = run(loop, _dialogs(window, names), 240)
 
     dialog = window.open_settings()
     run(loop, until(lambda: dialog.isVisible(), 30, "the settings dialog"), 40)
@@ -122,6 +175,18 @@ def main(out: Path) -> None:
     checker = window.check_draft()
     run(loop, until(lambda: checker.isVisible(), 30, "the check window"), 40)
     report["check"] = run(loop, _settled(checker), 60)
+    draft = tmp / "memo.md"
+    draft.write_text(DRAFT, encoding="utf-8")
+    checker.start.sig_read.emit(str(draft), None)
+    run(loop, until(lambda: checker.stack.currentIndex() == checker.REVIEW, 30, "the claims found"), 40)
+    draft_words = names | {w.lower() for w in re.findall(r"[A-Za-z][\w'\-]*", DRAFT)}  # the draft's own words
+    report["check_review"] = run(loop, _settled(checker, draft_words), 60)
+    checker.review.check_button.click()
+    run(loop, until(lambda: checker.controller.state == "finished", 120, "the check's verdicts"), 130)
+    exporter = checker.export()
+    run(loop, until(lambda: exporter.isVisible(), 30, "the check's export"), 40)
+    report["check_export"] = run(loop, _settled(exporter), 60)
+    exporter.close()
     checker.close()
     window.close()
     run(loop, window.shutdown(), 60)

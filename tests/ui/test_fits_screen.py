@@ -3,7 +3,7 @@ English (issue #32).
 
 The whole window is checked in its own process per screen (tests/ui/fit_driver.py: Qt's offscreen platform reads the
 screen's size from a config file at start-up): a 1280x720 laptop and a 3840x2160 screen at 200 % scaling, through the
-first run, a sample trial to its verdict, the settings dialog and the check window. The clipping detector
+first run, a sample trial to its verdict, every dialog opened from there, the settings dialog and the check window. The clipping detector
 (testkit.clipping) and the first-size arithmetic are checked here on their own, in English and Chinese."""
 
 from __future__ import annotations
@@ -98,8 +98,7 @@ def reports(tmp_path_factory):
 def test_every_window_fits_its_screen_and_shows_its_labels_whole(reports, screen):
     report = reports[screen]
     available = QRect(*report["available"])
-    for state in ("first_run", "verdict", "settings", "check"):
-        seen = report[state]
+    for state, seen in _states(report):
         assert available.contains(QRect(*seen["frame"])), f"{state}: {seen['frame']} leaves {report['available']}"
         assert seen["minimum_width"] <= 1280, state
         assert seen["clipped"] == [], f"{state}: " + "; ".join(seen["clipped"])
@@ -115,8 +114,18 @@ def test_the_big_screen_gets_the_full_first_size(reports):
 
 def test_the_chinese_window_leaves_no_english(reports):
     """The window in Simplified Chinese, at its first run, after a sample trial's verdict (the transcript's cards
-    included), in the settings dialog and in the check window: no visible text in English but names (of files,
-    models, products: testkit.untranslated.NAMES), paths, the documents' own words and what the models wrote."""
-    report = reports["laptop-zh"]
-    for state in ("first_run", "verdict", "settings", "check"):
-        assert report[state]["english"] == [], f"{state}: " + "; ".join(report[state]["english"])
+    included), in every dialog opened from there, in the settings dialog and in the check window (the claims found in
+    a draft, the export of their verdicts): no visible text in English but names (of files, models, products:
+    testkit.untranslated.NAMES), paths, command lines, the documents' own words and what the models wrote."""
+    for state, seen in _states(reports["laptop-zh"]):
+        assert seen["english"] == [], f"{state}: " + "; ".join(seen["english"])
+
+
+STATES = ("first_run", "verdict", "settings", "check", "check_review", "check_export")
+DIALOGS = ("coverage", "prompts", "export", "shortcuts", "about", "scope", "zotero", "note", "decision")
+
+
+def _states(report: dict) -> list[tuple[str, dict]]:
+    """(name, state) of the window's states and of every dialog the driver opened: all of them, or the test fails."""
+    assert set(report["dialogs"]) == set(DIALOGS), sorted(report["dialogs"])
+    return [(state, report[state]) for state in STATES] + [(name, report["dialogs"][name]) for name in DIALOGS]

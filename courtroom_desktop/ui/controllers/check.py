@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
 IDLE, READING, RUNNING, PAUSED, CANCELLED, FINISHED = "idle", "reading", "running", "paused", "cancelled", "finished"
 
@@ -63,7 +63,7 @@ class CheckController(Controller):
     # ---------------------------------------------------------------- the draft and its claims
     def read(self, path: str | None = None, text: str | None = None) -> asyncio.Task:
         """Read a draft file (or pasted ``text``) in a thread, then find its claims."""
-        return self.tasks.spawn(self._read(path, text), "Reading the draft")
+        return self.tasks.spawn(self._read(path, text), QT_TRANSLATE_NOOP("", "Reading the draft"))
 
     async def _read(self, path: str | None, text: str | None) -> None:
         self.sig_busy.emit(True)
@@ -78,7 +78,7 @@ class CheckController(Controller):
 
     def create(self, draft, claims: list, title: str = "") -> asyncio.Task:
         """Store the reviewed claims as a new check, show it and run its queue."""
-        return self.tasks.spawn(self._create(draft, list(claims), title), "Creating the check")
+        return self.tasks.spawn(self._create(draft, list(claims), title), QT_TRANSLATE_NOOP("", "Creating the check"))
 
     async def _create(self, draft, claims: list, title: str) -> str:
         self.sig_busy.emit(True)
@@ -105,7 +105,7 @@ class CheckController(Controller):
         if self.running:
             self.sig_error.emit(tr("Opening a check"), tr("a check is running"), tr("pause it first (it can be resumed later)"))
             return None
-        return self.tasks.spawn(self._open(check_id, resume), "Opening the check")
+        return self.tasks.spawn(self._open(check_id, resume), QT_TRANSLATE_NOOP("", "Opening the check"))
 
     async def _open(self, check_id: str, resume: bool) -> None:
         record = await asyncio.to_thread(self.ws.check_record, check_id)
@@ -115,7 +115,7 @@ class CheckController(Controller):
             self._start_queue()
 
     def refresh_list(self) -> asyncio.Task:
-        return self.tasks.spawn(self._refresh_list(), "Reading the stored checks")
+        return self.tasks.spawn(self._refresh_list(), QT_TRANSLATE_NOOP("", "Reading the stored checks"))
 
     async def _refresh_list(self) -> None:
         self._reads += 1
@@ -125,7 +125,7 @@ class CheckController(Controller):
             self.sig_checks.emit(checks)
 
     def delete(self, check_ids: list[str]) -> asyncio.Task:
-        return self.tasks.spawn(self._delete(list(check_ids)), "Deleting checks")
+        return self.tasks.spawn(self._delete(list(check_ids)), QT_TRANSLATE_NOOP("", "Deleting checks"))
 
     async def _delete(self, check_ids: list[str]) -> None:
         if self.running and self.check_id in check_ids:
@@ -146,7 +146,7 @@ class CheckController(Controller):
         if self.running or self.check_id is None:
             return None
         self._set_state(RUNNING)
-        self._run_task = self.tasks.spawn(self._drive(self.check_id), "Checking the claims")
+        self._run_task = self.tasks.spawn(self._drive(self.check_id), QT_TRANSLATE_NOOP("", "Checking the claims"))
         self._run_task.add_done_callback(self._after_run)
         return self._run_task
 
@@ -192,7 +192,7 @@ class CheckController(Controller):
         """Sign claim ``claim`` (from 1) off: 'accepted', 'overridden' (with ``label``) or 'withdrawn'."""
         if self.check_id is None:
             return None
-        return self.tasks.spawn(self._sign_off(self.check_id, claim, decision, label, note, reviewer), "Signing off")
+        return self.tasks.spawn(self._sign_off(self.check_id, claim, decision, label, note, reviewer), QT_TRANSLATE_NOOP("", "Signing off"))
 
     async def _sign_off(self, check_id: str, claim: int, decision: str, label, note: str, reviewer: str) -> None:
         row = await asyncio.to_thread(self.ws.sign_off, check_id, claim, decision, label, note, reviewer)
@@ -203,7 +203,7 @@ class CheckController(Controller):
         """Claim ``claim`` (from 1) to a full trial; the queue runs it (resumed here when it is not running)."""
         if self.check_id is None:
             return None
-        return self.tasks.spawn(self._send_to_trial(self.check_id, claim), "Sending the claim to a full trial")
+        return self.tasks.spawn(self._send_to_trial(self.check_id, claim), QT_TRANSLATE_NOOP("", "Sending the claim to a full trial"))
 
     async def _send_to_trial(self, check_id: str, claim: int) -> None:
         row = await asyncio.to_thread(self.ws.send_to_trial, check_id, claim)
@@ -227,7 +227,7 @@ class CheckController(Controller):
         if self.check_id is None:
             return None
         return self.tasks.spawn(self._export(self.check_id, list(formats), Path(out_dir), annotate),
-                                "Exporting the check")
+                                QT_TRANSLATE_NOOP("", "Exporting the check"))
 
     async def _export(self, check_id: str, formats: list[str], out_dir: Path, annotate: bool) -> list[Path]:
         self.sig_busy.emit(True)

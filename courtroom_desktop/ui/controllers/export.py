@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
 
@@ -22,7 +22,8 @@ class ExportController(Controller):
         self.workspace = workspace
 
     def export(self, trial_id: str, formats: list[str], out_dir: Path, audience: str = "general") -> asyncio.Task:
-        return self.tasks.spawn(self._export(trial_id, list(formats), Path(out_dir), audience), "Exporting the report")
+        return self.tasks.spawn(self._export(trial_id, list(formats), Path(out_dir), audience),
+                                QT_TRANSLATE_NOOP("", "Exporting the report"))
 
     async def _export(self, trial_id: str, formats: list[str], out_dir: Path, audience: str) -> list[Path]:
         self.sig_busy.emit(True)

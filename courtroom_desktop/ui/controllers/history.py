@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
 
@@ -21,7 +21,7 @@ class HistoryController(Controller):
         self._reads = 0  # refreshes begun: only the latest one's list is shown
 
     def refresh(self) -> asyncio.Task:
-        return self.tasks.spawn(self._refresh(), "Reading the trial history")
+        return self.tasks.spawn(self._refresh(), QT_TRANSLATE_NOOP("", "Reading the trial history"))
 
     async def _refresh(self) -> None:
         # Reads run in worker threads and can finish out of order: a list read before a deletion must not arrive
@@ -35,7 +35,7 @@ class HistoryController(Controller):
             self.sig_trials.emit(trials)
 
     def delete(self, trial_ids: list[str]) -> asyncio.Task:
-        return self.tasks.spawn(self._delete(list(trial_ids)), "Deleting trials")
+        return self.tasks.spawn(self._delete(list(trial_ids)), QT_TRANSLATE_NOOP("", "Deleting trials"))
 
     async def _delete(self, trial_ids: list[str]) -> None:
         await self.workspace.trials()

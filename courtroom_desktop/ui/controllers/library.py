@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from courtroom_desktop.ui.controllers import Controller
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.tasks import call_soon_threadsafe
 
 #: How often the window asks Zotero whether its library changed (one small request to its local API)
@@ -65,7 +65,7 @@ class LibraryController(Controller):
     # ---------------------------------------------------------------- reading
     def use(self) -> asyncio.Task:
         """Each document's use across the stored trials, read in a thread; ``sig_use`` brings it."""
-        return self.tasks.spawn(self._use(), "Reading the trials' use of the library")
+        return self.tasks.spawn(self._use(), QT_TRANSLATE_NOOP("", "Reading the trials' use of the library"))
 
     async def _use(self) -> None:
         await self.workspace.library()
@@ -73,7 +73,7 @@ class LibraryController(Controller):
         self.sig_use.emit(await asyncio.to_thread(self.workspace.workspace.library_use))
 
     def refresh(self) -> asyncio.Task:
-        return self.tasks.spawn(self._refresh(), "Reading the library")
+        return self.tasks.spawn(self._refresh(), QT_TRANSLATE_NOOP("", "Reading the library"))
 
     async def _refresh(self) -> None:
         await self.workspace.library()
@@ -115,14 +115,17 @@ class LibraryController(Controller):
         def work(on_event, cancel):
             return core.import_zotero(collection, None, folder, on_event, cancel)
 
-        return self._write(work, "Importing from Zotero", done=self._zotero_done)
+        return self._write(work, tr("Importing from Zotero"), done=self._zotero_done)
 
     def _zotero_done(self, outcome) -> None:
         result, where = outcome
-        missing = f"; {len(result.missing)} items without a PDF here" if result.missing else ""
-        self.sig_zotero.emit(f"Zotero ({where}): {result.items} items, {result.linked} documents with their "
-                             f"metadata, {result.added} added, {result.updated} updated, {result.removed} removed"
-                             f"{missing}.")
+        line = tr("Zotero ({where}): {items} items, {linked} documents with their metadata, {added} added, {updated} "
+                  "updated, {removed} removed.").format(where=where, items=result.items, linked=result.linked,
+                                                        added=result.added, updated=result.updated,
+                                                        removed=result.removed)
+        if result.missing:
+            line += " " + tr("{count} items without a PDF here.").format(count=len(result.missing))
+        self.sig_zotero.emit(line)
 
     # ---------------------------------------------------------------- Zotero, kept in step
     def _watch_zotero(self) -> None:
@@ -137,7 +140,7 @@ class LibraryController(Controller):
         """If the library holds documents from Zotero and Zotero's library changed since (its version, from the
         local API), every scope imported is imported again, with progress and Cancel as for an ingest. Nothing is
         done while Zotero is not running, nor while the library is busy (the next check tries again)."""
-        return self.tasks.spawn(self._check_zotero(), "Keeping Zotero in step")
+        return self.tasks.spawn(self._check_zotero(), QT_TRANSLATE_NOOP("", "Keeping Zotero in step"))
 
     async def _check_zotero(self) -> None:
         library, url = await self.workspace.library(), self.zotero_url
@@ -173,7 +176,7 @@ class LibraryController(Controller):
 
     def _write(self, work, title: str, done=None) -> asyncio.Task | None:
         if self._busy:
-            self.sig_error.emit(title, "the library is busy with another ingest", "wait for it, or cancel it")
+            self.sig_error.emit(title, tr("the library is busy with another ingest"), tr("wait for it, or cancel it"))
             return None
         from courtroom_desktop.core.services.library import CancelToken
 
@@ -211,7 +214,7 @@ class LibraryController(Controller):
             self.sig_error.emit(tr("Removing documents"), tr("the library is busy with an ingest"), tr("wait for it, or cancel it"))
             return None
         failure_paths = list(failure_paths)
-        return self.tasks.spawn(self._remove(list(doc_ids), failure_paths), "Removing documents")
+        return self.tasks.spawn(self._remove(list(doc_ids), failure_paths), QT_TRANSLATE_NOOP("", "Removing documents"))
 
     async def _remove(self, doc_ids: list[str], failure_paths: list[str]) -> None:
         await self.workspace.library()
@@ -250,7 +253,7 @@ class LibraryController(Controller):
                            "Saving the note")
 
     def set_private(self, doc_ids: list[str], private: bool) -> asyncio.Task:
-        return self.tasks.spawn(self._set_private(list(doc_ids), private), "Marking documents private")
+        return self.tasks.spawn(self._set_private(list(doc_ids), private), QT_TRANSLATE_NOOP("", "Marking documents private"))
 
     async def _set_private(self, doc_ids: list[str], private: bool) -> None:
         await self.workspace.library()
@@ -274,10 +277,10 @@ class LibraryController(Controller):
         folders = [(f.path, f.private) for f in config.library.watched_folders]
         running = [(str(f.path), f.private) for f in self.watcher.folders] if self.watcher is not None else []
         if folders != running:
-            self.tasks.spawn(self._restart_watching(), "Watching folders")
+            self.tasks.spawn(self._restart_watching(), QT_TRANSLATE_NOOP("", "Watching folders"))
 
     def start_watching(self) -> asyncio.Task:
-        return self.tasks.spawn(self._restart_watching(), "Watching folders")
+        return self.tasks.spawn(self._restart_watching(), QT_TRANSLATE_NOOP("", "Watching folders"))
 
     async def _restart_watching(self) -> None:
         from courtroom_desktop.core.services.library import FolderWatcher, folders_of
@@ -289,10 +292,11 @@ class LibraryController(Controller):
             return
         library = await self.workspace.library()
         loop = asyncio.get_running_loop()
-        self._set_watch_line(f"Watching {len(folders)} folder{'s' if len(folders) != 1 else ''}: catching up\u2026")
+        self._set_watch_line(_watching(len(folders)) + tr(": catching up\u2026"))
         self.watcher = FolderWatcher(
             library, folders, on_report=lambda report: call_soon_threadsafe(loop, self._on_watch_report, report),
-            on_error=lambda message: call_soon_threadsafe(loop, self._set_watch_line, f"Watched folders: {message}"))
+            on_error=lambda message: call_soon_threadsafe(loop, self._set_watch_line,
+                                                              tr("Watched folders: {problem}").format(problem=message)))
         self.watcher.start()
 
     async def stop_watching(self) -> None:
@@ -304,12 +308,17 @@ class LibraryController(Controller):
         import time
 
         count = len(self.watcher.folders) if self.watcher is not None else len(report.folders)
-        head = f"Watching {count} folder{'s' if count != 1 else ''}"
+        head = _watching(count)
         summary = report.summary()
         self._set_watch_line(f"{head} \u00b7 {summary} ({time.strftime('%H:%M', time.localtime(report.at))})"
-                             if summary else f"{head} \u00b7 up to date")
+                             if summary else f"{head} \u00b7 " + tr("up to date"))
         self.refresh()
 
     def _set_watch_line(self, line: str) -> None:
         self.watch_line = line
         self.sig_watch.emit(line)
+
+
+def _watching(count: int) -> str:
+    """'Watching 1 folder', 'Watching 3 folders', in the window's language."""
+    return tr("Watching 1 folder") if count == 1 else tr("Watching {count} folders").format(count=count)

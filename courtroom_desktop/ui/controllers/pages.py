@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
 from PySide6.QtGui import QImage
 
 from courtroom_desktop.ui.controllers import Controller
+from courtroom_desktop.ui.i18n import tr
 
 #: Pixels per PDF point at zoom 1 (a 72-point inch shown at 108 pixels, about a printed page on a laptop).
 BASE_SCALE = 1.5
@@ -51,13 +52,13 @@ class PageRenderer(Controller):
     def render(self, path: str, page: int, zoom: float = 1.0, device_ratio: float = 1.0) -> int:
         self._next += 1
         request = self._next
-        self.tasks.spawn(self._render(request, path, page, zoom, device_ratio), "Rendering the page")
+        self.tasks.spawn(self._render(request, path, page, zoom, device_ratio), QT_TRANSLATE_NOOP("", "Rendering the page"))
         return request
 
     def load_text(self, path: str) -> int:
         self._next += 1
         request = self._next
-        self.tasks.spawn(self._load_text(request, path), "Reading the document")
+        self.tasks.spawn(self._load_text(request, path), QT_TRANSLATE_NOOP("", "Reading the document"))
         return request
 
     async def _load_text(self, request: int, path: str) -> None:
@@ -91,11 +92,11 @@ class PageRenderer(Controller):
         if doc is None:
             local = self.resolve(path)
             if not Path(local).is_file():
-                raise _Unavailable(f"the PDF is no longer at {path}")
+                raise _Unavailable(tr("the PDF is no longer at {path}").format(path=path))
             try:
                 doc = pymupdf.open(local)
             except Exception as exc:  # noqa: BLE001 - PyMuPDF raises its own types
-                raise _Unavailable(f"cannot open {path} ({exc})") from None
+                raise _Unavailable(tr("cannot open {path} ({problem})").format(path=path, problem=exc)) from None
             self._docs[path] = doc
             while len(self._docs) > self._cache:
                 _, old = self._docs.popitem(last=False)
@@ -110,7 +111,7 @@ class PageRenderer(Controller):
             doc = self._document(path)
             pages = doc.page_count
             if pages == 0:
-                raise _Unavailable(f"{path} has no pages")
+                raise _Unavailable(tr("{path} has no pages").format(path=path))
             page = max(0, min(page, pages - 1))
             pdf_page = doc[page]
             scale = BASE_SCALE * zoom * device_ratio

@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 import time
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
+from courtroom_desktop.ui.i18n import tr
 
 
 class SettingsController(Controller):
@@ -41,7 +42,7 @@ class SettingsController(Controller):
         self._pull_task: asyncio.Task | None = None
 
     def list_models(self, role: str, spec, api_key: str | None = None) -> asyncio.Task:
-        return self.tasks.spawn(self._list(role, spec, api_key), "Listing the server's models")
+        return self.tasks.spawn(self._list(role, spec, api_key), QT_TRANSLATE_NOOP("", "Listing the server's models"))
 
     async def _list(self, role: str, spec, api_key: str | None) -> list[str]:
         from courtroom_desktop.core.services.models import list_models
@@ -53,7 +54,7 @@ class SettingsController(Controller):
     def test(self, models, api_keys: dict[str, str] | None = None) -> asyncio.Task:
         """Run the doctor on ``models`` (ModelSettings). Keys typed for a server are stored first, so the checks
         see exactly what the saved settings will."""
-        return self.tasks.spawn(self._test(models, dict(api_keys or {})), "Testing the models")
+        return self.tasks.spawn(self._test(models, dict(api_keys or {})), QT_TRANSLATE_NOOP("", "Testing the models"))
 
     async def _test(self, models, api_keys: dict[str, str]) -> list:
         from courtroom_desktop.core.services.models import run_doctor
@@ -66,7 +67,7 @@ class SettingsController(Controller):
 
     def store_keys(self, api_keys: dict[str, str]) -> asyncio.Task:
         """Store the API keys typed for servers ({base_url: key}) in the OS keyring."""
-        return self.tasks.spawn(self._store_keys(dict(api_keys)), "Storing the API key")
+        return self.tasks.spawn(self._store_keys(dict(api_keys)), QT_TRANSLATE_NOOP("", "Storing the API key"))
 
     async def _store_keys(self, api_keys: dict[str, str]) -> None:
         from courtroom_desktop.core.services.models import set_api_key
@@ -76,7 +77,7 @@ class SettingsController(Controller):
 
     def find_key_storage(self) -> asyncio.Task:
         """Ask (in a worker: probing keyring backends can take a moment) where API keys go; answers on sig_key_storage."""
-        return self.tasks.spawn(self._key_storage(), "Finding the keyring")
+        return self.tasks.spawn(self._key_storage(), QT_TRANSLATE_NOOP("", "Finding the keyring"))
 
     async def _key_storage(self) -> str:
         from courtroom_desktop.core.services.models import key_storage
@@ -89,7 +90,7 @@ class SettingsController(Controller):
     def find_models(self, models, embedding_model: str = "all-MiniLM-L6-v2", probes=None) -> asyncio.Task:
         """Probe the usual local model servers in a worker thread (well under 2 s with none running) and propose a
         model per role against ``models`` (ModelSettings); answers on sig_detected."""
-        return self.tasks.spawn(self._find(models, embedding_model, probes), "Finding models on this computer")
+        return self.tasks.spawn(self._find(models, embedding_model, probes), QT_TRANSLATE_NOOP("", "Finding models on this computer"))
 
     async def _find(self, models, embedding_model: str, probes):
         from courtroom_desktop.core.services.models import detect_blocking, propose
@@ -110,7 +111,7 @@ class SettingsController(Controller):
         """Pull ``name`` through Ollama; progress on sig_pull_progress, the end on sig_pull_finished. One at a time."""
         if self.pulling:
             return None
-        self._pull_task = self.tasks.spawn(self._pull(name.strip(), base_url), "Pulling a model")
+        self._pull_task = self.tasks.spawn(self._pull(name.strip(), base_url), QT_TRANSLATE_NOOP("", "Pulling a model"))
         return self._pull_task
 
     def cancel_pull(self) -> None:
@@ -154,14 +155,14 @@ class SettingsController(Controller):
                 await asyncio.wait_for(done, 10)  # the stream is closed once the worker is done
             except BaseException:  # noqa: BLE001 - it ends cancelled, which is the point
                 pass
-            self.sig_pull_finished.emit(name, False, f"Cancelled: Ollama keeps what was downloaded of {name}; "
-                                        "pull it again to resume.")
+            self.sig_pull_finished.emit(name, False, tr("Cancelled: Ollama keeps what was downloaded of {name}; "
+                                                        "pull it again to resume.").format(name=name))
             raise
         except CourtroomError as exc:
             self.sig_pull_finished.emit(name, False, str(exc) + (f" ({exc.fix})" if exc.fix else ""))
             return None
         if last[1] is not None:
             self.sig_pull_progress.emit(last[1])
-        self.sig_pull_finished.emit(name, True, f"Pulled {name} ({human_bytes(result.total_bytes) or 'up to date'} "
-                                    f"in {result.seconds:.1f} s).")
+        self.sig_pull_finished.emit(name, True, tr("Pulled {name} ({size} in {seconds} s).").format(
+            name=name, size=human_bytes(result.total_bytes) or tr("up to date"), seconds=f"{result.seconds:.1f}"))
         return result

@@ -10,7 +10,7 @@ import asyncio
 from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
 IDLE, STARTING, RUNNING, STOPPED, PAUSED, FINISHED = "idle", "starting", "running", "stopped", "paused", "finished"
 
@@ -56,7 +56,7 @@ class TrialController(Controller):
         self._prior_state = self.state
         self._set_state(STARTING)
         self._run_task = self.tasks.spawn(self._start(claim, case, documents or [], sections or [], settings,
-                                                      background, decision), "Starting the trial")
+                                                      background, decision), QT_TRANSLATE_NOOP("", "Starting the trial"))
         self._run_task.add_done_callback(self._after_start_failure)
         return self._run_task
 
@@ -83,7 +83,7 @@ class TrialController(Controller):
             return None
         self._prior_state = self.state
         self._set_state(STARTING)
-        self._run_task = self.tasks.spawn(self._resume(trial_id), "Resuming the trial")
+        self._run_task = self.tasks.spawn(self._resume(trial_id), QT_TRANSLATE_NOOP("", "Resuming the trial"))
         self._run_task.add_done_callback(self._after_start_failure)
         return self._run_task
 
@@ -120,7 +120,7 @@ class TrialController(Controller):
         if self.running:
             self.sig_error.emit(tr("Opening a trial"), tr("a trial is running"), tr("stop it first (it can be resumed later)"))
             return None
-        return self.tasks.spawn(self._open(trial_id), "Opening the trial")
+        return self.tasks.spawn(self._open(trial_id), QT_TRANSLATE_NOOP("", "Opening the trial"))
 
     async def _open(self, trial_id: str) -> None:
         await self.workspace.trials()
@@ -135,7 +135,7 @@ class TrialController(Controller):
         """Read the model calls of a turn, a ruling or the verdict of the shown trial; ``sig_calls`` brings them."""
         if not self.trial_id:
             return None
-        return self.tasks.spawn(self._calls(self.trial_id, step, number), "Reading the prompts")
+        return self.tasks.spawn(self._calls(self.trial_id, step, number), QT_TRANSLATE_NOOP("", "Reading the prompts"))
 
     async def _calls(self, trial_id: str, step: str, number: int) -> None:
         await self.workspace.trials()
@@ -147,7 +147,7 @@ class TrialController(Controller):
         """Compute the shown trial's coverage; ``sig_coverage`` brings it."""
         if not self.trial_id:
             return None
-        return self.tasks.spawn(self._coverage(self.trial_id), "Reading the trial's coverage")
+        return self.tasks.spawn(self._coverage(self.trial_id), QT_TRANSLATE_NOOP("", "Reading the trial's coverage"))
 
     async def _coverage(self, trial_id: str) -> None:
         await self.workspace.library()  # the documents in scope, to find those never retrieved

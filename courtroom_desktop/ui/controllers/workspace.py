@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, Signal
 from courtroom_desktop.core.config import ROLES, AppConfig, save_config
 from courtroom_desktop.ui import collector
 from courtroom_desktop.ui.controllers import Controller
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class WorkspaceController(Controller):
 
             QTimer.singleShot(0, self.start)
             return None
-        return self.tasks.spawn(self._preload(), "Loading the library")
+        return self.tasks.spawn(self._preload(), QT_TRANSLATE_NOOP("", "Loading the library"))
 
     async def _preload(self) -> None:
         try:
@@ -115,11 +115,11 @@ class WorkspaceController(Controller):
         save_config(config, self.config_dir)
         old_router = self.workspace.reconfigure(config)
         if old_router is not None:
-            self.tasks.spawn(old_router.aclose(), "Closing the previous models")
+            self.tasks.spawn(old_router.aclose(), QT_TRANSLATE_NOOP("", "Closing the previous models"))
         self.models_ready = False
         self.sig_config_applied.emit(config)
         if self._library_open and self.uses_embedded_model():
-            self.tasks.spawn(self._reload_models(), "Loading the chat models")
+            self.tasks.spawn(self._reload_models(), QT_TRANSLATE_NOOP("", "Loading the chat models"))
 
     async def _reload_models(self) -> None:
         self.sig_status.emit(tr("Loading the embedded chat model\u2026"))
@@ -129,7 +129,7 @@ class WorkspaceController(Controller):
         self.sig_models_ready.emit()
 
     def switch_data_dir(self, data_dir: Path) -> asyncio.Task:
-        return self.tasks.spawn(self._switch(Path(data_dir)), "Switching the data folder")
+        return self.tasks.spawn(self._switch(Path(data_dir)), QT_TRANSLATE_NOOP("", "Switching the data folder"))
 
     async def _switch(self, data_dir: Path) -> None:
         from courtroom_desktop.core.services.trials import Workspace

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.checks import CheckRowsModel, ChecksModel
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.widgets import push_button, record_table
@@ -51,10 +52,26 @@ from courtroom_desktop.ui.widgets.inspector import EvidenceInspector
 from courtroom_desktop.ui.widgets.notice_bar import NoticeBar
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
-DRAFT_FILTER = "Drafts (*.pdf *.docx *.md *.markdown *.txt);;All files (*)"
-ORIGIN_WORDS = {"rules": "found by the rules", "model": "found by the model", "edited": "edited",
-                "merged": "merged", "split": "split", "added": "added by hand"}
-FORMAT_WORDS = (("md", "Markdown"), ("html", "HTML"), ("pdf", "PDF"), ("json", "JSON"), ("csv", "CSV (a spreadsheet)"))
+DRAFT_FILTER = QT_TRANSLATE_NOOP("", "Drafts (*.pdf *.docx *.md *.markdown *.txt);;All files (*)")
+#: Shown through tr: where a claim came from, and the export formats
+ORIGIN_WORDS = {"rules": QT_TRANSLATE_NOOP("", "found by the rules"), "model": QT_TRANSLATE_NOOP("", "found by the model"),
+                "edited": QT_TRANSLATE_NOOP("", "edited"), "merged": QT_TRANSLATE_NOOP("", "merged"),
+                "split": QT_TRANSLATE_NOOP("", "split"), "added": QT_TRANSLATE_NOOP("", "added by hand")}
+#: Why the rules took a sentence for a claim (core.check.claims.FEATURES), shown through tr
+FEATURE_WORDS = {"number": QT_TRANSLATE_NOOP("", "number"), "comparison": QT_TRANSLATE_NOOP("", "comparison"),
+                 "causal": QT_TRANSLATE_NOOP("", "causal"), "quantifier": QT_TRANSLATE_NOOP("", "quantifier"),
+                 "superlative": QT_TRANSLATE_NOOP("", "superlative"),
+                 "attribution": QT_TRANSLATE_NOOP("", "attribution")}
+FORMAT_WORDS = (("md", "Markdown"), ("html", "HTML"), ("pdf", "PDF"), ("json", "JSON"),
+                ("csv", QT_TRANSLATE_NOOP("", "CSV (a spreadsheet)")))
+
+
+def location_words(location) -> str:
+    """Where a claim stands in the draft (core.check.drafts.Location), in the window's language."""
+    if location.kind == "pdf":
+        return tr("page {page}").format(page=location.page)
+    return tr("paragraph {paragraph}, characters {start}-{end}").format(
+        paragraph=location.paragraph, start=location.start, end=location.end)
 
 
 def python_index(text: str, utf16: int) -> int:
@@ -152,7 +169,7 @@ class StartPage(QWidget):
         self.paste_button.setEnabled(not busy and bool(self.paste.toPlainText().strip()))
 
     def choose_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a draft to check"), "", self.tr(DRAFT_FILTER))
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a draft to check"), "", tr(DRAFT_FILTER))
         if path:
             self.sig_read.emit(path, None)
 
@@ -251,7 +268,8 @@ class ReviewPage(QWidget):
     sig_check = Signal(object, list, str)
     """(Draft, list[CheckClaim], title): check these claims."""
     sig_back = Signal()
-    COLUMNS = ("Claim", "Where in the draft", "Why", "From")
+    COLUMNS = (QT_TRANSLATE_NOOP("", "Claim"), QT_TRANSLATE_NOOP("", "Where in the draft"), QT_TRANSLATE_NOOP("", "Why"),
+               QT_TRANSLATE_NOOP("", "From"))
 
     def __init__(self, on_error: Callable[[str, str, str], None], parent=None):
         super().__init__(parent)
@@ -276,7 +294,7 @@ class ReviewPage(QWidget):
 
         self.table = QTableWidget(0, len(self.COLUMNS))
         self.table.setObjectName("reviewTable")
-        self.table.setHorizontalHeaderLabels([self.tr(c) for c in self.COLUMNS])
+        self.table.setHorizontalHeaderLabels([tr(c) for c in self.COLUMNS])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
@@ -358,9 +376,9 @@ class ReviewPage(QWidget):
         for row, claim in enumerate(self.claims):
             text = QTableWidgetItem(claim.text)
             text.setToolTip(claim.text)
-            where = QTableWidgetItem("; ".join(loc.describe() for loc in claim.locations))
-            why = QTableWidgetItem(", ".join(claim.why) or "\u2014")
-            origin = QTableWidgetItem(self.tr(ORIGIN_WORDS.get(claim.origin, claim.origin)))
+            where = QTableWidgetItem("; ".join(location_words(loc) for loc in claim.locations))
+            why = QTableWidgetItem(", ".join(tr(FEATURE_WORDS.get(w, w)) for w in claim.why) or "\u2014")
+            origin = QTableWidgetItem(tr(ORIGIN_WORDS.get(claim.origin, claim.origin)))
             for item in (where, why, origin):
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
             for column, item in enumerate((text, where, why, origin)):
@@ -534,7 +552,7 @@ class CheckExportDialog(QDialog):
         format_row = QHBoxLayout()
         format_row.setContentsMargins(0, 0, 0, 0)
         for value, label in FORMAT_WORDS:
-            box = QCheckBox(self.tr(label))
+            box = QCheckBox(tr(label))
             box.setChecked(value != "pdf")
             box.toggled.connect(self._update)
             self.formats[value] = box

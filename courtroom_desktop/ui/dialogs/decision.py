@@ -30,11 +30,11 @@ from courtroom_desktop.core.services.trials import (
     DecisionSpec,
     problem_of,
 )
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
-BACKGROUND_TIP = ("Your situation in a few lines: every role reads it, as data (it is not evidence and is never cited). "
-                  "Evidence comes from your notes and documents.")
+BACKGROUND_TIP = QT_TRANSLATE_NOOP("", "Your situation in a few lines: every role reads it, as data (it is not "
+                                       "evidence and is never cited). Evidence comes from your notes and documents.")
 
 
 class DecisionDialog(QDialog):
@@ -45,7 +45,7 @@ class DecisionDialog(QDialog):
                  parent=None):
         super().__init__(parent)
         self.setObjectName("decisionDialog")
-        self.setWindowTitle("Options and criteria" if with_options else "Background")
+        self.setWindowTitle(tr("Options and criteria") if with_options else tr("Background"))
         self.with_options = with_options
         layout = QVBoxLayout(self)
         self.option_edits: list[QLineEdit] = []
@@ -54,15 +54,15 @@ class DecisionDialog(QDialog):
         for n in range(MAX_OPTIONS):
             edit = QLineEdit(options[n] if n < len(options) else "")
             edit.setObjectName(f"option{n + 1}")
-            edit.setPlaceholderText("e.g. Move to Lisbon" if n == 0 else ("e.g. Stay where I am" if n == 1 else
-                                                                          "(optional)"))
+            edit.setPlaceholderText(tr("e.g. Move to Lisbon") if n == 0 else (tr("e.g. Stay where I am") if n == 1 else
+                                                                              tr("(optional)")))
             edit.textChanged.connect(self._check)
             self.option_edits.append(edit)
-            grid.addWidget(QLabel(f"Option {n + 1}"), n, 0)
+            grid.addWidget(QLabel(tr("Option {number}").format(number=n + 1)), n, 0)
             grid.addWidget(edit, n, 1)
         self.criteria = QTableWidget(0, 2)
         self.criteria.setObjectName("criteriaTable")
-        self.criteria.setHorizontalHeaderLabels(["Criterion", "Weight"])
+        self.criteria.setHorizontalHeaderLabels([tr("Criterion"), tr("Weight")])
         self.criteria.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.criteria.verticalHeader().setVisible(False)
         self.criteria.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -85,7 +85,7 @@ class DecisionDialog(QDialog):
         self.background = QPlainTextEdit(background)
         self.background.setObjectName("backgroundEdit")
         self.background.setPlaceholderText(tr("e.g. I am 31, my contract ends in June, my parents live an hour away."))
-        self.background.setToolTip(BACKGROUND_TIP)
+        self.background.setToolTip(tr(BACKGROUND_TIP))
         self.background.textChanged.connect(self._count_background)
         self.background_count = QLabel("")  # the limit, live: the court reads the first BACKGROUND_CHARS characters
         self.background_count.setObjectName("backgroundCount")
@@ -97,12 +97,13 @@ class DecisionDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.option_section = [QLabel(f"<b>Options</b> (2 to {MAX_OPTIONS}): each is heard in turn, counsel for and "
-                                      "against it"), QLabel(f"<b>Criteria</b> (1 to {MAX_CRITERIA}) and how much each "
-                                                            "matters: the judge scores every option on each, 0 to 10, "
-                                                            "with citations"),
-                               QLabel(f"<b>Hard constraints</b> (up to {MAX_CONSTRAINTS}): an option shown to break "
-                                      "one is out")]
+        self.option_section = [
+            QLabel(tr("<b>Options</b> (2 to {most}): each is heard in turn, counsel for and against it").format(
+                most=MAX_OPTIONS)),
+            QLabel(tr("<b>Criteria</b> (1 to {most}) and how much each matters: the judge scores every option on each, "
+                      "0 to 10, with citations").format(most=MAX_CRITERIA)),
+            QLabel(tr("<b>Hard constraints</b> (up to {most}): an option shown to break one is out").format(
+                most=MAX_CONSTRAINTS))]
         if with_options:
             layout.addWidget(self.option_section[0])
             layout.addLayout(grid)
@@ -176,11 +177,12 @@ class DecisionDialog(QDialog):
         """'120 / 2,000 characters', or, over the limit, how much the court will read of it."""
         count = len(self.background_text())
         if count > BACKGROUND_CHARS:
-            self.background_count.setText(f"<b>{count:,} / {BACKGROUND_CHARS:,} characters: too long.</b> The court "
-                                          f"reads only the first {BACKGROUND_CHARS:,}; shorten it to keep what "
-                                          "matters.")
+            self.background_count.setText(tr("<b>{count} / {most} characters: too long.</b> The court reads only the "
+                                             "first {most}; shorten it to keep what matters.").format(
+                count=f"{count:,}", most=f"{BACKGROUND_CHARS:,}"))
         else:
-            self.background_count.setText(f"{count:,} / {BACKGROUND_CHARS:,} characters")
+            self.background_count.setText(tr("{count} / {most} characters").format(count=f"{count:,}",
+                                                                                    most=f"{BACKGROUND_CHARS:,}"))
 
     def _check(self, *args) -> None:
         if not hasattr(self, "ok_button"):

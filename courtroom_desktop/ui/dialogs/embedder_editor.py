@@ -15,14 +15,15 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QFormLayout, QLabel, QLine
 from courtroom_desktop.core.config import EMBEDDERS, LibrarySettings
 from courtroom_desktop.core.services.library import OLLAMA_URL, describe
 from courtroom_desktop.ui.dialogs.role_editor import _first_error, _row
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.widgets import push_button
 
 FIELDS = ("embedder", "embedding_model", "embedding_url", "embedding_languages")
 SUGGESTIONS = {"bundled": ["all-MiniLM-L6-v2"], "multilingual": ["multilingual-e5-small"], "local": [],
                "ollama": ["bge-m3", "nomic-embed-text", "mxbai-embed-large", "all-minilm"],
                "openai": ["text-embedding-3-small", "bge-m3"]}
-URL_HINTS = {"bundled": "not used", "multilingual": "not used", "local": "not used",
+NOT_USED = QT_TRANSLATE_NOOP("", "not used")
+URL_HINTS = {"bundled": NOT_USED, "multilingual": NOT_USED, "local": NOT_USED,
              "ollama": OLLAMA_URL, "openai": "http://127.0.0.1:8000/v1"}
 
 
@@ -122,7 +123,7 @@ class EmbedderEditor(QWidget):
         self.model.setEnabled(provider not in ("bundled", "multilingual"))
         self.browse.setVisible(provider == "local")
         self.url.setEnabled(endpoint)
-        self.url.setPlaceholderText(URL_HINTS[provider])
+        self.url.setPlaceholderText(tr(URL_HINTS[provider]))
         self.api_key.setVisible(endpoint)
         self.key_label.setVisible(endpoint)
         try:
@@ -133,12 +134,13 @@ class EmbedderEditor(QWidget):
         from courtroom_desktop.core.services.library import embedder_server
 
         server = embedder_server(settings)
-        text = f"Passages and queries are embedded by {describe(settings)}"
         if server.local:
-            self.where.setText(text + ", on this computer.")
+            self.where.setText(tr("Passages and queries are embedded by {embedder}, on this computer.").format(
+                embedder=describe(settings)))
         else:
-            self.where.setText(text + ": another machine receives the text of every passage, so private documents "
-                               "are refused while it is chosen.")
+            self.where.setText(tr("Passages and queries are embedded by {embedder}: another machine receives the "
+                                  "text of every passage, so private documents are refused while it is chosen.").format(
+                embedder=describe(settings)))
 
 
 def changed(before: LibrarySettings, after: LibrarySettings) -> bool:
@@ -157,10 +159,10 @@ def offer_reembed(parent, library_controller, settings: LibrarySettings) -> QMes
     if library_controller is None:
         return None
     documents = len(library_controller.ready_documents())
-    box = QMessageBox(QMessageBox.Icon.Question, "Re-embed the library?",
-                      f"The embedder is now {describe(settings)}. The library's {documents} document"
-                      f"{'s' if documents != 1 else ''} must be embedded again before searches use it; until then, "
-                      "and if you cancel, searches use the current vectors.\n\nRe-embed now?",
+    box = QMessageBox(QMessageBox.Icon.Question, tr("Re-embed the library?"),
+                      tr("The embedder is now {embedder}. The library's {count} documents must be embedded again "
+                         "before searches use it; until then, and if you cancel, searches use the current vectors."
+                         "\n\nRe-embed now?").format(embedder=describe(settings), count=documents),
                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, parent)
     box.setObjectName("reembedBox")
 

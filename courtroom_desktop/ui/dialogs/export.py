@@ -22,11 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
-FORMATS = (("md", "Markdown"), ("html", "HTML (self-contained)"), ("pdf", "PDF"), ("json", "JSON (data)"))
+FORMATS = (("md", "Markdown"), ("html", QT_TRANSLATE_NOOP("", "HTML (self-contained)")), ("pdf", "PDF"),
+           ("json", QT_TRANSLATE_NOOP("", "JSON (data)")))  # shown through tr
 
 
 class ExportDialog(QDialog):
@@ -42,7 +43,7 @@ class ExportDialog(QDialog):
         self.formats = {}
         format_row = QHBoxLayout()
         for value, label in FORMATS:
-            box = QCheckBox(label)
+            box = QCheckBox(tr(label))
             box.setChecked(True)
             box.toggled.connect(self._update)
             self.formats[value] = box
@@ -84,9 +85,9 @@ class ExportDialog(QDialog):
         self.message.setWordWrap(True)
 
         self.buttons = QDialogButtonBox()
-        self.export_button = self.buttons.addButton("Export", QDialogButtonBox.ButtonRole.ActionRole)
+        self.export_button = self.buttons.addButton(tr("Export"), QDialogButtonBox.ButtonRole.ActionRole)
         self.export_button.setObjectName("exportButton")
-        self.open_button = self.buttons.addButton("Open folder", QDialogButtonBox.ButtonRole.ActionRole)
+        self.open_button = self.buttons.addButton(tr("Open folder"), QDialogButtonBox.ButtonRole.ActionRole)
         self.open_button.setVisible(False)
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.export_button.clicked.connect(self.export)
@@ -135,8 +136,8 @@ class ExportDialog(QDialog):
         self.open_button.setVisible(True)
         reports = [p for p in self.written if p.parent == Path(self.folder.text().strip()).expanduser()]
         sources = len(self.written) - len(reports)
-        self.message.setText(f"Wrote {len(reports)} report file{'s' if len(reports) != 1 else ''} and {sources} "
-                             "highlighted source page file" + ("s" if sources != 1 else "") + ". Double-click one to open it.")
+        self.message.setText(tr("Wrote {reports} report files and {sources} highlighted source page files. "
+                                "Double-click one to open it.").format(reports=len(reports), sources=sources))
         self._update()
 
     def _on_error(self, title: str, message: str, fix: str) -> None:

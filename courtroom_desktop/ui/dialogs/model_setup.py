@@ -123,9 +123,10 @@ class ModelSetupPanel(QGroupBox):
         models = detection.models()
         self.found_model.set_found(models, proposal)
         if detection.servers:
-            servers = ", ".join(f"{s.name} ({len(s.models)} model{'s' if len(s.models) != 1 else ''})"
+            servers = ", ".join(tr("{server} ({count} models)").format(server=s.name, count=len(s.models))
                                 for s in detection.servers)
-            self.find_status.setText(f"Found {servers} in {detection.seconds:.2f} s.")
+            self.find_status.setText(tr("Found {servers} in {seconds} s.").format(servers=servers,
+                                                                                   seconds=f"{detection.seconds:.2f}"))
         else:
             self.find_status.setText(" ".join(nothing_found_lines(detection)))
         if proposal is not None:
@@ -153,7 +154,7 @@ class ModelSetupPanel(QGroupBox):
         self._pulling(True)
         self.pull_bar.setValue(0)
         self.pull_bar.setFormat(tr("starting\u2026"))
-        self.pull_status.setText(f"Asking Ollama for {name}\u2026")
+        self.pull_status.setText(tr("Asking Ollama for {name}\u2026").format(name=name))
         return task
 
     def _pulling(self, on: bool) -> None:
@@ -174,10 +175,11 @@ class ModelSetupPanel(QGroupBox):
             self.pull_bar.setFormat(p.status)
         text = p.status
         if p.overall_total:
-            text = (f"{human_bytes(p.overall_completed) or '0 B'} of {human_bytes(p.overall_total)}"
-                    f" \u00b7 {p.bytes_per_s / 1e6:.1f} MB/s \u00b7 {p.status}")
+            text = (tr("{done} of {total}").format(done=human_bytes(p.overall_completed) or "0 B",
+                                                   total=human_bytes(p.overall_total))
+                    + f" \u00b7 {p.bytes_per_s / 1e6:.1f} MB/s \u00b7 {p.status}")
         if p.resuming:
-            text = f"resuming from {human_bytes(p.resumed_from)} \u00b7 " + text
+            text = tr("resuming from {size}").format(size=human_bytes(p.resumed_from)) + " \u00b7 " + text
         self.pull_status.setText(text)
 
     def _on_pull_finished(self, name: str, ok: bool, message: str) -> None:
@@ -191,7 +193,7 @@ class ModelSetupPanel(QGroupBox):
             self.pull_bar.setFormat(tr("stopped"))
 
     def _on_error(self, title: str, message: str, fix: str) -> None:
-        if title.startswith("Finding models"):
+        if title == tr("Finding models on this computer"):
             self.find_status.setText(f"{message}" + (f" ({fix})" if fix else ""))
 
 

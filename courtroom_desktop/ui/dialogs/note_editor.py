@@ -13,11 +13,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
-PRIVATE_TIP = ("A private note is never sent to a model server on another machine: a trial that would send it there "
-               "refuses, and says which role and server.")
+PRIVATE_TIP = QT_TRANSLATE_NOOP("", "A private note is never sent to a model server on another machine: a trial that "
+                                    "would send it there refuses, and says which role and server.")
 
 
 class NoteEditor(QDialog):
@@ -27,7 +27,7 @@ class NoteEditor(QDialog):
         super().__init__(parent)
         self.path = path
         self.setObjectName("noteEditor")
-        self.setWindowTitle("Edit note" if path else "New note")
+        self.setWindowTitle(tr("Edit note") if path else tr("New note"))
         self.title_edit = QLineEdit(title)
         self.title_edit.setObjectName("noteTitle")
         self.title_edit.setPlaceholderText(tr("Title, e.g. Lisbon: rents and commute"))
@@ -37,7 +37,7 @@ class NoteEditor(QDialog):
                                           "lines separate paragraphs."))
         self.private_box = QCheckBox(tr("Private: never send this note to a model server on another machine"))
         self.private_box.setObjectName("notePrivate")
-        self.private_box.setToolTip(PRIVATE_TIP)
+        self.private_box.setToolTip(tr(PRIVATE_TIP))
         self.private_box.setChecked(private)
         self.problem = QLabel("")
         self.problem.setObjectName("noteProblem")
@@ -60,7 +60,7 @@ class NoteEditor(QDialog):
     def _check(self) -> None:
         title, text = self.title_edit.text().strip(), self.text_edit.toPlainText().strip()
         self.save_button.setEnabled(bool(title and text))
-        self.problem.setText("" if title and text else "A note needs a title and some text.")
+        self.problem.setText("" if title and text else tr("A note needs a title and some text."))
 
     def values(self) -> tuple[str, str, bool]:
         """(title, text, private) as entered."""

@@ -5,6 +5,8 @@ only; no report includes them unless asked (``courtroom export --with-prompts``)
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
@@ -18,24 +20,35 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
-WHAT = {"SearchPlan": "Search queries", "Argument": "Argument", "": "Argument", "EvidenceAssessment": "Assessment of "
-        "the new passages", "JudgeRuling": "Ruling", "VerdictDraft": "Verdict", "DecisionDraft": "Verdict"}
-PRIVACY = ("Kept with the trial on this computer only, and left out of every report and export unless asked "
-           "(courtroom export --with-prompts).")
+#: What a call asked for, by its schema (shown through tr)
+WHAT = {"SearchPlan": QT_TRANSLATE_NOOP("", "Search queries"), "Argument": QT_TRANSLATE_NOOP("", "Argument"),
+        "": QT_TRANSLATE_NOOP("", "Argument"),
+        "EvidenceAssessment": QT_TRANSLATE_NOOP("", "Assessment of the new passages"),
+        "JudgeRuling": QT_TRANSLATE_NOOP("", "Ruling"), "VerdictDraft": QT_TRANSLATE_NOOP("", "Verdict"),
+        "DecisionDraft": QT_TRANSLATE_NOOP("", "Verdict")}
+#: The role whose model answered (core.records.ModelCall.role), shown through tr
+ROLES = {"prosecution": QT_TRANSLATE_NOOP("", "prosecution"), "defense": QT_TRANSLATE_NOOP("", "defense"),
+         "judge": QT_TRANSLATE_NOOP("", "judge")}
+PRIVACY = QT_TRANSLATE_NOOP("", "Kept with the trial on this computer only, and left out of every report and export "
+                                "unless asked (courtroom export --with-prompts).")
 
 
 def call_label(calls: list, position: int) -> str:
     """'2. Argument, again (the first was rejected) · defense · 1,820 → 210 tokens' and the like."""
     call = calls[position]
-    what = WHAT.get(call.schema_name, call.schema_name or "Free text")
+    what = tr(WHAT[call.schema_name]) if call.schema_name in WHAT else call.schema_name or tr("Free text")
     earlier = [c for c in calls[:position] if c.schema_name == call.schema_name]
     if earlier:
         retry = call.messages and "was not valid" in call.messages[-1].get("content", "")
-        what += ", retried (the answer was not valid JSON)" if retry else ", again (the first was rejected)"
+        what += tr(", retried (the answer was not valid JSON)") if retry else tr(", again (the first was rejected)")
     usage = call.usage
-    return f"{position + 1}. {what} \u00b7 {call.role} \u00b7 {usage.tokens_in:,} \u2192 {usage.tokens_out:,} tokens"
+    role = tr(ROLES[call.role]) if call.role in ROLES else call.role
+    tokens = tr("{tokens_in} \u2192 {tokens_out} tokens").format(tokens_in=f"{usage.tokens_in:,}",
+                                                                 tokens_out=f"{usage.tokens_out:,}")
+    return f"{position + 1}. {what} \u00b7 {role} \u00b7 {tokens}"
 
 
 def prompt_text(call) -> str:
@@ -49,7 +62,7 @@ class PromptViewer(QDialog):
         self.setObjectName("promptViewer")
         self.setWindowTitle(title)
         self.calls = list(calls)
-        heading = QLabel(f"<b>{title}</b><br><small>{PRIVACY}</small>")
+        heading = QLabel(f"<b>{html.escape(title)}</b><br><small>{tr(PRIVACY)}</small>")
         heading.setWordWrap(True)
         self.list = QListWidget()
         self.list.setObjectName("promptCalls")
@@ -63,7 +76,7 @@ class PromptViewer(QDialog):
             box.setFont(fixed)
             box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         texts = QSplitter(Qt.Orientation.Vertical)
-        for label, box in (("The exact prompt", self.prompt), ("The raw answer", self.answer)):
+        for label, box in ((tr("The exact prompt"), self.prompt), (tr("The raw answer"), self.answer)):
             pane = QWidget()
             column = QVBoxLayout(pane)
             column.setContentsMargins(0, 0, 0, 0)
@@ -89,8 +102,8 @@ class PromptViewer(QDialog):
         if self.calls:
             self.list.setCurrentRow(len(self.calls) - 1)  # the call whose answer the card shows
         else:
-            self.prompt.setPlainText("No model call was kept for this card: the trial ran before prompts were kept, "
-                                     "or the call was still under way.")
+            self.prompt.setPlainText(tr("No model call was kept for this card: the trial ran before prompts were "
+                                        "kept, or the call was still under way."))
         fit_to_screen(self, 980, 640)
 
     def show_call(self, position: int) -> None:
@@ -104,8 +117,10 @@ def title_of(step: str, number: int, transcript) -> str:
     """The viewer's title for a card: whose turn, which ruling, the verdict."""
     if step == "turn":
         item = next((i for i in transcript.items() if getattr(i, "kind", "") == "turn" and i.index == number), None)
-        who = f"{item.role}, round {item.round}" if item is not None else f"turn {number + 1}"
-        return f"The prompts of turn {number + 1} ({who})"
+        if item is None:
+            return tr("The prompts of turn {number}").format(number=number + 1)
+        return tr("The prompts of turn {number} ({role}, round {round})").format(number=number + 1,
+                                                                                 role=tr(item.role), round=item.round)
     if step == "ruling":
-        return f"The prompts of the judge's ruling after round {number}"
-    return "The prompts of the verdict"
+        return tr("The prompts of the judge's ruling after round {round}").format(round=number)
+    return tr("The prompts of the verdict")

@@ -16,7 +16,7 @@ from courtroom_desktop.ui.widgets import push_button
 PROVIDERS = (("embedded", QT_TRANSLATE_NOOP("", "Embedded (llama.cpp, no server)")), ("ollama", "Ollama"),
              ("openai", QT_TRANSLATE_NOOP("", "OpenAI-compatible server")))
 URL_HINTS = {"embedded": QT_TRANSLATE_NOOP("", "not used"), "ollama": "http://localhost:11434", "openai": "http://127.0.0.1:8000/v1"}
-BUNDLED_LABEL = "(bundled SmolLM2-135M)"
+BUNDLED_LABEL = QT_TRANSLATE_NOOP("", "(bundled SmolLM2-135M)")  # shown through tr
 #: The ModelSpec fields each role's editor shows below its provider, URL, model and key.
 ROLE_FIELDS = ("num_ctx", "max_tokens", "temperature", "read_timeout_s", "threads", "gpu_layers")
 #: Of those, the ones only the embedded provider (llama.cpp in process) reads.
@@ -118,7 +118,7 @@ class RoleEditor(QWidget):
         current = self.model_value() if current is None else current
         self.model.clear()
         if self.provider_value() == "embedded":
-            self.model.addItem(BUNDLED_LABEL, "")
+            self.model.addItem(tr(BUNDLED_LABEL), "")
         for name in names:
             if name:
                 self.model.addItem(name, name)
@@ -130,7 +130,7 @@ class RoleEditor(QWidget):
 
     def model_value(self) -> str:
         text = self.model.currentText().strip()
-        return "" if text == BUNDLED_LABEL else text
+        return "" if text in (BUNDLED_LABEL, tr(BUNDLED_LABEL)) else text
 
     def choose_gguf(self, path: str | None = None) -> str:
         """Pick a GGUF file (``path`` given: no file dialog, for tests and scripts); the provider becomes embedded."""
@@ -142,7 +142,7 @@ class RoleEditor(QWidget):
             return ""
         self.provider.setCurrentIndex(self.provider.findData("embedded"))
         self.model.setEditText(str(path))
-        self.status.setText(f"{Path(path).name}: press Test to check that it loads.")
+        self.status.setText(tr("{file}: press Test to check that it loads.").format(file=Path(path).name))
         return str(path)
 
     def spec(self, base: ModelSpec) -> ModelSpec:

@@ -170,7 +170,7 @@ class SettingsDialog(QDialog):
 
     def _on_key_storage(self, where: str) -> None:
         for editor in self.editors.values():
-            editor.key_storage.setText(f"Keys are stored in {where}; never in the settings file.")
+            editor.key_storage.setText(tr("Keys are stored in {where}; never in the settings file.").format(where=where))
 
     # ---------------------------------------------------------------- building the config
     def models_settings(self) -> ModelSettings:
@@ -214,7 +214,7 @@ class SettingsDialog(QDialog):
         try:
             config = self.build_config()
         except ValueError as exc:
-            self.error.setText(f"Not applied: {self.explain(exc)}")
+            self.error.setText(tr("Not applied: {problem}").format(problem=self.explain(exc)))
             return False
         self.error.setText("")
         before, self.config = self.config, config
@@ -268,7 +268,7 @@ class SettingsDialog(QDialog):
         if editor is None:
             return
         editor.set_model_names([str(n) for n in names])
-        editor.status.setText(f"The server offers {len(names)} model{'s' if len(names) != 1 else ''}.")
+        editor.status.setText(tr("The server offers {count} models.").format(count=len(names)))
 
     def test(self):
         try:
@@ -286,11 +286,16 @@ class SettingsDialog(QDialog):
     def _on_doctor_rows(self, rows: list) -> None:
         self.doctor_model.set_rows(rows)
         failed = [r for r in rows if r.ok is False and getattr(r, "kind", "check") == "check"]
-        text = (f"{len(failed)} check{'s' if len(failed) != 1 else ''} failed: fix them in order."
-                if failed else "All checks passed.")
+        if not failed:
+            text = tr("All checks passed.")
+        elif len(failed) == 1:
+            text = tr("1 check failed: fix it.")
+        else:
+            text = tr("{count} checks failed: fix them in order.").format(count=len(failed))
         rated = self.doctor_model.ratings()
         if rated:
-            text += " Rating for this job: " + ", ".join(f"{role} {word}" for role, word in rated.items()) + "."
+            text += " " + tr("Rating for this job: {ratings}.").format(
+                ratings=", ".join(f"{role} {word}" for role, word in rated.items()))
         self.test_status.setText(text)
 
     # ---------------------------------------------------------------- the model setup

@@ -17,7 +17,7 @@ class ShortcutsDialog(QDialog):
         rows = [(a.text().replace("&", "").rstrip("\u2026."), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
                 for a in actions if not a.shortcut().isEmpty()]
         self.table = QTableWidget(len(rows), 2)
-        self.table.setHorizontalHeaderLabels(["Action", "Shortcut"])
+        self.table.setHorizontalHeaderLabels([tr("Action"), tr("Shortcut")])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         for row, (name, keys) in enumerate(rows):

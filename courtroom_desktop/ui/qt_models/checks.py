@@ -21,8 +21,11 @@ NUMBER, CLAIM, VERDICT, CONFIDENCE, BY, PASSAGES, STATUS, SIGNOFF = range(len(CO
 VERDICT_ACCENT = {"supported": "support", "refuted": "refute", "mixed": "switch", "insufficient evidence": "unclear"}
 VERDICT_ORDER = {"supported": 0, "mixed": 1, "refuted": 2, "insufficient evidence": 3}
 #: The verdict filter's choices: (value, label); "" shows every claim.
-FILTERS = (("", "All verdicts"), ("supported", "Supported"), ("refuted", "Refuted"), ("mixed", "Mixed"),
-           ("insufficient evidence", "Insufficient evidence"), ("unchecked", "Unchecked"), ("failed", "Failed"))
+#: The verdict filter's choices (shown through tr)
+FILTERS = (("", QT_TRANSLATE_NOOP("", "All verdicts")), ("supported", QT_TRANSLATE_NOOP("", "Supported")),
+           ("refuted", QT_TRANSLATE_NOOP("", "Refuted")), ("mixed", QT_TRANSLATE_NOOP("", "Mixed")),
+           ("insufficient evidence", QT_TRANSLATE_NOOP("", "Insufficient evidence")),
+           ("unchecked", QT_TRANSLATE_NOOP("", "Unchecked")), ("failed", QT_TRANSLATE_NOOP("", "Failed")))
 
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, Signal
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordRole, RecordTableModel
 from courtroom_desktop.ui.text import said, said_all
 
@@ -21,7 +22,7 @@ class TurnItem:
     role: str
     text: str = ""
     attempt: int = 0
-    status: str = "searching the library\u2026"
+    status: str = QT_TRANSLATE_NOOP("", "searching the library\u2026")  # shown through tr
     evidence_added: list[str] = field(default_factory=list)
     turn: object | None = None          # the core Turn once finished
     interrupted: bool = False           # the trial stopped during this turn; it was redone after resuming
@@ -128,15 +129,15 @@ class TranscriptModel(RecordTableModel):
             for row, item in enumerate(self._rows):
                 if isinstance(item, TurnItem) and not item.finished and not item.interrupted:
                     item.interrupted = True
-                    item.status = "interrupted: redone after resuming"
+                    item.status = tr("interrupted: redone after resuming")
                     self._changed(row, live)
-            text = f"Trial resumed at round {event.from_round}"
+            text = tr("Trial resumed at round {round}").format(round=event.from_round)
             if event.discarded:
-                text += f"; {event.discarded} is redone"
+                text += tr("; {what} is redone").format(what=event.discarded)
             self._append(NoticeItem("info", text), live)
         elif kind == "turn_started":
             item = TurnItem(index=event.index, round=event.round, seat=event.seat.value, stance=event.stance.value,
-                            role=event.role)
+                            role=event.role, status=tr(TurnItem.status))
             self._append(item, live)
             self._turn_rows[event.index] = len(self._rows) - 1
         elif kind == "token":
@@ -146,7 +147,8 @@ class TranscriptModel(RecordTableModel):
                 if event.attempt != item.attempt:
                     item.attempt, item.text = event.attempt, ""
                 item.text += event.text
-                item.status = "arguing\u2026" if event.attempt == 0 else "arguing again (the first answer was rejected)\u2026"
+                item.status = (tr("arguing\u2026") if event.attempt == 0 else
+                               tr("arguing again (the first answer was rejected)\u2026"))
                 self._changed(row, live)
         elif kind == "evidence_added":
             row = self._open_turn_row()
@@ -154,7 +156,8 @@ class TranscriptModel(RecordTableModel):
                 item = self._rows[row]
                 item.evidence_added.append(event.entry.id)
                 n = len(item.evidence_added)
-                item.status = f"{n} new passage{'s' if n > 1 else ''} found; preparing the argument\u2026"
+                item.status = (tr("1 new passage found; preparing the argument\u2026") if n == 1 else
+                               tr("{count} new passages found; preparing the argument\u2026").format(count=n))
                 self._changed(row, live)
         elif kind == "turn_finished":
             turn = event.turn
@@ -182,8 +185,8 @@ class TranscriptModel(RecordTableModel):
         elif kind == "warning":
             self._append(NoticeItem("warning", said(event.reason)), live)
         elif kind == "error":
-            fix = event.fix + ("; then press Resume" if event.resumable else "") if event.fix else (
-                "press Resume to continue" if event.resumable else "")
+            fix = event.fix + (tr("; then press Resume") if event.resumable else "") if event.fix else (
+                tr("press Resume to continue") if event.resumable else "")
             self._append(NoticeItem("error", event.message, fix), live)
 
     def _open_turn_row(self) -> int | None:

@@ -259,6 +259,42 @@
         <translation>请修复该文件，或打开设置并按“确定”重写它</translation>
     </message>
     <message>
+        <source>Your situation in a few lines: every role reads it, as data (it is not evidence and is never cited). Evidence comes from your notes and documents.</source>
+        <translation>用几行字说明你的情况：每个角色都会把它当作资料阅读（它不是证据，也从不被引用）。证据来自你的笔记和文档。</translation>
+    </message>
+    <message>
+        <source>Options and criteria</source>
+        <translation>选项与标准</translation>
+    </message>
+    <message>
+        <source>Background</source>
+        <translation>背景</translation>
+    </message>
+    <message>
+        <source>e.g. Move to Lisbon</source>
+        <translation>例如：搬到里斯本</translation>
+    </message>
+    <message>
+        <source>e.g. Stay where I am</source>
+        <translation>例如：留在原地</translation>
+    </message>
+    <message>
+        <source>(optional)</source>
+        <translation>（可选）</translation>
+    </message>
+    <message>
+        <source>Option {number}</source>
+        <translation>选项 {number}</translation>
+    </message>
+    <message>
+        <source>Criterion</source>
+        <translation>标准</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
         <source>Add criterion</source>
         <translation>添加标准</translation>
     </message>
@@ -275,8 +311,28 @@
         <translation>例如：我 31 岁，合同六月到期，父母住在一小时车程外。</translation>
     </message>
     <message>
+        <source>&lt;b&gt;Options&lt;/b&gt; (2 to {most}): each is heard in turn, counsel for and against it</source>
+        <translation>&lt;b&gt;选项&lt;/b&gt;（2 至 {most} 个）：逐一审理，正反两方律师各自陈述</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Criteria&lt;/b&gt; (1 to {most}) and how much each matters: the judge scores every option on each, 0 to 10, with citations</source>
+        <translation>&lt;b&gt;标准&lt;/b&gt;（1 至 {most} 个）及各自的重要程度：法官按每条标准给每个选项打 0 到 10 分，并附引用</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Hard constraints&lt;/b&gt; (up to {most}): an option shown to break one is out</source>
+        <translation>&lt;b&gt;硬性约束&lt;/b&gt;（最多 {most} 条）：被证明违反任一约束的选项即被排除</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Background&lt;/b&gt; (optional): what every role should know about your situation</source>
         <translation>&lt;b&gt;背景&lt;/b&gt;（可选）：每个角色都应了解的你的情况</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{count} / {most} characters: too long.&lt;/b&gt; The court reads only the first {most}; shorten it to keep what matters.</source>
+        <translation>&lt;b&gt;{count} / {most} 字符：过长。&lt;/b&gt;法庭只读前 {most} 个字符；请删减，保留要紧的内容。</translation>
+    </message>
+    <message>
+        <source>{count} / {most} characters</source>
+        <translation>{count} / {most} 字符</translation>
     </message>
     <message>
         <source>Choose folder…</source>
@@ -323,6 +379,34 @@
         <translation>sentence-transformers 模型文件夹</translation>
     </message>
     <message>
+        <source>Passages and queries are embedded by {embedder}, on this computer.</source>
+        <translation>段落和查询由 {embedder} 在本机上做向量嵌入。</translation>
+    </message>
+    <message>
+        <source>Passages and queries are embedded by {embedder}: another machine receives the text of every passage, so private documents are refused while it is chosen.</source>
+        <translation>段落和查询由 {embedder} 做向量嵌入：另一台机器会收到每个段落的文本，因此选用它时私密文档会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Re-embed the library?</source>
+        <translation>重新嵌入文献库？</translation>
+    </message>
+    <message>
+        <source>The embedder is now {embedder}. The library&apos;s {count} documents must be embedded again before searches use it; until then, and if you cancel, searches use the current vectors.
+
+Re-embed now?</source>
+        <translation>嵌入模型现在是 {embedder}。文献库中的文档（{count} 篇）必须重新嵌入，搜索才会使用它；在此之前，以及你取消时，搜索仍使用当前的向量。
+
+现在重新嵌入吗？</translation>
+    </message>
+    <message>
+        <source>HTML (self-contained)</source>
+        <translation>HTML（单文件）</translation>
+    </message>
+    <message>
+        <source>JSON (data)</source>
+        <translation>JSON（数据）</translation>
+    </message>
+    <message>
         <source>Export the verdict report</source>
         <translation>导出裁决报告</translation>
     </message>
@@ -355,8 +439,20 @@
         <translation>文件夹：</translation>
     </message>
     <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
         <source>Report folder</source>
         <translation>报告文件夹</translation>
+    </message>
+    <message>
+        <source>Wrote {reports} report files and {sources} highlighted source page files. Double-click one to open it.</source>
+        <translation>已写入 {reports} 个报告文件和 {sources} 个带高亮的原文页面文件。双击即可打开。</translation>
     </message>
     <message>
         <source>e.g. qwen2.5:7b (see ollama.com/library)</source>
@@ -411,6 +507,14 @@
         <translation>正在查找本机上的模型服务器…</translation>
     </message>
     <message>
+        <source>{server} ({count} models)</source>
+        <translation>{server}（{count} 个模型）</translation>
+    </message>
+    <message>
+        <source>Found {servers} in {seconds} s.</source>
+        <translation>用时 {seconds} 秒，找到 {servers}。</translation>
+    </message>
+    <message>
         <source>No chat model found (only embedding models): pull one below.</source>
         <translation>未找到对话模型（只有嵌入模型）：请在下方拉取一个。</translation>
     </message>
@@ -427,12 +531,32 @@
         <translation>正在开始…</translation>
     </message>
     <message>
+        <source>Asking Ollama for {name}…</source>
+        <translation>正在向 Ollama 请求 {name}…</translation>
+    </message>
+    <message>
+        <source>{done} of {total}</source>
+        <translation>{done} / {total}</translation>
+    </message>
+    <message>
+        <source>resuming from {size}</source>
+        <translation>从 {size} 处继续</translation>
+    </message>
+    <message>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
         <source>stopped</source>
         <translation>已停止</translation>
+    </message>
+    <message>
+        <source>A private note is never sent to a model server on another machine: a trial that would send it there refuses, and says which role and server.</source>
+        <translation>私密笔记绝不会发送到另一台机器上的模型服务器：若审理会把它发送过去，就会拒绝，并说明是哪个角色、哪个服务器。</translation>
+    </message>
+    <message>
+        <source>New note</source>
+        <translation>新建笔记</translation>
     </message>
     <message>
         <source>Title, e.g. Lisbon: rents and commute</source>
@@ -451,6 +575,10 @@
         <translation>标题</translation>
     </message>
     <message>
+        <source>A note needs a title and some text.</source>
+        <translation>笔记需要标题和正文。</translation>
+    </message>
+    <message>
         <source>Embedded (llama.cpp, no server)</source>
         <translation>内置（llama.cpp，无需服务器）</translation>
     </message>
@@ -461,6 +589,10 @@
     <message>
         <source>not used</source>
         <translation>不使用</translation>
+    </message>
+    <message>
+        <source>(bundled SmolLM2-135M)</source>
+        <translation>（内置 SmolLM2-135M）</translation>
     </message>
     <message>
         <source>Use the default model</source>
@@ -502,6 +634,10 @@
     <message>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>{file}: press Test to check that it loads.</source>
+        <translation>{file}：按“测试”检查它能否加载。</translation>
     </message>
     <message>
         <source>Document scope</source>
@@ -565,6 +701,14 @@
         <translation>正在运行检查…</translation>
     </message>
     <message>
+        <source>Keys are stored in {where}; never in the settings file.</source>
+        <translation>密钥保存在 {where}；绝不写入设置文件。</translation>
+    </message>
+    <message>
+        <source>Not applied: {problem}</source>
+        <translation>未应用：{problem}</translation>
+    </message>
+    <message>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
@@ -573,8 +717,28 @@
         <translation>正在询问服务器…</translation>
     </message>
     <message>
+        <source>The server offers {count} models.</source>
+        <translation>该服务器提供 {count} 个模型。</translation>
+    </message>
+    <message>
         <source>Starting the checks…</source>
         <translation>正在开始检查…</translation>
+    </message>
+    <message>
+        <source>All checks passed.</source>
+        <translation>所有检查均通过。</translation>
+    </message>
+    <message>
+        <source>1 check failed: fix it.</source>
+        <translation>1 项检查未通过：请修复。</translation>
+    </message>
+    <message>
+        <source>{count} checks failed: fix them in order.</source>
+        <translation>{count} 项检查未通过：请依次修复。</translation>
+    </message>
+    <message>
+        <source>Rating for this job: {ratings}.</source>
+        <translation>胜任此任务的评级：{ratings}。</translation>
     </message>
     <message>
         <source>The proposed models are in the editors: press Test to check and rate them, then OK to save.</source>
@@ -583,6 +747,14 @@
     <message>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
     </message>
     <message>
         <source>Import from Zotero</source>
@@ -658,8 +830,86 @@
         <translation>#</translation>
     </message>
     <message>
+        <source>Drafts (*.pdf *.docx *.md *.markdown *.txt);;All files (*)</source>
+        <translation>草稿 (*.pdf *.docx *.md *.markdown *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>found by the rules</source>
+        <extracomment>Shown through tr: where a claim came from, and the export formats</extracomment>
+        <translation>由规则找出</translation>
+    </message>
+    <message>
+        <source>found by the model</source>
+        <translation>由模型找出</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>已编辑</translation>
+    </message>
+    <message>
+        <source>merged</source>
+        <translation>已合并</translation>
+    </message>
+    <message>
+        <source>split</source>
+        <translation>已拆分</translation>
+    </message>
+    <message>
+        <source>added by hand</source>
+        <translation>手动添加</translation>
+    </message>
+    <message>
+        <source>number</source>
+        <extracomment>Why the rules took a sentence for a claim (core.check.claims.FEATURES), shown through tr</extracomment>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>comparison</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>quantifier</source>
+        <translation>量词</translation>
+    </message>
+    <message>
+        <source>superlative</source>
+        <translation>最高级</translation>
+    </message>
+    <message>
+        <source>attribution</source>
+        <translation>出处</translation>
+    </message>
+    <message>
+        <source>CSV (a spreadsheet)</source>
+        <translation>CSV（电子表格）</translation>
+    </message>
+    <message>
+        <source>page {page}</source>
+        <translation>第 {page} 页</translation>
+    </message>
+    <message>
+        <source>paragraph {paragraph}, characters {start}-{end}</source>
+        <translation>第 {paragraph} 段，第 {start}-{end} 个字符</translation>
+    </message>
+    <message>
         <source>Claim</source>
         <translation>主张</translation>
+    </message>
+    <message>
+        <source>Where in the draft</source>
+        <translation>在草稿中的位置</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>来源</translation>
     </message>
     <message>
         <source>Verdict</source>
@@ -686,8 +936,20 @@
         <translation>签核</translation>
     </message>
     <message>
+        <source>All verdicts</source>
+        <extracomment>The verdict filter&apos;s choices: (value, label); &quot;&quot; shows every claim. The verdict filter&apos;s choices (shown through tr)</extracomment>
+        <translation>全部裁决</translation>
+    </message>
+    <message>
+        <source>Unchecked</source>
+        <translation>未核查</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
         <source>overridden: {label} ({who})</source>
-        <extracomment>The verdict filter&apos;s choices: (value, label); &quot;&quot; shows every claim.</extracomment>
         <translation>已推翻：{label}（{who}）</translation>
     </message>
     <message>
@@ -745,6 +1007,18 @@
     <message>
         <source>Confidence per round</source>
         <translation>每轮置信度</translation>
+    </message>
+    <message>
+        <source>R{round}</source>
+        <translation>第{round}轮</translation>
+    </message>
+    <message>
+        <source>verdict threshold {percent}</source>
+        <translation>裁决阈值 {percent}</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s confidence appears after each round</source>
+        <translation>每轮结束后显示法官的置信度</translation>
     </message>
     <message>
         <source>Claim: is it true?</source>
@@ -882,6 +1156,10 @@
     <message>
         <source>, {count} section filters</source>
         <translation>，{count} 个章节筛选</translation>
+    </message>
+    <message>
+        <source>Evidence may come from every document</source>
+        <translation>证据可以来自任何文档</translation>
     </message>
     <message>
         <source>&lt;a href=&quot;setup:models&quot;&gt;Set up a model&lt;/a&gt; (Settings → Models: find the models on this computer, or pull one)</source>
@@ -1036,8 +1314,80 @@
         <translation>适合页面宽度</translation>
     </message>
     <message>
+        <source>Admitted</source>
+        <translation>已采纳</translation>
+    </message>
+    <message>
+        <source>Turned away</source>
+        <translation>被拒</translation>
+    </message>
+    <message>
+        <source>Cited</source>
+        <translation>被引用</translation>
+    </message>
+    <message>
+        <source>Round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Found by</source>
+        <translation>由谁找到</translation>
+    </message>
+    <message>
         <source>Passage</source>
         <translation>段落</translation>
+    </message>
+    <message>
+        <source>What became of it</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>turned away: {reason}</source>
+        <translation>被拒：{reason}</translation>
+    </message>
+    <message>
+        <source>admitted as {id}</source>
+        <translation>采纳为 {id}</translation>
+    </message>
+    <message>
+        <source>judged {reading}</source>
+        <translation>判定为{reading}</translation>
+    </message>
+    <message>
+        <source>flagged: reads like instructions to a model (never obeyed)</source>
+        <translation>已标记：读起来像是给模型的指令（从不执行）</translation>
+    </message>
+    <message>
+        <source>cited {count}×</source>
+        <translation>被引用 {count} 次</translation>
+    </message>
+    <message>
+        <source>{queries} queries searched; {found} passages found: {admitted} admitted, {turned} turned away. {retrieved} documents retrieved, {never} in scope never retrieved.</source>
+        <translation>共搜索 {queries} 个查询；找到 {found} 个段落：采纳 {admitted} 个，拒绝 {turned} 个。检索到 {retrieved} 篇文档，范围内有 {never} 篇从未被检索到。</translation>
+    </message>
+    <message>
+        <source>Coverage of the trial: {claim}</source>
+        <translation>审理的覆盖范围：{claim}</translation>
+    </message>
+    <message>
+        <source>Coverage of the trial</source>
+        <translation>审理的覆盖范围</translation>
+    </message>
+    <message>
+        <source>never retrieved</source>
+        <translation>从未被检索到</translation>
+    </message>
+    <message>
+        <source>query: {query}</source>
+        <translation>查询：{query}</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Passages found, in the order of the searches</source>
+        <translation>找到的段落（按搜索顺序）</translation>
     </message>
     <message>
         <source>Go to the passage&apos;s page</source>
@@ -1054,6 +1404,10 @@
     <message>
         <source>Document text with the passage highlighted</source>
         <translation>高亮显示该段落的文档文本</translation>
+    </message>
+    <message>
+        <source>{id} is not in this trial&apos;s evidence pool</source>
+        <translation>{id} 不在本次审理的证据池中</translation>
     </message>
     <message>
         <source>the Judge</source>
@@ -1074,6 +1428,14 @@
     <message>
         <source>reads like instructions to a model: treated as a quotation only</source>
         <translation>读起来像是给模型的指令：仅作为引文处理</translation>
+    </message>
+    <message>
+        <source>(The document has changed since it was added: this is the passage the trial kept.)</source>
+        <translation>（文档自加入后已有改动：这是审理保存的段落。）</translation>
+    </message>
+    <message>
+        <source>The page cannot be shown: {reason}. The passage text above is what the trial kept.</source>
+        <translation>无法显示该页：{reason}。上方的段落文本是审理保存的内容。</translation>
     </message>
     <message>
         <source>page {page} / {pages}</source>
@@ -1176,8 +1538,20 @@
         <translation>编辑笔记…</translation>
     </message>
     <message>
+        <source>Not private</source>
+        <translation>取消私密</translation>
+    </message>
+    <message>
+        <source>Mark private</source>
+        <translation>标为私密</translation>
+    </message>
+    <message>
         <source>Watch a folder…</source>
         <translation>监视文件夹…</translation>
+    </message>
+    <message>
+        <source>Stop watching {folder}</source>
+        <translation>停止监视 {folder}</translation>
     </message>
     <message>
         <source>Starting…</source>
@@ -1234,6 +1608,10 @@
     <message>
         <source>Keep the bundled demo model</source>
         <translation>保留内置演示模型</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Models found on this computer&lt;/b&gt; ({servers}). The bundled demo model is only for trying the app; for verdicts worth reading, use these:</source>
+        <translation>&lt;b&gt;在本机找到的模型&lt;/b&gt;（{servers}）。内置的演示模型只适合试用本应用；要得到值得一读的裁决，请使用这些：</translation>
     </message>
     <message>
         <source>Dismiss</source>
@@ -1308,6 +1686,18 @@
         <translation>已作出裁决：按 Ctrl+E 导出报告</translation>
     </message>
     <message>
+        <source>Delete this trial and every event it recorded? Exported reports are not touched.</source>
+        <translation>删除这次审理及其记录的所有事件吗？已导出的报告不受影响。</translation>
+    </message>
+    <message>
+        <source>Delete {count} trials and every event they recorded? Exported reports are not touched.</source>
+        <translation>删除这 {count} 次审理及其记录的所有事件吗？已导出的报告不受影响。</translation>
+    </message>
+    <message>
+        <source>Delete trials</source>
+        <translation>删除审理</translation>
+    </message>
+    <message>
         <source>Open or finish a trial first</source>
         <translation>请先打开或完成一次审理</translation>
     </message>
@@ -1336,6 +1726,22 @@
         <translation>请先停止，然后重新应用设置</translation>
     </message>
     <message>
+        <source>Put a claim on trial against your own PDF library: a Prosecution, a Defense and a Judge, every citation highlighted in its source.</source>
+        <translation>用你自己的 PDF 文献库审理一个论断：控方、辩方和法官，每条引用都在原文中高亮。</translation>
+    </message>
+    <message>
+        <source>Data folder: {folder}</source>
+        <translation>数据文件夹：{folder}</translation>
+    </message>
+    <message>
+        <source>About {app}</source>
+        <translation>关于 {app}</translation>
+    </message>
+    <message>
+        <source>Loading the library</source>
+        <translation>正在加载文献库</translation>
+    </message>
+    <message>
         <source>Opening the library…</source>
         <translation>正在打开文献库…</translation>
     </message>
@@ -1350,6 +1756,18 @@
     <message>
         <source>Ready</source>
         <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Closing the previous models</source>
+        <translation>正在关闭之前的模型</translation>
+    </message>
+    <message>
+        <source>Loading the chat models</source>
+        <translation>正在加载对话模型</translation>
+    </message>
+    <message>
+        <source>Switching the data folder</source>
+        <translation>正在切换数据文件夹</translation>
     </message>
     <message>
         <source>Role</source>
@@ -1494,7 +1912,9 @@
     </message>
     <message>
         <source>supports</source>
-        <extracomment>Assessed stances (core.court.records), for lupdate: shown through tr</extracomment>
+        <extracomment>Assessed stances (core.court.records), for lupdate: shown through tr
+----------
+The judge&apos;s model&apos;s reading of an admitted passage, as the window words it.</extracomment>
         <translation>支持</translation>
     </message>
     <message>
@@ -1856,7 +2276,25 @@
         <translation>内置的</translation>
     </message>
     <message>
+        <source>Search queries</source>
+        <extracomment>What a call asked for, by its schema (shown through tr)</extracomment>
+        <translation>搜索查询</translation>
+    </message>
+    <message>
+        <source>Argument</source>
+        <translation>论证</translation>
+    </message>
+    <message>
+        <source>Assessment of the new passages</source>
+        <translation>对新段落的评估</translation>
+    </message>
+    <message>
+        <source>Ruling</source>
+        <translation>裁定</translation>
+    </message>
+    <message>
         <source>prosecution</source>
+        <extracomment>The role whose model answered (core.records.ModelCall.role), shown through tr</extracomment>
         <translation>控方</translation>
     </message>
     <message>
@@ -1866,6 +2304,54 @@
     <message>
         <source>judge</source>
         <translation>法官</translation>
+    </message>
+    <message>
+        <source>Kept with the trial on this computer only, and left out of every report and export unless asked (courtroom export --with-prompts).</source>
+        <translation>仅随审理保存在本机，除非明确要求（courtroom export --with-prompts），否则不会出现在任何报告或导出中。</translation>
+    </message>
+    <message>
+        <source>Free text</source>
+        <translation>自由文本</translation>
+    </message>
+    <message>
+        <source>, retried (the answer was not valid JSON)</source>
+        <translation>，重试（回答不是有效的 JSON）</translation>
+    </message>
+    <message>
+        <source>, again (the first was rejected)</source>
+        <translation>，再次（第一次被驳回）</translation>
+    </message>
+    <message>
+        <source>{tokens_in} → {tokens_out} tokens</source>
+        <translation>{tokens_in} → {tokens_out} 个词元</translation>
+    </message>
+    <message>
+        <source>The exact prompt</source>
+        <translation>完整的提示词</translation>
+    </message>
+    <message>
+        <source>The raw answer</source>
+        <translation>原始回答</translation>
+    </message>
+    <message>
+        <source>No model call was kept for this card: the trial ran before prompts were kept, or the call was still under way.</source>
+        <translation>这张卡片没有保存模型调用：该审理早于保存提示词的版本，或调用仍在进行中。</translation>
+    </message>
+    <message>
+        <source>The prompts of turn {number}</source>
+        <translation>第 {number} 次发言的提示词</translation>
+    </message>
+    <message>
+        <source>The prompts of turn {number} ({role}, round {round})</source>
+        <translation>第 {number} 次发言的提示词（{role}，第 {round} 轮）</translation>
+    </message>
+    <message>
+        <source>The prompts of the judge&apos;s ruling after round {round}</source>
+        <translation>第 {round} 轮后法官裁定的提示词</translation>
+    </message>
+    <message>
+        <source>The prompts of the verdict</source>
+        <translation>裁决的提示词</translation>
     </message>
     <message>
         <source>embedder</source>
@@ -2044,6 +2530,30 @@
         <translation>*停止原因：* {reason}</translation>
     </message>
     <message>
+        <source>Option</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Standing</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Options by criteria</source>
+        <translation>各选项按标准的得分</translation>
+    </message>
+    <message>
+        <source>Scores 0–10 by the judge, counted only with a citation; ? = not established by your notes (counted at 5).</source>
+        <translation>得分 0–10 由法官给出，只有附引用才计入；? = 你的笔记未能证实（按 5 分计）。</translation>
+    </message>
+    <message>
+        <source>Worth finding out next:</source>
+        <translation>接下来值得查明：</translation>
+    </message>
+    <message>
         <source>pp. {pages}</source>
         <translation>第 {pages} 页</translation>
     </message>
@@ -2156,6 +2666,14 @@
         <translation>第 {round} 轮</translation>
     </message>
     <message>
+        <source>Reading the draft</source>
+        <translation>正在读取草稿</translation>
+    </message>
+    <message>
+        <source>Creating the check</source>
+        <translation>正在创建核查</translation>
+    </message>
+    <message>
         <source>Opening a check</source>
         <translation>打开核查</translation>
     </message>
@@ -2166,6 +2684,14 @@
     <message>
         <source>pause it first (it can be resumed later)</source>
         <translation>请先暂停它（之后可以继续）</translation>
+    </message>
+    <message>
+        <source>Opening the check</source>
+        <translation>正在打开核查</translation>
+    </message>
+    <message>
+        <source>Reading the stored checks</source>
+        <translation>正在读取已保存的核查</translation>
     </message>
     <message>
         <source>Deleting checks</source>
@@ -2180,13 +2706,53 @@
         <translation>请先暂停或取消它</translation>
     </message>
     <message>
+        <source>Checking the claims</source>
+        <translation>正在核查论断</translation>
+    </message>
+    <message>
+        <source>Signing off</source>
+        <translation>正在签核</translation>
+    </message>
+    <message>
+        <source>Sending the claim to a full trial</source>
+        <translation>正在把论断提交完整审理</translation>
+    </message>
+    <message>
+        <source>Exporting the check</source>
+        <translation>正在导出核查</translation>
+    </message>
+    <message>
         <source>Zotero changed: the library is in step again ({added} added or updated, {removed} removed).</source>
-        <extracomment>How often the window asks Zotero whether its library changed (one small request to its local API)</extracomment>
         <translation>Zotero 有变动：文献库已重新同步（{added} 个新增或更新，{removed} 个移除）。</translation>
     </message>
     <message>
         <source>Keeping Zotero in step</source>
         <translation>与 Zotero 保持同步</translation>
+    </message>
+    <message>
+        <source>Reading the trials&apos; use of the library</source>
+        <extracomment>How often the window asks Zotero whether its library changed (one small request to its local API)</extracomment>
+        <translation>正在读取各次审理对文献库的使用情况</translation>
+    </message>
+    <message>
+        <source>Reading the library</source>
+        <translation>正在读取文献库</translation>
+    </message>
+    <message>
+        <source>Importing from Zotero</source>
+        <translation>正在从 Zotero 导入</translation>
+    </message>
+    <message>
+        <source>Zotero ({where}): {items} items, {linked} documents with their metadata, {added} added, {updated} updated, {removed} removed.</source>
+        <translation>Zotero（{where}）：{items} 个条目，{linked} 篇文档带有元数据，新增 {added}，更新 {updated}，移除 {removed}。</translation>
+    </message>
+    <message>
+        <source>{count} items without a PDF here.</source>
+        <translation>{count} 个条目在本机没有 PDF。</translation>
+    </message>
+    <message>
+        <source>the library is busy with another ingest</source>
+        <translation>文献库正忙于另一项导入</translation>
     </message>
     <message>
         <source>Removing documents</source>
@@ -2197,8 +2763,44 @@
         <translation>文献库正忙于导入</translation>
     </message>
     <message>
+        <source>Marking documents private</source>
+        <translation>正在把文档标为私密</translation>
+    </message>
+    <message>
+        <source>Watching folders</source>
+        <translation>正在监视文件夹</translation>
+    </message>
+    <message>
+        <source>: catching up…</source>
+        <translation>：正在同步…</translation>
+    </message>
+    <message>
+        <source>Watched folders: {problem}</source>
+        <translation>监视的文件夹：{problem}</translation>
+    </message>
+    <message>
+        <source>up to date</source>
+        <translation>已是最新</translation>
+    </message>
+    <message>
+        <source>Watching 1 folder</source>
+        <translation>正在监视 1 个文件夹</translation>
+    </message>
+    <message>
+        <source>Watching {count} folders</source>
+        <translation>正在监视 {count} 个文件夹</translation>
+    </message>
+    <message>
         <source>wait for it, or cancel it</source>
         <translation>请等待完成，或取消它</translation>
+    </message>
+    <message>
+        <source>Starting the trial</source>
+        <translation>正在开始审理</translation>
+    </message>
+    <message>
+        <source>Resuming the trial</source>
+        <translation>正在继续审理</translation>
     </message>
     <message>
         <source>Opening a trial</source>
@@ -2211,6 +2813,18 @@
     <message>
         <source>stop it first (it can be resumed later)</source>
         <translation>请先停止它（之后可以继续）</translation>
+    </message>
+    <message>
+        <source>Opening the trial</source>
+        <translation>正在打开审理</translation>
+    </message>
+    <message>
+        <source>Reading the prompts</source>
+        <translation>正在读取提示词</translation>
+    </message>
+    <message>
+        <source>Reading the trial&apos;s coverage</source>
+        <translation>正在读取审理的覆盖范围</translation>
     </message>
     <message>
         <source>How claims are found: rules (works with any model), model (a structured call of the judge&apos;s model), both; auto: rules with the embedded model, both otherwise.</source>
@@ -2391,6 +3005,117 @@
     <message>
         <source>Passages more similar than this collapse to one.</source>
         <translation>相似度高于此值的段落合并为一个。</translation>
+    </message>
+    <message>
+        <source>Exporting the report</source>
+        <translation>正在导出报告</translation>
+    </message>
+    <message>
+        <source>Reading the trial history</source>
+        <translation>正在读取审理历史</translation>
+    </message>
+    <message>
+        <source>Deleting trials</source>
+        <translation>正在删除审理</translation>
+    </message>
+    <message>
+        <source>Rendering the page</source>
+        <extracomment>Pixels per PDF point at zoom 1 (a 72-point inch shown at 108 pixels, about a printed page on a laptop).</extracomment>
+        <translation>正在渲染页面</translation>
+    </message>
+    <message>
+        <source>Reading the document</source>
+        <translation>正在读取文档</translation>
+    </message>
+    <message>
+        <source>the PDF is no longer at {path}</source>
+        <translation>PDF 已不在 {path}</translation>
+    </message>
+    <message>
+        <source>cannot open {path} ({problem})</source>
+        <translation>无法打开 {path}（{problem}）</translation>
+    </message>
+    <message>
+        <source>{path} has no pages</source>
+        <translation>{path} 没有页面</translation>
+    </message>
+    <message>
+        <source>Listing the server&apos;s models</source>
+        <extracomment>Progress reaches the window at most this often (Ollama sends a line per chunk).</extracomment>
+        <translation>正在列出服务器的模型</translation>
+    </message>
+    <message>
+        <source>Testing the models</source>
+        <translation>正在测试模型</translation>
+    </message>
+    <message>
+        <source>Storing the API key</source>
+        <translation>正在保存 API 密钥</translation>
+    </message>
+    <message>
+        <source>Finding the keyring</source>
+        <translation>正在查找密钥环</translation>
+    </message>
+    <message>
+        <source>Finding models on this computer</source>
+        <translation>正在查找本机上的模型</translation>
+    </message>
+    <message>
+        <source>Pulling a model</source>
+        <translation>正在拉取模型</translation>
+    </message>
+    <message>
+        <source>Cancelled: Ollama keeps what was downloaded of {name}; pull it again to resume.</source>
+        <translation>已取消：Ollama 会保留 {name} 已下载的部分；再次拉取即可继续。</translation>
+    </message>
+    <message>
+        <source>Pulled {name} ({size} in {seconds} s).</source>
+        <translation>已拉取 {name}（{size}，用时 {seconds} 秒）。</translation>
+    </message>
+    <message>
+        <source>searching the library…</source>
+        <translation>正在搜索文献库…</translation>
+    </message>
+    <message>
+        <source>interrupted: redone after resuming</source>
+        <translation>已中断：继续后重做</translation>
+    </message>
+    <message>
+        <source>Trial resumed at round {round}</source>
+        <translation>审理从第 {round} 轮继续</translation>
+    </message>
+    <message>
+        <source>; {what} is redone</source>
+        <translation>；重做 {what}</translation>
+    </message>
+    <message>
+        <source>arguing…</source>
+        <translation>正在论证…</translation>
+    </message>
+    <message>
+        <source>arguing again (the first answer was rejected)…</source>
+        <translation>重新论证（第一次回答被驳回）…</translation>
+    </message>
+    <message>
+        <source>1 new passage found; preparing the argument…</source>
+        <translation>找到 1 个新段落；正在准备论证…</translation>
+    </message>
+    <message>
+        <source>{count} new passages found; preparing the argument…</source>
+        <translation>找到 {count} 个新段落；正在准备论证…</translation>
+    </message>
+    <message>
+        <source>; then press Resume</source>
+        <translation>；然后按“继续”</translation>
+    </message>
+    <message>
+        <source>press Resume to continue</source>
+        <translation>按“继续”接着审理</translation>
+    </message>
+    <message>
+        <source>this is a bug: please report it with the log</source>
+        <extracomment>How much lower than the window&apos;s thread the worker threads run (a nice increment, Linux: 0 to 19; 0 leaves them equal). Model calls, embedding, retrieval and ingest all run in workers; on a machine whose cores they keep busy, the scheduler then gives the GUI thread a core as soon as it wakes instead of sharing one with them. Nothing is slower while the window is idle: priority only decides who waits when both want a core (other programs that keep the cores busy at normal priority do slow a trial down more). `bench/worker_priority.py` measures it. ``COURTROOM_WORKER_NICE`` overrides it.</extracomment>
+        <translation>这是程序缺陷：请附上日志报告它</translation>
     </message>
 </context>
 <context>

@@ -78,7 +78,7 @@ class ConfidenceChart(QWidget):
                              int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), label)
         for number in range(1, rounds + 1):
             painter.drawText(QRectF(x_of(number) - 30, plot.bottom() + 3, 60, metrics.height()),
-                             int(Qt.AlignmentFlag.AlignHCenter), f"R{number}")
+                             int(Qt.AlignmentFlag.AlignHCenter), tr("R{round}").format(round=number))
 
         if self.threshold > 0:
             pen = QPen(accent("judge", palette), 1, Qt.PenStyle.DashLine)
@@ -86,7 +86,8 @@ class ConfidenceChart(QWidget):
             y = y_of(self.threshold)
             painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
             painter.drawText(QRectF(plot.left() + 4, y - metrics.height() - 1, plot.width() - 8, metrics.height()),
-                             int(Qt.AlignmentFlag.AlignLeft), f"verdict threshold {self.threshold:.0%}")
+                             int(Qt.AlignmentFlag.AlignLeft),
+                             tr("verdict threshold {percent}").format(percent=f"{self.threshold:.0%}"))
 
         for round_number in self.switches:
             pen = QPen(accent("switch", palette), 1.5, Qt.PenStyle.DotLine)
@@ -97,7 +98,7 @@ class ConfidenceChart(QWidget):
 
         if not self.points:
             painter.setPen(dim)
-            painter.drawText(plot, int(Qt.AlignmentFlag.AlignCenter), "The judge's confidence appears after each round")
+            painter.drawText(plot, int(Qt.AlignmentFlag.AlignCenter), tr("The judge's confidence appears after each round"))
             return
 
         path = QPainterPath()

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models import RecordRole
 from courtroom_desktop.ui.qt_models.checks import (
     BY,
@@ -132,7 +133,7 @@ class CheckTablePanel(QWidget):
         self.filter = QComboBox()
         self.filter.setObjectName("checkVerdictFilter")
         for value, label in FILTERS:
-            self.filter.addItem(self.tr(label), value)
+            self.filter.addItem(tr(label), value)
         self.filter.currentIndexChanged.connect(lambda _i: self.proxy.set_verdict(self.filter.currentData()))
         filter_row = QHBoxLayout()
         filter_row.addWidget(QLabel(self.tr("Show:")))
@@ -223,7 +224,7 @@ class CheckTablePanel(QWidget):
         for row in self.model.rows():
             key = verdict_key(row)
             counts[key] = counts.get(key, 0) + 1
-        parts = [f"{counts[value]} {label.lower()}" for value, label in FILTERS if value and counts.get(value)]
+        parts = [f"{counts[value]} {tr(label).lower()}" for value, label in FILTERS if value and counts.get(value)]
         self.counts.setText(" \u00b7 ".join(parts))
 
     def _on_data_changed(self, top: QModelIndex, bottom: QModelIndex, roles=()) -> None:

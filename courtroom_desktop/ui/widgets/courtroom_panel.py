@@ -200,7 +200,7 @@ class CourtroomPanel(QWidget):
         if sections:
             text += tr(", {count} section filters").format(count=len(sections))
         self.scope_button.setText(text if len(text) < 48 else text[:46] + "\u2026")
-        self.scope_button.setToolTip("\n".join(titles + sections) or "Evidence may come from every document")
+        self.scope_button.setToolTip("\n".join(titles + sections) or tr("Evidence may come from every document"))
 
     def set_first_run(self, show: bool) -> None:
         self.welcome.setVisible(show)

@@ -20,26 +20,34 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.text import said
 from courtroom_desktop.ui.theme import accent
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
-DOCUMENT_COLUMNS = ("Document", "Found", "Admitted", "Turned away", "Cited")
-PASSAGE_COLUMNS = ("Round", "Found by", "Document", "Page", "What became of it", "Passage")
+DOCUMENT_COLUMNS = (QT_TRANSLATE_NOOP("", "Document"), QT_TRANSLATE_NOOP("", "Found"), QT_TRANSLATE_NOOP("", "Admitted"),
+                    QT_TRANSLATE_NOOP("", "Turned away"), QT_TRANSLATE_NOOP("", "Cited"))
+PASSAGE_COLUMNS = (QT_TRANSLATE_NOOP("", "Round"), QT_TRANSLATE_NOOP("", "Found by"), QT_TRANSLATE_NOOP("", "Document"),
+                   QT_TRANSLATE_NOOP("", "Page"), QT_TRANSLATE_NOOP("", "What became of it"), QT_TRANSLATE_NOOP("", "Passage"))
+
+
+#: The judge's model's reading of an admitted passage, as the window words it.
+JUDGED = {"supports": QT_TRANSLATE_NOOP("", "supports"), "refutes": QT_TRANSLATE_NOOP("", "refutes"),
+          "mixed": QT_TRANSLATE_NOOP("", "mixed"), "irrelevant": QT_TRANSLATE_NOOP("", "irrelevant")}
 
 
 def passage_fate(passage) -> str:
     """'admitted as E3 · judged irrelevant (0.10)', 'turned away: already in the pool as E2' and the like."""
     if not passage.admitted:
-        return f"turned away: {said(passage.reason)}"
-    parts = [f"admitted as {passage.evidence_id}"]
+        return tr("turned away: {reason}").format(reason=said(passage.reason))
+    parts = [tr("admitted as {id}").format(id=passage.evidence_id)]
     if passage.judged:
         relevance = f" ({passage.relevance:.2f})" if passage.relevance is not None else ""
-        parts.append(f"judged {passage.judged}{relevance}")
+        parts.append(tr("judged {reading}").format(reading=tr(JUDGED.get(passage.judged, passage.judged))) + relevance)
     if passage.injection:
-        parts.append("flagged: reads like instructions to a model (never obeyed)")
+        parts.append(tr("flagged: reads like instructions to a model (never obeyed)"))
     if passage.cited:
-        parts.append(f"cited {passage.cited}\u00d7")
+        parts.append(tr("cited {count}\u00d7").format(count=passage.cited))
     return " \u00b7 ".join(parts)
 
 
@@ -48,15 +56,16 @@ def coverage_summary(coverage) -> str:
     admitted = sum(p.admitted for p in coverage.passages)
     retrieved = sum(d.retrieved for d in coverage.documents)
     never = len(coverage.never_retrieved)
-    return (f"{len(coverage.queries)} queries searched; {found} passages found: {admitted} admitted, "
-            f"{found - admitted} turned away. {retrieved} document{'s' if retrieved != 1 else ''} retrieved, "
-            f"{never} in scope never retrieved.")
+    return tr("{queries} queries searched; {found} passages found: {admitted} admitted, {turned} turned away. "
+              "{retrieved} documents retrieved, {never} in scope never retrieved.").format(
+        queries=len(coverage.queries), found=found, admitted=admitted, turned=found - admitted, retrieved=retrieved,
+        never=never)
 
 
 def _table(name: str, columns: tuple[str, ...]) -> QTableWidget:
     table = QTableWidget(0, len(columns))
     table.setObjectName(name)
-    table.setHorizontalHeaderLabels(list(columns))
+    table.setHorizontalHeaderLabels([tr(column) for column in columns])
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.verticalHeader().setVisible(False)
@@ -82,7 +91,8 @@ class CoveragePanel(QDialog):
     def __init__(self, coverage, title: str = "", parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("coveragePanel")
-        self.setWindowTitle("Coverage of the trial" + (f": {title}" if title else ""))
+        self.setWindowTitle(tr("Coverage of the trial: {claim}").format(claim=title) if title else
+                            tr("Coverage of the trial"))
         self.coverage = coverage
         self.summary = QLabel(coverage_summary(coverage))
         self.summary.setObjectName("coverageSummary")
@@ -94,7 +104,7 @@ class CoveragePanel(QDialog):
             self.documents.insertRow(row)
             never = not doc.retrieved
             name = doc.title or doc.doc_id[:12]
-            self.documents.setItem(row, 0, _cell(name + (" \u2014 never retrieved" if never else ""),
+            self.documents.setItem(row, 0, _cell(name + (" \u2014 " + tr("never retrieved") if never else ""),
                                                  f"id {doc.doc_id}", dim=never))
             for column, value in enumerate((doc.found, doc.admitted, doc.turned_away, doc.cited), 1):
                 self.documents.setItem(row, column, _cell(value, right=True, dim=never))
@@ -105,15 +115,15 @@ class CoveragePanel(QDialog):
             values = (passage.round, passage.found_by, passage.doc_title or passage.doc_id[:12],
                       passage.page if passage.page > 0 else "\u2013", fate, passage.excerpt)
             for column, value in enumerate(values):
-                tip = passage.excerpt if column == 5 else (f"query: {passage.query}" if column < 2 else "")
+                tip = passage.excerpt if column == 5 else (tr("query: {query}").format(query=passage.query) if column < 2 else "")
                 self.passages.setItem(row, column, _cell(value, tip or fate, dim=not passage.admitted and column == 4,
                                                          right=column in (0, 3)))
         for table, widths in ((self.documents, (300, 60, 70, 90, 60)), (self.passages, (55, 70, 180, 45, 330))):
             for column, width in enumerate(widths):
                 table.setColumnWidth(column, width)
         split = QSplitter(Qt.Orientation.Vertical)
-        for label, table in (("Documents", self.documents), ("Passages found, in the order of the searches",
-                                                             self.passages)):
+        for label, table in ((tr("Documents"), self.documents),
+                             (tr("Passages found, in the order of the searches"), self.passages)):
             pane = QWidget()
             column = QVBoxLayout(pane)
             column.setContentsMargins(0, 0, 0, 0)

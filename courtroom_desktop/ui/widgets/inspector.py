@@ -199,7 +199,7 @@ class EvidenceInspector(QWidget):
     def show_evidence(self, evidence_id: str) -> bool:
         row = self.model.row_of(evidence_id)
         if row < 0:
-            self.sig_message.emit(f"{evidence_id} is not in this trial's evidence pool")
+            self.sig_message.emit(tr("{id} is not in this trial's evidence pool").format(id=evidence_id))
             return False
         self.table.selectRow(row)
         self.table.scrollTo(self.model.index(row, 0))
@@ -271,8 +271,8 @@ class EvidenceInspector(QWidget):
             if found >= 0:
                 start, end = found, found + len(chunk.text)
             else:
-                text = ("(The document has changed since it was added: this is the passage the trial kept.)\n\n"
-                        + chunk.text)
+                text = (tr("(The document has changed since it was added: this is the passage the trial kept.)")
+                        + "\n\n" + chunk.text)
                 start, end = len(text) - len(chunk.text), len(text)
         self.text_view.setPlainText(text)
         self.span = (_utf16(text, start), _utf16(text, end))
@@ -347,8 +347,8 @@ class EvidenceInspector(QWidget):
     def _on_failed(self, request: int, reason: str) -> None:
         if request != self._request:
             return
-        self.unavailable.setText(f"The page cannot be shown: {html.escape(reason)}. The passage text above is what "
-                                 "the trial kept.")
+        self.unavailable.setText(tr("The page cannot be shown: {reason}. The passage text above is what the trial "
+                                    "kept.").format(reason=html.escape(reason)))
         self.page_stack.setCurrentWidget(self.unavailable)
         self.pages = 0
         self._update_controls()

@@ -235,11 +235,13 @@ class LibraryPanel(QWidget):
             menu.addAction(tr("Edit note\u2026"), lambda: self.edit_note(docs[0]))
         if docs:
             private = all(r.doc.private for r in docs)
-            menu.addAction("Not private" if private else "Mark private", lambda: self.set_private(docs, not private))
+            menu.addAction(tr("Not private") if private else tr("Mark private"),
+                           lambda: self.set_private(docs, not private))
         menu.addAction(tr("New note\u2026"), self.new_note)
         menu.addAction(tr("Watch a folder\u2026"), self.watch_folder)
         for folder in self.controller.workspace.config.library.watched_folders:
-            menu.addAction(f"Stop watching {folder.path}", lambda f=folder.path: self.controller.unwatch_folder(f))
+            menu.addAction(tr("Stop watching {folder}").format(folder=folder.path),
+                           lambda f=folder.path: self.controller.unwatch_folder(f))
         menu.popup(self.table.viewport().mapToGlobal(point))
         return menu
 

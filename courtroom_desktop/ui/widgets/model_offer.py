@@ -53,8 +53,9 @@ class ModelOfferBar(QFrame):
             return False
         servers = ", ".join(s.name for s in detection.servers)
         lines = "".join(f"<br>\u2022 {html.escape(line)}" for line in proposal.lines)
-        self.text.setText(f"<b>Models found on this computer</b> ({html.escape(servers)}). The bundled demo model is "
-                          f"only for trying the app; for verdicts worth reading, use these:{lines}")
+        self.text.setText(tr("<b>Models found on this computer</b> ({servers}). The bundled demo model is only for "
+                             "trying the app; for verdicts worth reading, use these:").format(
+            servers=html.escape(servers)) + lines)
         self.show()
         return True
 

@@ -34,7 +34,7 @@ class NoticeBar(QFrame):
         self.messages.append((title, message, fix))
         text = f"<b>{html.escape(title)}:</b> {html.escape(message)}"
         if fix:
-            text += f"<br><b>Fix:</b> {html.escape(fix)}"
+            text += "<br><b>" + html.escape(tr("Fix:")) + f"</b> {html.escape(fix)}"
         self.text.setText(text)
         self.show()
 
