@@ -17,6 +17,7 @@ score them, with the retrieval settings of today's defaults (``--set retrieval.K
                 PDFs), written apart from "cross" to choose the cross-language rules on (retrieval.cross_language_slot)
     zh-mixed    the held-out Chinese queries over the English and Chinese PDFs together: what the other language's
                 passages cost a question in one language
+    zh-tuning-mixed  the same with the Chinese tuning queries: that cost, measured where rules may be chosen
 
 The passage sets report hit@1 (the answering passage first), hit@5 and nDCG@10, and a "search" row: the passages
 `courtroom search` returns (fusion, then the reranker and near-duplicate collapsing), as the done-when of issue #31
@@ -52,6 +53,7 @@ PASSAGE_SETS = {
     "cross": (DATA / "cross_queries.jsonl", [ROOT / "resources" / "samples", ROOT / "resources" / "samples-zh"]),
     "cross-tuning": (DATA / "cross_queries_tuning.jsonl", [ROOT / "resources" / "samples", ROOT / "resources" / "samples-zh"]),
     "zh-mixed": (DATA / "zh_queries_heldout.jsonl", [ROOT / "resources" / "samples", ROOT / "resources" / "samples-zh"]),
+    "zh-tuning-mixed": (DATA / "zh_queries.jsonl", [ROOT / "resources" / "samples", ROOT / "resources" / "samples-zh"]),
 }
 
 
@@ -125,6 +127,9 @@ def main() -> None:
     parser = parser_for(__doc__)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="library.* or retrieval.* settings for every run")
+    parser.add_argument("--latency", default="", metavar="SET",
+                        help="also time `courtroom search` over SET's queries with the cross-language reader and without "
+                        "(the first embedder's library)")
     args = parser.parse_args()
     overrides = _overrides(args.set)
     retrieval = RetrievalSettings(**overrides["retrieval"])
@@ -143,8 +148,49 @@ def main() -> None:
                 results[embedder][name] = passage_rows(queries, folders, settings, retrieval, cache)
             print(json.dumps({embedder: {name: results[embedder][name]}}), file=sys.stderr, flush=True)
     print_tables(results)
+    if args.latency:
+        latency(args.latency, LibrarySettings(**{**overrides["library"], "embedder": args.embedders.split(",")[0]}),
+                retrieval, Path(args.cache) / args.embedders.split(",")[0])
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
+
+
+def latency(name: str, settings: LibrarySettings, retrieval: RetrievalSettings, cache: Path) -> None:
+    """Milliseconds a search takes (as `courtroom search` runs it, k=10) over the set's queries, with the
+    cross-language reader and without: every query twice, the second pass timed (the candidates' vectors kept from
+    the first, as a trial searches them round after round); and, apart, the first pass's median (each candidate read
+    for the first time). The reader's model loads once per process (bench/embedder.py times that)."""
+    import statistics
+
+    from courtroom_desktop.core.retrieval import Retriever
+
+    queries_file, folders = PASSAGE_SETS[name]
+    library, _ = passage_library(folders, settings, cache)
+    try:
+        queries = [item.query for item in read_labelled(queries_file)]
+        print(f"\n## search latency over {name} ({len(queries)} queries, {settings.embedder}), ms")
+        print("| cross-language reader | first pass p50 | p50 | p95 | of which the reader, p50 |")
+        print("|---|---:|---:|---:|---:|")
+        for reader in ("none", "usem"):
+            retriever = Retriever(library, retrieval.model_copy(update={"cross_language_reader": reader}))
+            retriever.search(queries[0], k=10)  # models loaded
+            cold = []
+            for query in queries:
+                began = time.perf_counter()
+                retriever.search(query, k=10)
+                cold.append((time.perf_counter() - began) * 1000)
+            times, reading = [], []
+            for query in queries:
+                began = time.perf_counter()
+                retriever.search(query, k=10)
+                times.append((time.perf_counter() - began) * 1000)
+                reading.append(retriever.timings.get("cross_reader", 0.0) * 1000)
+            times.sort()
+            print(f"| {reader} | {statistics.median(cold):.0f} | {statistics.median(times):.0f} "
+                  f"| {times[int(0.95 * (len(times) - 1))]:.0f} "
+                  f"| {statistics.median(reading):.0f} |")
+    finally:
+        library.close()
 
 
 def print_tables(results: dict) -> None:

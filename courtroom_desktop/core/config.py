@@ -198,6 +198,17 @@ class RetrievalSettings(_Section):
         3, ge=0, le=50, description="In a library of English and Chinese passages, a query is also searched with its "
         "words translated into the other language (CC-CEDICT), and the best passage in that language is shown at this "
         "place unless it ranks higher already (0: off). Places above it keep the query's own language.")
+    cross_language_reader: Literal["usem", "none"] = Field(
+        "usem", description="What picks that passage in the other language among the candidates: 'usem' reads the "
+        "query and each candidate with the bundled Universal Sentence Encoder multilingual, whatever embedder the "
+        "library uses, and takes the closest; 'none' takes the first in the translated words' BM25 list "
+        "(docs/embedders.md#across-languages-whatever-the-embedder).")
+    cross_language_reader_slot: int = Field(
+        5, ge=0, le=50, description="Where the reader's pick is shown when it differs from the translated list's "
+        "(which keeps cross_language_slot); 0: the reader's pick takes cross_language_slot instead.")
+    cross_language_pool: int = Field(
+        10, ge=1, le=100, description="Candidates read for the other-language place: this many of the translated "
+        "list's hits and of the query's own ranking, those in the other language.")
     cjk_vector_scale: float = Field(
         0.85, ge=0, le=1, description="For a Chinese, Japanese or Korean query the embedding model does read (the "
         "multilingual embedder), the vector list's weight is multiplied by this: BM25 over segmented words is the "

@@ -29,7 +29,7 @@ import numpy as np
 
 from courtroom_desktop.core.config import RetrievalSettings
 from courtroom_desktop.core.errors import CourtroomError, LibraryError, RetrievalError
-from courtroom_desktop.core.library.embed.embedder import encode_queries
+from courtroom_desktop.core.library.embed.embedder import embedding_text, encode_queries
 from courtroom_desktop.core.library.store.text_index import GRAMS_FIELD
 from courtroom_desktop.core.records import Chunk, Document, Evidence
 from courtroom_desktop.core.retrieval.dedup import dedup
@@ -47,7 +47,6 @@ log = logging.getLogger(__name__)
 HAS_WORD = re.compile(r"\w", re.UNICODE)
 # the commonest Chinese characters: an index whose text holds none of them holds no Chinese passage to translate into
 COMMON_HAN = "的是一在不了有和人这"
-OTHER_LANGUAGE_LOOKS = 10  # translated hits read to find the best one in the other language
 _index_builds: dict[str, threading.Thread] = {}
 _index_lock = threading.Lock()
 _threads_lock = threading.Lock()
@@ -165,6 +164,21 @@ def torch_threads(count: int, embedder: object = None) -> Iterator[None]:
                 torch.set_num_threads(_threads_saved)
 
 
+def _best(scores: dict[str, float], fused: list[Fused]) -> str | None:
+    """The highest-scoring chunk of ``scores`` that is in ``fused`` (ties: the one ranked higher there)."""
+    position = {f.chunk_id: i for i, f in enumerate(fused)}
+    return max((c for c in scores if c in position), key=lambda c: (scores[c], -position[c]), default=None)
+
+
+def _move(fused: list[Fused], chunk_id: str | None, slot: int) -> None:
+    """Move ``chunk_id`` up to ``slot`` (1-based) of ``fused`` unless it ranks there or higher already."""
+    if chunk_id is None:
+        return
+    at = next(i for i, f in enumerate(fused) if f.chunk_id == chunk_id)
+    if at >= slot:
+        fused.insert(slot - 1, fused.pop(at))
+
+
 def _with_heading(chunk: Chunk) -> str:
     return f"{chunk.section_path} {chunk.text}"
 
@@ -199,6 +213,7 @@ class Retriever:
         # why the latest search ran on BM25 alone ('' when it had its vectors): the embedder could not embed the
         # queries (an embedding endpoint down, hanging or answering garbage); callers show it as a warning
         self.vector_problem = ""
+        self._reader_warned = False  # the cross-language reader's failure is logged once
 
     # ---------------------------------------------------------------- public
     @property
@@ -353,19 +368,52 @@ class Retriever:
             return fused
         # a translated list exists only for a query with a language to translate into
         targets = {r.query: target for r in translated if (target := target_language(r.query))}
-        heads = {r.hits[i].chunk_id for r in translated for i in range(min(OTHER_LANGUAGE_LOOKS, len(r.hits)))}
-        rows = self.library.vectors.fetch(sorted(heads), vectors=False)
+        pool = self.settings.cross_language_pool
+        heads = {r.hits[i].chunk_id for r in translated for i in range(min(pool, len(r.hits)))}
+        own = [f.chunk_id for f in fused[:pool]]  # the query's own ranking may hold the other language too
+        rows = self.library.vectors.fetch(sorted(heads | set(own)), vectors=False)
+        languages = set(targets.values())
+
+        def other(cid: str) -> bool:
+            return cid in rows and any(written_in(t, _with_heading(rows[cid][0])) for t in languages)
+
         scores: dict[str, float] = {}
         for r in translated:
-            kept = [h for h in r.hits[:OTHER_LANGUAGE_LOOKS]
-                    if h.chunk_id in rows and written_in(targets[r.query], _with_heading(rows[h.chunk_id][0]))]
+            kept = [h for h in r.hits[:pool] if h.chunk_id in rows
+                    and written_in(targets[r.query], _with_heading(rows[h.chunk_id][0]))]
             for rank, hit in enumerate(kept, start=1):
                 scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (self.settings.rrf_k + rank)
-        position = {f.chunk_id: i for i, f in enumerate(fused)}
-        best = max((c for c in scores if c in position), key=lambda c: (scores[c], -position[c]), default=None)
-        if best is not None and position[best] >= slot:
-            fused.insert(slot - 1, fused.pop(position[best]))
+        read = self._read_across(list(targets), {cid: rows[cid][0] for cid in {*scores, *filter(other, own)}})
+        second = self.settings.cross_language_reader_slot
+        if read and not second:  # the reader's pick instead of the translated list's
+            scores, read = read, {}
+        best = _best(scores, fused)
+        _move(fused, best, slot)
+        if read:  # the reader's pick at a place of its own, where it differs
+            pick = _best(read, fused)
+            if pick != best:
+                _move(fused, pick, second)
         return fused
+
+    def _read_across(self, queries: list[str], chunks: dict[str, Chunk]) -> dict[str, float]:
+        """chunk id -> how close the cross-language reader finds it to the queries ({} when the reader is off or
+        cannot run: the translated list's order decides then)."""
+        if self.settings.cross_language_reader == "none" or not chunks:
+            return {}
+        from courtroom_desktop.core.retrieval.cross_reader import shared_reader
+
+        began = time.perf_counter()
+        try:
+            titles = {c.doc_id: d.title for c in chunks.values() if (d := self.library.catalog.get(c.doc_id))}
+            return shared_reader().scores(queries, {cid: embedding_text(titles.get(c.doc_id, ""), c)
+                                                    for cid, c in chunks.items()})
+        except CourtroomError as exc:
+            if not self._reader_warned:
+                log.warning("the cross-language reader cannot run, the translated list's order decides: %s", exc)
+                self._reader_warned = True
+            return {}
+        finally:
+            self.timings["cross_reader"] = time.perf_counter() - began
 
     def _vector(self, vector: np.ndarray, depth: int, where: str | None, ready: set[str]) -> tuple[Hit, ...]:
         settings = self.settings

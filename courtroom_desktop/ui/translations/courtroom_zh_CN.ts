@@ -2,7 +2,7 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name />
+    <name></name>
     <message>
         <source>&amp;Add files…</source>
         <translation>添加文件(&amp;A)…</translation>
@@ -160,7 +160,7 @@
         <translation>在系统查看器中打开(&amp;V)</translation>
     </message>
     <message>
-        <source>Open the passage's PDF in the system's viewer</source>
+        <source>Open the passage&apos;s PDF in the system&apos;s viewer</source>
         <translation>在系统查看器中打开该段落所在的 PDF</translation>
     </message>
     <message>
@@ -251,7 +251,7 @@
     </message>
     <message>
         <source>Settings</source>
-        <extracomment>How long a worker thread running Python may keep the global interpreter lock while the GUI thread waits for it. Every Qt callback into Python (a timer, a signal, the asyncio loop's own step) has to take the lock; at Python's default of 5 ms one turn of the event loop can queue behind busy workers several times. `bench/gil_switch.py` compares the intervals under load (figures in docs/ui.md).</extracomment>
+        <extracomment>How long a worker thread running Python may keep the global interpreter lock while the GUI thread waits for it. Every Qt callback into Python (a timer, a signal, the asyncio loop&apos;s own step) has to take the lock; at Python&apos;s default of 5 ms one turn of the event loop can queue behind busy workers several times. `bench/gil_switch.py` compares the intervals under load (figures in docs/ui.md).</extracomment>
         <translation>设置</translation>
     </message>
     <message>
@@ -336,7 +336,7 @@
     </message>
     <message>
         <source>Bundled all-MiniLM-L6-v2 (English)</source>
-        <extracomment>core.config.EMBEDDERS' labels, for lupdate (shown through tr; tests/ui/test_translations.py keeps them equal)</extracomment>
+        <extracomment>core.config.EMBEDDERS&apos; labels, for lupdate (shown through tr; tests/ui/test_translations.py keeps them equal)</extracomment>
         <translation>内置 all-MiniLM-L6-v2（英文）</translation>
     </message>
     <message>
@@ -376,7 +376,7 @@
         <translation>留空则保留已存储的密钥（或用于无需密钥的服务器）</translation>
     </message>
     <message>
-        <source>Stored in the operating system's keyring, per server, never in the settings file</source>
+        <source>Stored in the operating system&apos;s keyring, per server, never in the settings file</source>
         <translation>按服务器存储在操作系统的密钥环中，绝不写入设置文件</translation>
     </message>
     <message>
@@ -416,7 +416,7 @@
         <translation>重新嵌入文献库？</translation>
     </message>
     <message>
-        <source>The embedder is now {embedder}. The library's {count} documents must be embedded again before searches use it; until then, and if you cancel, searches use the current vectors.
+        <source>The embedder is now {embedder}. The library&apos;s {count} documents must be embedded again before searches use it; until then, and if you cancel, searches use the current vectors.
 
 Re-embed now?</source>
         <translation>嵌入模型现在是 {embedder}。文献库中的文档（{count} 篇）必须重新嵌入，搜索才会使用它；在此之前，以及你取消时，搜索仍使用当前的向量。
@@ -440,7 +440,7 @@ Re-embed now?</source>
         <translation>普通读者：通俗易懂的摘要</translation>
     </message>
     <message>
-        <source>Expert: also every round's assessment, levels and weights</source>
+        <source>Expert: also every round&apos;s assessment, levels and weights</source>
         <translation>专家：另含每一轮的评估、等级和权重</translation>
     </message>
     <message>
@@ -492,7 +492,7 @@ Re-embed now?</source>
         <translation>查找本机上的模型</translation>
     </message>
     <message>
-        <source>Look for Ollama, LM Studio, llama.cpp's server and vLLM on their usual ports (well under 2 s)</source>
+        <source>Look for Ollama, LM Studio, llama.cpp&apos;s server and vLLM on their usual ports (well under 2 s)</source>
         <translation>在常用端口上查找 Ollama、LM Studio、llama.cpp 服务器和 vLLM（远少于 2 秒）</translation>
     </message>
     <message>
@@ -621,7 +621,7 @@ Re-embed now?</source>
     </message>
     <message>
         <source>Use the default model</source>
-        <extracomment>The ModelSpec fields each role's editor shows below its provider, URL, model and key. Of those, the ones only the embedded provider (llama.cpp in process) reads.</extracomment>
+        <extracomment>The ModelSpec fields each role&apos;s editor shows below its provider, URL, model and key. Of those, the ones only the embedded provider (llama.cpp in process) reads.</extracomment>
         <translation>使用默认模型</translation>
     </message>
     <message>
@@ -706,7 +706,7 @@ Re-embed now?</source>
         <translation>测试</translation>
     </message>
     <message>
-        <source>Run the doctor's checks on these settings: server, model, context, a call, a structured call (a typed API key is stored first)</source>
+        <source>Run the doctor&apos;s checks on these settings: server, model, context, a call, a structured call (a typed API key is stored first)</source>
         <translation>对这些设置运行诊断检查：服务器、模型、上下文、一次调用、一次结构化调用（会先存储输入的 API 密钥）</translation>
     </message>
     <message>
@@ -794,7 +794,7 @@ Re-embed now?</source>
         <translation>整个文献库</translation>
     </message>
     <message>
-        <source>A collection's name (any case); its subcollections come too</source>
+        <source>A collection&apos;s name (any case); its subcollections come too</source>
         <translation>集合名称（不区分大小写）；其子集合也会一并导入</translation>
     </message>
     <message>
@@ -822,7 +822,7 @@ Re-embed now?</source>
         <translation>导入</translation>
     </message>
     <message>
-        <source>Zotero's data folder</source>
+        <source>Zotero&apos;s data folder</source>
         <translation>Zotero 的数据文件夹</translation>
     </message>
     <message>
@@ -962,7 +962,7 @@ Re-embed now?</source>
     </message>
     <message>
         <source>All verdicts</source>
-        <extracomment>The verdict filter's choices: (value, label); "" shows every claim. The verdict filter's choices (shown through tr)</extracomment>
+        <extracomment>The verdict filter&apos;s choices: (value, label); &quot;&quot; shows every claim. The verdict filter&apos;s choices (shown through tr)</extracomment>
         <translation>全部裁决</translation>
     </message>
     <message>
@@ -1026,7 +1026,7 @@ Re-embed now?</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <source>The judge's confidence after each round; colour: the tendency of the ruling</source>
+        <source>The judge&apos;s confidence after each round; colour: the tendency of the ruling</source>
         <translation>法官在每轮之后的置信度；颜色：裁定的倾向</translation>
     </message>
     <message>
@@ -1042,7 +1042,7 @@ Re-embed now?</source>
         <translation>裁决阈值 {percent}</translation>
     </message>
     <message>
-        <source>The judge's confidence appears after each round</source>
+        <source>The judge&apos;s confidence appears after each round</source>
         <translation>每轮结束后显示法官的置信度</translation>
     </message>
     <message>
@@ -1079,7 +1079,7 @@ Re-embed now?</source>
     </message>
     <message>
         <source>Prosecution</source>
-        <extracomment>The sides' names as core.court.records.role_name gives them, for lupdate (shown through tr)</extracomment>
+        <extracomment>The sides&apos; names as core.court.records.role_name gives them, for lupdate (shown through tr)</extracomment>
         <translation>控方</translation>
     </message>
     <message>
@@ -1187,8 +1187,8 @@ Re-embed now?</source>
         <translation>证据可以来自任何文档</translation>
     </message>
     <message>
-        <source>&lt;a href="setup:models"&gt;Set up a model&lt;/a&gt; (Settings → Models: find the models on this computer, or pull one)</source>
-        <translation>&lt;a href="setup:models"&gt;设置模型&lt;/a&gt;（设置 → 模型：查找本机上的模型，或拉取一个）</translation>
+        <source>&lt;a href=&quot;setup:models&quot;&gt;Set up a model&lt;/a&gt; (Settings → Models: find the models on this computer, or pull one)</source>
+        <translation>&lt;a href=&quot;setup:models&quot;&gt;设置模型&lt;/a&gt;（设置 → 模型：查找本机上的模型，或拉取一个）</translation>
     </message>
     <message>
         <source>, </source>
@@ -1267,7 +1267,7 @@ Re-embed now?</source>
         <translation>打开</translation>
     </message>
     <message>
-        <source>Show the trial's transcript and evidence (Enter)</source>
+        <source>Show the trial&apos;s transcript and evidence (Enter)</source>
         <translation>显示该审理的庭审记录和证据 (Enter)</translation>
     </message>
     <message>
@@ -1415,7 +1415,7 @@ Re-embed now?</source>
         <translation>找到的段落（按搜索顺序）</translation>
     </message>
     <message>
-        <source>Go to the passage's page</source>
+        <source>Go to the passage&apos;s page</source>
         <translation>转到该段落所在的页面</translation>
     </message>
     <message>
@@ -1423,7 +1423,7 @@ Re-embed now?</source>
         <translation>在查看器中打开</translation>
     </message>
     <message>
-        <source>Open the PDF in the system's viewer</source>
+        <source>Open the PDF in the system&apos;s viewer</source>
         <translation>在系统查看器中打开该 PDF</translation>
     </message>
     <message>
@@ -1431,7 +1431,7 @@ Re-embed now?</source>
         <translation>高亮显示该段落的文档文本</translation>
     </message>
     <message>
-        <source>{id} is not in this trial's evidence pool</source>
+        <source>{id} is not in this trial&apos;s evidence pool</source>
         <translation>{id} 不在本次审理的证据池中</translation>
     </message>
     <message>
@@ -1655,7 +1655,7 @@ Re-embed now?</source>
         <translation>折叠之前的轮</translation>
     </message>
     <message>
-        <source>Show every round but the last on one line a card (each card's 'Unfold round' link opens its round again)</source>
+        <source>Show every round but the last on one line a card (each card&apos;s &apos;Unfold round&apos; link opens its round again)</source>
         <translation>除最后一轮外，每轮以一张卡片一行显示（每张卡片的“展开本轮”链接可重新展开该轮）</translation>
     </message>
     <message>
@@ -1840,7 +1840,7 @@ Re-embed now?</source>
     </message>
     <message>
         <source>ready</source>
-        <extracomment>A row's status words (core.records.DocStatus, and the ingest's own), for lupdate: shown through tr</extracomment>
+        <extracomment>A row&apos;s status words (core.records.DocStatus, and the ingest&apos;s own), for lupdate: shown through tr</extracomment>
         <translation>就绪</translation>
     </message>
     <message>
@@ -1939,7 +1939,7 @@ Re-embed now?</source>
         <source>supports</source>
         <extracomment>Assessed stances (core.court.records), for lupdate: shown through tr
 ----------
-The judge's model's reading of an admitted passage, as the window words it.</extracomment>
+The judge&apos;s model&apos;s reading of an admitted passage, as the window words it.</extracomment>
         <translation>支持</translation>
     </message>
     <message>
@@ -1975,7 +1975,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>尚未评估（法官在每轮之后评估新段落）；由{who}找到</translation>
     </message>
     <message>
-        <source>What the passage says, as the judge's model assessed it: {stance} (relevance {relevance}); found by {who}</source>
+        <source>What the passage says, as the judge&apos;s model assessed it: {stance} (relevance {relevance}); found by {who}</source>
         <translation>法官的模型评估该段落的立场：{stance}（相关度 {relevance}）；由{who}找到</translation>
     </message>
     <message>
@@ -2281,7 +2281,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
     </message>
     <message>
         <source>llama.cpp in the app</source>
-        <extracomment>Phrases the core writes into its descriptions of places (core.privacy's servers, a library's location), shown in the window's language by ``localized`` (longest first, so 'this computer' inside a longer phrase goes with it).</extracomment>
+        <extracomment>Phrases the core writes into its descriptions of places (core.privacy&apos;s servers, a library&apos;s location), shown in the window&apos;s language by ``localized`` (longest first, so &apos;this computer&apos; inside a longer phrase goes with it).</extracomment>
         <translation>应用内的 llama.cpp</translation>
     </message>
     <message>
@@ -2371,7 +2371,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>第 {number} 次发言的提示词（{role}，第 {round} 轮）</translation>
     </message>
     <message>
-        <source>The prompts of the judge's ruling after round {round}</source>
+        <source>The prompts of the judge&apos;s ruling after round {round}</source>
         <translation>第 {round} 轮后法官裁定的提示词</translation>
     </message>
     <message>
@@ -2430,7 +2430,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
     </message>
     <message>
         <source>open</source>
-        <extracomment>A challenge's status (core.court.records.ChallengeStatus) and who raises one, shown through tr</extracomment>
+        <extracomment>A challenge&apos;s status (core.court.records.ChallengeStatus) and who raises one, shown through tr</extracomment>
         <translation>未决</translation>
     </message>
     <message>
@@ -2447,7 +2447,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
     </message>
     <message>
         <source>leans towards support</source>
-        <extracomment>Shown through tr (the judge's cards)</extracomment>
+        <extracomment>Shown through tr (the judge&apos;s cards)</extracomment>
         <translation>倾向于支持</translation>
     </message>
     <message>
@@ -2647,7 +2647,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>可以作出裁决：</translation>
     </message>
     <message>
-        <source>"Ready" overruled: </source>
+        <source>&quot;Ready&quot; overruled: </source>
         <translation>“可裁决”被驳回：</translation>
     </message>
     <message>
@@ -2755,7 +2755,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>与 Zotero 保持同步</translation>
     </message>
     <message>
-        <source>Reading the trials' use of the library</source>
+        <source>Reading the trials&apos; use of the library</source>
         <extracomment>How often the window asks Zotero whether its library changed (one small request to its local API)</extracomment>
         <translation>正在读取各次审理对文献库的使用情况</translation>
     </message>
@@ -2848,11 +2848,11 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>正在读取提示词</translation>
     </message>
     <message>
-        <source>Reading the trial's coverage</source>
+        <source>Reading the trial&apos;s coverage</source>
         <translation>正在读取审理的覆盖范围</translation>
     </message>
     <message>
-        <source>How claims are found: rules (works with any model), model (a structured call of the judge's model), both; auto: rules with the embedded model, both otherwise.</source>
+        <source>How claims are found: rules (works with any model), model (a structured call of the judge&apos;s model), both; auto: rules with the embedded model, both otherwise.</source>
         <translation>如何找出主张：rules（规则，适用于任何模型）、model（调用法官模型的结构化输出）、both（两者）；auto：内置模型用规则，否则两者都用。</translation>
     </message>
     <message>
@@ -2876,15 +2876,15 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>轮数上限：最迟在这一轮之后作出裁决。</translation>
     </message>
     <message>
-        <source>The verdict comes once the judge's confidence reaches this (after the minimum rounds).</source>
+        <source>The verdict comes once the judge&apos;s confidence reaches this (after the minimum rounds).</source>
         <translation>法官的置信度达到此值时作出裁决（在满足最少轮数之后）。</translation>
     </message>
     <message>
-        <source>Counsel swap sides when the judge's tendency (support, refute, unclear) stayed the same in this many rulings in a row; 0: never for this.</source>
+        <source>Counsel swap sides when the judge&apos;s tendency (support, refute, unclear) stayed the same in this many rulings in a row; 0: never for this.</source>
         <translation>法官的倾向（支持、驳斥、不确定）连续这么多次裁定不变时，双方律师换边；0：不因此换边。</translation>
     </message>
     <message>
-        <source>Counsel swap sides when the judge's confidence moved less than this (its highest minus its lowest) over the last stall_rounds rounds; 0: never for this.</source>
+        <source>Counsel swap sides when the judge&apos;s confidence moved less than this (its highest minus its lowest) over the last stall_rounds rounds; 0: never for this.</source>
         <translation>最近 stall_rounds 轮中法官置信度的变化（最高减最低）小于此值时，双方律师换边；0：不因此换边。</translation>
     </message>
     <message>
@@ -2912,32 +2912,32 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>一场审理中律师最多换边的次数。</translation>
     </message>
     <message>
-        <source>Search queries a counsel's model may add per turn.</source>
+        <source>Search queries a counsel&apos;s model may add per turn.</source>
         <translation>律师的模型每轮最多可追加的检索查询数。</translation>
     </message>
     <message>
-        <source>Passages each counsel's search brings back per turn (before the novelty filter); more passages make longer prompts.</source>
+        <source>Passages each counsel&apos;s search brings back per turn (before the novelty filter); more passages make longer prompts.</source>
         <translation>每位律师每轮检索带回的段落数（新颖度筛选之前）；段落越多，提示词越长。</translation>
     </message>
     <message>
-        <source>text: free streaming text with inline [E#] citations; json: an argument plus a list of citations constrained to the pool's ids (for small models); auto: json for the embedded model, else text.</source>
+        <source>text: free streaming text with inline [E#] citations; json: an argument plus a list of citations constrained to the pool&apos;s ids (for small models); auto: json for the embedded model, else text.</source>
         <translation>text：自由流式文本，行内以 [E#] 引用；json：论点加引用列表，引用限定为证据池中的编号（适合小模型）；auto：内置模型用 json，否则用 text。</translation>
     </message>
     <message>
-        <source>Evidence levels, strongest first (in the dialog: separated by ;). Every level but 'other' needs its keywords in evidence_keywords.</source>
-        <translation>证据等级，从强到弱（对话框中以 ; 分隔）。除 'other' 外，每个等级都需要在 evidence_keywords 中给出关键词。</translation>
+        <source>Evidence levels, strongest first (in the dialog: separated by ;). Every level but &apos;other&apos; needs its keywords in evidence_keywords.</source>
+        <translation>证据等级，从强到弱（对话框中以 ; 分隔）。除 &apos;other&apos; 外，每个等级都需要在 evidence_keywords 中给出关键词。</translation>
     </message>
     <message>
-        <source>The verdict is flagged when the judge's confidence and the weighed evidence's (rules.evidence_confidence) differ by more than this, or point to different labels with either above it.</source>
+        <source>The verdict is flagged when the judge&apos;s confidence and the weighed evidence&apos;s (rules.evidence_confidence) differ by more than this, or point to different labels with either above it.</source>
         <translation>当法官的置信度与证据权衡的置信度（rules.evidence_confidence）相差超过此值，或两者指向不同结论且其中之一高于此值时，标记该裁决。</translation>
     </message>
     <message>
-        <source>What embeds passages and queries: 'bundled' (all-MiniLM-L6-v2, English, in the app), 'multilingual' (multilingual-e5-small, 4-bit, in the app: about 100 languages in one space, so a question finds passages in another language; slower to ingest), 'crosslingual' (Universal Sentence Encoder multilingual v3, in the app: 16 languages, trained to match a question with its answer in another language; the best of these when English questions must find Chinese passages or the reverse), 'local' (a sentence-transformers model folder: embedding_model), 'ollama' (an Ollama server's /api/embed) or 'openai' (any OpenAI-compatible /v1/embeddings). A server on another machine receives the text of every passage: private documents are then refused (docs/embedders.md). Changing it re-embeds the library.</source>
-        <translation>负责为段落和查询做向量嵌入的模型：'bundled'（all-MiniLM-L6-v2，英文，内置）、'multilingual'（multilingual-e5-small，4 位量化，内置：约 100 种语言共用一个向量空间，提问可以找到另一种语言的段落；导入较慢）、'crosslingual'（Universal Sentence Encoder multilingual v3，内置：16 种语言，专为把问题与另一种语言写成的答案对上而训练；英文问题要找中文段落或反过来时，它是这些选项中最好的）、'local'（本机上的 sentence-transformers 模型文件夹：embedding_model）、'ollama'（Ollama 服务器的 /api/embed）或 'openai'（任何兼容 OpenAI 的 /v1/embeddings）。另一台机器上的服务器会收到每个段落的文本：此时私密文档会被拒绝（docs/embedders.md）。更改它会重新嵌入文献库。</translation>
+        <source>What embeds passages and queries: &apos;bundled&apos; (all-MiniLM-L6-v2, English, in the app), &apos;multilingual&apos; (multilingual-e5-small, 4-bit, in the app: about 100 languages in one space, so a question finds passages in another language; slower to ingest), &apos;crosslingual&apos; (Universal Sentence Encoder multilingual v3, in the app: 16 languages, trained to match a question with its answer in another language; the best of these when English questions must find Chinese passages or the reverse), &apos;local&apos; (a sentence-transformers model folder: embedding_model), &apos;ollama&apos; (an Ollama server&apos;s /api/embed) or &apos;openai&apos; (any OpenAI-compatible /v1/embeddings). A server on another machine receives the text of every passage: private documents are then refused (docs/embedders.md). Changing it re-embeds the library.</source>
+        <translation>负责为段落和查询做向量嵌入的模型：&apos;bundled&apos;（all-MiniLM-L6-v2，英文，内置）、&apos;multilingual&apos;（multilingual-e5-small，4 位量化，内置：约 100 种语言共用一个向量空间，提问可以找到另一种语言的段落；导入较慢）、&apos;crosslingual&apos;（Universal Sentence Encoder multilingual v3，内置：16 种语言，专为把问题与另一种语言写成的答案对上而训练；英文问题要找中文段落或反过来时，它是这些选项中最好的）、&apos;local&apos;（本机上的 sentence-transformers 模型文件夹：embedding_model）、&apos;ollama&apos;（Ollama 服务器的 /api/embed）或 &apos;openai&apos;（任何兼容 OpenAI 的 /v1/embeddings）。另一台机器上的服务器会收到每个段落的文本：此时私密文档会被拒绝（docs/embedders.md）。更改它会重新嵌入文献库。</translation>
     </message>
     <message>
-        <source>Languages the embedding model reads, as codes ('en', 'zh', 'ja', 'ko'; comma-separated) or 'all'; empty: 'en' for the bundled MiniLM, 'all' for any other model. A query in a language it does not read leans on BM25 (retrieval.uncovered_vector_weight).</source>
-        <translation>嵌入模型能读的语言，以代码表示（'en'、'zh'、'ja'、'ko'，逗号分隔）或 'all'；留空：内置 MiniLM 为 'en'，其他模型为 'all'。用它读不懂的语言提问时，检索主要依靠 BM25（retrieval.uncovered_vector_weight）。</translation>
+        <source>Languages the embedding model reads, as codes (&apos;en&apos;, &apos;zh&apos;, &apos;ja&apos;, &apos;ko&apos;; comma-separated) or &apos;all&apos;; empty: &apos;en&apos; for the bundled MiniLM, &apos;all&apos; for any other model. A query in a language it does not read leans on BM25 (retrieval.uncovered_vector_weight).</source>
+        <translation>嵌入模型能读的语言，以代码表示（&apos;en&apos;、&apos;zh&apos;、&apos;ja&apos;、&apos;ko&apos;，逗号分隔）或 &apos;all&apos;；留空：内置 MiniLM 为 &apos;en&apos;，其他模型为 &apos;all&apos;。用它读不懂的语言提问时，检索主要依靠 BM25（retrieval.uncovered_vector_weight）。</translation>
     </message>
     <message>
         <source>Token budget of one chunk (passage).</source>
@@ -2952,8 +2952,8 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>每批嵌入的段落数。</translation>
     </message>
     <message>
-        <source>Read scanned pages by OCR (RapidOCR, Chinese and English, on this machine): 'auto' reads the pages that show an image but have no text layer, 'force' every page (its text layer is replaced), 'off' none (a document that is all scans is then refused). Pages read once are cached by content.</source>
-        <translation>用 OCR 读取扫描页（RapidOCR，中文和英文，在本机运行）：'auto' 读取有图像但没有文字层的页面，'force' 读取每一页（替换其文字层），'off' 不读取（全部为扫描页的文档将被拒绝）。读过的页面按内容缓存。</translation>
+        <source>Read scanned pages by OCR (RapidOCR, Chinese and English, on this machine): &apos;auto&apos; reads the pages that show an image but have no text layer, &apos;force&apos; every page (its text layer is replaced), &apos;off&apos; none (a document that is all scans is then refused). Pages read once are cached by content.</source>
+        <translation>用 OCR 读取扫描页（RapidOCR，中文和英文，在本机运行）：&apos;auto&apos; 读取有图像但没有文字层的页面，&apos;force&apos; 读取每一页（替换其文字层），&apos;off&apos; 不读取（全部为扫描页的文档将被拒绝）。读过的页面按内容缓存。</translation>
     </message>
     <message>
         <source>Resolution pages are rendered at for OCR (dots per inch); a page is never rendered to more than 24 million pixels, whatever its size.</source>
@@ -2968,7 +2968,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>资料库的位置：留空为数据文件夹；另一个文件夹；或团队共享的对象存储前缀：s3://bucket/prefix（AWS S3，或 MinIO 等 S3 兼容服务器，配合 library.endpoint）、gs://bucket/prefix、az://container/prefix。凭据来自环境变量或操作系统的密钥环（`courtroom library credentials`），绝不来自此文件（docs/scale.md）。</translation>
     </message>
     <message>
-        <source>An S3-compatible server's URL for library.uri (MinIO: http://minio.example:9000); empty for AWS itself.</source>
+        <source>An S3-compatible server&apos;s URL for library.uri (MinIO: http://minio.example:9000); empty for AWS itself.</source>
         <translation>library.uri 所用 S3 兼容服务器的 URL（MinIO：http://minio.example:9000）；AWS 本身留空。</translation>
     </message>
     <message>
@@ -2976,7 +2976,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>以只读方式打开共享资料库（library.uri）：可以检索和审理，添加和删除文档会被拒绝。</translation>
     </message>
     <message>
-        <source>Context window in tokens (Ollama's own default, 2048, truncates silently).</source>
+        <source>Context window in tokens (Ollama&apos;s own default, 2048, truncates silently).</source>
         <translation>上下文窗口的词元数（Ollama 自己的默认值 2048 会悄悄截断）。</translation>
     </message>
     <message>
@@ -3000,7 +3000,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>内置：llama.cpp 卸载到 GPU 的层数（0：不卸载，-1：全部；需要支持 GPU 的 llama-cpp-python 构建）。</translation>
     </message>
     <message>
-        <source>Calls to this model's server at once (a check of a draft runs claims side by side up to it; roles on one server share the smallest). The embedded model always answers one call at a time.</source>
+        <source>Calls to this model&apos;s server at once (a check of a draft runs claims side by side up to it; roles on one server share the smallest). The embedded model always answers one call at a time.</source>
         <translation>同时向该模型服务器发出的调用数（检查文稿时最多并行这么多条主张；同一服务器上的各角色共用其中最小值）。内置模型每次只回答一个调用。</translation>
     </message>
     <message>
@@ -3012,8 +3012,8 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>融合之前每种方法为每个查询提供的候选数。</translation>
     </message>
     <message>
-        <source>'rrf': weighted reciprocal rank fusion, weight / (rrf_k + rank) summed over the lists; 'convex': weighted sum of normalised scores (score_normalisation).</source>
-        <translation>'rrf'：加权倒数排名融合，各列表的 weight / (rrf_k + rank) 之和；'convex'：归一化分数的加权和（score_normalisation）。</translation>
+        <source>&apos;rrf&apos;: weighted reciprocal rank fusion, weight / (rrf_k + rank) summed over the lists; &apos;convex&apos;: weighted sum of normalised scores (score_normalisation).</source>
+        <translation>&apos;rrf&apos;：加权倒数排名融合，各列表的 weight / (rrf_k + rank) 之和；&apos;convex&apos;：归一化分数的加权和（score_normalisation）。</translation>
     </message>
     <message>
         <source>Weight of the BM25 lists in fusion.</source>
@@ -3024,8 +3024,8 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>融合中向量列表的权重。</translation>
     </message>
     <message>
-        <source>'none', 'mmr', or a path to a cross-encoder model folder.</source>
-        <translation>'none'、'mmr'，或交叉编码器模型文件夹的路径。</translation>
+        <source>&apos;none&apos;, &apos;mmr&apos;, or a path to a cross-encoder model folder.</source>
+        <translation>&apos;none&apos;、&apos;mmr&apos;，或交叉编码器模型文件夹的路径。</translation>
     </message>
     <message>
         <source>Passages more similar than this collapse to one.</source>
@@ -3065,7 +3065,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>{path} 没有页面</translation>
     </message>
     <message>
-        <source>Listing the server's models</source>
+        <source>Listing the server&apos;s models</source>
         <extracomment>Progress reaches the window at most this often (Ollama sends a line per chunk).</extracomment>
         <translation>正在列出服务器的模型</translation>
     </message>
@@ -3139,7 +3139,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
     </message>
     <message>
         <source>this is a bug: please report it with the log</source>
-        <extracomment>How much lower than the window's thread the worker threads run (a nice increment, Linux: 0 to 19; 0 leaves them equal). Model calls, embedding, retrieval and ingest all run in workers; on a machine whose cores they keep busy, the scheduler then gives the GUI thread a core as soon as it wakes instead of sharing one with them. Nothing is slower while the window is idle: priority only decides who waits when both want a core (other programs that keep the cores busy at normal priority do slow a trial down more). `bench/worker_priority.py` measures it. ``COURTROOM_WORKER_NICE`` overrides it.</extracomment>
+        <extracomment>How much lower than the window&apos;s thread the worker threads run (a nice increment, Linux: 0 to 19; 0 leaves them equal). Model calls, embedding, retrieval and ingest all run in workers; on a machine whose cores they keep busy, the scheduler then gives the GUI thread a core as soon as it wakes instead of sharing one with them. Nothing is slower while the window is idle: priority only decides who waits when both want a core (other programs that keep the cores busy at normal priority do slow a trial down more). `bench/worker_priority.py` measures it. ``COURTROOM_WORKER_NICE`` overrides it.</extracomment>
         <translation>这是程序缺陷：请附上日志报告它</translation>
     </message>
 </context>
@@ -3193,7 +3193,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>导出…</translation>
     </message>
     <message>
-        <source>Write the check's report and the annotated draft</source>
+        <source>Write the check&apos;s report and the annotated draft</source>
         <translation>撰写核查报告和批注草稿</translation>
     </message>
     <message>
@@ -3271,7 +3271,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>打开其审理</translation>
     </message>
     <message>
-        <source>Show the claim's full trial in the main window</source>
+        <source>Show the claim&apos;s full trial in the main window</source>
         <translation>在主窗口中显示该主张的完整审理</translation>
     </message>
     <message>
@@ -3299,7 +3299,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>接受</translation>
     </message>
     <message>
-        <source>The court's verdict stands</source>
+        <source>The court&apos;s verdict stands</source>
         <translation>维持法庭的裁决</translation>
     </message>
     <message>
@@ -3307,7 +3307,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>推翻</translation>
     </message>
     <message>
-        <source>Your verdict, kept beside the court's</source>
+        <source>Your verdict, kept beside the court&apos;s</source>
         <translation>你的裁决，与法庭的裁决并列保留</translation>
     </message>
     <message>
@@ -3386,7 +3386,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>合并所选</translation>
     </message>
     <message>
-        <source>One claim of the selected ones (in the draft's order)</source>
+        <source>One claim of the selected ones (in the draft&apos;s order)</source>
         <translation>将所选主张合并为一条（按草稿中的顺序）</translation>
     </message>
     <message>
@@ -3480,7 +3480,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>.pdf、.docx、.md 或 .txt 文件</translation>
     </message>
     <message>
-        <source>…or paste the draft's text here</source>
+        <source>…or paste the draft&apos;s text here</source>
         <translation>…或在此粘贴草稿文本</translation>
     </message>
     <message>
@@ -3500,7 +3500,7 @@ The judge's model's reading of an admitted passage, as the window words it.</ext
         <translation>打开</translation>
     </message>
     <message>
-        <source>Show the check's results</source>
+        <source>Show the check&apos;s results</source>
         <translation>显示核查结果</translation>
     </message>
     <message>
