@@ -151,3 +151,32 @@ def test_warm_up_imports_in_one_thread_while_the_others_wait(tmp_path, monkeypat
     finally:
         for name in (*names, "warm_probe_log", "warm_probe_broken"):
             sys.modules.pop(name, None)
+
+
+def test_the_courts_text_checks_compile_no_pattern_where_they_are_called():
+    """The engine runs on the window's event loop: its checks at the end of an argument (is it a question, trimmed
+    repetition, sentences joined, the language of a text) must find their patterns compiled at import (by a worker,
+    ui/warmup.py), not compile them on the window's thread (bench/ui.py: 30 ms late at the first argument's end, in
+    Chinese and English alike). Run in a fresh process, re's cache emptied after the imports."""
+    code = (
+        "import re\n"
+        "from re import _compiler\n"
+        "from courtroom_desktop.core.court import checks\n"
+        "from courtroom_desktop.core import text\n"
+        "re.purge()\n"
+        "compiled = []\n"
+        "real = _compiler.compile\n"
+        "_compiler.compile = lambda p, flags=0: compiled.append(p) or real(p, flags)\n"
+        "checks.is_question('Why did the trial in round two ignore the 2015 cohort [E2]?')\n"
+        "checks.is_question('Q1: see above')\n"  # too few words: the characters are counted
+        "checks.is_question('\u6cd5\u5b98\u4e3a\u4ec0\u4e48\u5728\u7b2c\u4e8c\u8f6e\u5ffd\u7565\u4e86\u8fd9\u9879\u7814\u7a76\uff1f')\n"
+        "checks.trim_repetition('The cohort was large. The cohort was large. '\n"
+        "                       '\u6837\u672c\u5f88\u5927\u3002\u6837\u672c\u5f88\u5927\u3002')\n"
+        "text.join_sentences(['\u6837\u672c\u5f88\u5927\u3002', 'It was large.'])\n"
+        "text.language_of('\u6cd5\u5b98\u5728\u6bcf\u4e00\u8f6e\u7ed3\u675f\u540e\u7ed9\u51fa\u88c1\u51b3')\n"
+        "checks.normalise('\u6cd5\u5b98 \u5728 round two')\n"
+        "print(len(compiled), [str(p)[:60] for p in compiled if '\\\\u4e00' in str(p) or '\u4e00' in str(p)])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    count, cjk = done.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert cjk == "[]", cjk  # no CJK character class compiled at call time

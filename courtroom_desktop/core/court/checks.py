@@ -65,6 +65,10 @@ def cited_ids(text: str) -> list[str]:
 
 
 CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+# compiled once, at import (a worker thread imports this module before a trial): compiling the character class where
+# it is used cost the window's thread 30 ms at the end of the first argument (re's cache had let it go)
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_SPACE_BY_CJK = re.compile(rf"\s+(?=[{CJK}])|(?<=[{CJK}])\s+")
 _DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
                          "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00ad": None})
 
@@ -76,7 +80,7 @@ def quote_key(text: str) -> str:
     text = unicodedata.normalize("NFKC", text or "").translate(_DASHES)
     text = re.sub(r"(\w)-\s+(\w)", r"\1\2", text)
     text = re.sub(r"\s+", " ", text).strip()
-    text = re.sub(rf"\s+(?=[{CJK}])|(?<=[{CJK}])\s+", "", text)
+    text = _SPACE_BY_CJK.sub("", text)
     return text.casefold()
 
 
@@ -283,7 +287,7 @@ def generated_problems(text: str, instructions: Sequence[str] = (), need_citatio
     for sentence in sentences(text):
         found = _sentence_problems(sentence, given)
         key = normalise(sentence)
-        if not found and key and key in seen and (len(key.split()) > 2 or len(re.findall(f"[{CJK}]", key)) >= 4):
+        if not found and key and key in seen and (len(key.split()) > 2 or len(_CJK_CHAR.findall(key)) >= 4):
             found = [Reason.of(Code.problem_repeats)]
         seen.add(key)
         problems.extend(p for p in found if p not in problems)
@@ -303,7 +307,7 @@ def cut_generated(text: str, instructions: Sequence[str] = ()) -> str:
             continue
         seen.add(key)
         kept.append(sentence)
-    joiner = "" if kept and re.search(f"[{CJK}]", kept[0][-1:]) else " "
+    joiner = "" if kept and _CJK_CHAR.search(kept[0][-1:]) else " "
     return joiner.join(kept).strip()
 
 
@@ -314,7 +318,7 @@ CHALLENGE_ID = re.compile(r"\bQ(\d+)\b")
 def is_question(text: str) -> bool:
     """Enough of a question to be a challenge: three content words or more (six CJK characters), not a label."""
     plain = CITATION.sub("", text or "")
-    return len(content_words(plain)) >= 3 or len(re.findall(f"[{CJK}]", plain)) >= 6
+    return len(content_words(plain)) >= 3 or len(_CJK_CHAR.findall(plain)) >= 6
 
 
 def questions_in(text: str, limit: int = 2) -> list[str]:
