@@ -193,3 +193,20 @@ def test_the_reader_scores_by_meaning_across_languages_and_reads_a_passage_once(
     assert max(scores, key=scores.__getitem__) in ("ferry", "noodle") and scores["tax"] < scores["ferry"]
     # the passages were read once, the queries each time
     assert sorted(len(c) for c in calls) == [1, 2, 3] and sum(p in c for c in calls for p in passages.values()) == 3
+
+
+def test_a_reader_that_fails_leaves_the_translated_pick_and_the_search_goes_on(mixed, monkeypatch, caplog):
+    from courtroom_desktop.core.retrieval import cross_reader
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the model could not be read")
+
+    monkeypatch.setattr(cross_reader.shared_reader(), "scores", broken)
+    question = "Which team asked whether AI could help with the first risk assessment of loan approvals?"
+    retriever = Retriever(mixed, RetrievalSettings())
+    with caplog.at_level("WARNING"):
+        ranked = retriever.rank([question])
+        retriever.rank([question])
+    assert [f.chunk_id for f in ranked[:5]] == \
+        [f.chunk_id for f in Retriever(mixed, RetrievalSettings(cross_language_reader="none")).rank([question])[:5]]
+    assert sum("cross-language reader cannot run" in r.message for r in caplog.records) == 1  # said once

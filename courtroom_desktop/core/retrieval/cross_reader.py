@@ -13,7 +13,7 @@ the few candidates of a search are read again, their vectors kept for the next s
     reader.scores(["Who rules each round?"], {"c1": "法官在每一轮...", "c2": "..."})   # chunk id -> best cosine
 
 A reader whose package is missing raises ``ConfigError`` on its first call; the retriever then falls back to the
-translated list's order and says so in the log, once.
+translated list's order and says so in the log, once (as for any other failure of the reader: it only adds a place).
 """
 
 from __future__ import annotations
@@ -42,11 +42,12 @@ class CrossReader:
         self._lock = threading.Lock()
 
     def _embedder(self) -> UseEmbedder:
-        if self._model is None:
-            from courtroom_desktop.core.library.embed.usem import UseEmbedder
+        with self._lock:  # two searches at once share one model
+            if self._model is None:
+                from courtroom_desktop.core.library.embed.usem import UseEmbedder
 
-            self._model = UseEmbedder(batch=16)
-        return self._model
+                self._model = UseEmbedder(batch=16)
+            return self._model
 
     def scores(self, queries: Sequence[str], passages: Mapping[str, str]) -> dict[str, float]:
         """chunk id -> the highest cosine between its text and any of ``queries``."""

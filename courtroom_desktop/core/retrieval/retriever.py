@@ -407,7 +407,7 @@ class Retriever:
             titles = {c.doc_id: d.title for c in chunks.values() if (d := self.library.catalog.get(c.doc_id))}
             return shared_reader().scores(queries, {cid: embedding_text(titles.get(c.doc_id, ""), c)
                                                     for cid, c in chunks.items()})
-        except CourtroomError as exc:
+        except Exception as exc:  # noqa: BLE001 - the reader only adds a place: the search goes on without it
             if not self._reader_warned:
                 log.warning("the cross-language reader cannot run, the translated list's order decides: %s", exc)
                 self._reader_warned = True
