@@ -202,7 +202,7 @@ class RetrievalSettings(_Section):
         "usem", description="What picks that passage in the other language among the candidates: 'usem' reads the "
         "query and each candidate with the bundled Universal Sentence Encoder multilingual, whatever embedder the "
         "library uses, and takes the closest; 'none' takes the first in the translated words' BM25 list "
-        "(docs/embedders.md#across-languages-whatever-the-embedder).")
+        "(docs/embedders.md#across-languages-whatever-the-embedder-the-cross-language-reader).")
     cross_language_reader_slot: int = Field(
         5, ge=0, le=50, description="Where the reader's pick is shown when it differs from the translated list's "
         "(which keeps cross_language_slot); 0: the reader's pick takes cross_language_slot instead.")
