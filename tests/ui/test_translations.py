@@ -56,3 +56,29 @@ def test_the_settings_dialog_shows_the_tooltip_in_the_windows_language(qapp):
         languages = field_editor(LibrarySettings, "embedding_languages").widget.toolTip()
     assert english == RetrievalSettings.model_fields["k"].description
     assert has_cjk(chinese) and has_cjk(languages), (chinese, languages)
+
+
+def test_every_task_title_is_marked_and_translated(qapp):
+    """A task's title heads its error notice ("Reading the library: ..."), translated where it is shown
+    (ui/tasks.py): each literal title a controller passes to ``spawn`` or ``_write`` must be marked for lupdate and have
+    Chinese (break: one title passed as a bare string, and it fails)."""
+    import ast
+
+    from courtroom_desktop.ui.i18n import tr
+
+    folder = Path(__file__).resolve().parents[2] / "courtroom_desktop" / "ui" / "controllers"
+    bare, titles = [], []
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("spawn", "_write") and len(node.args) >= 2):
+                continue
+            title = node.args[1]
+            if isinstance(title, ast.Constant):
+                bare.append(f"{path.name}:{node.lineno} {title.value!r}")
+            elif isinstance(title, ast.Call) and getattr(title.func, "id", "") == "QT_TRANSLATE_NOOP":
+                titles.append(title.args[1].value)
+    assert bare == []
+    assert len(titles) >= 30
+    with speaking("zh_CN"):
+        assert [t for t in titles if tr(t) == t] == []

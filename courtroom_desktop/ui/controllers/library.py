@@ -91,19 +91,19 @@ class LibraryController(Controller):
             return None
         core = self.workspace.workspace
         return self._write(lambda on_event, cancel: core.ingest(paths, on_event=on_event, cancel=cancel),
-                           "Adding documents")
+                           QT_TRANSLATE_NOOP("", "Adding documents"))
 
     def reindex(self, doc_ids: list[str] | None = None) -> asyncio.Task | None:
         core = self.workspace.workspace
         return self._write(lambda on_event, cancel: core.reindex(doc_ids or None, on_event=on_event, cancel=cancel),
-                           "Re-indexing")
+                           QT_TRANSLATE_NOOP("", "Re-indexing"))
 
     def reembed(self, settings) -> asyncio.Task | None:
         """Embed the whole library again with ``settings``' embedder (LibrarySettings), with progress and Cancel;
         searches use the current vectors until the new ones are complete."""
         core = self.workspace.workspace
         return self._write(lambda on_event, cancel: core.reembed(settings, on_event=on_event, cancel=cancel),
-                           "Re-embedding the library")
+                           QT_TRANSLATE_NOOP("", "Re-embedding the library"))
 
     def import_zotero(self, collection: str | None = None, folder: str | None = None) -> asyncio.Task | None:
         """A Zotero library, or one collection of it, in and in step (core.library.zotero): its local API, or its
@@ -115,7 +115,7 @@ class LibraryController(Controller):
         def work(on_event, cancel):
             return core.import_zotero(collection, None, folder, on_event, cancel)
 
-        return self._write(work, tr("Importing from Zotero"), done=self._zotero_done)
+        return self._write(work, QT_TRANSLATE_NOOP("", "Importing from Zotero"), done=self._zotero_done)
 
     def _zotero_done(self, outcome) -> None:
         result, where = outcome
@@ -170,13 +170,14 @@ class LibraryController(Controller):
             self.sig_zotero.emit(tr("Zotero changed: the library is in step again ({added} added or updated, "
                                     "{removed} removed).").format(added=added, removed=removed))
 
-        task = self._write(work, tr("Keeping Zotero in step"), done=done)
+        task = self._write(work, QT_TRANSLATE_NOOP("", "Keeping Zotero in step"), done=done)
         if task is not None:
             await task
 
     def _write(self, work, title: str, done=None) -> asyncio.Task | None:
+        """Run one write to the library (``title``: its source text, marked for lupdate; shown through tr)."""
         if self._busy:
-            self.sig_error.emit(title, tr("the library is busy with another ingest"), tr("wait for it, or cancel it"))
+            self.sig_error.emit(tr(title), tr("the library is busy with another ingest"), tr("wait for it, or cancel it"))
             return None
         from courtroom_desktop.core.services.library import CancelToken
 
@@ -250,7 +251,7 @@ class LibraryController(Controller):
         """Write the note (a new one, or the one at ``path``) and add it to the library, with progress like any file."""
         core = self.workspace.workspace
         return self._write(lambda on_event, cancel: core.save_note(title, text, path, private, on_event, cancel)[1],
-                           "Saving the note")
+                           QT_TRANSLATE_NOOP("", "Saving the note"))
 
     def set_private(self, doc_ids: list[str], private: bool) -> asyncio.Task:
         return self.tasks.spawn(self._set_private(list(doc_ids), private), QT_TRANSLATE_NOOP("", "Marking documents private"))

@@ -2764,6 +2764,18 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>正在读取文献库</translation>
     </message>
     <message>
+        <source>Adding documents</source>
+        <translation>正在添加文档</translation>
+    </message>
+    <message>
+        <source>Re-indexing</source>
+        <translation>正在重建索引</translation>
+    </message>
+    <message>
+        <source>Re-embedding the library</source>
+        <translation>正在重新嵌入文献库</translation>
+    </message>
+    <message>
         <source>Importing from Zotero</source>
         <translation>正在从 Zotero 导入</translation>
     </message>
@@ -2786,6 +2798,10 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
     <message>
         <source>the library is busy with an ingest</source>
         <translation>文献库正忙于导入</translation>
+    </message>
+    <message>
+        <source>Saving the note</source>
+        <translation>正在保存笔记</translation>
     </message>
     <message>
         <source>Marking documents private</source>
