@@ -6,7 +6,10 @@ library records with their vectors (``NAME@ENGINE``)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any, ClassVar
+
+import numpy as np
 
 from courtroom_desktop.core.lazy import LazyModel
 
@@ -39,6 +42,21 @@ class BundledEmbedder:
 
     def _build(self) -> Any:
         raise NotImplementedError
+
+    def _in_batches(self, texts: list[str], call: Callable[[Any, list[str]], Any]) -> np.ndarray:
+        """``call(model, part)`` over batches of ``batch`` texts, one call at a time: float32 rows in the order of the
+        texts (an empty text is embedded as a space)."""
+        texts = list(texts)
+        out = np.empty((len(texts), self.DIM), dtype=np.float32)
+        if not texts:
+            return out
+        model = self._model.get()
+        for start in range(0, len(texts), self.batch):
+            part = [t if t.strip() else " " for t in texts[start:start + self.batch]]
+            with self._lock:
+                vectors = call(model, part)
+            out[start:start + len(part)] = np.asarray(vectors, dtype=np.float32).reshape(len(part), self.DIM)
+        return out
 
     def covers(self, text: str) -> bool:
         if self.languages is None:

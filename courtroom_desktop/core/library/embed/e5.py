@@ -51,23 +51,10 @@ class E5Embedder(BundledEmbedder):
         # the engine reads OMP_NUM_THREADS once, when its OpenMP runtime starts (the first model of the process)
         return E5(num_threads=self.threads or workers())  # the cores the ONNX backends would use
 
-    def _run(self, texts: list[str], query: bool) -> np.ndarray:
-        texts = list(texts)
-        out = np.empty((len(texts), DIM), dtype=np.float32)
-        if not texts:
-            return out
-        model = self._model.get()
-        for start in range(0, len(texts), self.batch):
-            part = [t if t.strip() else " " for t in texts[start:start + self.batch]]
-            with self._lock:
-                vectors = model.query(part) if query else model.passage(part)
-            out[start:start + len(part)] = np.asarray(vectors, dtype=np.float32).reshape(len(part), DIM)
-        return out
-
     def encode(self, texts: list[str]) -> np.ndarray:
         """Passages (the library's chunks): normalised float32, in the order of the texts."""
-        return self._run(texts, query=False)
+        return self._in_batches(texts, lambda model, part: model.passage(part))
 
     def encode_queries(self, texts: list[str]) -> np.ndarray:
         """Queries (a search's words, a claim): normalised float32."""
-        return self._run(texts, query=True)
+        return self._in_batches(texts, lambda model, part: model.query(part))

@@ -50,15 +50,6 @@ class UseEmbedder(BundledEmbedder):
 
     def encode(self, texts: list[str]) -> np.ndarray:
         """Passages or queries (the model embeds both alike): normalised float32, in the order of the texts."""
-        texts = list(texts)
-        out = np.empty((len(texts), DIM), dtype=np.float32)
-        if not texts:
-            return out
-        model = self._model.get()
-        for start in range(0, len(texts), self.batch):
-            part = [t if t.strip() else " " for t in texts[start:start + self.batch]]
-            with self._lock:
-                vectors = np.asarray(model.encode(part), dtype=np.float32).reshape(len(part), DIM)
-            norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-            out[start:start + len(part)] = vectors / np.maximum(norms, 1e-12)
+        out = self._in_batches(texts, lambda model, part: model.encode(part))
+        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
         return out
