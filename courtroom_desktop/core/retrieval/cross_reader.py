@@ -56,22 +56,16 @@ class CrossReader:
         model = self._embedder()
         keys = {cid: (cid, hash(text)) for cid, text in passages.items()}
         with self._lock:
-            missing = [cid for cid, key in keys.items() if key not in self._cache]
+            rows = {cid: self._cache[key] for cid, key in keys.items() if key in self._cache}
+        missing = [cid for cid in passages if cid not in rows]
         if missing:
-            vectors = model.encode([passages[cid] for cid in missing])
+            rows.update(zip(missing, model.encode([passages[cid] for cid in missing])))
             with self._lock:
-                for cid, vector in zip(missing, vectors):
-                    self._cache[keys[cid]] = vector
+                for cid in missing:
+                    self._cache[keys[cid]] = rows[cid]
                 while len(self._cache) > self._size:
                     self._cache.popitem(last=False)
         asked = model.encode(list(queries))
-        with self._lock:
-            # a passage read moments ago may have been pushed out by another search's: read again then
-            cached = {cid: self._cache.get(key) for cid, key in keys.items()}
-        rows = {cid: row for cid, row in cached.items() if row is not None}
-        again = [cid for cid in passages if cid not in rows]
-        if again:
-            rows.update(zip(again, model.encode([passages[cid] for cid in again])))
         matrix = np.stack([rows[cid] for cid in passages])
         best = (matrix @ asked.T).max(axis=1)
         return {cid: float(score) for cid, score in zip(passages, best)}

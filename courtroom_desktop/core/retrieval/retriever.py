@@ -370,7 +370,8 @@ class Retriever:
         targets = {r.query: target for r in translated if (target := target_language(r.query))}
         pool = self.settings.cross_language_pool
         heads = {r.hits[i].chunk_id for r in translated for i in range(min(pool, len(r.hits)))}
-        own = [f.chunk_id for f in fused[:pool]]  # the query's own ranking may hold the other language too
+        # the query's own ranking may hold the other language too: candidates for the reader
+        own = [f.chunk_id for f in fused[:pool]] if self.settings.cross_language_reader != "none" else []
         rows = self.library.vectors.fetch(sorted(heads | set(own)), vectors=False)
         languages = set(targets.values())
 
