@@ -405,7 +405,8 @@ class Retriever:
 
         began = time.perf_counter()
         try:
-            titles = {c.doc_id: d.title for c in chunks.values() if (d := self.library.catalog.get(c.doc_id))}
+            titles = {doc_id: d.title for doc_id in {c.doc_id for c in chunks.values()}
+                      if (d := self.library.catalog.get(doc_id))}  # one lookup a document, not a passage
             return shared_reader().scores(queries, {cid: embedding_text(titles.get(c.doc_id, ""), c)
                                                     for cid, c in chunks.items()})
         except Exception as exc:  # noqa: BLE001 - the reader only adds a place: the search goes on without it
