@@ -6,6 +6,7 @@ keeps (files, models, products, people: ``NAMES``, and whatever the caller adds)
 
     visible_texts(window) -> list[(where, text)]
     english(window, names=()) -> list[(where, text, words)]     empty when nothing English is left
+    english_words(text, names=()) -> list[str]                  the same for one text
     with speaking("zh_CN") as translator: ...                   the app's translator for one language, inside only
 """
 
@@ -41,6 +42,9 @@ q1 q2 ms kb mb gb cd4 hiv id all-minilm-l6-v2 llama.cpp qwen2.5 ollama.com smoll
 WORD = re.compile(r"[A-Za-z][\w'\-.]*[\w]|[A-Za-z]")
 #: A command line the window quotes (``courtroom export --with-prompts``): typed as it is, in any language.
 COMMAND = re.compile(r"\bcourtroom(?: [a-z][\w-]*| --[\w-]+)+")
+#: An address (``http://127.0.0.1:11434``) and a setting's or field's name (``num_ctx``, ``base_url``: code, with
+#: an underscore) are typed as they are in any language.
+URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+")
 PATH = re.compile(r"(?:[A-Za-z]:)?[/\\][^\s:,;]+|\b[\w.-]+\.(?:pdf|md|txt|docx|gguf|json|html)\b", re.IGNORECASE)
 
 
@@ -124,14 +128,19 @@ def visible_texts(window: QWidget) -> list[tuple[str, str]]:
 
 
 def english(window: QWidget, names: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, str, list[str]]]:
-    keep = NAMES | {n.lower() for n in names}
     left = []
     for where, text in visible_texts(window):
-        words = [w for w in WORD.findall(PATH.sub(" ", COMMAND.sub(" ", text)))
-                 if w.lower().strip("'-.") not in keep and re.search(r"[A-Za-z]{2}", w)]
+        words = english_words(text, names)
         if words:
             left.append((where, text, words))
     return left
+
+
+def english_words(text: str, names: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """The English words left in one text (paths, quoted commands and ``NAMES`` aside)."""
+    keep = NAMES | {n.lower() for n in names}
+    return [w for w in WORD.findall(PATH.sub(" ", COMMAND.sub(" ", URL.sub(" ", text))))
+            if w.lower().strip("'-.") not in keep and re.search(r"[A-Za-z]{2}", w) and "_" not in w]
 
 
 @contextmanager

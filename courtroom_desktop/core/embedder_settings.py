@@ -104,5 +104,6 @@ def describe(settings: EmbedderFields) -> str:
         return f"the bundled {CROSSLINGUAL_NAME}"
     if settings.embedder == "local":
         return f"the model folder {settings.embedding_model}"
-    kind = "Ollama" if settings.embedder == "ollama" else "OpenAI-compatible server"
-    return f"{kind} {settings.embedding_model} at {endpoint_url(settings)}"
+    if settings.embedder == "ollama":
+        return f"Ollama {settings.embedding_model} at {endpoint_url(settings)}"
+    return f"OpenAI-compatible server {settings.embedding_model} at {endpoint_url(settings)}"

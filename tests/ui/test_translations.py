@@ -3,22 +3,16 @@ the generated ui/config_words.py, and the settings dialog shows them through tr.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings
 from courtroom_desktop.core.text import has_cjk
+from testkit.scripts import load_script
 from testkit.untranslated import speaking
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("config_words", ROOT / "scripts" / "config_words.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("config_words")
 
 
 def test_the_tooltip_table_follows_core_config():

@@ -151,8 +151,8 @@ class TrialStore(SqliteFile):
         if exact:
             return str(exact[0])
         if len(rows) != 1:
-            raise TrialError(f"{ref!r}: {'no trial' if not rows else 'several trials'} match; "
-                             "use an id from `courtroom trials list`")
+            raise TrialError(f"{ref!r}: no trial matches; use an id from `courtroom trials list`" if not rows else
+                             f"{ref!r}: several trials match; use an id from `courtroom trials list`")
         return str(rows[0][0])
 
     def list(self) -> list[TrialSummary]:

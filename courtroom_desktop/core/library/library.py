@@ -190,8 +190,8 @@ class Library:
         matches = [d for d in docs if d.id == ref or d.path == resolved] or [d for d in docs if d.id.startswith(ref)]
         if len(matches) != 1:
             raise LibraryError(
-                f"{ref!r}: {'no document' if not matches else 'several documents'} match; "
-                "use an id from `courtroom library list`"
+                f"{ref!r}: no document matches; use an id from `courtroom library list`" if not matches else
+                f"{ref!r}: several documents match; use an id from `courtroom library list`"
             )
         return matches[0]
 

@@ -319,9 +319,8 @@ async def probe_model(model: ChatModel, spec: ModelSpec, role: str) -> list[Doct
     passed = sum(1 for r in rows if r.ok)
     demo = is_demo_spec(spec)
     rating = rate(passed, demo)
-    detail = f"{passed} of {len(PROBES)} probes passed"
-    if demo:
-        detail += "; the bundled SmolLM2-135M is for trying the app, not for verdicts"
+    detail = (f"{passed} of {len(PROBES)} probes passed; the bundled SmolLM2-135M is for trying the app, not for verdicts"
+              if demo else f"{passed} of {len(PROBES)} probes passed")
     fix = "" if rating == "good" else RATING_FIX
     rows.append(DoctorRow(role, spec.provider, label, "rating", rating != "demo only", detail, fix, kind="rating",
                           result=rating))

@@ -310,7 +310,7 @@ class LibraryController(Controller):
 
         count = len(self.watcher.folders) if self.watcher is not None else len(report.folders)
         head = _watching(count)
-        summary = report.summary()
+        summary = _watch_summary(report)
         self._set_watch_line(f"{head} \u00b7 {summary} ({time.strftime('%H:%M', time.localtime(report.at))})"
                              if summary else f"{head} \u00b7 " + tr("up to date"))
         self.refresh()
@@ -318,6 +318,20 @@ class LibraryController(Controller):
     def _set_watch_line(self, line: str) -> None:
         self.watch_line = line
         self.sig_watch.emit(line)
+
+
+def _watch_summary(report) -> str:
+    """What a pass of the folder watcher changed (core.library.watch.WatchReport), in the window's language:
+    'notes: 1 added, 2 removed' ('' when nothing changed)."""
+    parts = [tr(words).format(n=n) for n, words in (
+        (report.added, QT_TRANSLATE_NOOP("", "{n} added")), (report.updated, QT_TRANSLATE_NOOP("", "{n} updated")),
+        (report.removed, QT_TRANSLATE_NOOP("", "{n} removed")), (report.failed, QT_TRANSLATE_NOOP("", "{n} failed")))
+        if n]
+    parts += [tr("{folder} is missing (nothing removed)").format(folder=m) for m in report.missing]
+    if not parts:
+        return ""
+    return tr("{folders}: {changes}").format(folders=", ".join(Path(f).name or f for f in report.folders),
+                                             changes=tr(", ").join(parts))
 
 
 def _watching(count: int) -> str:

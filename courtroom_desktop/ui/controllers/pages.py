@@ -15,6 +15,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
 from PySide6.QtGui import QImage
 
 from courtroom_desktop.ui.controllers import Controller
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import tr
 
 #: Pixels per PDF point at zoom 1 (a 72-point inch shown at 108 pixels, about a printed page on a laptop).
@@ -68,7 +69,7 @@ class PageRenderer(Controller):
         try:
             text = await asyncio.to_thread(lambda: document_text(Path(self.resolve(path))))
         except (CourtroomError, OSError) as exc:
-            self.sig_failed.emit(request, getattr(exc, "reason", "") or str(exc))
+            self.sig_failed.emit(request, say(getattr(exc, "reason", "") or str(exc)))
             return
         self.sig_text.emit(request, text)
 
@@ -78,7 +79,7 @@ class PageRenderer(Controller):
         try:
             result = await asyncio.to_thread(self._render_blocking, path, page, zoom, device_ratio)
         except CourtroomError as exc:  # a shared library's copy that cannot be fetched
-            self.sig_failed.emit(request, getattr(exc, "reason", "") or str(exc))
+            self.sig_failed.emit(request, say(getattr(exc, "reason", "") or str(exc)))
             return
         except _Unavailable as exc:
             self.sig_failed.emit(request, str(exc))

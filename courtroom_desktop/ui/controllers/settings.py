@@ -10,6 +10,7 @@ import time
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import tr
 
 
@@ -159,7 +160,7 @@ class SettingsController(Controller):
                                                         "pull it again to resume.").format(name=name))
             raise
         except CourtroomError as exc:
-            self.sig_pull_finished.emit(name, False, str(exc) + (f" ({exc.fix})" if exc.fix else ""))
+            self.sig_pull_finished.emit(name, False, say(str(exc)) + (f" ({say(exc.fix)})" if exc.fix else ""))
             return None
         if last[1] is not None:
             self.sig_pull_progress.emit(last[1])

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.checks import CheckRowsModel, ChecksModel
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
@@ -235,7 +236,7 @@ class SentencePicker(QDialog):
         self.list.setObjectName("sentenceList")
         self.list.setWordWrap(True)
         for sentence in sentences:
-            item = QListWidgetItem(f"{sentence.location.describe()}: {' '.join(sentence.text.split())}")
+            item = QListWidgetItem(f"{say(sentence.location.describe())}: {' '.join(sentence.text.split())}")
             item.setData(Qt.ItemDataRole.UserRole, sentence.index)
             self.list.addItem(item)
         self.list.itemDoubleClicked.connect(lambda _item: self._choose())

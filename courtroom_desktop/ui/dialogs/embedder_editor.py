@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QFormLayout, QLabel, QLine
 
 from courtroom_desktop.core.config import EMBEDDERS, LibrarySettings
 from courtroom_desktop.core.services.library import OLLAMA_URL, describe
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.dialogs.role_editor import _first_error, _row
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.widgets import push_button
@@ -144,11 +145,11 @@ class EmbedderEditor(QWidget):
         server = embedder_server(settings)
         if server.local:
             self.where.setText(tr("Passages and queries are embedded by {embedder}, on this computer.").format(
-                embedder=describe(settings)))
+                embedder=say(describe(settings))))
         else:
             self.where.setText(tr("Passages and queries are embedded by {embedder}: another machine receives the "
                                   "text of every passage, so private documents are refused while it is chosen.").format(
-                embedder=describe(settings)))
+                embedder=say(describe(settings))))
 
 
 def changed(before: LibrarySettings, after: LibrarySettings) -> bool:
@@ -170,7 +171,7 @@ def offer_reembed(parent, library_controller, settings: LibrarySettings) -> QMes
     box = QMessageBox(QMessageBox.Icon.Question, tr("Re-embed the library?"),
                       tr("The embedder is now {embedder}. The library's {count} documents must be embedded again "
                          "before searches use it; until then, and if you cancel, searches use the current vectors."
-                         "\n\nRe-embed now?").format(embedder=describe(settings), count=documents),
+                         "\n\nRe-embed now?").format(embedder=say(describe(settings)), count=documents),
                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, parent)
     box.setObjectName("reembedBox")
 

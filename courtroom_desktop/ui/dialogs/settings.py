@@ -295,7 +295,7 @@ class SettingsDialog(QDialog):
         rated = self.doctor_model.ratings()
         if rated:
             text += " " + tr("Rating for this job: {ratings}.").format(
-                ratings=", ".join(f"{role} {word}" for role, word in rated.items()))
+                ratings=", ".join(f"{tr(role)} {tr(word)}" for role, word in rated.items()))
         self.test_status.setText(text)
 
     # ---------------------------------------------------------------- the model setup

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.text import VERDICT_WORDS, date_time, pages_label
@@ -158,10 +159,10 @@ class CheckRowsModel(RecordTableModel):
 
     def _tooltip(self, row, column: int) -> str | None:
         if column == CLAIM:
-            where = "; ".join(loc.describe() for loc in row.claim.locations)
+            where = "; ".join(say(loc.describe()) for loc in row.claim.locations)
             return row.claim.text + (f"\n\n{where}" if where else "")
         if column == STATUS and row.problem:
-            return row.problem
+            return say(row.problem)
         if column == VERDICT and row.quick is not None and row.quick.reason:
             return row.quick.reason
         if column == PASSAGES:
@@ -246,7 +247,7 @@ class ChecksModel(RecordTableModel):
                     str(summary.claims), str(summary.done + summary.failed), str(summary.signed),
                     date_time(summary.created_at))[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return "\n".join(x for x in (summary.draft, summary.problem) if x) or None
+            return "\n".join(x for x in (summary.draft, say(summary.problem)) if x) or None
         return None
 
     def set_checks(self, checks) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import ProgressRole, RecordTableModel
 from courtroom_desktop.ui.theme import accent
@@ -96,7 +97,7 @@ class DocumentsModel(RecordTableModel):
                     return tr(KIND_NAMES.get(doc.kind, doc.kind))
                 return str({PAGES: doc.pages, SECTIONS: doc.sections, CHUNKS: doc.chunks}[column])
             if column == REASON:
-                return row.reason
+                return say(row.reason)
             if column == USE:
                 return use_words(self.use.get(row.doc_id))
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -106,15 +107,15 @@ class DocumentsModel(RecordTableModel):
                           "citations)").format(scope=use.trials_in_scope, retrieved=use.trials_retrieved,
                                                cited=use.trials_cited, citations=use.citations)
             if column == REASON and row.reason:
-                return row.reason
+                return say(row.reason)
             doc = row.doc
             extra = ""
             if doc is not None:
                 extra = "\n".join(x for x in (doc.authors, str(doc.year or ""),
                                              tr("{count} passages").format(count=doc.chunks), f"id {doc.id}",
-                                             tr(PRIVATE_TIP) if doc.private else "", row.reason) if x)
+                                             tr(PRIVATE_TIP) if doc.private else "", say(row.reason)) if x)
             elif row.reason:
-                extra = row.reason
+                extra = say(row.reason)
             return f"{row.path}\n{extra}".strip()
         if role == Qt.ItemDataRole.ForegroundRole and column == USE and row.doc_id in self.use:
             return accent("warning") if self.use[row.doc_id].never_retrieved else None

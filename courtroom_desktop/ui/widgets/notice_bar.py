@@ -7,6 +7,7 @@ import html
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton
 
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 
@@ -32,9 +33,9 @@ class NoticeBar(QFrame):
 
     def show_error(self, title: str, message: str, fix: str = "") -> None:
         self.messages.append((title, message, fix))
-        text = f"<b>{html.escape(title)}:</b> {html.escape(message)}"
+        text = f"<b>{html.escape(title)}:</b> {html.escape(say(message))}"
         if fix:
-            text += "<br><b>" + html.escape(tr("Fix:")) + f"</b> {html.escape(fix)}"
+            text += "<br><b>" + html.escape(tr("Fix:")) + f"</b> {html.escape(say(fix))}"
         self.text.setText(text)
         self.show()
 
