@@ -162,3 +162,15 @@ def test_the_error_notice_shows_a_core_error_in_chinese(chinese, tmp_path):
     notice.show_error(tr("Adding documents"), str(caught.value), caught.value.fix)
     assert english(notice, {"secret"}) == []
     assert "secret.pdf" in notice.text.text()
+
+
+def test_a_decision_the_court_cannot_weigh_is_explained_in_chinese(chinese, qtbot):
+    """The decision dialog's problem line: the records' own validation messages, in Chinese (break: the dialog
+    showing problem_of(exc) as it came, and it fails)."""
+    from courtroom_desktop.ui.dialogs.decision import DecisionDialog
+
+    dialog = DecisionDialog()
+    qtbot.addWidget(dialog)
+    dialog.option_edits[0].setText("Move to Lisbon")
+    problem = dialog.problem.text()
+    assert not dialog.ok_button.isEnabled() and has_cjk(problem) and english_words(problem) == [], problem

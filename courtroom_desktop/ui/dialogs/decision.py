@@ -30,6 +30,7 @@ from courtroom_desktop.core.services.trials import (
     DecisionSpec,
     problem_of,
 )
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
@@ -192,6 +193,6 @@ class DecisionDialog(QDialog):
             try:
                 self.decision()
             except ValueError as exc:
-                problem = problem_of(exc)
+                problem = "; ".join(say(part) for part in problem_of(exc).split("; "))
         self.problem.setText(problem)
         self.ok_button.setEnabled(not problem)

@@ -9,6 +9,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from courtroom_desktop.core.config import ModelSpec
+from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.dialogs.fields import FieldEditor, field_editor
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.widgets import push_button
@@ -184,7 +185,12 @@ def _enable(widget) -> None:
 
 
 def _first_error(exc: Exception) -> str:
-    """Pydantic's first error as 'where: what'; a validator's own message (which names its fields) as it is."""
+    """Pydantic's first error as 'where: what'; a validator's own message (which names its fields) as it is; in the
+    window's language where the core wrote it (ui/core_messages.py)."""
+    return say(_first_error_text(exc))
+
+
+def _first_error_text(exc: Exception) -> str:
     errors = getattr(exc, "errors", None)
     if callable(errors):
         try:
