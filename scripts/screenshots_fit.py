@@ -7,7 +7,8 @@ A fresh config and data folder; the window sizes and places itself (window_layou
 resizes or moves it), the sample library (resources/samples) is added as "Add the sample library" does, and once
 the six documents are ready the whole X screen is grabbed (ImageMagick's ``import -window root``), so the picture
 shows the window against the screen. With FIT_FIRST_RUN=1 the first run (its welcome banner) is grabbed too, as
-NAME with "-first-run" before ".png". The window's geometry, the screen's and the scaling are printed, and the
+NAME with "-first-run" before ".png"; with FIT_FAILURES=1, three files the library turns away are added after the
+samples and the window grabbed again ("-failures"). The window's geometry, the screen's and the scaling are printed, and the
 window's position and size in pixels as the X server has them (xdotool, when installed).
 """
 
@@ -56,6 +57,22 @@ def x_geometry(window) -> str:
     return " ".join(done.stdout.split()[2:]) or done.stderr.strip()
 
 
+def failing_files(folder: Path) -> list[Path]:
+    """Three files the library turns away, each for its own reason: an encrypted PDF, an empty file, and a text
+    file named .pdf."""
+    import pymupdf
+
+    folder.mkdir(parents=True, exist_ok=True)
+    document = pymupdf.open()
+    document.new_page().insert_text((72, 72), "A report behind a password.")
+    document.save(str(folder / "locked-report.pdf"), encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw",
+                  owner_pw="pw")
+    document.close()
+    (folder / "empty-notes.pdf").write_bytes(b"")
+    (folder / "minutes.pdf").write_text("not a PDF at all", encoding="utf-8")
+    return [folder / "locked-report.pdf", folder / "empty-notes.pdf", folder / "minutes.pdf"]
+
+
 def main(out: Path, name: str) -> None:
     from PySide6.QtCore import QSettings
 
@@ -91,6 +108,16 @@ def main(out: Path, name: str) -> None:
             print("samples ready:", geometry(window), flush=True)
             print("X server:", x_geometry(window), flush=True)
             root_window(out / name)
+            if os.environ.get("FIT_FAILURES") == "1":
+                window.library.ingest(failing_files(tmp))
+                await until(lambda: not window.library.busy and sum(r.status == "failed" for r in window.documents_model.rows()) >= 3, 120,
+                            "the failed files")
+                sizes = window.splitter.sizes()  # the library panel widened, as a person would drag it, to read why
+                window.splitter.setSizes([sizes[0] + sizes[2] // 2 + 200, sizes[1] - 200, sizes[2] // 2])
+                table = window.library_panel.table
+                table.horizontalScrollBar().setValue(table.horizontalScrollBar().maximum())
+                await settle(1.5)
+                root_window(out / name.replace(".png", "-failures.png"))
 
             window.close()
             await window.shutdown()
