@@ -12,6 +12,7 @@ import sys
 import textwrap
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -110,3 +111,18 @@ def test_closing_stops_the_child(in_child):
     pid = model.pid
     in_child.close()
     assert _gone(pid)
+
+
+def test_a_child_imports_the_same_package_as_its_parent(tmp_path):
+    """The children (the embedding child, the text extractor) run with the folder holding this very
+    courtroom_desktop first on their path, so that a checkout's child never imports another copy installed beside it
+    (break: the folder of the package itself put there, parents[2], and it fails)."""
+    import courtroom_desktop
+    from courtroom_desktop.core.library.child_process import environment
+
+    env = environment()
+    first = env["PYTHONPATH"].split(os.pathsep)[0]
+    assert (Path(first) / "courtroom_desktop" / "__init__.py").resolve() == Path(courtroom_desktop.__file__).resolve()
+    shown = subprocess.run([sys.executable, "-c", "import courtroom_desktop; print(courtroom_desktop.__file__)"],
+                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True)
+    assert Path(shown.stdout.strip()).resolve() == Path(courtroom_desktop.__file__).resolve()

@@ -46,7 +46,7 @@ def command(module: str, frozen_flag: str) -> list[str]:
 def environment() -> dict[str, str]:
     """The parent's environment, with the folder this package is imported from first on the child's path."""
     env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])
+    root = str(Path(__file__).resolve().parents[3])  # the folder holding courtroom_desktop/
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     return env
 
