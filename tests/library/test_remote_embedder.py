@@ -367,3 +367,42 @@ def test_search_falls_back_to_bm25_with_a_warning_when_the_embedding_server_is_d
             Retriever(library, reranker=None).gather(["purified water"], 5, methods=(VECTOR,))
     finally:
         library.close()
+
+
+def test_switching_away_from_the_bundled_model_stops_its_child_process(tmp_path):
+    """In the window the bundled MiniLM runs in a child process (embed/child.py); once a switch has swapped the
+    library to another embedder, that child stops instead of idling until the app quits (break: _switched without
+    closing the replaced embedder, and it fails)."""
+    import os
+    import time
+
+    from courtroom_desktop.core.library.embed import child
+
+    pytest.importorskip("onnxruntime")
+    folder = _notes(tmp_path / "docs", DOCS)
+    child.use(True)
+    try:
+        library = Library.open(tmp_path / "lib", LibrarySettings(isolate_extraction=False))
+        try:
+            library.ingest([folder])
+            bundled = library.embedder
+            assert isinstance(bundled, Embedder)
+            pid = bundled._load().pid  # the child that embedded the notes
+            assert pid is not None
+            with FakeEmbedServer() as server:
+                finished = library.reindex(settings=_settings(server))
+                assert not finished.cancelled and library.embedder is not bundled
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline:
+                    try:
+                        os.kill(pid, 0)
+                    except ProcessLookupError:
+                        break
+                    time.sleep(0.05)
+                else:
+                    raise AssertionError(f"the bundled model's child {pid} still runs after the switch")
+                assert "purified water" in _search(library, "purified water minerals")
+        finally:
+            library.close()
+    finally:
+        child.use(False)

@@ -389,9 +389,15 @@ class Library:
                            int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim, self.location.options)
 
     def _switched(self, store: VectorStore, embedder: LibraryEmbedder) -> None:
-        """After an embedder switch's swap (under the writer's lock): searches use the new vectors and embedder."""
+        """After an embedder switch's swap (under the writer's lock): searches use the new vectors and embedder, and
+        the old bundled one's child process (the window's, ``embed/child.py``) stops: a search still in it finishes
+        first, and one that would come after starts it again."""
+        replaced = [e for e in {id(e): e for e in (self.embedder, self.target_embedder)}.values() if e is not embedder]
         self._vectors = store
         self.embedder = self.target_embedder = embedder
+        for old in replaced:
+            if isinstance(old, Embedder):  # an endpoint's connections close with the library, as before
+                old.close()
 
     def reindex(self, doc_ids: list[str] | None = None, on_event: EventSink | None = None,
                 cancel: CancelToken | None = None, settings: LibrarySettings | None = None,
