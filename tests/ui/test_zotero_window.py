@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialogButtonBox
 
 from testkit.loopback import free_port
-from testkit.zotero import FakeZotero, ZCollection, ZItem
+from testkit.zotero import FakeZotero, ZCollection, ZItem, write_data_folder
 
 from .conftest import ROOT, opened, run, until
 
@@ -88,3 +88,31 @@ def test_the_window_keeps_zotero_in_step_when_its_version_changes(make_window, q
     assert ingests and window.library.zotero_version == zotero.version() != seen
     assert [d.title for d in window.library.documents] == ["Vitamin D in pregnancy: a cohort"]
     assert "1 removed" in window.library_panel.last_run.text(), window.library_panel.last_run.text()
+
+
+def test_the_window_keeps_a_closed_zotero_in_step_from_its_data_folder(make_window, qloop, tmp_path, monkeypatch):
+    """Zotero's local API silent (Zotero closed, or the API not allowed, as it is out of the box): the window tells
+    a change by the data folder's database instead, and the next check reads the folder again (break: the check
+    asking the local API alone, and the trashed paper stays)."""
+    window = make_window()
+    run(qloop, opened(window, 120), 150)
+    monkeypatch.setattr("courtroom_desktop.core.library.zotero.DEFAULT_URL", f"http://127.0.0.1:{free_port()}/api")
+    items = _items(tmp_path)
+    data = write_data_folder(tmp_path / "Zotero", items, [ZCollection("COLLVITD", "Vitamin D")])
+    monkeypatch.setenv("ZOTERO_DATA_DIR", str(data))
+    window.library.import_zotero()  # the API does not answer: read from (a copy of) the data folder
+    run(qloop, until(lambda: len(window.library.documents) == 2 and not window.library.busy, 120, "the import"), 150)
+    run(qloop, window.library.keep_zotero_in_step(), 120)  # first check: notes the folder's state
+    seen = window.library.zotero_version
+    assert seen is not None and "zotero.sqlite" in str(seen)
+    ingests = []
+    window.library.sig_busy.connect(lambda busy: busy and ingests.append(busy))
+    run(qloop, window.library.keep_zotero_in_step(), 60)
+    assert ingests == []  # unchanged: nothing read again
+
+    items[1].trashed = True  # Zotero, run meanwhile, trashed the obesity paper and wrote its database
+    write_data_folder(data, items, [ZCollection("COLLVITD", "Vitamin D")])
+    run(qloop, window.library.keep_zotero_in_step(), 120)
+    run(qloop, until(lambda: not window.library.busy, 60, "the library to be free"), 70)
+    assert ingests and window.library.zotero_version != seen
+    assert [d.title for d in window.library.documents] == ["Vitamin D in pregnancy: a cohort"]

@@ -138,8 +138,9 @@ class LibraryController(Controller):
 
     def keep_zotero_in_step(self) -> asyncio.Task:
         """If the library holds documents from Zotero and Zotero's library changed since (its version, from the
-        local API), every scope imported is imported again, with progress and Cancel as for an ingest. Nothing is
-        done while Zotero is not running, nor while the library is busy (the next check tries again)."""
+        local API; when that does not answer, its data folder's database), every scope imported is imported again,
+        with progress and Cancel as for an ingest. Nothing is done while the library is busy (the next check tries
+        again)."""
         return self.tasks.spawn(self._check_zotero(), QT_TRANSLATE_NOOP("", "Keeping Zotero in step"))
 
     async def _check_zotero(self) -> None:
@@ -150,9 +151,13 @@ class LibraryController(Controller):
         def ask() -> int | None:
             # in a worker thread, imports included: the Zotero reader brings httpx (0.15 s), which on the window's
             # thread was a 0.3 s stall right after the library opened (bench/ui.py's preload phase)
-            from courtroom_desktop.core.services.library import imported_scopes, library_version
+            from courtroom_desktop.core.services.library import folder_version, imported_scopes, library_version
 
-            return library_version(url) if imported_scopes(library) else None
+            if not imported_scopes(library):
+                return None
+            version = library_version(url)
+            # the local API silent (Zotero closed, or the API not allowed): the data folder an import then reads
+            return version if version is not None or url is not None else folder_version()
 
         version = await asyncio.to_thread(ask)
         if version is None or version == self.zotero_version or self._busy:

@@ -4,6 +4,7 @@
     import_items(library, items, scope_of(collection), on_event, cancel) -> ZoteroImport
     imported_scopes(library) -> the scopes imported so far (what a sync brings in step again)
     library_version(url=None) -> Zotero's library version (it grows with every change), None when not running
+    folder_version(folder=None) -> what changes with the data folder's database (its files' times and sizes)
 
 Zotero's local API is asked first (Zotero 7, running, with the local API allowed); when it cannot be reached, the data
 folder is read instead (copied first; never written). ``folder`` reads a data folder without asking the API."""
@@ -26,7 +27,7 @@ from courtroom_desktop.core.library.zotero.sync import (
 
 __all__ = ["DEFAULT_URL", "WHOLE_LIBRARY", "Attachment", "LocalApi", "SourceRecord", "ZoteroImport", "ZoteroItem",
            "ZoteroUnavailable", "citation", "collection_of", "default_folder", "import_items", "imported_scopes",
-           "library_version", "read_folder", "read_zotero", "scope_of"]
+           "folder_version", "library_version", "read_folder", "read_zotero", "scope_of"]
 
 
 def read_zotero(collection: str | None = None, url: str | None = None,
@@ -55,3 +56,21 @@ def library_version(url: str | None = None) -> int | None:
             return api.version()
     except ZoteroUnavailable:
         return None
+
+
+def folder_version(folder: str | Path | None = None) -> str | None:
+    """What changes whenever Zotero writes its database in the data folder (default: the one an import falls back
+    to): the modification times and sizes of ``zotero.sqlite`` and its journal, as text; None without a database.
+    For telling a change while the local API does not answer (Zotero closed, or its local API not allowed, as it
+    is out of the box): only Zotero writes that database, so an unchanged one needs no import."""
+    where = Path(folder) if folder is not None else default_folder()
+    parts = []
+    for name in ("zotero.sqlite", "zotero.sqlite-wal", "zotero.sqlite-journal"):
+        try:
+            stat = (where / name).stat()
+        except OSError:
+            if name == "zotero.sqlite":
+                return None
+            continue
+        parts.append(f"{name}:{stat.st_mtime_ns}:{stat.st_size}")
+    return " ".join(parts)
