@@ -37,7 +37,7 @@ stress: setup
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
 
-# The desktop bundle (PyInstaller one-folder, launcher, icon, tar.gz) and its offline smoke test: docs/installer.md.
+# The desktop bundle (PyInstaller one-folder, launcher, icon, tar.xz) and its offline smoke test: docs/installer.md.
 installer:
 	installer/bundle_venv.sh build/bundle-venv && build/bundle-venv/bin/python installer/build.py
 

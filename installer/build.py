@@ -6,7 +6,7 @@ Linux: dist/courtroom-desktop-<version>-linux-x86_64/ (a PyInstaller one-folder 
   courtroom-desktop.desktop         the launcher (Exec=courtroom, Icon=courtroom-desktop); install.sh installs it
   share/icons/courtroom-desktop.png the icon, 256 px (rendered from resources/icons/courtroom.svg), and the SVG
   install.sh                        installs launcher and icon for this user (or --prefix DIR); --uninstall
-and dist/courtroom-desktop-<version>-linux-x86_64.tar.gz.
+and dist/courtroom-desktop-<version>-linux-x86_64.tar.xz.
 Windows: the same folder (courtroom.exe windowed, courtroom-cli.exe console), then Inno Setup
   (installer/windows/courtroom.iss) when ISCC.exe is on PATH. macOS: dist/Courtroom Desktop.app, signed and
   notarized by installer/macos/sign.sh when CODESIGN_IDENTITY (and the Apple ID settings) are set.
@@ -26,13 +26,14 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bundle_meta import ROOT, bundle_name, desktop_entry, read_meta, tree_size  # noqa: E402
+from bundle_meta import OLD_ARCHIVE_SUFFIXES, ROOT, archive_path, bundle_name, desktop_entry, read_meta, tree_size  # noqa: E402
 from icons import SVG, render_icons  # noqa: E402
 
 INSTALL_SH = r"""#!/bin/sh
@@ -166,12 +167,30 @@ def finish_linux(bundle: Path, meta, icons: Path) -> None:
 
 
 def make_tar(bundle: Path) -> tuple[Path, float]:
-    target = bundle.with_name(bundle.name + ".tar.gz")
+    """The bundle folder packed as ``<name>.tar.xz`` beside it (level 6): GNU tar piped into ``xz -T0`` (every core)
+    where both are on PATH, else Python's tarfile (one core, the same format). Older archives are removed."""
+    target = archive_path(bundle)
     began = time.perf_counter()
-    tmp = target.with_suffix(".gz.part")
-    with tarfile.open(tmp, "w:gz", compresslevel=6) as tar:
-        tar.add(bundle, arcname=bundle.name)
+    tmp = target.with_name(target.name + ".part")
+    tar, xz = shutil.which("tar"), shutil.which("xz")
+    if tar and xz:
+        with open(tmp, "wb") as out, tempfile.TemporaryFile() as errors:
+            packer = subprocess.Popen([tar, "-C", str(bundle.parent), "-cf", "-", bundle.name],
+                                      stdout=subprocess.PIPE, stderr=errors)
+            assert packer.stdout is not None
+            squeezed = subprocess.run([xz, "-T0", "-6", "-c"], stdin=packer.stdout, stdout=out, stderr=errors)
+            packer.stdout.close()
+            if packer.wait() or squeezed.returncode:
+                errors.seek(0)
+                tmp.unlink(missing_ok=True)
+                raise RuntimeError(f"packing {bundle} into {target.name} failed: "
+                                   f"{errors.read().decode(errors='replace').strip()}")
+    else:
+        with tarfile.open(tmp, "w:xz", preset=6) as archive:
+            archive.add(bundle, arcname=bundle.name)
     tmp.replace(target)
+    for suffix in OLD_ARCHIVE_SUFFIXES:
+        bundle.with_name(bundle.name + suffix).unlink(missing_ok=True)
     return target, time.perf_counter() - began
 
 
@@ -204,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "pyinstaller",
                         help="PyInstaller's work folder (default: build/pyinstaller/)")
-    parser.add_argument("--skip-tar", action="store_true", help="Linux: do not write the .tar.gz")
+    parser.add_argument("--skip-tar", action="store_true", help="Linux: do not write the .tar.xz")
     parser.add_argument("--clean", action="store_true", help="empty PyInstaller's cache and work folder first")
     args = parser.parse_args(argv)
 
@@ -234,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         tar, tar_s = make_tar(bundle)
         summary.update(tar=str(tar), tar_mb=mb(tar.stat().st_size), tar_s=round(tar_s, 1))
     else:
-        bundle.with_name(bundle.name + ".tar.gz").unlink(missing_ok=True)  # an older build's archive
+        for old in (archive_path(bundle), *(bundle.with_name(bundle.name + s) for s in OLD_ARCHIVE_SUFFIXES)):
+            old.unlink(missing_ok=True)  # an older build's archive
 
     (dist / f"{bundle.name}.build.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print()

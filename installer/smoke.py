@@ -37,7 +37,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bundle_meta import CLI_EXECUTABLE, EXECUTABLE, ROOT, bundle_name, read_meta, tree_size  # noqa: E402
+from bundle_meta import ARCHIVE_SUFFIX, CLI_EXECUTABLE, EXECUTABLE, ROOT, archive_path, bundle_name, read_meta, tree_size  # noqa: E402
 from make_smoke_scan import SCAN_QUERIES  # noqa: E402
 from make_smoke_scan import TARGET as SMOKE_SCAN  # noqa: E402
 
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         exe = find_executable(bundle)
         size, files = tree_size(bundle)
         figures.update(bundle_mb=round(size / 1e6, 1), files=files)
-        tar = bundle.with_name(bundle.name + ".tar.gz")
+        tar = archive_path(bundle)
         if tar.is_file():
             figures["tar_mb"] = round(tar.stat().st_size / 1e6, 1)
         print(f"bundle  {bundle}: {figures['bundle_mb']} MB in {files} files"
@@ -332,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     figures["steps_s"] = steps
     print()
     print(f"bundle size     {figures['bundle_mb']} MB, {figures['files']} files"
-          + (f", tar.gz {figures['tar_mb']} MB" if "tar_mb" in figures else ""))
+          + (f", {ARCHIVE_SUFFIX[1:]} {figures['tar_mb']} MB" if "tar_mb" in figures else ""))
     print(f"--version       {figures['version_wall_median_s']} s wall (median of {len(figures['version_wall_s'])})")
     print(f"window shown_s  {figures['window_shown_median_s']} s offscreen (median of {len(figures['window_shown_s'])})")
     print("steps           " + ", ".join(f"{k} {v} s" for k, v in steps.items()))

