@@ -65,8 +65,8 @@ def _fill(text: str, start: int, end: int, middles: tuple[str, ...], values: lis
 
 
 def parse(source: str, translation: str) -> Template | None:
-    """The template of ``source``; None when it cannot be matched apart (no slot, two slots with nothing between,
-    or nothing but a slot)."""
+    """The template of ``source`` (a message with no slot is a template of one fixed word); None when its slots
+    cannot be matched apart (two slots with nothing between, or nothing but a slot)."""
     words: list[str] = []
     slots: list[str] = []
     current: list[str] = []
@@ -83,13 +83,9 @@ def parse(source: str, translation: str) -> Template | None:
         position = match.end()
     current.append(source[position:])
     words.append("".join(current))
-    if not slots or any(not w for w in words[1:-1]):
+    if any(not w for w in words[1:-1]) or (slots and not any(words)):
         return None
     return Template(tuple(words), tuple(slots), translation)
-
-
-def _literal(text: str) -> str:
-    return text.replace("{{", "{").replace("}}", "}")
 
 
 @lru_cache(maxsize=4)
@@ -102,12 +98,13 @@ def _catalog(language: str) -> tuple[dict[str, str], tuple[Template, ...]]:
     templates: list[Template] = []
     for source in TEMPLATES:
         translation = i18n.tr(source)
-        if any(token not in ("{{", "}}") for token in _PART.findall(source)):
-            template = parse(source, translation)  # kept untranslated too: what fills it may be said
-            if template is not None:
-                templates.append(template)
+        template = parse(source, translation)
+        if template is None:
+            continue
+        if template.slots:
+            templates.append(template)  # kept untranslated too: what fills it may be said
         elif translation != source:
-            whole[_literal(source)] = _literal(translation)
+            whole[template.words[0]] = template.filled([])
     templates.sort(key=lambda t: (-t.fixed, -len(t.slots)))
     return whole, tuple(templates)
 

@@ -109,6 +109,13 @@ def test_what_no_template_makes_stays_as_it_came(chinese):
     assert has_cjk(say("the PDF has no pages"))
 
 
+def test_a_message_with_literal_braces_is_said_with_single_braces(chinese):
+    from courtroom_desktop.ui.core_messages import say
+
+    said = say("messages must be a non-empty list of {'role', 'content'} dicts")
+    assert has_cjk(said) and "{'role', 'content'}" in said and "{{" not in said, said
+
+
 def test_the_english_window_shows_core_messages_as_they_came(qapp):
     from courtroom_desktop.ui.core_messages import say
 
