@@ -33,7 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bundle_meta import OLD_ARCHIVE_SUFFIXES, ROOT, archive_path, bundle_name, desktop_entry, read_meta, tree_size  # noqa: E402
+from bundle_meta import ROOT, archive_path, bundle_name, desktop_entry, old_archives, read_meta, tree_size  # noqa: E402
 from icons import SVG, render_icons  # noqa: E402
 
 INSTALL_SH = r"""#!/bin/sh
@@ -189,8 +189,8 @@ def make_tar(bundle: Path) -> tuple[Path, float]:
         with tarfile.open(tmp, "w:xz", preset=6) as archive:
             archive.add(bundle, arcname=bundle.name)
     tmp.replace(target)
-    for suffix in OLD_ARCHIVE_SUFFIXES:
-        bundle.with_name(bundle.name + suffix).unlink(missing_ok=True)
+    for old in old_archives(bundle):
+        old.unlink(missing_ok=True)
     return target, time.perf_counter() - began
 
 
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         tar, tar_s = make_tar(bundle)
         summary.update(tar=str(tar), tar_mb=mb(tar.stat().st_size), tar_s=round(tar_s, 1))
     else:
-        for old in (archive_path(bundle), *(bundle.with_name(bundle.name + s) for s in OLD_ARCHIVE_SUFFIXES)):
+        for old in (archive_path(bundle), *old_archives(bundle)):
             old.unlink(missing_ok=True)  # an older build's archive
 
     (dist / f"{bundle.name}.build.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")

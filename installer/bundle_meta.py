@@ -72,6 +72,11 @@ def archive_path(bundle: Path) -> Path:
     return bundle.with_name(bundle.name + ARCHIVE_SUFFIX)
 
 
+def old_archives(bundle: Path) -> list[Path]:
+    """Where an older build's archive of ``bundle`` lies, in a format no longer written (``.tar.gz``)."""
+    return [bundle.with_name(bundle.name + suffix) for suffix in OLD_ARCHIVE_SUFFIXES]
+
+
 def _desktop_exec(path: str) -> str:
     """An Exec value per the Desktop Entry spec: quoted when it holds a reserved character, with \\ " ` $ escaped."""
     if not any(c in path for c in ' \t\n"\'\\><~|&;$*?#()`'):
