@@ -47,6 +47,28 @@ def usage_tokens(message: Any) -> tuple[int, int] | None:
     return tokens_in, tokens_out
 
 
+def http_timeout(read_s: float, connect_s: float) -> tuple[float, float, float, float]:
+    """A timeout for a client we hand to a provider's library (ChatOllama's client, ...): httpx's tuple form,
+    (connect, read, write, pool), which httpx and httpx2 both take and which hashes (langchain-openai caches clients
+    by their timeout). An ``httpx.Timeout`` breaks a library built on httpx2, as openai 3.x is."""
+    return (float(connect_s), float(read_s), float(read_s), float(connect_s))
+
+
+def http_errors(*names: str) -> tuple[type[BaseException], ...]:
+    """The exception classes of these names from httpx and from httpx2 where installed: a provider's library may be
+    built on either (openai 2.x on httpx, openai 3.x on httpx2), and its errors wrap that library's."""
+    import importlib
+
+    found: list[type[BaseException]] = []
+    for module_name in ("httpx", "httpx2"):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        found.extend(getattr(module, name) for name in names if isinstance(getattr(module, name, None), type))
+    return tuple(found)
+
+
 C = TypeVar("C")
 
 

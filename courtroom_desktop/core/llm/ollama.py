@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
-from courtroom_desktop.core.llm._lc import PerLoop, stream_chat
+from courtroom_desktop.core.llm._lc import PerLoop, http_errors, http_timeout, stream_chat
 from courtroom_desktop.core.llm.base import (
     ChatModel,
     Classified,
@@ -65,7 +65,6 @@ class OllamaChatModel(ChatModel):
         self._clients = PerLoop(self._build)
 
     def _build(self) -> ChatOllama:
-        import httpx
         from langchain_ollama import ChatOllama
 
         return ChatOllama(
@@ -75,7 +74,7 @@ class OllamaChatModel(ChatModel):
             num_predict=self.spec.max_tokens,
             temperature=self.spec.temperature,
             keep_alive=self.spec.keep_alive,
-            client_kwargs={"timeout": httpx.Timeout(self.spec.read_timeout_s, connect=self.spec.connect_timeout_s)},
+            client_kwargs={"timeout": http_timeout(self.spec.read_timeout_s, self.spec.connect_timeout_s)},
         )
 
     def _options(self, max_tokens: int, stop: list[str]) -> dict[str, Any]:
@@ -130,8 +129,6 @@ class OllamaChatModel(ChatModel):
 
 
 def classify_ollama_error(exc: BaseException, model: OllamaChatModel) -> Classified | None:
-    import httpx
-
     response_errors: tuple[type[Exception], ...]
     try:
         from ollama import ResponseError
@@ -141,19 +138,19 @@ def classify_ollama_error(exc: BaseException, model: OllamaChatModel) -> Classif
         response_errors = ()
 
     url, name, timeout = model.base_url, model.model_name, model.spec.read_timeout_s
-    if isinstance(exc, httpx.ConnectTimeout):
+    if isinstance(exc, http_errors("ConnectTimeout")):
         return Classified(model._error(
             f"Ollama at {url} did not accept the connection within {model.spec.connect_timeout_s:g}s",
             cls=ModelUnavailable, fix="start Ollama (`ollama serve`) and check base_url and the network"))
-    if isinstance(exc, (httpx.ConnectError, ConnectionRefusedError)) or type(exc) is ConnectionError:
+    if isinstance(exc, (*http_errors("ConnectError"), ConnectionRefusedError)) or type(exc) is ConnectionError:
         return Classified(model._error(f"cannot reach Ollama at {url}", cls=ModelUnavailable,
                                        fix="start Ollama (`ollama serve`), or correct base_url"))
-    if isinstance(exc, (httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout, TimeoutError)):
+    if isinstance(exc, (*http_errors("ReadTimeout", "WriteTimeout", "PoolTimeout"), TimeoutError)):
         return Classified(model._error(
             f"Ollama at {url} accepted the request but sent nothing for {timeout:g}s",
             cls=ModelUnavailable,
             fix="check that Ollama is not stuck (restart it), or raise read_timeout_s for a slow model"))
-    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, ConnectionResetError)):
+    if isinstance(exc, (*http_errors("RemoteProtocolError", "ReadError", "WriteError"), ConnectionResetError)):
         return Classified(model._error(f"Ollama at {url} dropped the connection ({type(exc).__name__})",
                                        cls=ModelUnavailable, fix="check the Ollama server's log"), transient=True)
     if response_errors and isinstance(exc, response_errors):
@@ -171,7 +168,7 @@ def classify_ollama_error(exc: BaseException, model: OllamaChatModel) -> Classif
     if isinstance(exc, (json.JSONDecodeError, ValidationError)):
         return Classified(model._error(f"Ollama at {url} sent a malformed answer ({type(exc).__name__}: {exc})",
                                        fix="check that base_url points at an Ollama server"))
-    if isinstance(exc, httpx.HTTPError):
+    if isinstance(exc, http_errors("HTTPError")):
         return Classified(model._error(f"HTTP error talking to Ollama at {url}: {type(exc).__name__}: {exc}",
                                        cls=ModelUnavailable), transient=False)
     return None

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
-from courtroom_desktop.core.llm._lc import PerLoop, stream_chat
+from courtroom_desktop.core.llm._lc import PerLoop, http_errors, stream_chat
 from courtroom_desktop.core.llm.base import (
     ChatModel,
     Classified,
@@ -83,7 +83,7 @@ class OpenAIChatModel(ChatModel):
         return get_api_key(self.base_url, data_dir=self._data_dir) or NO_KEY
 
     def _build(self) -> ChatOpenAI:
-        import httpx
+        import openai
         from langchain_openai import ChatOpenAI
 
         return ChatOpenAI(
@@ -92,7 +92,8 @@ class OpenAIChatModel(ChatModel):
             api_key=self._key(),
             temperature=self.spec.temperature,
             max_tokens=self.spec.max_tokens,
-            timeout=httpx.Timeout(self.spec.read_timeout_s, connect=self.spec.connect_timeout_s),
+            # the client's own type: httpx.Timeout under openai 2.x, httpx2.Timeout under 3.x
+            timeout=openai.Timeout(self.spec.read_timeout_s, connect=self.spec.connect_timeout_s),
             max_retries=0,
             stream_usage=True,
             stream_chunk_timeout=chunk_timeout(self.spec.read_timeout_s),
@@ -219,11 +220,10 @@ def classify_openai_error(exc: BaseException, model: OpenAIChatModel) -> Classif
             f"{url} did not answer within {model.spec.read_timeout_s:g}s", cls=ModelUnavailable,
             fix="check that the server is not stuck, or raise read_timeout_s for a slow model"))
     if isinstance(exc, openai.APIConnectionError):
-        import httpx
-
         causes = _causes(exc)
         cause = causes[-1] if causes else None
-        if any(isinstance(c, (httpx.ConnectError, httpx.ConnectTimeout, ConnectionRefusedError)) for c in causes):
+        refused = (*http_errors("ConnectError", "ConnectTimeout"), ConnectionRefusedError)
+        if any(isinstance(c, refused) for c in causes):
             return Classified(model._error(f"cannot reach {url}", cls=ModelUnavailable,
                                            fix="start the server, or correct base_url"))
         return Classified(model._error(f"connection to {url} failed ({type(cause).__name__ if cause else exc})",
