@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup run test lint bench samples stress clean installer smoke-installer
+.PHONY: setup run test suite lint bench samples stress clean installer smoke-installer lock test-latest
 
 setup:
 	./scripts/setup.sh
@@ -13,10 +13,26 @@ setup:
 run: setup
 	$(VENV)/bin/courtroom
 
-test: setup
+test: setup suite
+
+# the checks and the tests in $(VENV) as it is (test and test-latest set it up first)
+suite:
 	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer testkit
 	$(VENV)/bin/mypy
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+# Resolve pyproject.toml's ranges afresh into lock/ (every platform, both sets), on purpose: docs/development.md.
+lock:
+	python3 scripts/lock.py compile
+
+# The newest versions pyproject.toml allows, in a scratch venv (build/latest-venv), then the whole suite: drift seen on
+# our schedule, not on a user's install day. Not part of CI. The resolved versions: build/latest-versions.txt.
+test-latest:
+	rm -rf build/latest-venv
+	VENV=build/latest-venv RESOLVE=latest ./scripts/setup.sh
+	build/latest-venv/bin/python -m pip freeze --exclude-editable > build/latest-versions.txt
+	@echo "resolved (against the lock):" && python3 scripts/lock.py diff build/latest-versions.txt
+	$(MAKE) suite VENV=build/latest-venv
 
 lint: setup
 	$(VENV)/bin/lint-imports

@@ -1,40 +1,61 @@
 #!/usr/bin/env bash
-# Create .venv and install everything Courtroom Desktop needs (CPU build of torch first).
-# Idempotent: a second run only installs what changed. Used by `make run`, `make test` and CI.
+# Create .venv and install Courtroom Desktop into it from the lock (lock/, exact versions with hashes: scripts/lock.py).
+# Idempotent: a second run does nothing until pyproject.toml, the lock or this script change. Used by `make run`,
+# `make test` and CI (LOCK_SET=dev, the default), and by installer/bundle_venv.sh (LOCK_SET=bundle).
+# RESOLVE=latest ignores the lock and installs the newest versions pyproject.toml's ranges allow (make test-latest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-}"
 if [ -z "$PY" ]; then
-  for candidate in python3.11 python3.12 python3; do
+  for candidate in python3.11 python3; do
     if command -v "$candidate" >/dev/null 2>&1; then PY="$candidate"; break; fi
   done
 fi
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then
+  echo "scripts/setup.sh: the lock is made for Python 3.11, and '$PY' is $("$PY" -V 2>&1)." >&2
+  echo "  Install Python 3.11 and run again (or name it: PYTHON=/path/to/python3.11 make test)." >&2
+  exit 2
+fi
 VENV="${VENV:-.venv}"
-EXTRAS="${EXTRAS:-dev,scale,torch}"  # installer/bundle_venv.sh asks for installer,torch
-STAMP="$VENV/.installed"
-if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ "$STAMP" -nt scripts/setup.sh ]; then
+LOCK_SET="${LOCK_SET:-dev}"
+RESOLVE="${RESOLVE:-lock}"
+LOCK_FILE=$("$PY" scripts/lock.py path "$LOCK_SET")
+STAMP="$VENV/.installed-$RESOLVE"
+if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ "$STAMP" -nt scripts/setup.sh ] \
+   && [ "$STAMP" -nt "$LOCK_FILE" ] && [ "$STAMP" -nt lock/tools.txt ]; then
   exit 0
 fi
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
 PIP=("$VENV/bin/python" -m pip)
-"${PIP[@]}" install --quiet --upgrade pip
-# torch before anything that needs it: an unpinned torch resolves to a CUDA build of several GB.
-if ! "$VENV/bin/python" -c "import torch" >/dev/null 2>&1; then
-  if compgen -G "/opt/wheels/torch-2.13.0*.whl" >/dev/null; then
-    "${PIP[@]}" install --find-links /opt/wheels "torch==2.13.0"
-  else
-    "${PIP[@]}" install "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu \
-      || "${PIP[@]}" install "torch==2.13.0"
-  fi
+# pip, setuptools, wheel and scikit-build-core first, from the lock too: builds from source (this project,
+# llama-cpp-python) then use these instead of fetching the newest into an isolated environment.
+"${PIP[@]}" install --quiet --require-hashes --no-deps -r lock/tools.txt
+# PyTorch's Linux CPU build (torch==2.13.0+cpu in the lock) is not on PyPI: from the machine's wheel folder where it
+# lies there, else from PyTorch's CPU index. Other platforms take PyPI's torch.
+TORCH_SOURCE=()
+if compgen -G "/opt/wheels/torch-2.13.0*.whl" >/dev/null; then
+  TORCH_SOURCE=(--find-links /opt/wheels)
+elif [ "$(uname -s)" = Linux ]; then
+  TORCH_SOURCE=(--extra-index-url https://download.pytorch.org/whl/cpu)
 fi
 # llama-cpp-python compiles from source (about 10 minutes on 2 cores); pip caches the wheel afterwards.
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
 # A portable build: a native one (-march=native) includes AMX kernels that crash on VMs which advertise AMX.
 export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}"
-"${PIP[@]}" install -e ".[$EXTRAS]"
+if [ "$RESOLVE" = latest ]; then
+  case "$LOCK_SET" in dev) EXTRAS=dev,scale,torch ;; bundle) EXTRAS=installer,torch ;; esac
+  # torch stays at the CPU build the lock names (a newer Linux torch from PyPI is the CUDA build of several GB)
+  "${PIP[@]}" install "${TORCH_SOURCE[@]}" "$(grep -v '^#' lock/constraints.in | grep '^torch')"
+  "${PIP[@]}" install --upgrade --upgrade-strategy eager "${TORCH_SOURCE[@]}" -e ".[$EXTRAS]"
+else
+  "${PIP[@]}" install --require-hashes --no-build-isolation "${TORCH_SOURCE[@]}" -r "$LOCK_FILE"
+  "${PIP[@]}" install --no-deps --no-build-isolation -e .
+fi
+"${PIP[@]}" check
 # the window's translations: courtroom_desktop/ui/translations/*.ts compiled to the .qm files it loads
 PY="$VENV/bin/python" scripts/translations.sh --release
 # the English <-> Chinese lexicon that search across the two languages reads (core.retrieval.translate), built once
 # from CC-CEDICT into the cache folder now rather than during the first such search (about 6 s)
 "$VENV/bin/python" -c "from courtroom_desktop.core.retrieval.translate import lexicon; lexicon()" || true
+rm -f "$VENV"/.installed*
 touch "$STAMP"
