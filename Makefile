@@ -30,7 +30,7 @@ lock:
 test-latest:
 	rm -rf build/latest-venv
 	VENV=build/latest-venv RESOLVE=latest ./scripts/setup.sh
-	build/latest-venv/bin/python -m pip freeze --exclude-editable > build/latest-versions.txt
+	build/latest-venv/bin/python -m pip freeze --all --exclude-editable > build/latest-versions.txt
 	@echo "resolved (against the lock):" && python3 scripts/lock.py diff build/latest-versions.txt
 	$(MAKE) suite VENV=build/latest-venv
 

@@ -150,7 +150,7 @@ def disagreements(set_name: str, plat: Platform, pyproject: Path | None = None, 
 
 def diff(freeze: Path, set_name: str = "dev") -> list[str]:
     """`pip freeze` output against this machine's lock for a set: one line per version that differs."""
-    locked = read_lock(lock_file(set_name, this_platform()))
+    locked = {**read_lock(LOCK / "tools.txt"), **read_lock(lock_file(set_name, this_platform()))}
     out = []
     seen = set()
     for raw in freeze.read_text(encoding="utf-8").splitlines():
