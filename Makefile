@@ -17,7 +17,7 @@ test: setup suite
 
 # the checks and the tests in $(VENV) as it is (test and test-latest set it up first)
 suite:
-	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer testkit
+	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer testkit training
 	$(VENV)/bin/mypy
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
@@ -36,7 +36,7 @@ test-latest:
 
 lint: setup
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer testkit
+	$(VENV)/bin/ruff check courtroom_desktop tests bench scripts stress installer testkit training
 	$(VENV)/bin/mypy
 
 bench: setup
