@@ -4564,6 +4564,26 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>{path}：密钥文件无法读取（{type(exc).__name__}）；请将其删除并重新设置密钥</translation>
     </message>
     <message>
+        <source>{card.name}: its labels are {self.card.get(&apos;labels&apos;)}, not supports, refutes, neither</source>
+        <translation>{card.name}：其标签为 {self.card.get(&apos;labels&apos;)}，而不是 supports、refutes、neither</translation>
+    </message>
+    <message>
+        <source>the claim verifier&apos;s model files in {self.model_dir} are missing or damaged ({detail})</source>
+        <translation>{self.model_dir} 中的主张核验模型文件缺失或已损坏（{detail}）</translation>
+    </message>
+    <message>
+        <source>reinstall Courtroom Desktop: the verifier&apos;s model files are part of the package</source>
+        <translation>请重新安装 Courtroom Desktop：核验模型文件是安装包的一部分</translation>
+    </message>
+    <message>
+        <source>{path.name}: missing, or its checksum differs</source>
+        <translation>{path.name}：缺失，或其校验和不符</translation>
+    </message>
+    <message>
+        <source>{card.name} cannot be read ({exc})</source>
+        <translation>无法读取 {card.name}（{exc}）</translation>
+    </message>
+    <message>
         <source>no draft: give a file or paste the text</source>
         <translation>没有草稿：请提供文件或粘贴文本</translation>
     </message>
