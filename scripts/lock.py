@@ -3,6 +3,7 @@
     python scripts/lock.py compile      # make lock: resolve pyproject.toml's ranges afresh into every lock file
     python scripts/lock.py check        # does every lock file agree with pyproject.toml? (tests/test_lock.py too)
     python scripts/lock.py path dev     # the lock file of this machine for a set (dev, bundle), for scripts/setup.sh
+    python scripts/lock.py extras dev   # the extras of a set (dev,scale,torch), for scripts/setup.sh without the lock
     python scripts/lock.py line opencv-python-headless lock/bundle-linux-x86_64.txt   # one requirement with its hashes
     python scripts/lock.py diff build/latest-versions.txt   # a pip freeze against the lock (make test-latest)
 
@@ -31,9 +32,9 @@ LOCK = ROOT / "lock"
 PYTHON = "3.11"
 UV = "uv==0.13.8"
 # The CPU build of PyTorch for Linux is not on PyPI (PyPI's Linux torch is the CUDA build, several GB with its nvidia
-# packages): a resolution for Linux looks for it in these folders, then at PyTorch's CPU index (scripts/setup.sh).
+# packages): a resolution for Linux looks for it in these folders (scripts/setup.sh installs it from there, else from
+# PyTorch's CPU index).
 TORCH_FIND_LINKS = ("/opt/wheels",)
-TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 
 
 @dataclass(frozen=True)
@@ -252,21 +253,23 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("check", help="report where a lock file and pyproject.toml disagree (exit 1 if any)")
     path = sub.add_parser("path", help="this machine's lock file for a set")
     path.add_argument("set", choices=sorted(SETS))
+    extras = sub.add_parser("extras", help="pyproject.toml's extras a set installs (make test-latest)")
+    extras.add_argument("set", choices=sorted(SETS))
     changed = sub.add_parser("diff", help="a pip freeze against this machine's dev lock (make test-latest)")
     changed.add_argument("freeze", type=Path)
     one = sub.add_parser("line", help="one locked requirement with its hashes")
     one.add_argument("name")
     one.add_argument("file", type=Path)
     args = parser.parse_args(argv)
-    if args.command == "compile":
-        compile_all(upgrade=not args.keep)
+    if args.command in ("compile", "check"):
+        if args.command == "compile":
+            compile_all(upgrade=not args.keep)
         problems = [p for s in SETS for plat in PLATFORMS for p in disagreements(s, plat)]
         print("\n".join(problems) or "lock files agree with pyproject.toml")
         return 1 if problems else 0
-    if args.command == "check":
-        problems = [p for s in SETS for plat in PLATFORMS for p in disagreements(s, plat)]
-        print("\n".join(problems) or "lock files agree with pyproject.toml")
-        return 1 if problems else 0
+    if args.command == "extras":
+        print(",".join(SETS[args.set]))
+        return 0
     if args.command == "path":
         print(lock_file(args.set, this_platform()).relative_to(ROOT))
         return 0

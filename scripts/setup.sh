@@ -43,7 +43,7 @@ export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/
 # A portable build: a native one (-march=native) includes AMX kernels that crash on VMs which advertise AMX.
 export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}"
 if [ "$RESOLVE" = latest ]; then
-  case "$LOCK_SET" in dev) EXTRAS=dev,scale,torch ;; bundle) EXTRAS=installer,torch ;; esac
+  EXTRAS=$("$PY" scripts/lock.py extras "$LOCK_SET")
   # lock/constraints.in holds torch at the CPU build the lock names (a newer Linux torch from PyPI is the CUDA build
   # of several GB, with its nvidia packages); everything else takes the newest version its range allows
   "${PIP[@]}" install --upgrade --upgrade-strategy eager -c lock/constraints.in "${TORCH_SOURCE[@]}" -e ".[$EXTRAS]"

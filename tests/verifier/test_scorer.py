@@ -57,17 +57,19 @@ WRITTEN_APART = [
         # the first model (2026-12-06) reads this as refutes (0.74): a weakness on "fewer"/"lowers" with numbers,
         # kept in sight rather than dropped; strict, so a model that gets it right makes this test say so
         marks=pytest.mark.xfail(strict=True, reason="the first verifier reads it as refutes")),
-    ("Regular vitamin C supplements prevent colds in the general population.",
-     "A meta-analysis of 29 trials with 11,306 participants found that regular vitamin C supplementation did not "
-     "reduce the incidence of colds in the general population.", "refutes"),
-    ("Coffee drinking raises the risk of pancreatic cancer.",
-     "The hospital car park will be closed for resurfacing during the first week of March.", "neither"),
+    pytest.param(
+        "Regular vitamin C supplements prevent colds in the general population.",
+        "A meta-analysis of 29 trials with 11,306 participants found that regular vitamin C supplementation did not "
+        "reduce the incidence of colds in the general population.", "refutes", id="refutes"),
+    pytest.param(
+        "Coffee drinking raises the risk of pancreatic cancer.",
+        "The hospital car park will be closed for resurfacing during the first week of March.", "neither",
+        id="neither"),
 ]
-CASES = [w.values if hasattr(w, "marks") else w for w in WRITTEN_APART]
+CASES = [case.values for case in WRITTEN_APART]
 
 
-@pytest.mark.parametrize(("claim", "passage", "stance"), WRITTEN_APART[:1] + [
-    pytest.param(*w, id=w[2]) for w in WRITTEN_APART[1:]])
+@pytest.mark.parametrize(("claim", "passage", "stance"), WRITTEN_APART)
 def test_pairs_written_apart_get_the_readers_stance(verifier, claim, passage, stance):
     reading = verifier.score([(claim, passage)])[0]
     assert reading.stance == stance

@@ -4,6 +4,7 @@ its per-chunk timeout and item cap, usage accounting, and one client per event l
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -54,9 +55,11 @@ def http_timeout(read_s: float, connect_s: float) -> tuple[float, float, float, 
     return (float(connect_s), float(read_s), float(read_s), float(connect_s))
 
 
+@functools.cache
 def http_errors(*names: str) -> tuple[type[BaseException], ...]:
     """The exception classes of these names from httpx and from httpx2 where installed: a provider's library may be
-    built on either (openai 2.x on httpx, openai 3.x on httpx2), and its errors wrap that library's."""
+    built on either (openai 2.x on httpx, openai 3.x on httpx2), and its errors wrap that library's. Looked up once
+    per set of names."""
     import importlib
 
     found: list[type[BaseException]] = []
