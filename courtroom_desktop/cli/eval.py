@@ -43,8 +43,8 @@ def add_retrieval_action(actions) -> argparse.ArgumentParser:
     parser.add_argument("--cache", metavar="DIR", default=None,
                         help="keep the built library here and reuse it on later runs (default: a temporary folder)")
     parser.add_argument("--rerankers", nargs="*", default=None, metavar="NAME",
-                        help="rerankers to add as rows: 'mmr' and/or cross-encoder folders "
-                        "(default: mmr, plus retrieval.reranker when it names a folder)")
+                        help="rerankers to add as rows: 'mmr', 'verifier' (the bundled claim verifier) and/or "
+                        "cross-encoder folders (default: mmr, plus retrieval.reranker when it names a folder)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a retrieval setting for this run, e.g. --set rrf_k=30; repeatable")
     parser.add_argument("--chunk-tokens", type=int, default=None, metavar="N",

@@ -1,4 +1,5 @@
-"""Rerankers, applied to the head of the fused list: none, MMR (diversity), or a cross-encoder from a local folder.
+"""Rerankers, applied to the head of the fused list: none, MMR (diversity), the bundled claim verifier, or a
+cross-encoder from a local folder.
 
 A reranker gets the candidates best first and returns them in its order, with a score for each.
 """
@@ -18,6 +19,8 @@ from courtroom_desktop.core.lazy import LazyModel
 
 if TYPE_CHECKING:
     from sentence_transformers import CrossEncoder
+
+    from courtroom_desktop.core.verifier.scorer import ClaimVerifier
 
 
 @dataclass(frozen=True)
@@ -127,11 +130,48 @@ class CrossEncoderReranker:
         return [(candidates[i].id, float(values[i])) for i in order[:k]]
 
 
+def _build_verifier() -> ClaimVerifier:
+    from courtroom_desktop.core.verifier.scorer import ClaimVerifier
+
+    return ClaimVerifier()
+
+
+# one verifier for every VerifierReranker: its ONNX session is built on the first score, then reused
+_SHARED_VERIFIER: LazyModel[ClaimVerifier] = LazyModel(_build_verifier)
+
+
+class VerifierReranker:
+    """The bundled claim verifier (core/verifier/scorer.py) reads each passage against the query that found it;
+    candidates are ordered by its relevance (P(supports) + P(refutes): how much the passage bears on the claim
+    either way), ties kept in the fused order. Pure verifier relevance, no blend with the fused score. The
+    verifier is shared and built on first use unless one is given (anything with ``score(pairs)`` returning
+    readings with ``.relevance``)."""
+
+    name = "verifier"
+
+    def __init__(self, verifier: Any = None):
+        self._verifier = verifier
+
+    @property
+    def verifier(self) -> Any:
+        return self._verifier if self._verifier is not None else _SHARED_VERIFIER.get()
+
+    def rerank(self, candidates: Sequence[Candidate], k: int) -> list[tuple[str, float]]:
+        if not candidates or k <= 0:
+            return []
+        readings = self.verifier.score([(c.query, c.text) for c in candidates])
+        values = [float(r.relevance) for r in readings]
+        order = sorted(range(len(candidates)), key=lambda i: (-values[i], i))
+        return [(candidates[i].id, values[i]) for i in order[:k]]
+
+
 def make_reranker(spec: str, mmr_lambda: float = 0.7) -> Reranker | None:
-    """'none' -> None, 'mmr' -> MMRReranker, anything else: a cross-encoder folder."""
+    """'none' -> None, 'mmr' -> MMRReranker, 'verifier' -> VerifierReranker, anything else: a cross-encoder folder."""
     value = (spec or "none").strip()
     if value.lower() in ("", "none"):
         return None
     if value.lower() == "mmr":
         return MMRReranker(mmr_lambda)
+    if value.lower() == "verifier":
+        return VerifierReranker()
     return CrossEncoderReranker(value)
