@@ -79,6 +79,18 @@ def test_a_missing_snapshot_says_what_to_fetch(tmp_path):
         list(data.fever(tmp_path))
 
 
+def test_a_snapshot_at_another_commit_is_refused_not_read(tmp_path):
+    """The pairs come from the named commit only: a snapshot whose newest commit is another one is refused, with what
+    to do, instead of quietly reading its files."""
+    source = _repo(tmp_path, data.FEVER, {"RTE-Fever/processed/dev.label": b"entailment\n"})
+    assert data._show(tmp_path, source, "RTE-Fever/processed/dev.label") == b"entailment\n"
+    elsewhere = replace(source, commit="0" * 40)
+    with pytest.raises(SystemExit, match="not at commit 0000000"):
+        data._show(tmp_path, elsewhere, "RTE-Fever/processed/dev.label")
+    with pytest.raises(SystemExit, match="missing at"):
+        data._show(tmp_path, source, "RTE-Fever/processed/nothing")
+
+
 def _scifact(folder: Path) -> Path:
     folder.mkdir()
     sentences = [f"Sentence {i} about topic {i} with several words in it." for i in range(12)]

@@ -5,6 +5,14 @@ calibration pairs, then exported to ONNX (float32 and int8) for onnxruntime. PyT
     python training/verifier_data.py --mirrors /work/.mirror --scifact ../shared/data/scifact --out build/verifier-data
     python training/train_verifier.py --data build/verifier-data --out build/verifier
 
+A second stage goes on from the first one's weights with the pairs the app's own search finds
+(training/retrieved_pairs.py), replaying part of the first stage's pairs so as not to forget them:
+
+    python training/retrieved_pairs.py --scifact ../shared/data/scifact --library build/eval-cache/scifact
+    python training/train_verifier.py --data build/verifier-data --out build/verifier2 --init build/verifier/verifier.pt \
+        --train retrieved.jsonl --train train.jsonl:6000 --calibration calibration.jsonl \
+        --calibration retrieved-calibration.jsonl --lr 2e-5
+
 Fixed seed, two threads; docs/verifier.md has the time it took and the figures.
 """
 
@@ -190,6 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=4e-5)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0, help="train on the first N pairs only (a quick look)")
+    parser.add_argument("--train", action="append", default=[], metavar="FILE[:N]",
+                        help="pairs of DATA to train on; :N takes N of them, drawn with the seed (default: train.jsonl)")
+    parser.add_argument("--calibration", action="append", default=[], metavar="FILE",
+                        help="held-out pairs of DATA the temperature is fitted on (default: calibration.jsonl)")
+    parser.add_argument("--init", type=Path, help="start from these weights (an earlier stage's verifier.pt)")
     parser.add_argument("--from-checkpoint", action="store_true",
                         help="skip training: calibrate and export OUT/verifier.pt as trained before")
     args = parser.parse_args(argv)
@@ -199,11 +212,17 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     tok = tokenizer()
-    train = read_pairs(args.data / "train.jsonl")
+    train = []
+    for spec in args.train or ["train.jsonl"]:
+        name, _, count = spec.partition(":")
+        pairs = read_pairs(args.data / name)
+        train += random.Random(args.seed).sample(pairs, min(int(count), len(pairs))) if count else pairs
     if args.limit:
         train = train[: args.limit]
-    calibration = read_pairs(args.data / "calibration.jsonl")
+    calibration = [p for name in args.calibration or ["calibration.jsonl"] for p in read_pairs(args.data / name)]
     model = Verifier()
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
     started = time.perf_counter()
     if args.from_checkpoint:
         model.load_state_dict(torch.load(args.out / "verifier.pt"))
@@ -225,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     picked = random.Random(args.seed).sample(held_out, min(48, len(held_out)))
     gaps = reference(model, picked, tok, args.out)
     meta = {"labels": list(LABELS), "onnx": "verifier.int8.onnx", "temperature": temperature, "max_tokens": MAX_TOKENS,
-            "seed": args.seed, "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "train_pairs": len(train),
+            "seed": args.seed, "init": str(args.init or ""), "train_files": args.train or ["train.jsonl"],
+            "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "train_pairs": len(train),
             "train_seconds": round(train_s, 1), "calibration_accuracy": round(accuracy, 4), "export": gaps,
             "sha256": hashes}
     (args.out / "verifier.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")

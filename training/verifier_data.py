@@ -54,13 +54,15 @@ def _show(mirrors: Path, source: Source, path: str) -> bytes:
     repo = mirrors / source.repo.replace("/", "+") / "repo"
     if not repo.exists():
         raise SystemExit(f"{repo}: missing; fetch github:{source.repo} (its snapshot at {source.commit[:7]})")
-    try:
-        return subprocess.run(["git", "-C", str(repo), "show", f"{source.commit}:{path}"], check=True,
-                              capture_output=True).stdout
-    except subprocess.CalledProcessError:
-        # a snapshot keeps only its newest commit: take the file there, if it is the same file
-        return subprocess.run(["git", "-C", str(repo), "show", f"HEAD:{path}"], check=True,
-                              capture_output=True).stdout
+    shown = subprocess.run(["git", "-C", str(repo), "show", f"{source.commit}:{path}"], capture_output=True)
+    if shown.returncode == 0:
+        return shown.stdout
+    # a snapshot may keep only its newest commit: its file is taken only when HEAD is that very commit
+    head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if head != source.commit:
+        raise SystemExit(f"{repo}: {path} is not at commit {source.commit[:7]} (the snapshot is at {head[:7] or '?'}); "
+                         "the pairs are made from that commit only: fetch it again, or update the commit in Source")
+    raise SystemExit(f"{repo}: {path} is missing at {source.commit[:7]}")
 
 
 def _clean(text: str) -> str:
