@@ -369,6 +369,8 @@ class DebateSettings(_Section):
     passages_per_turn: int = Field(6, ge=1, le=20, description="Passages each counsel's search brings back per turn "
                                    "(before the novelty filter); more passages make longer prompts.",
                                    json_schema_extra=shown("Passages per turn"))
+    search_every_round: bool = Field(True, description="Counsel search the library in every round; off: in round 1 "
+                                     "only, later rounds argue from the pool (an ablation of progressive retrieval).")
     argument_format: Literal["auto", "text", "json"] = Field(
         "auto", description="text: free streaming text with inline [E#] citations; json: an argument plus a list of "
         "citations constrained to the pool's ids (for small models); auto: json for the embedded model, else text.",

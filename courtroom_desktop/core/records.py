@@ -164,6 +164,58 @@ class Evidence(Frozen):
     duplicates: tuple[str, ...] = Field((), description="Ids of near-duplicate chunks collapsed into this one.")
 
 
+VERIFIER_STANCES = ("supports", "refutes", "neither")
+VERIFIER_BACKS = 0.15
+"""A passage backs a label (supported, refuted) when the verifier gives that reading more than this probability and
+more than the opposite one. Chosen for the shipped verifier on SciFact train claims it never trained on
+(training/tune_rule.py; docs/verifier.md): the claim-level decision needs far less than the pair-level even odds,
+because a passage that bears on a claim is often read as partly neither."""
+
+
+class VerifierReading(Frozen):
+    """The claim verifier's calibrated probabilities that a passage supports the claim, refutes it, or neither
+    (``core.verifier``); they sum to 1. ``stance`` is the most probable."""
+
+    supports: float = Field(ge=0, le=1)
+    refutes: float = Field(ge=0, le=1)
+    neither: float = Field(ge=0, le=1)
+
+    @property
+    def stance(self) -> str:
+        values = (self.supports, self.refutes, self.neither)
+        return VERIFIER_STANCES[values.index(max(values))]
+
+    @property
+    def relevance(self) -> float:
+        """How much the passage bears on the claim either way (supports or refutes, against neither)."""
+        return self.supports + self.refutes
+
+    @property
+    def backs(self) -> str | None:
+        """The reading the label rule counts ('supports' or 'refutes': above ``VERIFIER_BACKS`` and above the
+        opposite one), None when it counts for neither."""
+        if self.supports > VERIFIER_BACKS and self.supports >= self.refutes:
+            return "supports"
+        if self.refutes > VERIFIER_BACKS and self.refutes > self.supports:
+            return "refutes"
+        return None
+
+    @property
+    def shown(self) -> tuple[str, float]:
+        """What a table shows: the reading the rule counts and its probability, else neither's."""
+        backs = self.backs
+        return (backs, self.probability(backs)) if backs else ("neither", self.neither)
+
+    def probability(self, stance: str) -> float:
+        return float(getattr(self, stance))
+
+    def agrees_with(self, assessed: str) -> bool | None:
+        """Does a chat model's assessment of the passage ('supports', 'refutes', 'irrelevant'; 'mixed') say what the
+        verifier reads? None for 'mixed', which neither agrees nor disagrees with one reading."""
+        same = {"supports": "supports", "refutes": "refutes", "irrelevant": "neither"}.get(str(assessed))
+        return None if same is None else same == self.shown[0]
+
+
 # ---------------------------------------------------------------- ingestion events
 
 class IngestStage(StrEnum):

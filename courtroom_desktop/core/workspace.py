@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.privacy import TrialPolicy
     from courtroom_desktop.core.records import Chunk, Document, Evidence, IngestEvent, IngestFinished, ModelCall
     from courtroom_desktop.core.retrieval import Retriever, Scope
+    from courtroom_desktop.core.verifier.scorer import ClaimVerifier
 
     EventSink = Callable[[IngestEvent], None]
 
@@ -93,6 +94,7 @@ class Workspace:
         self._checks: CheckStore | None = None
         self._retriever: Retriever | None = None
         self._router: ModelRouter | None = None
+        self._verifier: ClaimVerifier | None = None
         self.search_problem = ""  # why the last search ran on BM25 alone ('' when it had its vectors)
 
     # ---------------------------------------------------------------- parts, opened on first use
@@ -143,6 +145,16 @@ class Workspace:
             self._router = ModelRouter(self.config.models)
         return self._router
 
+    @property
+    def verifier(self) -> ClaimVerifier:
+        """The bundled claim verifier (core.verifier): every passage of a trial or a check is scored by it. Its ONNX
+        session is built on first use, off the event loop (it is only called in threads)."""
+        if self._verifier is None:
+            from courtroom_desktop.core.verifier.scorer import ClaimVerifier
+
+            self._verifier = ClaimVerifier()
+        return self._verifier
+
     def scope(self, documents: Sequence[str] | None = None, sections: Sequence[str] | None = None) -> Scope:
         """Documents (ids, id prefixes or paths) and section prefixes -> a retrieval Scope; none: everything."""
         from courtroom_desktop.core.retrieval import Scope
@@ -162,7 +174,7 @@ class Workspace:
         policy = self.privacy(scope)
         return Court(models or self.router.for_role, self.retriever, self.trials, settings, embed=embedder.encode,
                      covers=embedder.covers, scope=policy.scope(scope if scope is not None else self.scope()),
-                     k=settings.passages_per_turn, privacy=policy)
+                     k=settings.passages_per_turn, privacy=policy, verifier=self.verifier)
 
     def privacy(self, scope: Scope | None = None) -> TrialPolicy:
         """The privacy rule of a trial over ``scope`` (None: the whole library) with today's settings: which roles
@@ -566,9 +578,11 @@ class Workspace:
 
         judge = models("judge")
         retriever = self.retriever
+        verifier = self.verifier
 
         async def quick(text: str) -> QuickResult:
-            return await quick_check(text, retriever, judge, k=spec.k, scope=scope, policy=policy)
+            return await quick_check(text, retriever, judge, verifier, k=spec.k, scope=scope, policy=policy,
+                                     insufficient_cap=self.config.debate.verdict_rule.insufficient_max_confidence)
 
         async def trial(text: str, trial_id: str | None, started: Callable[[str], None]) -> TrialOutcome:
             import asyncio

@@ -1,5 +1,6 @@
 """A check of a draft through the workspace's use cases, over a real library (LanceDB + tantivy on disk, the sample
-PDFs) with scripted models: the quick check searches the library and cites its passages, an unsure claim goes on to
+PDFs) with scripted models and a scripted verifier: the quick check searches the library and cites the passages
+scored for its label, an unsure claim goes on to
 a real full trial of the court, the per-server limit holds, a sign-off is stored beside the verdict."""
 
 from __future__ import annotations
@@ -14,17 +15,19 @@ from courtroom_desktop.core.check.queue import QueueFinished
 from courtroom_desktop.core.check.records import CheckStatus, ClaimStatus
 from courtroom_desktop.core.config import AppConfig, CheckSettings, ModelSettings, ModelSpec
 from courtroom_desktop.core.court.records import VerdictLabel
+from courtroom_desktop.core.court.scored import claim_confidence
 from courtroom_desktop.core.errors import CheckError, TrialError
+from testkit.verifier import NEITHER, ScriptedVerifier, reading
 from tests.court.fakes import assess_all, counsel, ruling, verdict
 from tests.ui.conftest import FAST_DEBATE, SAMPLES, open_library
 
 DRAFT = """# Memo
 
-Vitamin D supplements in pregnancy increased birth weight by 60 g in a randomised trial.
+Vitamin D supplements in pregnancy increased birth weight in a randomised trial.
 
 This memo was written on a Tuesday.
 
-Obesity doubled the risk of diabetes in the cohort.
+Obesity was linked to a higher risk of diabetes in the cohort.
 
 Tuberculosis is the most common cause of death among people with HIV.
 """
@@ -45,23 +48,32 @@ def workspace(tmp_path, template, quick_answer, config=None, judge_script=None):
 
     data = tmp_path / "data"
     shutil.copytree(template, data)
-    config = config or AppConfig(debate=FAST_DEBATE, check=CheckSettings(trials="auto", trial_below=0.5))
+    config = config or AppConfig(debate=FAST_DEBATE, check=CheckSettings(trials="auto", trial_below=0.6))
     ws = Workspace(tmp_path / "config", data, config)
     ws._library = open_library(data, config.library)
     judge = ScriptedChatModel(judge_script or [ruling(0.85, ready=True, reason="[E1] decides it"), ruling(0.9, ready=True),
                                                verdict()] * 3, role="judge",
-                              standing={"EvidenceAssessment": assess_all(), "QuickVerdict": quick_answer})
+                              standing={"EvidenceAssessment": assess_all(), "Explanation": quick_answer})
     ws._router = ModelRouter(config.models, overrides={
         "prosecution": ScriptedChatModel([counsel] * 40, role="prosecution"),
         "defense": ScriptedChatModel([counsel] * 40, role="defense"), "judge": judge})
+    ws._verifier = ScriptedVerifier(read_by_claim)
     return ws, judge
+
+
+def read_by_claim(claim: str, passage: str, position: int):
+    """Vitamin D: the first two passages support it; obesity: the first supports it, weakly (unsure: it goes on to a
+    full trial); anything else: the first supports it."""
+    if "Vitamin D" in claim:
+        return reading(0.9 - 0.1 * position) if position < 2 else NEITHER
+    if "Obesity" in claim:
+        return reading(0.2) if position == 0 else NEITHER
+    return reading(0.9) if position == 0 else NEITHER
 
 
 def answer_by_claim(messages):
     claim = messages[-1]["content"].split("<claim>")[1].split("</claim>")[0]
-    if "Obesity" in claim:  # unsure: goes on to a full trial
-        return json.dumps({"label": "supported", "confidence": 0.3, "citations": ["E1"], "reason": "weak"})
-    return json.dumps({"label": "supported", "confidence": 0.9, "citations": ["E1", "E2"], "reason": "the trial"})
+    return json.dumps({"reason": f"E1 reports it ({claim[:20]})."})
 
 
 async def run_queue(ws, check_id):
@@ -84,16 +96,19 @@ def test_a_draft_is_checked_claim_by_claim_against_the_library(tmp_path, library
         assert [r.status for r in record.rows] == [ClaimStatus.done] * 3
         first = record.rows[0]
         assert first.by == "quick check" and first.quick.citations == ("E1", "E2")
+        assert first.quick.label is VerdictLabel.supported and first.quick.confidence == round(claim_confidence(0.9), 3)
+        assert first.quick.reason_by == "model" and [r.stance for r in first.quick.readings[:2]] == ["supports"] * 2
         cited = first.quick.cited()
         assert {e.doc_path for _, e in cited} <= {str(p.resolve()) for p in SAMPLES.glob("*.pdf")} | {
             str(p) for p in SAMPLES.glob("*.pdf")}
         assert any("vitamin" in e.chunk.text.lower() for _, e in cited)  # the real search found the right papers
         unsure = record.rows[1]
-        assert unsure.quick.confidence == 0.3 and unsure.by == "trial" and unsure.trial.label is VerdictLabel.supported
+        assert unsure.quick.confidence == round(claim_confidence(0.2), 3) < 0.6
+        assert unsure.by == "trial" and unsure.trial.label is VerdictLabel.supported
         trial_events = ws.trial_events(unsure.trial.trial_id)
         assert trial_events[0].kind == "trial_started" and trial_events[-1].kind == "verdict"
         assert "Vitamin D supplements" in record.spec.pasted_text and record.spec.title == "memo"
-        quick_prompts = [c for c in judge.calls if "Is the claim supported" in c[-1]["content"]]
+        quick_prompts = [c for c in judge.calls if "In one sentence, why?" in c[-1]["content"]]
         assert len(quick_prompts) == 3  # one quick check per claim, none repeated
 
         row = ws.sign_off(check_id, 1, "overridden", "refuted", "the trial was in mice", reviewer="Ana")

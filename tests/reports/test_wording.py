@@ -53,6 +53,7 @@ NUMBERS.update(novelty=0.12, minimum=0.2)  # a passage turned away (turned_away_
 NUMBERS.update(round=1)  # an argument copied (problem_copies)
 TERMS["claim_is"] = "false"  # a turn on the wrong side (problem_wrong_side)
 TEXTS["like"] = "E4"
+TEXTS["why"] = "核验模型认为 E2 反驳该主张（概率 0.81）"  # the label rule's reason, in the claim's language
 NESTED = Reason.of(Code.problem_no_citation)
 PROBLEMS = (Reason.of(Code.cite_not_in_pool, id="E9"), Reason.of(Code.problem_argument, problem=NESTED))
 

@@ -77,8 +77,11 @@ def scripted_router(config: AppConfig, judge=None, counsel_delay: float = 0.0):
 
 def make_workspace(tmp_path: Path, template: Path | None = None, config: AppConfig | None = None, judge=None,
                    counsel_delay: float = 0.0):
-    """A Workspace over a copy of ``template`` (or an empty data folder), hash-embedded, with scripted models."""
+    """A Workspace over a copy of ``template`` (or an empty data folder), hash-embedded, with scripted models and a
+    scripted claim verifier that agrees with the scripted judge (it reads the first passage of each batch as
+    supporting the claim, the rest as neither: a trial's label, by the label rule, is the judge's 'supported')."""
     from courtroom_desktop.core.workspace import Workspace
+    from testkit.verifier import NEITHER, ScriptedVerifier, reading
 
     data = tmp_path / "data"
     if template is not None:
@@ -87,6 +90,7 @@ def make_workspace(tmp_path: Path, template: Path | None = None, config: AppConf
     ws = Workspace(tmp_path / "config", data, config)
     ws._library = open_library(data, config.library)  # tests pass collaborators in: the hashing embedder
     ws._router = scripted_router(config, judge, counsel_delay)
+    ws._verifier = ScriptedVerifier(lambda claim, passage, position: reading(0.8) if position == 0 else NEITHER)
     return ws
 
 

@@ -1,4 +1,5 @@
-"""The check window (issue #28) over the hash-embedded sample library with a scripted judge: the review's edits
+"""The check window (issue #28) over the hash-embedded sample library with a scripted judge and a scripted claim
+verifier (the labels follow from its readings by the label rule, as in the app): the review's edits
 reach the stored check, the table fills live, sorts and filters by verdict, a cited passage opens its page, a sign-off
 override is shown beside the court's verdict and stored, export writes files; pause then resume checks every claim
 once while the GUI thread keeps ticking; a server that goes down pauses the check with its reason; stored checks
@@ -14,33 +15,45 @@ import pytest
 from PySide6.QtCore import QTimer, QUrl
 
 from courtroom_desktop.core.config import AppConfig, CheckSettings
+from testkit.verifier import NEITHER, ScriptedVerifier, reading
 
 from .conftest import FAST_DEBATE, make_workspace, opened, run, until
 
 DRAFT = """# Vitamin D, HIV and weight
 
-Vitamin D deficiency during pregnancy was associated with a 40% higher risk of low birth weight.
+Vitamin D deficiency during pregnancy was associated with a higher risk of low birth weight.
 
-Antiretroviral therapy reduced the incidence of tuberculosis by 65% among adults living with HIV.
+Antiretroviral therapy reduced the incidence of tuberculosis among adults living with HIV.
 
 We now turn to the next part of this memo.
 
-Obesity doubled the risk of type 2 diabetes according to a 2015 cohort study.
+Obesity doubled the risk of type 2 diabetes according to a cohort study.
 
-Vitamin D supplementation prevented 30% of fractures in older adults, a randomised trial found.
+Vitamin D supplementation prevented most fractures in older adults, a randomised trial found.
 
 This memo was written for the committee.
 """
-REFUTED_WORD = "tuberculosis"  # the scripted judge refutes the claims that name it, and supports the others
+REFUTED_WORD = "tuberculosis"  # the scripted verifier reads E1 as refuting the claims that name it
+
+
+def read_by_claim(claim: str, passage: str, position: int):
+    """E1 refutes a tuberculosis claim; E1 supports and E2 refutes the fractures claim (mixed); E1 supports any other;
+    every other passage reads neither. ("Obesity doubled ..." names a quantity no sample states: insufficient.)"""
+    if REFUTED_WORD in claim:
+        return reading(refutes=0.7) if position == 0 else NEITHER
+    if "fractures" in claim:
+        return {0: reading(0.6), 1: reading(refutes=0.55)}.get(position, NEITHER)
+    return reading(0.9) if position == 0 else NEITHER
 
 
 def verdict_reply(messages) -> str:
+    """The judge's one sentence of reason for the label the rule gave."""
     claim = re.search(r"<claim>(.*?)</claim>", messages[-1]["content"], re.S).group(1)
     if REFUTED_WORD in claim:
-        return json.dumps({"label": "refuted", "confidence": 0.7, "citations": ["E1"], "reason": "E1 says otherwise."})
+        return json.dumps({"reason": "E1 says otherwise."})
     if "fractures" in claim:
-        return json.dumps({"label": "mixed", "confidence": 0.55, "citations": ["E1", "E2"], "reason": "Both ways."})
-    return json.dumps({"label": "supported", "confidence": 0.9, "citations": ["E1"], "reason": "E1 reports it."})
+        return json.dumps({"reason": "Both ways."})
+    return json.dumps({"reason": "E1 reports it."})
 
 
 def claim_of(messages) -> str:
@@ -58,7 +71,8 @@ def check_workspace(tmp_path, template, *, delay: float = 0.0, reply=verdict_rep
     ws = make_workspace(tmp_path, template=template, config=config)
     base = scripted_router(config)
     judge = base.for_role("judge")
-    judge.standing["QuickVerdict"] = reply
+    judge.standing["Explanation"] = reply
+    ws._verifier = ScriptedVerifier(read_by_claim)
     if judge_replies is not None:
         judge.replies = list(judge_replies)
     judge.token_delay_s = delay
@@ -134,7 +148,7 @@ def test_review_edits_reach_the_check_then_the_table_sorts_filters_signs_off_and
     assert [c.origin for c in page.claims[:2]] == ["split", "split"]
     assert page.claims[1].text.startswith("Obesity doubled")
     # edit a claim in place (its cell), remove one, and add a sentence of the draft that was no claim
-    edited = "Antiretroviral therapy cut tuberculosis among adults with HIV by 65%."
+    edited = "Antiretroviral therapy cut tuberculosis among adults with HIV."
     row = next(i for i, c in enumerate(page.claims) if "Antiretroviral" in c.text)
     page.table.item(row, 0).setText(edited)
     assert page.claims[row].text == edited and page.claims[row].origin == "edited"
@@ -170,6 +184,7 @@ def test_review_edits_reach_the_check_then_the_table_sorts_filters_signs_off_and
     assert results.progress.format().startswith(f"{len(reviewed)} of {len(reviewed)} done")
     words = [model.index(r, VERDICT).data() for r in range(model.rowCount())]
     assert "Refuted" in words and "Supported" in words
+    assert "Insufficient evidence \u00b7 no passage states doubled" in words  # the numbers rule, named in the table
     assert re.fullmatch(r".+ p\. \d+(, \d+)*(; .+ p\. \d+(, \d+)*)*", model.index(0, 5).data()), "title p. N"
 
     # sort by confidence, highest first; then only the refuted claims
@@ -376,7 +391,7 @@ def test_a_claim_sent_to_a_full_trial_runs_it_and_the_trial_opens_in_the_main_wi
 
     async def scenario():
         check = await open_check_window(window)
-        check.start.paste.setPlainText("Vitamin D deficiency during pregnancy was associated with a 40% higher risk "
+        check.start.paste.setPlainText("Vitamin D deficiency during pregnancy was associated with a higher risk "
                                        "of low birth weight.")
         check.start.paste_button.click()
         await until(lambda: check.stack.currentIndex() == check.REVIEW, 30, "the review list")

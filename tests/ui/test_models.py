@@ -119,8 +119,8 @@ def test_evidence_model_shows_assessed_stance_finder_and_who_cited(qtmodeltester
     # the Prosecution found it, but what it says (as the judge assessed it) is that it supports the claim
     assert first.stance.value == "against" and "round 1, Prosecution" in model.data(model.index(0, FOUND))
     assert model.data(model.index(0, STANCE)) == "supports"
-    assert "supports (relevance 0.80); found by Prosecution" in model.data(model.index(0, STANCE),
-                                                                          Qt.ItemDataRole.ToolTipRole)
+    tip = model.data(model.index(0, STANCE), Qt.ItemDataRole.ToolTipRole)
+    assert "supports (relevance 0.80)" in tip and "Found by Prosecution" in tip
     cited = model.data(model.index(0, CITED))
     assert "Prosecution (round 1)" in cited and "verdict" in cited
     assert cited.startswith("both sides")  # both counsel cited E1
@@ -135,6 +135,32 @@ def test_evidence_model_shows_assessed_stance_finder_and_who_cited(qtmodeltester
     qtmodeltester.check(again)
     assert texts(again, CITED) == texts(model, CITED) and texts(again, STANCE) == texts(model, STANCE)
     store.close()
+
+
+def test_evidence_model_shows_the_verifiers_reading_and_the_judges_beside_it_when_they_differ(qtmodeltester,
+                                                                                               tmp_path):
+    """The stance column is the verifier's reading (never a dash once it has one); where the judge's model read the
+    passage otherwise, both are shown and the cell is marked."""
+    from courtroom_desktop.core.court.records import Assessed, Assessment
+    from courtroom_desktop.core.records import VerifierReading
+
+    _, spec, events, store = scripted_trial(tmp_path)
+    pool = [e.entry for e in events if e.kind == "evidence_added"][:2]
+    store.close()
+    pool = [pool[0].model_copy(update={"verifier": VerifierReading(supports=0.1, refutes=0.8, neither=0.1)}),
+            pool[1].model_copy(update={"verifier": VerifierReading(supports=0.7, refutes=0.1, neither=0.2)})]
+    model = EvidenceModel()
+    model.reset(spec.case, pool)
+    qtmodeltester.check(model)
+    assert texts(model, STANCE) == ["refutes 0.80", "supports 0.70"]  # read by the verifier: no dash
+    model.note_assessed([Assessment(evidence_id=pool[0].id, stance=Assessed.supports, relevance=0.9, round=1),
+                         Assessment(evidence_id=pool[1].id, stance=Assessed.supports, relevance=0.9, round=1)])
+    assert texts(model, STANCE) == ["refutes 0.80 \u00b7 judge: supports", "supports 0.70"]
+    assert model.disagree(pool[0]) and not model.disagree(pool[1])
+    tip = model.data(model.index(0, STANCE), Qt.ItemDataRole.ToolTipRole)
+    assert "refutes 0.80" in tip and "relevance 0.90" in tip and "disagree" in tip
+    assert model.data(model.index(0, STANCE), Qt.ItemDataRole.ForegroundRole) != model.data(
+        model.index(1, STANCE), Qt.ItemDataRole.ForegroundRole)
 
 
 def test_trials_model_newest_first(qtmodeltester, qapp, tmp_path):

@@ -458,11 +458,19 @@ def check_json(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], ma
             "final_label": row.final_label.value if row.final_label else None,
             "citations": [{"id": item.id, "doc_title": item.title, "doc_id": item.evidence.chunk.doc_id,
                            "pages": item.evidence.chunk.pages, "source": item.href,
-                           "note": item.copy.note if item.copy else ""} for item in items],
+                           "note": item.copy.note if item.copy else "",
+                           "verifier": _reading(row, item.id)} for item in items],
+            "missing_quantities": list(row.quick.missing) if row.quick else [],
             "warnings": list(row.quick.warnings) if row.quick else [],
         })
     return {"schema": JSON_SCHEMA, "app_version": __version__, "generated_at": made, "counts": record.counts(),
             "claims": claims, "check": record.model_dump(mode="json")}
+
+
+def _reading(row: ClaimRow, evidence_id: str) -> dict[str, float] | None:
+    """The verifier's reading of a cited passage (None for a check made before the verifier)."""
+    reading = row.quick.reading(evidence_id) if row.quick else None
+    return reading.model_dump(mode="json") if reading is not None else None
 
 
 def _cell(value: object) -> str:

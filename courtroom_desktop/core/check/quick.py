@@ -1,72 +1,69 @@
-"""The quick check of one claim: one retrieval pass and one judged verdict with citations, held to its record.
+"""The quick check of one claim: one retrieval pass, every passage scored by the claim verifier, the label decided
+by the label rule over those scores (``core.court.scored``), and one sentence of reason.
 
-The judge's model sees the claim and the retrieved passages (delimited, escaped: data, never instructions) and
-answers in a schema whose citations can only be the ids shown. What comes back is held to the record, as a trial's
-verdict is (docs/check.md):
+The chat model explains; it cannot overrule the rule (docs/check.md):
 
-- a cited id that was not shown (a model without constrained output may still invent one) is dropped and said;
-- a verdict of supported, refuted or mixed that cites no passage is not grounded: it becomes "insufficient evidence"
-  with its confidence capped, and a warning says so;
-- with no passage found at all, no model is asked: the verdict is "insufficient evidence".
+- the label, its confidence and the passages it rests on come from the verifier's calibrated scores: a label with no
+  passage scored for it cannot come out, and a claim whose numbers no passage states is at best insufficient
+  evidence, with the missing quantities named;
+- the judge's model is then shown the claim, the passages (delimited, escaped: data, never instructions) and the
+  label, and asked for one sentence of reason; a reason that contradicts the label ("no evidence is provided" beside
+  supported) is set aside for the rule's own sentence, and a warning says so;
+- with no passage found at all, neither the verifier nor a model is asked: the verdict is "insufficient evidence".
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, create_model
+from pydantic import Field
 
 from courtroom_desktop.core.check.records import QuickResult
 from courtroom_desktop.core.court import prompts
-from courtroom_desktop.core.court.bench import ChatModel, Retriever
+from courtroom_desktop.core.court.bench import ChatModel, Retriever, Verifier
 from courtroom_desktop.core.court.records import Bounded, Cap, VerdictLabel
+from courtroom_desktop.core.court.scored import Ruled, Scored, contradicts, decide
 from courtroom_desktop.core.privacy import TrialPolicy
 from courtroom_desktop.core.records import Evidence
+from courtroom_desktop.core.text import language_of
 
-UNGROUNDED_MAX_CONFIDENCE = 0.3  # an uncited verdict of supported/refuted/mixed becomes insufficient, at most this sure
-EXCERPT_WORDS = 90
-ID = re.compile(r"^E(\d+)$")
+EXCERPT_WORDS = 80
+SHOWN = 3  # passages the explanation's prompt shows
 
-SYSTEM = ("You check one claim from a draft against passages from the user's documents. Decide whether the passages "
-          "support the claim, refute it, are mixed (some support, some refute), or are insufficient evidence (they do "
-          "not decide it). Cite the ids of the passages your verdict rests on. Give a confidence from 0 to 1 and one "
-          "sentence of reason. " + prompts.DATA_RULE)
-
-
-def verdict_schema(ids: Sequence[str]) -> type[Any]:
-    """The quick verdict: citations first (at least one, and only ids shown: a small model under constrained decoding
-    then always rests its answer on a passage, as counsel's structured argument does), a label, a confidence, one
-    sentence."""
-    citations: Any = (prompts.list_of(prompts.one_of(ids)), Field(..., min_length=1, max_length=4,
-                                                                       description="Ids of the passages it rests on."))
-    return create_model(
-        "QuickVerdict", __base__=Bounded,
-        citations=citations if ids else (list[str], Field(default_factory=list, max_length=0)),
-        label=(VerdictLabel, Field(description="supported, refuted, mixed, or insufficient evidence.")),
-        confidence=(float, Field(description="How sure: 0 to 1.")),  # clamped after, never refused for it
-        reason=(Annotated[str, Cap(400)], Field("", description="One sentence.")))
+SYSTEM = ("You explain, in one sentence, why passages from the user's documents give a claim the verdict stated. The "
+          "verdict is already decided from scored evidence: do not change it, explain it, naming the passage ids it "
+          "rests on. " + prompts.DATA_RULE)
 
 
-def messages(claim: str, passages: Sequence[Evidence], words: int = EXCERPT_WORDS) -> prompts.Messages:
+class Explanation(Bounded):
+    reason: Annotated[str, Cap(300)] = Field("", description="One sentence: why the passages give this verdict.")
+
+
+def messages(claim: str, passages: Sequence[Evidence], ruled: Ruled, words: int = EXCERPT_WORDS) -> prompts.Messages:
+    """The explanation's prompt: the claim, the label, and the passages it rests on (at most ``SHOWN``, under their
+    ids; with none, the first ``SHOWN`` retrieved), so a small model reads little and cannot wander."""
+    ids = list(ruled.backing[:SHOWN]) or [f"E{i}" for i in range(1, min(SHOWN, len(passages)) + 1)]
     block = "\n".join(
-        f'<evidence id="E{i}" doc="{prompts.attribute(e.doc_title)[:80]}">'
-        f"{prompts.escape(prompts.excerpt(e.chunk.text, words))}</evidence>" for i, e in enumerate(passages, start=1))
+        f'<evidence id="{cid}" doc="{prompts.attribute(passages[int(cid[1:]) - 1].doc_title)[:80]}">'
+        f"{prompts.escape(prompts.excerpt(passages[int(cid[1:]) - 1].chunk.text, words))}</evidence>" for cid in ids)
+    rests = f" It rests on {', '.join(ruled.backing)}." if ruled.backing else ""
     return [
         {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": f"<claim>{prompts.escape(claim)}</claim>\n\nPassages:\n{block or '(none found)'}\n\n"
-                                    "Is the claim supported, refuted, mixed, or is the evidence insufficient?"},
+        {"role": "user", "content": f"<claim>{prompts.escape(claim)}</claim>\n\nPassages:\n{block}\n\n"
+                                    f"Verdict: {ruled.label.value}.{rests} {ruled.reason('en')}\n"
+                                    "In one sentence, why?"},
     ]
 
 
-async def quick_check(claim: str, retriever: Retriever, model: ChatModel, *, k: int = 6, scope: Any = None,
-                      policy: TrialPolicy | None = None, max_tokens: int = 200) -> QuickResult:
-    """Retrieve once with the claim and ask ``model`` once; the verdict held to what it cites. ``policy``: while
-    text goes to another machine, the search leaves private documents out and the call is refused (TrialError)
-    when one is in scope."""
+async def quick_check(claim: str, retriever: Retriever, model: ChatModel | None, verifier: Verifier, *, k: int = 6,
+                      scope: Any = None, policy: TrialPolicy | None = None, max_tokens: int = 80,
+                      insufficient_cap: float = 0.5) -> QuickResult:
+    """Retrieve once with the claim, score every passage, decide by the rule, and ask ``model`` (None: no model) for
+    the reason. ``policy``: while text goes to another machine, the search leaves private documents out and the call
+    is refused (TrialError) when one is in scope."""
     started = time.monotonic()
     if policy is not None and policy.sends_away:
         scope = policy.scope(scope)
@@ -74,31 +71,23 @@ async def quick_check(claim: str, retriever: Retriever, model: ChatModel, *, k: 
     if not found:
         return QuickResult(label=VerdictLabel.insufficient, confidence=0.0, reason="No passage of the library "
                            "matches the claim.", seconds=time.monotonic() - started)
-    if policy is not None and policy.sends_away:
-        await asyncio.to_thread(policy.check, {e.chunk.doc_id for e in found})
-    ids = [f"E{i}" for i in range(1, len(found) + 1)]
-    answer, usage = await model.structured(messages(claim, found), verdict_schema(ids), max_tokens=max_tokens)
-    return held_to_record(answer.label, answer.confidence, list(answer.citations), answer.reason, found,
-                          tokens=usage.tokens_in + usage.tokens_out, seconds=time.monotonic() - started)
-
-
-def held_to_record(label: VerdictLabel, confidence: float, citations: Sequence[str], reason: str,
-                   passages: Sequence[Evidence], tokens: int = 0, seconds: float = 0.0) -> QuickResult:
-    """A model's quick verdict made to rest on the passages it was shown (see the module's docstring)."""
-    warnings: list[str] = []
-    kept: list[str] = []
-    for cid in dict.fromkeys(c.strip().upper() for c in citations):
-        match = ID.match(cid)
-        if match and 1 <= int(match.group(1)) <= len(passages):
-            kept.append(cid)
-        else:
-            warnings.append(f"the verdict cited {cid!r}, which is not among the {len(passages)} passages shown: dropped")
-    label = VerdictLabel(label)
-    confidence = min(1.0, max(0.0, float(confidence)))
-    if label is not VerdictLabel.insufficient and not kept:
-        warnings.append(f"the verdict '{label.value}' cited no passage it was shown, so it is not grounded: "
-                        f"recorded as insufficient evidence")
-        label, confidence = VerdictLabel.insufficient, min(confidence, UNGROUNDED_MAX_CONFIDENCE)
-    return QuickResult(label=label, confidence=round(confidence, 3), reason=" ".join(reason.split())[:400],
-                       passages=tuple(passages), citations=tuple(kept), warnings=tuple(warnings), tokens=tokens,
-                       seconds=round(seconds, 3))
+    readings = await asyncio.to_thread(verifier.score, [(claim, e.chunk.text) for e in found])
+    ruled = decide(claim, [Scored(f"E{i}", e.chunk.text, r) for i, (e, r) in enumerate(zip(found, readings), 1)],
+                   insufficient_cap)
+    reason, warnings, tokens = ruled.reason(language_of(claim)), [], 0
+    by: Literal["rule", "model"] = "rule"
+    if model is not None:
+        if policy is not None and policy.sends_away:
+            await asyncio.to_thread(policy.check, {e.chunk.doc_id for e in found})
+        answer, usage = await model.structured(messages(claim, found, ruled), Explanation, max_tokens=max_tokens)
+        tokens = usage.tokens_in + usage.tokens_out
+        said = " ".join(answer.reason.split())
+        problem = contradicts(ruled.label, said)
+        if problem:
+            warnings.append(f"the chat model's reason was set aside ({problem}): the rule's reason stands")
+        elif said:
+            reason, by = said, "model"
+    return QuickResult(label=ruled.label, confidence=ruled.confidence, reason=reason[:400], reason_by=by,
+                       passages=tuple(found), readings=tuple(readings), citations=ruled.backing,
+                       missing=ruled.missing, warnings=tuple(warnings), tokens=tokens,
+                       seconds=round(time.monotonic() - started, 3))

@@ -12,11 +12,12 @@ import datetime as dt
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from courtroom_desktop.core.check.drafts import Location
 from courtroom_desktop.core.court.records import VerdictLabel
-from courtroom_desktop.core.records import Evidence, Frozen
+from courtroom_desktop.core.court.scored import contradicts
+from courtroom_desktop.core.records import Evidence, Frozen, VerifierReading
 
 TrialsWhen = Literal["auto", "never", "all"]
 
@@ -69,22 +70,55 @@ class CheckClaim(Frozen):
 
 
 class QuickResult(Frozen):
-    """One retrieval pass and one judged verdict. ``passages`` are the retrieved passages in the order shown to the
-    model (``E1`` is the first); ``citations`` the ids the verdict rests on, only ids of ``passages`` (a cited id that
-    does not exist is dropped and said in ``warnings``)."""
+    """One retrieval pass, every passage scored by the claim verifier, the label decided by the label rule
+    (``core.court.scored``) and a sentence of reason. ``passages`` are the retrieved passages in the order shown
+    (``E1`` is the first); ``readings`` the verifier's reading of each, in the same order; ``citations`` the ids the
+    label rests on (the passages scored for it); ``missing`` the claim's quantities no passage states.
+
+    A result with readings is held to them when it is made, so it cannot be stored otherwise: a label other than
+    insufficient evidence needs a cited passage the verifier reads its way, and a reason that contradicts the label
+    is refused. (Checks stored before the verifier have no readings and load as they were.)"""
 
     label: VerdictLabel
     confidence: float = Field(ge=0, le=1)
     reason: str = ""
+    reason_by: Literal["rule", "model", ""] = Field("", description="Who wrote the reason: the label rule, or the "
+                                                    "chat model (whose reason must agree with the label).")
     passages: tuple[Evidence, ...] = ()
+    readings: tuple[VerifierReading, ...] = ()
     citations: tuple[str, ...] = ()
+    missing: tuple[str, ...] = Field((), description="The claim's numbers or quantities that no passage states.")
     warnings: tuple[str, ...] = ()
     tokens: int = 0
     seconds: float = 0.0
 
+    @model_validator(mode="after")
+    def _held_to_scores(self) -> QuickResult:
+        if not self.readings:
+            return self
+        if len(self.readings) != len(self.passages):
+            raise ValueError(f"{len(self.readings)} verifier readings for {len(self.passages)} passages")
+        if any(not (cid[:1] == "E" and cid[1:].isdigit() and 1 <= int(cid[1:]) <= len(self.passages))
+               for cid in self.citations):
+            raise ValueError(f"citations {list(self.citations)} name passages that were not shown")
+        read = {self.readings[int(cid[1:]) - 1].backs for cid in self.citations}
+        needs = {VerdictLabel.supported: {"supports"}, VerdictLabel.refuted: {"refutes"},
+                 VerdictLabel.mixed: {"supports", "refutes"}}.get(self.label, set())
+        if not needs <= read:
+            raise ValueError(f"'{self.label.value}' with no cited passage the verifier scored for it")
+        problem = contradicts(self.label, self.reason)
+        if problem:
+            raise ValueError(f"the reason contradicts the label: {problem}")
+        return self
+
     def cited(self) -> list[tuple[str, Evidence]]:
         """(id, passage) of each citation, in the order cited."""
         return [(cid, self.passages[int(cid[1:]) - 1]) for cid in self.citations]
+
+    def reading(self, evidence_id: str) -> VerifierReading | None:
+        """The verifier's reading of passage ``evidence_id`` (E1, ...), None when it was not scored."""
+        number = int(evidence_id[1:]) if evidence_id[1:].isdigit() else 0
+        return self.readings[number - 1] if 1 <= number <= len(self.readings) else None
 
 
 class TrialOutcome(Frozen):

@@ -1,8 +1,9 @@
 """What a trial's steps (a counsel's turn, the judge's assessment, ruling and verdict) may use of the court that runs
 them: ``Bench``, a protocol the ``Court`` meets (it passes itself), naming the settings, the chat model of a role, the
-retriever and its scope, and the few calls back (recording what privacy left out, an embedder's failure, admitting
-passages to the pool). ``ChatModel`` and ``Retriever`` are what the court asks of the collaborators it is handed
-(core.llm and core.retrieval implement them; the court imports neither); ``Emit`` records an event and hands back
+retriever and its scope, the verifier's readings of the pool, and the few calls back (recording what privacy left
+out, an embedder's failure, admitting passages to the pool). ``ChatModel``, ``Retriever`` and ``Verifier`` are what
+the court asks of the collaborators it is handed (core.llm, core.retrieval and core.verifier implement them; the
+court imports none of them); ``Emit`` records an event and hands back
 the stored one."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from courtroom_desktop.core.config import DebateSettings
 from courtroom_desktop.core.court.prompts import Messages
 from courtroom_desktop.core.court.records import PoolEntry, Seat, Stance, _Event
 from courtroom_desktop.core.court.state import TrialState
-from courtroom_desktop.core.records import Evidence, Usage
+from courtroom_desktop.core.records import Evidence, Usage, VerifierReading
 
 E = TypeVar("E", bound=_Event)
 M = TypeVar("M", bound=BaseModel)
@@ -53,6 +54,13 @@ class Retriever(Protocol):
                       scope: Any = None) -> list[Evidence]: ...
 
 
+class Verifier(Protocol):
+    """Scores (claim, passage) pairs (core.verifier.ClaimVerifier): calibrated readings, one per pair, in order. It
+    is called in a thread, never on the event loop."""
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> list[VerifierReading]: ...
+
+
 class Bench(Protocol):
     """What the steps of a trial use of the court that runs them (``engine.Court``)."""
 
@@ -79,3 +87,5 @@ class Bench(Protocol):
 
     async def admit(self, state: TrialState, found: list[Evidence], seat: Seat, stance: Stance, round_number: int,
                     emit: Emit) -> list[PoolEntry]: ...
+
+    async def readings(self, state: TrialState) -> dict[str, VerifierReading]: ...

@@ -36,6 +36,7 @@ from courtroom_desktop.core.court.records import (
     Challenge,
     Citation,
     Code,
+    PoolEntry,
     Reason,
     Seat,
     Stance,
@@ -69,10 +70,12 @@ async def turn(court: Bench, state: TrialState, seat: Seat, emit: Emit, queue: a
     began = time.perf_counter()
     opponent = state.opponent_of(seat)
     queries, usages = await _queries(court, state, model, stance, role, opponent, emit)
-    found = await court.retriever.asearch(queries, k=court.k, scope=court.scope)
-    await court.record_left_out(emit, round_number)
-    court.embedding_failed(getattr(court.retriever, "vector_problem", ""), emit, round_number)
-    added = await court.admit(state, found, seat, stance, round_number, emit)
+    added: list[PoolEntry] = []
+    if round_number == 1 or court.settings.search_every_round:
+        found = await court.retriever.asearch(queries, k=court.k, scope=court.scope)
+        await court.record_left_out(emit, round_number)
+        court.embedding_failed(getattr(court.retriever, "vector_problem", ""), emit, round_number)
+        added = await court.admit(state, found, seat, stance, round_number, emit)
     argued = await _argue(court, state, model, seat, stance, role, index, emit, queue, [e.id for e in added])
     total = sum(usages + argued.usages, Usage())
     other_role = role_name(state.spec.case, Stance.for_ if stance == Stance.against else Stance.against)

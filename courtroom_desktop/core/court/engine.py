@@ -21,7 +21,7 @@ import numpy as np
 
 from courtroom_desktop.core.config import DebateSettings
 from courtroom_desktop.core.court import counsel, judge, rules
-from courtroom_desktop.core.court.bench import ChatModel, E, Emit, Retriever
+from courtroom_desktop.core.court.bench import ChatModel, E, Emit, Retriever, Verifier
 from courtroom_desktop.core.court.checks import overlap
 from courtroom_desktop.core.court.counsel import SEAT_MODEL
 from courtroom_desktop.core.court.injection import looks_like_instructions
@@ -55,7 +55,7 @@ from courtroom_desktop.core.errors import (
     TrialError,
 )
 from courtroom_desktop.core.privacy import TrialPolicy
-from courtroom_desktop.core.records import MODEL_CALLS, Evidence, ModelCall
+from courtroom_desktop.core.records import MODEL_CALLS, Evidence, ModelCall, VerifierReading
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +81,9 @@ class Court:
     def __init__(self, models: Callable[[str], ChatModel], retriever: Retriever, store: TrialStore,
                  settings: DebateSettings | None = None, embed: Callable[[list[str]], np.ndarray] | None = None,
                  scope: Any = None, k: int = 6, model_queries: bool = True, covers: Callable[[str], bool] | None = None,
-                 privacy: TrialPolicy | None = None) -> None:
+                 privacy: TrialPolicy | None = None, verifier: Verifier | None = None) -> None:
         self.models = models
+        self.verifier = verifier
         self.retriever = retriever
         self.store = store
         self.settings = settings or DebateSettings()
@@ -288,14 +289,16 @@ class Court:
         away = [TurnedAway(evidence=ev, reason=Reason.of(Code.turned_away_in_pool, id=known[ev.chunk.id]))
                 for ev in found if ev.chunk.id in known]
         vectors = await self.embed_texts([ev.chunk.text for ev in fresh], emit, round_number)
-        # Novelty, the evidence level, the injection detector and the events are CPU work (86 ms for five passages on
-        # the window's loop, bench/ui.py): done in one thread per batch, over copies of the pool and its vectors, so
-        # nothing changes there; the pool, the vectors and the events change here, on the loop, in order, and only
-        # once the whole batch is screened (a trial stopped meanwhile has changed nothing its events do not say).
+        # Novelty, the evidence level, the injection detector, the verifier's readings and the events are CPU work
+        # (86 ms for five passages on the window's loop before the verifier, bench/ui.py): done in one thread per
+        # batch, over copies of the pool and its vectors, so nothing changes there; the pool, the vectors and the
+        # events change here, on the loop, in order, and only once the whole batch is screened (a trial stopped
+        # meanwhile has changed nothing its events do not say).
         pool, pool_vectors = list(state.pool), dict(self._vectors)
+        claim = state.spec.claim
 
         def screen() -> list[tuple[PoolEntry | None, np.ndarray | None, list[_Event]]]:
-            steps: list[tuple[PoolEntry | None, np.ndarray | None, list[_Event]]] = []
+            entered: list[tuple[PoolEntry, np.ndarray | None]] = []
             pool_matrix = None
             for position, evidence in enumerate(fresh):
                 novelty, like = 1.0, ""
@@ -323,8 +326,14 @@ class Court:
                 )
                 vector = vectors[position] if vectors is not None else None
                 pool.append(entry)
+                entered.append((entry, vector))
                 if vector is not None:
                     pool_vectors[entry.id] = vector
+            if entered and self.verifier is not None:  # the verifier reads every passage that enters, in one batch
+                readings = self.verifier.score([(claim, e.evidence.chunk.text) for e, _ in entered])
+                entered = [(e.model_copy(update={"verifier": r}), v) for (e, v), r in zip(entered, readings)]
+            steps: list[tuple[PoolEntry | None, np.ndarray | None, list[_Event]]] = []
+            for entry, vector in entered:
                 events: list[_Event] = [EvidenceAdded(entry=entry)]
                 if entry.injection:
                     events.append(TrialWarning(round=round_number, reason=Reason.of(Code.warning_injection,
@@ -345,6 +354,19 @@ class Court:
             for event in events:
                 emit(event)
         return added
+
+    async def readings(self, state: TrialState) -> dict[str, VerifierReading]:
+        """The verifier's reading of every passage of the pool, by id: as admitted, or (a passage admitted before the
+        court had a verifier) read now, in a thread. Empty without a verifier."""
+        if self.verifier is None:
+            return {}
+        known = {e.id: e.verifier for e in state.pool if e.verifier is not None}
+        unread = [e for e in state.pool if e.verifier is None]
+        if unread:
+            verifier, claim = self.verifier, state.spec.claim
+            fresh = await asyncio.to_thread(verifier.score, [(claim, e.evidence.chunk.text) for e in unread])
+            known.update((e.id, r) for e, r in zip(unread, fresh))
+        return known
 
 #: The judge's calls by the schema they answer; any other is part of the round's ruling.
 JUDGE_STEPS = {"EvidenceAssessment": "assessment", "VerdictDraft": "verdict", "DecisionDraft": "verdict"}

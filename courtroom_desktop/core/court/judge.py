@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from courtroom_desktop.core.court import decisions, hearing, prompts, rules
+from courtroom_desktop.core.court import decisions, hearing, prompts, rules, scored
 from courtroom_desktop.core.court.bench import Bench, Emit
 from courtroom_desktop.core.court.checks import (
     cut_generated,
@@ -41,9 +41,11 @@ from courtroom_desktop.core.court.records import (
     VerdictReached,
 )
 from courtroom_desktop.core.court.retry import regenerate_once
+from courtroom_desktop.core.court.scored import Ruled, Scored, contradicts
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable, TrialError
 from courtroom_desktop.core.records import Usage
+from courtroom_desktop.core.text import language_of
 
 RULING_TOKENS, VERDICT_TOKENS = 560, 640  # a ruling ends with an instruction to each side
 ASSESS_TOKENS_EACH = 40  # one passage's assessment: its id, a stance and a relevance
@@ -161,6 +163,7 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
     budget = judge.context_window - VERDICT_TOKENS - 64
     open_lines = rules.open_challenges(state)
     usages: list[Usage] = []
+    ruled = await _scored(court, state)
 
     async def attempt(number: int, problems: str) -> tuple[_VerdictAttempt[VerdictDraft], list[Reason]]:
         messages = await asyncio.to_thread(
@@ -196,6 +199,14 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
             check.confidence = min(check.confidence, state.rulings[-1].ruling.confidence)
     flags += check.notes
     weighed = rules.evidence_confidence(state, court.settings, cited)
+    if ruled is not None:  # the label and confidence are the label rule's over the scores: set, not argued (no resend)
+        weighed = (ruled.label, ruled.confidence)
+        if check.label != ruled.label:
+            flags.append(Reason.of(Code.rule_scored_set, label=VerdictLabel(check.label).value,
+                                   record_label=ruled.label.value, why=ruled.reason(language_of(state.spec.claim))))
+        check.label, check.confidence = ruled.label, ruled.confidence
+        if contradicts(check.label, summary):
+            summary = plain_summary(state, check.label, ruled.backing or cited)
     if weighed is not None:
         disagreement = rules.confidence_disagreement(check.label, check.confidence, *weighed, court.settings)
         flags += [disagreement] if disagreement is not None else []
@@ -216,6 +227,16 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
     )
     emit(VerdictReached(verdict=verdict))
     return verdict
+
+
+async def _scored(court: Bench, state: TrialState) -> Ruled | None:
+    """The label the verifier's readings of the whole pool give the claim (``scored.decide``); None when the court
+    has no verifier."""
+    readings = await court.readings(state)
+    if not readings:
+        return None
+    passages = [Scored(e.id, e.evidence.chunk.text, readings[e.id]) for e in state.pool if e.id in readings]
+    return scored.decide(state.spec.claim, passages, court.settings.verdict_rule.insufficient_max_confidence)
 
 
 def _findings(state: TrialState, draft: VerdictDraft | DecisionDraft, emit: Emit | None) -> list[Finding]:

@@ -46,6 +46,7 @@ class Code(StrEnum):
     rule_contradiction = "rule_contradiction"              # label, leans, confidence
     rule_label_set = "rule_label_set"                      # label, leans, confidence, record_label
     rule_confidence_capped = "rule_confidence_capped"      # label, confidence, cap
+    rule_scored_set = "rule_scored_set"                    # label, record_label, why (scored.decide: the label rule)
     # the quality guard (checks.quality_flags, counsel, rules.trial_flags, judge)
     flag_no_evidence = "flag_no_evidence"
     flag_parallel_monologue = "flag_parallel_monologue"

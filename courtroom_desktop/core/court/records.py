@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, TypeAdapter, field_validator, model_valid
 from courtroom_desktop.core.court.decisions import DecisionOutcome, DecisionSpec, Hearing
 from courtroom_desktop.core.court.reasons import Code as Code  # the court's reasons are records too
 from courtroom_desktop.core.court.reasons import Reason as Reason
-from courtroom_desktop.core.records import Evidence, Frozen, Usage
+from courtroom_desktop.core.records import Evidence, Frozen, Usage, VerifierReading
 
 
 class CaseType(StrEnum):
@@ -84,6 +84,8 @@ class PoolEntry(Frozen):
     level: str = Field("other", description="Evidence-hierarchy tag detected from the passage and document.")
     novelty: float = Field(1.0, description="1 - max cosine similarity to passages already in the pool.")
     injection: bool = Field(False, description="The passage reads like instructions to a model (flagged, never obeyed).")
+    verifier: VerifierReading | None = Field(None, description="The claim verifier's reading of the passage against "
+                                             "the claim (None: admitted before the court had a verifier).")
     at: float = Field(default_factory=time.time)
 
 

@@ -55,7 +55,9 @@ This file is generated: `python scripts/report_schema.py > docs/report-schema.md
   (`evidence.chunk.text`), its document (`evidence.doc_title`, `evidence.doc_path`), page span
   (`chunk.page_start`, `chunk.page_end`, 0-based), section path, stored highlight rectangles (`chunk.highlights`,
   page-relative 0..1), retrieval scores, who found it in which round with which query, its evidence-hierarchy
-  `level`, `novelty`, and `injection` (the passage reads like instructions to a model).
+  `level`, `novelty`, `injection` (the passage reads like instructions to a model), and `verifier` (added within
+  version 2: the claim verifier's calibrated `supports`, `refutes` and `neither` probabilities for the passage;
+  `null` for a passage admitted before the court had a verifier).
 - `turns`: the transcript: each counsel turn with `round`, `seat` (A or B), `stance` (`for` or `against`), `role`,
   `text`, `citations` (`evidence_id`, `quote`, `valid`, `problem`: a reason, `null` when valid), search `queries`,
   `evidence_added`, token `usage`, `regenerated`, `flags` (reasons).

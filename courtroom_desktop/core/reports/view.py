@@ -244,11 +244,20 @@ def finding_sources(record: TrialRecord, finding: Finding, escape: Callable[[str
 
 
 def assessed_text(record: TrialRecord, entry: PoolEntry) -> str:
-    """What a passage says about the claim, as assessed: 'supports (relevance 0.80)', or 'not assessed'."""
+    """What a passage says about the claim: the verifier's reading ('verifier: supports 0.91'), with the judge's
+    model's beside it when the two disagree; the judge's alone ('supports (relevance 0.80)') for a passage admitted
+    before the court had a verifier; 'not assessed' when neither read it."""
     assessment = record.assessment(entry.id)
-    if assessment is None:
-        return say(record, "not_assessed")
-    return say(record, "relevance", stance=term(record, assessment.stance.value), value=f"{assessment.relevance:.2f}")
+    judged = say(record, "relevance", stance=term(record, assessment.stance.value),
+                 value=f"{assessment.relevance:.2f}") if assessment is not None else ""
+    reading = entry.verifier
+    if reading is None:
+        return judged or say(record, "not_assessed")
+    stance, probability = reading.shown
+    verifier = say(record, "verifier_reading", stance=term(record, stance), value=f"{probability:.2f}")
+    if assessment is not None and reading.agrees_with(assessment.stance.value) is False:
+        return say(record, "readings_disagree", verifier=verifier, judge=say(record, "judge_reading", reading=judged))
+    return verifier
 
 
 def cited_by_text(record: TrialRecord, entry: PoolEntry) -> str:

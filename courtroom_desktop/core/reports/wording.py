@@ -68,6 +68,10 @@ _PAIRS: dict[Code, tuple[str, str]] = {
     Code.rule_contradiction: (_CONTRADICTION_EN, _CONTRADICTION_ZH),
     Code.rule_label_set: ("verdict rule: " + _CONTRADICTION_EN + "; the label is set to '{record_label}'",
                           "裁决规则：" + _CONTRADICTION_ZH + "；标签改为“{record_label}”"),
+    Code.rule_scored_set: ("label rule: the verifier's scores of the passages give '{record_label}', not the judge's "
+                           "'{label}' ({why}); the label is set to '{record_label}'",
+                           "标签规则：核验模型对文段的评分给出“{record_label}”，而不是法官的“{label}”（{why}）；标签改为"
+                           "“{record_label}”"),
     Code.rule_confidence_capped: ("verdict rule: '{label}' cannot carry confidence {confidence:.2f}; capped at {cap:.2f}",
                                   "裁决规则：“{label}”不能带有 {confidence:.2f} 的置信度；上限为 {cap:.2f}"),
     # the quality guard

@@ -9,7 +9,6 @@ import hashlib
 import json
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,28 +16,13 @@ import numpy as np
 
 from courtroom_desktop.core.errors import ModelError
 from courtroom_desktop.core.lazy import LazyModel
+from courtroom_desktop.core.records import VERIFIER_STANCES, VerifierReading
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
-STANCES = ("supports", "refutes", "neither")
+STANCES = VERIFIER_STANCES
 
 
-@dataclass(frozen=True)
-class Reading:
-    """The verifier's calibrated probabilities for one pair; ``stance`` is the most probable."""
-
-    supports: float
-    refutes: float
-    neither: float
-
-    @property
-    def stance(self) -> str:
-        values = (self.supports, self.refutes, self.neither)
-        return STANCES[values.index(max(values))]
-
-    @property
-    def relevance(self) -> float:
-        """How much the passage bears on the claim either way (supports or refutes, against neither)."""
-        return self.supports + self.refutes
+Reading = VerifierReading  # the verifier's reading of one pair (core.records: stored with passages)
 
 
 def calibrated(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -121,4 +105,5 @@ class ClaimVerifier:
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[Reading]:
         """Calibrated readings, one per (claim, passage), in the order given."""
         probs = calibrated(self.logits(pairs), self.temperature)
-        return [Reading(float(p[0]), float(p[1]), float(p[2])) for p in probs]
+        return [Reading(supports=min(float(p[0]), 1.0), refutes=min(float(p[1]), 1.0), neither=min(float(p[2]), 1.0))
+                for p in probs]

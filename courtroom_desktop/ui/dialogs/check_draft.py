@@ -772,12 +772,13 @@ class CheckWindow(QWidget):
 
     @staticmethod
     def pool_of(row) -> list:
-        """The claim's retrieved passages as evidence-pool entries (E1 is the first shown to the judge's model)."""
+        """The claim's retrieved passages as evidence-pool entries (E1 first), each with the verifier's reading."""
         from courtroom_desktop.core.court.records import PoolEntry
 
         if row.quick is None:
             return []
-        return [PoolEntry(id=f"E{i}", evidence=evidence, round=1, found_by="judge", query=row.claim.text)
+        return [PoolEntry(id=f"E{i}", evidence=evidence, round=1, found_by="judge", query=row.claim.text,
+                          verifier=row.quick.reading(f"E{i}"))
                 for i, evidence in enumerate(row.quick.passages, start=1)]
 
     @staticmethod

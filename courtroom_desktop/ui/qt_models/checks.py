@@ -135,7 +135,11 @@ class CheckRowsModel(RecordTableModel):
         if column == CLAIM:
             return " ".join(row.claim.text.split())
         if column == VERDICT:
-            return verdict_words(row.label) if row.label is not None else "\u2014"
+            if row.label is None:
+                return "\u2014"
+            missing = row.quick.missing if row.quick is not None and _value(row.label) == _value(row.quick.label) else ()
+            return verdict_words(row.label) + (" \u00b7 " + tr("no passage states {quantities}").format(
+                quantities=tr(", ").join(missing)) if missing else "")
         if column == CONFIDENCE:
             return f"{row.confidence:.0%}" if row.confidence is not None else ""
         if column == BY:

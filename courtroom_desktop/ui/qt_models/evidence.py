@@ -1,6 +1,7 @@
-"""The trial's evidence pool as a table: each passage with what it says about the claim (its stance as the judge's
-model assessed it, not the side that found it), its level in the evidence hierarchy, where it sits, when, by whom and
-by which query it was found, and who cited it (both sides marked)."""
+"""The trial's evidence pool as a table: each passage with what it says about the claim (its stance as the claim
+verifier scored it, and beside it the judge's model's reading where that differs; never the side that found it),
+its level in the evidence hierarchy, where it sits, when, by whom and by which query it was found, and who cited it
+(both sides marked)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ ID, STANCE, LEVEL, DOCUMENT, PAGE, FOUND, QUERY, CITED = range(len(COLUMNS))
 STANCE_ACCENT = {"supports": "for", "refutes": "against"}
 #: Assessed stances (core.court.records), for lupdate: shown through tr
 STANCES = (QT_TRANSLATE_NOOP("", "supports"), QT_TRANSLATE_NOOP("", "refutes"), QT_TRANSLATE_NOOP("", "mixed"),
-           QT_TRANSLATE_NOOP("", "irrelevant"), QT_TRANSLATE_NOOP("", "for"), QT_TRANSLATE_NOOP("", "against"))
+           QT_TRANSLATE_NOOP("", "irrelevant"), QT_TRANSLATE_NOOP("", "for"), QT_TRANSLATE_NOOP("", "against"),
+           QT_TRANSLATE_NOOP("", "neither"))
+STANCE_OF_READING = {"supports": "supports", "refutes": "refutes", "neither": "irrelevant"}
 
 
 class EvidenceModel(RecordTableModel):
@@ -49,17 +52,13 @@ class EvidenceModel(RecordTableModel):
             if column == ID and entry.injection:
                 return tr("This passage reads like instructions to a model: it is treated as a quotation only.")
             if column == STANCE:
-                assessed = self._assessed.get(entry.id)
-                if assessed is None:
-                    return tr("Not assessed yet (the judge assesses new passages after each round); found by {who}").format(
-                        who=self._finder(entry))
-                return tr("What the passage says, as the judge's model assessed it: {stance} (relevance {relevance}); "
-                          "found by {who}").format(stance=tr(assessed.stance.value),
-                                                   relevance=QLocale().toString(assessed.relevance, "f", 2),
-                                                   who=self._finder(entry))
+                return self._stance_tip(entry)
             return self._display(entry, column) or None
-        if role == Qt.ItemDataRole.ForegroundRole and column == STANCE and entry.id in self._assessed:
-            return accent(STANCE_ACCENT.get(self._assessed[entry.id].stance.value, "unclear"))
+        if role == Qt.ItemDataRole.ForegroundRole and column == STANCE:
+            if self.disagree(entry):
+                return accent("warning")
+            stance = self._stance(entry)
+            return accent(STANCE_ACCENT.get(stance, "unclear")) if stance else None
         if role == Qt.ItemDataRole.ForegroundRole and column == ID and entry.injection:
             return accent("warning")
         return None
@@ -77,8 +76,7 @@ class EvidenceModel(RecordTableModel):
         if column == ID:
             return entry.id + (" \u26a0" if entry.injection else "")
         if column == STANCE:
-            assessed = self._assessed.get(entry.id)
-            return tr(assessed_words(self.case, assessed.stance.value)) if assessed is not None else "\u2014"
+            return self._stance_words(entry)
         if column == LEVEL:
             return tr(entry.level)
         if column == DOCUMENT:
@@ -95,6 +93,50 @@ class EvidenceModel(RecordTableModel):
             both = tr("both sides \u00b7 ") if len(self._sides.get(entry.id, ())) > 1 else ""
             return both + tr(", ").join(self.cited_by(entry.id))
         return ""
+
+    # ---------------------------------------------------------------- the stance: the verifier's, the judge's beside it
+    def _stance(self, entry) -> str | None:
+        """The stance shown first: the verifier's reading as an assessed stance, else the judge's model's."""
+        reading = getattr(entry, "verifier", None)
+        if reading is not None:
+            return STANCE_OF_READING[reading.shown[0]]
+        assessed = self._assessed.get(entry.id)
+        return assessed.stance.value if assessed is not None else None
+
+    def disagree(self, entry) -> bool:
+        """The verifier and the judge's model read the passage differently."""
+        reading, assessed = getattr(entry, "verifier", None), self._assessed.get(entry.id)
+        return reading is not None and assessed is not None and reading.agrees_with(assessed.stance.value) is False
+
+    def _stance_words(self, entry) -> str:
+        reading, assessed = getattr(entry, "verifier", None), self._assessed.get(entry.id)
+        if reading is None:
+            return tr(assessed_words(self.case, assessed.stance.value)) if assessed is not None else "\u2014"
+        stance, probability = reading.shown
+        shown = tr(assessed_words(self.case, STANCE_OF_READING[stance])) + " " + QLocale().toString(probability, "f", 2)
+        if self.disagree(entry):
+            shown += " \u00b7 " + tr("judge: {stance}").format(stance=tr(assessed_words(self.case,
+                                                                                        assessed.stance.value)))
+        return shown
+
+    def _stance_tip(self, entry) -> str:
+        reading, assessed = getattr(entry, "verifier", None), self._assessed.get(entry.id)
+        lines = []
+        if reading is not None:
+            lines.append(tr("The claim verifier's reading: supports {s}, refutes {r}, neither {n} (calibrated "
+                            "probabilities)").format(s=QLocale().toString(reading.supports, "f", 2),
+                                                     r=QLocale().toString(reading.refutes, "f", 2),
+                                                     n=QLocale().toString(reading.neither, "f", 2)))
+        if assessed is not None:
+            lines.append(tr("What the passage says, as the judge's model assessed it: {stance} (relevance "
+                            "{relevance})").format(stance=tr(assessed.stance.value),
+                                                    relevance=QLocale().toString(assessed.relevance, "f", 2)))
+        elif reading is None:
+            lines.append(tr("Not assessed yet (the judge assesses new passages after each round)"))
+        if self.disagree(entry):
+            lines.append(tr("The verifier and the judge's model disagree: both readings are kept."))
+        lines.append(tr("Found by {who}").format(who=self._finder(entry)))
+        return "\n".join(lines)
 
     # ---------------------------------------------------------------- records in
     def reset(self, case="claim", pool=(), turns=(), verdict=None, assessments=()) -> None:

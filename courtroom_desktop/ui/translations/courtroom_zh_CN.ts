@@ -1006,6 +1006,10 @@ Re-embed now?</source>
         <translation>失败</translation>
     </message>
     <message>
+        <source>no passage states {quantities}</source>
+        <translation>没有文段陈述 {quantities}</translation>
+    </message>
+    <message>
         <source>Check</source>
         <translation>核查</translation>
     </message>
@@ -2032,20 +2036,16 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>反对</translation>
     </message>
     <message>
+        <source>neither</source>
+        <translation>无关</translation>
+    </message>
+    <message>
         <source>{who} found it in round {round} at {time} (novelty {novelty})</source>
         <translation>{who}在第 {round} 轮（{time}）找到（新颖度 {novelty}）</translation>
     </message>
     <message>
         <source>This passage reads like instructions to a model: it is treated as a quotation only.</source>
         <translation>这段文字读起来像是给模型的指令：仅作为引文对待。</translation>
-    </message>
-    <message>
-        <source>Not assessed yet (the judge assesses new passages after each round); found by {who}</source>
-        <translation>尚未评估（法官在每轮之后评估新段落）；由{who}找到</translation>
-    </message>
-    <message>
-        <source>What the passage says, as the judge&apos;s model assessed it: {stance} (relevance {relevance}); found by {who}</source>
-        <translation>法官的模型评估该段落的立场：{stance}（相关度 {relevance}）；由{who}找到</translation>
     </message>
     <message>
         <source>Judge</source>
@@ -2062,6 +2062,30 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
     <message>
         <source>both sides · </source>
         <translation>双方 · </translation>
+    </message>
+    <message>
+        <source>judge: {stance}</source>
+        <translation>法官：{stance}</translation>
+    </message>
+    <message>
+        <source>The claim verifier&apos;s reading: supports {s}, refutes {r}, neither {n} (calibrated probabilities)</source>
+        <translation>核验模型的读数：支持 {s}，反驳 {r}，无关 {n}（校准后的概率）</translation>
+    </message>
+    <message>
+        <source>What the passage says, as the judge&apos;s model assessed it: {stance} (relevance {relevance})</source>
+        <translation>法官模型评估的文段立场：{stance}（相关度 {relevance}）</translation>
+    </message>
+    <message>
+        <source>Not assessed yet (the judge assesses new passages after each round)</source>
+        <translation>尚未评估（法官在每轮结束后评估新文段）</translation>
+    </message>
+    <message>
+        <source>The verifier and the judge&apos;s model disagree: both readings are kept.</source>
+        <translation>核验模型与法官模型的读数不一致：两者都保留。</translation>
+    </message>
+    <message>
+        <source>Found by {who}</source>
+        <translation>由{who}找到</translation>
     </message>
     <message>
         <source>verdict</source>
@@ -3350,6 +3374,22 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
     <message>
         <source>No passage of the library matches the claim.</source>
         <translation>文献库中没有与该主张匹配的段落。</translation>
+    </message>
+    <message>
+        <source>{len(self.readings)} verifier readings for {len(self.passages)} passages</source>
+        <translation>{len(self.passages)} 个文段却有 {len(self.readings)} 个核验读数</translation>
+    </message>
+    <message>
+        <source>citations {list(self.citations)} name passages that were not shown</source>
+        <translation>引用 {list(self.citations)} 指向未展示的文段</translation>
+    </message>
+    <message>
+        <source>&apos;{self.label.value}&apos; with no cited passage the verifier scored for it</source>
+        <translation>“{self.label.value}”没有被核验模型评为支持该标签的引用文段</translation>
+    </message>
+    <message>
+        <source>the reason contradicts the label: {problem}</source>
+        <translation>理由与标签相矛盾：{problem}</translation>
     </message>
     <message>
         <source>the claims file holds neither a list of claims nor an object with a &quot;claims&quot; list</source>
