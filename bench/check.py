@@ -1,13 +1,14 @@
 """Check benchmark: how fast a whole draft is checked (issue #28), against what a user would otherwise do.
 
-    python bench/check.py [--claims 12] [--baseline-claims 3] [--model all=ollama:llama3.1]
+    python bench/check.py [--claims 20] [--baseline-claims 3] [--model all=ollama:llama3.1]
 
 Ingests the sample library into a temporary data folder and loads the models first (not timed). Then:
 
-- the quick check: a draft of about 12 claims (English, on the samples' topics, among ordinary sentences) found by the
-  rules, stored as a check (``create_check``, --trials never) and run by its queue (``check_queue(id).run()``), as
-  ``courtroom check`` does; timed from ``create_check`` to the first ClaimUpdated (the first row of the table) and to
-  the last;
+- the quick check: a draft of 20 claims (English, on the samples' topics, among ordinary sentences; one of them the
+  40-percent vitamin D claim of issue #45, whose number no sample states) found by the rules, stored as a check
+  (``create_check``, --trials never) and run by its queue (``check_queue(id).run()``), as ``courtroom check`` does;
+  timed from ``create_check`` to the first ClaimUpdated (the first row of the table) and to the last; each row's
+  label is printed with the passages it rests on and the verifier's reading of each;
 - the baseline: the standard recipe without a check, one full trial per claim typed by hand
   (``start_trial`` + run to its verdict, the default debate settings), on the first --baseline-claims claims.
 
@@ -48,6 +49,18 @@ greater weight loss than diet alone.
 Antiretroviral therapy reduces the incidence of tuberculosis in people with HIV. Tuberculosis is the leading cause of \
 death among people with HIV. The meeting ended early. Starting antiretroviral therapy early lowers mortality by more \
 than 50%. Isoniazid preventive therapy halves the risk of tuberculosis.
+
+Our review found that vitamin D supplementation in pregnancy reduced the risk of low birth weight by 40 percent. \
+Vitamin D deficiency is common among people living far from the equator. We will circulate the notes on Friday. \
+Sun exposure is the main source of vitamin D for most people. Obesity is associated with lower vitamin D levels. \
+Physical activity reduces the risk of obesity in children. Sugar-sweetened beverages contribute to weight gain in \
+adolescents. The next section lists open questions. Tuberculosis screening should be offered to everyone diagnosed \
+with HIV. People with HIV are about 20 times more likely to develop active tuberculosis than people without HIV. \
+Rifampicin interacts with several antiretroviral drugs.
+
+Vitamin D supplementation lowers the risk of respiratory infections. Children who sleep less are more likely to \
+become obese. Tuberculosis killed more people than any other infectious disease in 2019. Weight loss improves blood \
+sugar control in people with type 2 diabetes.
 """
 
 
@@ -58,6 +71,7 @@ async def warm(workspace: Workspace) -> None:
         if load is not None and inspect.isawaitable(result := load()):
             await result
     workspace.retriever.search(["vitamin D"], k=1)  # the retriever and the embedding model
+    workspace.verifier.score([("vitamin D", "vitamin D")])  # the claim verifier
 
 
 async def quick_check(workspace: Workspace, draft, claims) -> dict:
@@ -79,6 +93,15 @@ async def quick_check(workspace: Workspace, draft, claims) -> dict:
             status = event.status.value
     wall = time.perf_counter() - began
     record = workspace.check_record(check_id)
+    for row in record.rows:  # each row's label and what it rests on: the passages scored for it
+        quick = row.quick
+        if quick is None:
+            continue
+        shown = [(cid, *quick.reading(cid).shown) for cid in quick.citations if quick.reading(cid) is not None]
+        backing = ", ".join(f"{cid} {stance} {p:.2f}" for cid, stance, p in shown) or "no passage"
+        missing = f"; no passage states {', '.join(quick.missing)}" if quick.missing else ""
+        print(f"  {row.index + 1:2d}. {quick.label.value} {quick.confidence:.2f} <- {backing}{missing}: "
+              f"{row.claim.text[:80]}", flush=True)
     return {"wall": wall, "first": first, "claims": done, "status": status, "counts": record.counts(),
             "failed": sum(r.status.value == "failed" for r in record.rows)}
 
@@ -122,7 +145,7 @@ def per_minute(result: dict) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--claims", type=int, default=12, help="claims of the draft to check (at most 12)")
+    parser.add_argument("--claims", type=int, default=20, help="claims of the draft to check (at most 20)")
     parser.add_argument("--baseline-claims", type=int, default=3, help="claims given a full trial each (baseline)")
     parser.add_argument("--model", action="append", default=[], help="ROLE=PROVIDER:MODEL")
     args = parser.parse_args()

@@ -1,4 +1,4 @@
-"""`courtroom eval verdicts`: the court and two baselines on labelled claims."""
+"""`courtroom eval verdicts`: the court, the verifier alone and chat-model baselines on labelled claims."""
 
 from __future__ import annotations
 
@@ -8,18 +8,26 @@ from pathlib import Path
 
 def add_verdicts_action(actions) -> argparse.ArgumentParser:
     parser = actions.add_parser(
-        "verdicts", help="accuracy of the court vs single-pass RAG and a majority vote on labelled claims",
-        description="Builds a library from a corpus (cached), then for each claim runs a trial and two baselines "
-        "with the same models and retriever: single-pass RAG, and a majority vote of single-pass answers at the "
-        "trial's token budget. Prints accuracy, macro-F1, confusion matrices and per-trial figures.")
+        "verdicts", help="accuracy, macro-F1 (95%% bootstrap CIs), calibration and speed of the court and baselines "
+        "on labelled claims",
+        description="Builds a library from a corpus (cached), then judges each claim by every method named, with the "
+        "same models, retriever and claim verifier: the verifier alone, single-pass RAG, a majority vote, the court "
+        "and its ablations. Prints, per method, accuracy and macro-F1 with 95%% bootstrap intervals, the expected "
+        "calibration error, the gold-evidence recall of what it saw, claims per minute and tokens; then confusion "
+        "matrices and per-claim figures.")
     parser.add_argument("--claims", required=True, help="claims JSONL (id, claim, label SUPPORT|CONTRADICT|NEI, cited_doc_ids)")
     parser.add_argument("--corpus", required=True, help="corpus.jsonl of a BEIR folder (or the folder)")
     parser.add_argument("--sample", type=int, default=12, help="claims to draw, balanced over labels (0: all)")
+    parser.add_argument("--k", type=int, default=6, help="passages a single retrieval brings back (default: 6)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-rounds", type=int, default=2, help="round limit of each trial (default: 2)")
     parser.add_argument("--min-rounds", type=int, default=None,
                         help="rounds before a verdict may be given (default: 1, or --max-rounds if lower)")
-    parser.add_argument("--methods", default="court,single,majority", help="comma-separated: court, single, majority")
+    parser.add_argument("--methods", default="verifier,single,court",
+                        help="comma-separated, of: verifier (retrieval, then the claim verifier and the label rule; "
+                        "no chat model), single (one chat-model answer), majority (single answers at the trial's "
+                        "token budget), court, court-fixed-sides (no role switching), court-one-search (no retrieval "
+                        "after round 1)")
     parser.add_argument("--model", action="append", default=[], metavar="ROLE=PROVIDER:MODEL",
                         help="e.g. all=ollama:llama3.1:8b (the baselines use the judge's model)")
     parser.add_argument("--cache", metavar="DIR", help="where the corpus library is kept between runs "
@@ -42,7 +50,7 @@ def run_verdicts_action(args, ctx) -> int:
     cache = Path(args.cache) if args.cache else ctx.data_dir / "eval-cache" / "verdicts"
     report = run_verdicts(with_model_overrides(ctx.config, args.model), Path(args.corpus), Path(args.claims), cache,
                           methods, args.sample or None, args.seed, args.min_rounds, args.max_rounds,
-                          log=lambda line: print(line, file=sys.stderr), on_result=progress)
+                          log=lambda line: print(line, file=sys.stderr), on_result=progress, k=args.k)
     print(report)
     if args.out:
         Path(args.out).write_text(report + "\n", encoding="utf-8")

@@ -53,13 +53,14 @@ async def test_three_methods_with_scripted_models(tmp_path):
     quick = json.dumps({"label": "refuted", "confidence": 0.6, "citations": ["E1"], "reason": "r"})
     judge = scripted([quick] * 60, "judge")
 
-    def court_factory():
+    def court_factory(changes):
         trial_judge = scripted([ruling(0.5), ruling(0.9), verdict("supported")], "judge")
         return Court(models(scripted([counsel] * 20, "prosecution"), scripted([counsel] * 20, "defense"), trial_judge),
                      retriever, store, DebateSettings(min_rounds=2, max_rounds=2))
 
     results = await evaluate_verdicts([claim(1, SUP, ("doc0", "doc9"))], court_factory=court_factory,
-                                      retriever=retriever, judge_model=judge, store=store)
+                                      retriever=retriever, judge_model=judge, store=store,
+                                      methods=("court", "single", "majority"))
     [r] = results
     assert r.predictions == {"court": "supported", "single": "refuted", "majority": "refuted"}
     assert r.rounds == 2 and r.tokens["court"] > 0
@@ -79,7 +80,7 @@ async def test_the_report_counts_rule_corrections_and_stances_that_differ_from_t
     store = TrialStore(tmp_path / "t.sqlite")
     drafts = iter([[verdict("insufficient evidence", confidence=1.0)] * 2, [verdict("supported")]])
 
-    def court_factory():
+    def court_factory(changes):
         trial_judge = scripted([ruling(0.5), ruling(0.9), *next(drafts)], "judge")
         return Court(models(scripted([counsel] * 20, "prosecution"), scripted([counsel] * 20, "defense"), trial_judge),
                      FakeRetriever(), store, DebateSettings(min_rounds=2, max_rounds=2))
@@ -93,3 +94,76 @@ async def test_the_report_counts_rule_corrections_and_stances_that_differ_from_t
     assert "corrected 1 of 2 court verdicts (50%)" in report
     assert f"Assessed passages: {assessed}, of which {differs} ({differs / assessed:.0%})" in report
     store.close()
+
+
+@pytest.mark.asyncio
+async def test_the_verifier_method_and_the_courts_ablations(tmp_path):
+    """The verifier method decides from the real verifier's scores with no chat model; each ablation's court gets its
+    settings change; the report carries intervals, ECE, evidence recall, claims per minute and the judge's own label."""
+    from courtroom_desktop.core.eval.verdicts import format_report
+    from courtroom_desktop.core.verifier.scorer import ClaimVerifier
+
+    store = TrialStore(tmp_path / "t.sqlite")
+    retriever = FakeRetriever()
+    asked = []
+
+    def court_factory(changes):
+        asked.append(dict(changes))
+        settings = DebateSettings(min_rounds=2, max_rounds=2).model_copy(update=dict(changes))
+        trial_judge = scripted([ruling(0.5), ruling(0.9), verdict("supported"), verdict("supported")], "judge")
+        return Court(models(scripted([counsel] * 20, "prosecution"), scripted([counsel] * 20, "defense"), trial_judge),
+                     retriever, store, settings, verifier=ClaimVerifier())
+
+    claims = [LabelledClaim("1", "Vitamin D supplements in pregnancy have no effect on birth weight.", REF, ("doc0",)),
+              LabelledClaim("2", "Vitamin D supplements raise birth weight in pregnancy.", SUP, ("doc0",))]
+    methods = ("verifier", "court", "court-fixed-sides", "court-one-search")
+    results = await evaluate_verdicts(claims, court_factory=court_factory, retriever=retriever, judge_model=None,
+                                      store=store, verifier=ClaimVerifier(), methods=methods)
+    assert asked == [{}, {"max_switches": 0}, {"search_every_round": False}] * 2
+    for r in results:
+        assert r.tokens["verifier"] == 0 and 0 <= r.confidences["verifier"] <= 1
+        assert r.judge_labels["court"] == "supported"  # the scripted judge's, kept beside the verdict
+    report = format_report(results, methods)
+    assert "| verifier | 2 |" in report and "court: the judge's own label" in report
+    assert "[" in report.split("| verifier | 2 |")[1].split("\n")[0]  # the bootstrap interval
+    with pytest.raises(Exception, match="unknown"):
+        await evaluate_verdicts(claims, court_factory=court_factory, retriever=retriever, judge_model=None,
+                                store=store, methods=("oracle",))
+    store.close()
+
+
+def test_one_search_court_does_not_search_after_round_one(tmp_path):
+    import asyncio
+
+    from courtroom_desktop.core.court.records import TrialSpec
+
+    counts = {}
+    for every in (True, False):
+        store = TrialStore(tmp_path / f"{every}.sqlite")
+        retriever = FakeRetriever()
+        court = Court(models(scripted([counsel] * 20, "prosecution"), scripted([counsel] * 20, "defense"),
+                             scripted([ruling(0.5), ruling(0.5), verdict("supported")], "judge")),
+                      retriever, store, DebateSettings(min_rounds=2, max_rounds=2, search_every_round=every))
+        trial_id = court.start(TrialSpec(claim="Vitamin D supplements raise birth weight."))
+
+        async def drive(court=court, trial_id=trial_id):
+            async for _ in court.run(trial_id):
+                pass
+
+        asyncio.run(drive())
+        counts[every] = len(retriever.calls)
+        store.close()
+    assert counts[True] == 4 and counts[False] == 2  # two turns a round; searches in round 1 only
+
+
+def test_labels_figures():
+    from courtroom_desktop.core.eval.labels import bootstrap, expected_calibration_error, macro_f1
+
+    gold = ["s", "s", "r", "n"]
+    said = ["s", "r", "r", "mixed"]
+    assert macro_f1(gold, said) == pytest.approx((2 / 3 + 2 / 3 + 0) / 3)
+    acc, f1 = bootstrap(gold, said, resamples=200)
+    assert acc.value == 0.5 and acc.low <= 0.5 <= acc.high and 0 <= f1.low <= f1.value <= f1.high <= 1
+    # two predictions at 0.9, one right: |0.5 - 0.9| = 0.4; two at 0.3, both right: |1 - 0.3| = 0.7 -> 0.55
+    assert expected_calibration_error([0.9, 0.9, 0.3, 0.3], [True, False, True, True]) == pytest.approx(0.55)
+    assert expected_calibration_error([], []) == 0.0
