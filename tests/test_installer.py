@@ -165,6 +165,25 @@ def test_spec_collects_the_ocr_models_and_onnxruntime():
         assert any(fnmatch.fnmatch(name, p) for p in patterns), f"courtroom.spec's includes {patterns} miss {name}"
 
 
+def test_spec_collects_the_claim_verifier():
+    """Every verdict rests on the claim verifier's scores: each file of its model folder (the ONNX model, tokenizer,
+    card) must match the spec's patterns for the package's data, or the bundle cannot check a claim."""
+    import fnmatch
+
+    from courtroom_desktop.core.verifier.scorer import MODEL_DIR, ClaimVerifier
+
+    includes = _spec_patterns(_spec_tree(), "collect_data_files", "courtroom_desktop", "includes")
+    assert includes, "courtroom.spec does not collect courtroom_desktop's data files"
+    package = Path(courtroom_desktop.__file__).parent
+    card = ClaimVerifier().card
+    needed = {"verifier.json", "tokenizer.json", card["onnx"]}
+    shipped = {p.name for p in MODEL_DIR.iterdir()}
+    assert needed <= shipped
+    for name in sorted(needed):
+        relative = (MODEL_DIR / name).relative_to(package).as_posix()
+        assert any(fnmatch.fnmatch(relative, p) for p in includes), f"courtroom.spec's includes {includes} miss {relative}"
+
+
 def test_the_smoke_tests_scanned_sample_has_no_text_layer():
     """installer/smoke_scan.pdf is what proves the bundle's OCR: a page with a text layer would be found by search
     without it. One image-only page for each of the smoke test's queries."""
