@@ -56,8 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         for claim, gold in claims:
             found = retriever.search([claim], k=args.k)
             readings = verifier.score([(claim, e.chunk.text) for e in found])
-            scored_claims.append((claim, gold, [scored.Scored(f"E{i}", e.chunk.text, r)
-                                                for i, (e, r) in enumerate(zip(found, readings), 1)]))
+            scored_claims.append((claim, gold, scored.numbered([e.chunk.text for e in found], readings)))
     finally:
         library.close()
     print(f"{len(scored_claims)} held-out SciFact train claims")
@@ -65,27 +64,21 @@ def main(argv: list[str] | None = None) -> int:
 
     import numpy as np
 
-    from courtroom_desktop.core import records
-
     gold = [g for _, g, _ in scored_claims]
-    defaults = records.VERIFIER_BACKS, scored.CLAIM_CALIBRATION
-    scored.CLAIM_CALIBRATION = (1.0, 0.0)  # the identity: the rule's own probability
     best: tuple[float, float] = (-1.0, 0.0)
     raw: dict[float, list[tuple[str, float]]] = {}
-    try:
-        for threshold in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6):
-            records.VERIFIER_BACKS = threshold
-            ruled = [scored.decide(claim, passages, insufficient_cap=1.0) for claim, _, passages in scored_claims]
-            said = [r.label.value for r in ruled]
-            raw[threshold] = [(s, r.confidence) for s, r in zip(said, ruled)]
-            f1 = macro_f1(gold, said, list(gold_of.values()))
-            ece = expected_calibration_error([r.confidence for r in ruled], [g == s for g, s in zip(gold, said)])
-            print(f"VERIFIER_BACKS {threshold:.2f}: accuracy {accuracy(gold, said):.3f} macro-F1 {f1:.3f} "
-                  f"ECE (uncalibrated) {ece:.3f}")
-            if f1 >= best[0]:
-                best = (f1, threshold)
-    finally:
-        records.VERIFIER_BACKS, scored.CLAIM_CALIBRATION = defaults
+    for threshold in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6):
+        # the identity map (1, 0): the rule's own probability, before any calibration
+        ruled = [scored.decide(claim, passages, insufficient_cap=1.0, threshold=threshold, calibration=(1.0, 0.0))
+                 for claim, _, passages in scored_claims]
+        said = [r.label.value for r in ruled]
+        raw[threshold] = [(s, r.confidence) for s, r in zip(said, ruled)]
+        f1 = macro_f1(gold, said, list(gold_of.values()))
+        ece = expected_calibration_error([r.confidence for r in ruled], [g == s for g, s in zip(gold, said)])
+        print(f"VERIFIER_BACKS {threshold:.2f}: accuracy {accuracy(gold, said):.3f} macro-F1 {f1:.3f} "
+              f"ECE (uncalibrated) {ece:.3f}")
+        if f1 >= best[0]:
+            best = (f1, threshold)
     chosen = raw[best[1]]
     x = np.array([math.log(min(max(p, 1e-4), 1 - 1e-4) / (1 - min(max(p, 1e-4), 1 - 1e-4))) for _, p in chosen])
     y = np.array([float(s == g) for (s, _), g in zip(chosen, gold)])

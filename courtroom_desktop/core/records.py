@@ -192,11 +192,15 @@ class VerifierReading(Frozen):
 
     @property
     def backs(self) -> str | None:
-        """The reading the label rule counts ('supports' or 'refutes': above ``VERIFIER_BACKS`` and above the
-        opposite one), None when it counts for neither."""
-        if self.supports > VERIFIER_BACKS and self.supports >= self.refutes:
+        """The reading the label rule counts at ``VERIFIER_BACKS`` (``backs_at``)."""
+        return self.backs_at(VERIFIER_BACKS)
+
+    def backs_at(self, threshold: float) -> str | None:
+        """'supports' or 'refutes' when that probability is above ``threshold`` and above the opposite one; None when
+        the passage counts for neither."""
+        if self.supports > threshold and self.supports >= self.refutes:
             return "supports"
-        if self.refutes > VERIFIER_BACKS and self.refutes > self.supports:
+        if self.refutes > threshold and self.refutes > self.supports:
             return "refutes"
         return None
 

@@ -9,7 +9,6 @@ import pytest
 
 from courtroom_desktop.core.court.records import VerdictLabel
 from courtroom_desktop.core.court.scored import (
-    BACKS,
     CLAIM_CALIBRATION,
     MIXED_MARGIN,
     Scored,
@@ -17,7 +16,7 @@ from courtroom_desktop.core.court.scored import (
     contradicts,
     decide,
 )
-from courtroom_desktop.core.records import VerifierReading
+from courtroom_desktop.core.records import VERIFIER_BACKS, VerifierReading
 
 SUP, REF, MIX, NEI = (VerdictLabel.supported, VerdictLabel.refuted, VerdictLabel.mixed, VerdictLabel.insufficient)
 
@@ -66,7 +65,7 @@ def test_no_label_without_a_passage_scored_for_it():
                 ruled = decide("The drug works.", passages(read(s, r), *other))
                 needs = {SUP: {"supports"}, REF: {"refutes"}, MIX: {"supports", "refutes"}}.get(ruled.label, set())
                 by_id = {p.id: p.reading for p in passages(read(s, r), *other)}
-                backed = {by_id[i].backs for i in ruled.backing if by_id[i].probability(by_id[i].backs) > BACKS}
+                backed = {by_id[i].backs for i in ruled.backing if by_id[i].probability(by_id[i].backs) > VERIFIER_BACKS}
                 assert needs <= backed, (s, r, other, ruled)
                 assert ruled.label != NEI or ruled.backing == ()
 
@@ -79,7 +78,7 @@ def test_no_passage_no_label():
 def test_mixed_margin_is_the_boundary():
     close = decide("x", passages(read(0.6, 0.0), read(0.0, 0.6 + MIXED_MARGIN - 0.01)))
     apart = decide("x", passages(read(0.6, 0.0), read(0.0, 0.6 + MIXED_MARGIN + 0.01)))
-    assert BACKS < 0.6
+    assert VERIFIER_BACKS < 0.6
     assert close.label is MIX and apart.label is REF
 
 

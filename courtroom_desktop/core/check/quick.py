@@ -25,7 +25,7 @@ from courtroom_desktop.core.check.records import QuickResult
 from courtroom_desktop.core.court import prompts
 from courtroom_desktop.core.court.bench import ChatModel, Retriever, Verifier
 from courtroom_desktop.core.court.records import Bounded, Cap, VerdictLabel
-from courtroom_desktop.core.court.scored import Ruled, Scored, contradicts, decide
+from courtroom_desktop.core.court.scored import Ruled, contradicts, decide, numbered
 from courtroom_desktop.core.privacy import TrialPolicy
 from courtroom_desktop.core.records import Evidence
 from courtroom_desktop.core.text import language_of
@@ -72,8 +72,7 @@ async def quick_check(claim: str, retriever: Retriever, model: ChatModel | None,
         return QuickResult(label=VerdictLabel.insufficient, confidence=0.0, reason="No passage of the library "
                            "matches the claim.", seconds=time.monotonic() - started)
     readings = await asyncio.to_thread(verifier.score, [(claim, e.chunk.text) for e in found])
-    ruled = decide(claim, [Scored(f"E{i}", e.chunk.text, r) for i, (e, r) in enumerate(zip(found, readings), 1)],
-                   insufficient_cap)
+    ruled = decide(claim, numbered([e.chunk.text for e in found], readings), insufficient_cap)
     reason, warnings, tokens = ruled.reason(language_of(claim)), [], 0
     by: Literal["rule", "model"] = "rule"
     if model is not None:

@@ -198,7 +198,7 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
             check.label = check.record_label
             check.confidence = min(check.confidence, state.rulings[-1].ruling.confidence)
     flags += check.notes
-    weighed = rules.evidence_confidence(state, court.settings, cited)
+    weighed: tuple[VerdictLabel, float] | None
     if ruled is not None:  # the label and confidence are the label rule's over the scores: set, not argued (no resend)
         weighed = (ruled.label, ruled.confidence)
         if check.label != ruled.label:
@@ -207,9 +207,11 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
         check.label, check.confidence = ruled.label, ruled.confidence
         if contradicts(check.label, summary):
             summary = plain_summary(state, check.label, ruled.backing or cited)
-    if weighed is not None:
-        disagreement = rules.confidence_disagreement(check.label, check.confidence, *weighed, court.settings)
-        flags += [disagreement] if disagreement is not None else []
+    else:  # no verifier: the weighed evidence's own figure, flagged when far from the judge's
+        weighed = rules.evidence_confidence(state, court.settings, cited)
+        if weighed is not None:
+            disagreement = rules.confidence_disagreement(check.label, check.confidence, *weighed, court.settings)
+            flags += [disagreement] if disagreement is not None else []
     verdict = Verdict(
         label=check.label, confidence=check.confidence, findings=tuple(findings),
         open_questions=tuple(dict.fromkeys(_clean(draft.open_questions, instructions)

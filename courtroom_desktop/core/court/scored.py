@@ -38,7 +38,6 @@ from courtroom_desktop.core.court.stance import stance_of
 from courtroom_desktop.core.records import VERIFIER_BACKS, VerifierReading
 from courtroom_desktop.core.verifier.numbers import missing
 
-BACKS = VERIFIER_BACKS  # a passage backs a label above this probability (and above the opposite reading)
 MIXED_MARGIN = 0.15  # passages back both labels and their best are this close: mixed
 INSUFFICIENT_CAP = 0.5  # 'insufficient evidence' is never surer than this (the court's verdict rule's default)
 CLAIM_CALIBRATION = (0.2, 0.4)
@@ -107,34 +106,42 @@ WORDS = {
 }
 
 
-def backing(passages: Sequence[Scored], stance: str) -> list[Scored]:
-    """The passages that back ``stance`` ('supports' or 'refutes'; ``VerifierReading.backs``), best first."""
-    found = [p for p in passages if p.reading.backs == stance]
+def numbered(texts: Sequence[str], readings: Sequence[VerifierReading]) -> list[Scored]:
+    """Passages as a quick check shows them: E1, E2, ... in order, each with its reading."""
+    return [Scored(f"E{i}", text, reading) for i, (text, reading) in enumerate(zip(texts, readings, strict=True), 1)]
+
+
+def backing(passages: Sequence[Scored], stance: str, threshold: float = VERIFIER_BACKS) -> list[Scored]:
+    """The passages that back ``stance`` ('supports' or 'refutes'; ``VerifierReading.backs_at``), best first."""
+    found = [p for p in passages if p.reading.backs_at(threshold) == stance]
     return sorted(found, key=lambda p: -p.reading.probability(stance))
 
 
-def claim_confidence(p: float) -> float:
+def claim_confidence(p: float, calibration: tuple[float, float] = CLAIM_CALIBRATION) -> float:
     """The claim-level confidence for a label whose backing probability is ``p`` (``CLAIM_CALIBRATION``)."""
-    a, b = CLAIM_CALIBRATION
+    a, b = calibration
     p = min(max(p, 1e-4), 1 - 1e-4)
     return 1.0 / (1.0 + math.exp(-(a * math.log(p / (1 - p)) + b)))
 
 
-def decide(claim: str, passages: Sequence[Scored], insufficient_cap: float = INSUFFICIENT_CAP) -> Ruled:
-    """The label ``passages`` give ``claim`` by the rule of this module's docstring."""
-    supporting, refuting = backing(passages, "supports"), backing(passages, "refutes")
+def decide(claim: str, passages: Sequence[Scored], insufficient_cap: float = INSUFFICIENT_CAP,
+           threshold: float = VERIFIER_BACKS, calibration: tuple[float, float] = CLAIM_CALIBRATION) -> Ruled:
+    """The label ``passages`` give ``claim`` by the rule of this module's docstring (``threshold`` and
+    ``calibration``: other values than the shipped ones, for training/tune_rule.py to compare)."""
+    supporting = backing(passages, "supports", threshold)
+    refuting = backing(passages, "refutes", threshold)
     best_s = max((p.reading.supports for p in passages), default=0.0)
     best_r = max((p.reading.refutes for p in passages), default=0.0)
     s = supporting[0].reading.supports if supporting else 0.0
     r = refuting[0].reading.refutes if refuting else 0.0
-    undecided = min(claim_confidence(1.0 - max(best_s, best_r)), insufficient_cap)
+    undecided = min(claim_confidence(1.0 - max(best_s, best_r), calibration), insufficient_cap)
     if supporting and refuting and abs(s - r) < MIXED_MARGIN:
-        label, confidence = VerdictLabel.mixed, claim_confidence(min(s, r))
+        label, confidence = VerdictLabel.mixed, claim_confidence(min(s, r), calibration)
         ids = tuple(p.id for p in sorted(supporting + refuting, key=lambda p: -p.reading.relevance))
     elif supporting and s >= r:
-        label, confidence, ids = VerdictLabel.supported, claim_confidence(s), tuple(p.id for p in supporting)
+        label, confidence, ids = VerdictLabel.supported, claim_confidence(s, calibration), tuple(p.id for p in supporting)
     elif refuting:
-        label, confidence, ids = VerdictLabel.refuted, claim_confidence(r), tuple(p.id for p in refuting)
+        label, confidence, ids = VerdictLabel.refuted, claim_confidence(r, calibration), tuple(p.id for p in refuting)
     else:
         label, confidence, ids = VerdictLabel.insufficient, undecided, ()
     absent = tuple(dict.fromkeys(q.text for q in missing(claim, [p.text for p in passages]))) if passages else ()

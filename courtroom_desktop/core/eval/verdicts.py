@@ -32,7 +32,7 @@ from courtroom_desktop.core.config import AppConfig
 from courtroom_desktop.core.court.baselines import majority_vote, single_pass
 from courtroom_desktop.core.court.bench import Verifier
 from courtroom_desktop.core.court.records import TrialEvent, TrialSpec, VerdictLabel
-from courtroom_desktop.core.court.scored import Scored, decide
+from courtroom_desktop.core.court.scored import decide, numbered
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ConfigError
 from courtroom_desktop.core.eval.labels import Interval, bootstrap, expected_calibration_error
@@ -150,10 +150,9 @@ def load_claims(path: Path, sample: int | None = None, seed: int = 0, balanced: 
 
 def scores(results: list[ClaimResult], method: str, judge: bool = False) -> Scores:
     """The figures of ``method`` over the claims it answered (``judge``: a court's judge's own labels instead)."""
-    said_by = {id(r): (r.judge_labels if judge else r.predictions).get(method) for r in results}
-    answered = [r for r in results if said_by[id(r)] is not None]
+    answered = [r for r in results if method in (r.judge_labels if judge else r.predictions)]
     gold = [r.claim.gold.value for r in answered]
-    said = [str(said_by[id(r)]) for r in answered]
+    said = [(r.judge_labels if judge else r.predictions)[method] for r in answered]
     confusion = {g.value: {str(p if isinstance(p, str) else p.value): 0 for p in PREDICTED} for g in CLASSES}
     for g, p in zip(gold, said):
         confusion[g][p] = confusion[g].get(p, 0) + 1
@@ -172,7 +171,7 @@ async def verifier_verdict(claim: str, retriever: Searcher, verifier: Verifier, 
     confidence, the documents of the passages seen)."""
     found = await retriever.asearch([claim], k=k)
     readings = await asyncio.to_thread(verifier.score, [(claim, e.chunk.text) for e in found])
-    ruled = decide(claim, [Scored(f"E{i}", e.chunk.text, r) for i, (e, r) in enumerate(zip(found, readings), 1)])
+    ruled = decide(claim, numbered([e.chunk.text for e in found], readings))
     return ruled.label.value, ruled.confidence, [e.chunk.doc_id for e in found]
 
 
@@ -268,10 +267,10 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def format_report(results: list[ClaimResult], methods: Sequence[str] = METHODS) -> str:
+    figures = {method: scores(results, method) for method in methods}  # each bootstrapped once
     lines = ["| method | claims | accuracy [95% CI] | macro-F1 [95% CI] | ECE | gold-evidence recall | claims/min | "
              "mean tokens |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for method in methods:
-        s = scores(results, method)
+    for method, s in figures.items():
         if not s["n"]:
             continue
         seconds = sum(r.seconds.get(method, 0.0) for r in results if method in r.predictions)
@@ -285,8 +284,7 @@ def format_report(results: list[ClaimResult], methods: Sequence[str] = METHODS) 
         if own["n"]:
             lines.append(f"| {method}: the judge's own label | {own['n']} | {own['accuracy_ci']} | "
                          f"{own['macro_f1_ci']} | - | | | |")
-    for method in methods:
-        s = scores(results, method)
+    for method, s in figures.items():
         if not s["n"]:
             continue
         labels = [str(p if isinstance(p, str) else p.value) for p in PREDICTED]
