@@ -15,7 +15,7 @@ from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelUnavailable
 from courtroom_desktop.core.reports.wording import say_reason as said
 
-from .fakes import FakeRetriever, counsel, models, ruling, scripted, verdict
+from .fakes import FakeRetriever, counsel, models, passage_evidence, ruling, scripted, verdict
 
 CLAIM = "Vitamin D supplements in pregnancy raise birth weight."
 
@@ -85,10 +85,36 @@ async def test_progressive_retrieval_uses_claim_opponent_terms_and_open_question
     c = court(store, [ruling(0.5, questions=["What about sunlight exposure in summer?"]), ruling(0.9), verdict()],
               retriever=retriever)
     await collect(c, c.start(TrialSpec(claim=CLAIM)))
-    first, second, third = retriever.calls[0], retriever.calls[1], retriever.calls[2]
+    first, opening, second, third = retriever.calls[:4]
     assert first[0] == CLAIM and "vitamin D birth weight" in first
+    assert opening == [CLAIM]  # the trial's first search also asks for the claim alone
     assert any("birth" in q and q != CLAIM for q in second)  # key terms of the opponent's argument
     assert "What about sunlight exposure in summer?" in third
+
+
+class QueriesPushTheClaimOut(FakeRetriever):
+    """A search for the claim alone finds passage 1 (the cohort); the first counsel's queries fused with the claim
+    find passages 0 and 2 only, as a fused list can push the claim's own best passage out of the top k."""
+
+    async def asearch(self, queries, k=None, scope=None):
+        self.calls.append(list(queries))
+        indexes = (1,) if list(queries) == [CLAIM] else (0, 2)
+        return [passage_evidence(i, queries[0], score=5.0 - i) for i in indexes]
+
+
+@pytest.mark.asyncio
+async def test_the_court_hears_at_least_what_a_search_for_the_claim_finds(store):
+    """The pool holds the passages a search for the claim alone finds (those the quick check and the verifier method
+    decide on), first, found by the first counsel; the opening search is made once per trial. Break: drop the
+    opening search in counsel.turn (passage 1 never enters)."""
+    retriever = QueriesPushTheClaimOut()
+    c = court(store, [ruling(0.5), ruling(0.9), verdict()], retriever=retriever)
+    trial_id = c.start(TrialSpec(claim=CLAIM))
+    events = await collect(c, trial_id)
+    pool = [e.entry for e in events if e.kind == "evidence_added"]
+    assert [e.evidence.chunk.doc_id for e in pool] == ["doc1", "doc0", "doc2"]
+    assert pool[0].found_by.value == "A" and pool[0].round == 1
+    assert retriever.calls.count([CLAIM]) == 1
 
 
 @pytest.mark.asyncio

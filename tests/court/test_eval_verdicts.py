@@ -153,7 +153,8 @@ def test_one_search_court_does_not_search_after_round_one(tmp_path):
         asyncio.run(drive())
         counts[every] = len(retriever.calls)
         store.close()
-    assert counts[True] == 4 and counts[False] == 2  # two turns a round; searches in round 1 only
+    # two turns a round, and the trial's opening search for the claim alone; searches in round 1 only
+    assert counts[True] == 5 and counts[False] == 3
 
 
 def test_labels_figures():

@@ -155,6 +155,7 @@ def run_trial(tmp_path, verifier, judge_label: str, claim: str, settings=None):
     asyncio.run(drive())
     state = TrialState.from_events(trial_id, store.spec(trial_id), store.events(trial_id))
     store.close()
+    run_trial.judge = judge  # type: ignore[attr-defined]  # the last trial's judge, for its calls
     return state
 
 
@@ -172,6 +173,17 @@ def test_every_admitted_passage_is_scored_and_the_verdict_is_the_rules(tmp_path,
         assert v.draft_label is SUP
         assert any(str(f.code) == "rule_scored_set" for f in v.quality_flags)
     assert ruled.backing, "the fixture's passages should decide this claim one way"
+
+
+def test_with_scores_a_draft_against_the_record_is_not_sent_back(tmp_path, verifier):
+    """The judge's rulings and assessments lean to support, its draft says refuted: without a verifier the record rule
+    sends the draft back once; with one, the label rule sets the label and the judge is asked once. Break: send the
+    draft back on the record rule's contradiction with a verifier too (the second scripted verdict is asked for)."""
+    claim = "Vitamin D supplements in pregnancy raise birth weight."
+    state = run_trial(tmp_path, verifier, "refuted", claim)
+    assert run_trial.judge._next == 2  # one ruling, one verdict
+    ruled = decide(claim, [Scored(e.id, e.evidence.chunk.text, e.verifier) for e in state.pool])
+    assert state.verdict.label == ruled.label
 
 
 def test_a_judge_that_agrees_with_the_scores_keeps_its_summary(tmp_path, verifier):

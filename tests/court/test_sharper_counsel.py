@@ -233,12 +233,15 @@ async def test_an_argument_stopped_by_the_token_limit_ends_on_a_whole_sentence_i
 
 # ---------------------------------------------------------------- the prompt: own passages first, limits, a question
 class TwoSearches:
-    """The Prosecution's search finds passages 0 and 1; the Defense's, 2 and 3."""
+    """The Prosecution's search finds passages 0 and 1; the Defense's, 2 and 3 (the trial's opening search, for the
+    claim alone, finds nothing more)."""
 
     def __init__(self):
         self.calls = 0
 
     async def asearch(self, queries, k=None, scope=None):
+        if len(queries) == 1:
+            return []
         self.calls += 1
         indexes = (0, 1) if self.calls % 2 else (2, 3)
         return [passage_evidence(i, queries[0], score=10.0 - i) for i in indexes]

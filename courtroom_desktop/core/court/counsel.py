@@ -51,7 +51,7 @@ from courtroom_desktop.core.court.retry import regenerate_once
 from courtroom_desktop.core.court.stance import wrong_side
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable
-from courtroom_desktop.core.records import Usage
+from courtroom_desktop.core.records import Evidence, Usage
 from courtroom_desktop.core.text import has_cjk
 
 SEAT_MODEL = {Seat.starts_against: "prosecution", Seat.starts_for: "defense"}
@@ -73,6 +73,8 @@ async def turn(court: Bench, state: TrialState, seat: Seat, emit: Emit, queue: a
     added: list[PoolEntry] = []
     if round_number == 1 or court.settings.search_every_round:
         found = await court.retriever.asearch(queries, k=court.k, scope=court.scope)
+        if index == 0 and state.spec.decision is None:
+            found = await _opening(court, state, queries, found)
         await court.record_left_out(emit, round_number)
         court.embedding_failed(getattr(court.retriever, "vector_problem", ""), emit, round_number)
         added = await court.admit(state, found, seat, stance, round_number, emit)
@@ -91,6 +93,18 @@ async def turn(court: Bench, state: TrialState, seat: Seat, emit: Emit, queue: a
     turn = turn.model_copy(update={"flags": tuple(flags)})
     emit(TurnFinished(turn=turn))
     return turn
+
+
+async def _opening(court: Bench, state: TrialState, queries: list[str], found: list[Evidence]) -> list[Evidence]:
+    """The trial's first search also brings in what a search for the claim alone finds, first: the court hears at
+    least the passages the quick check and the verifier method decide on (the first counsel's own queries, fused with
+    the claim, can push some of them out of its top k), so the debate starts from no less evidence than they have."""
+    subject = hearing.search_text(state.spec, state.round)
+    if list(queries) == subject:  # the search just made was for the claim alone
+        return found
+    own = await court.retriever.asearch(subject, k=court.k, scope=court.scope)
+    seen = {e.chunk.id for e in own}
+    return own + [e for e in found if e.chunk.id not in seen]
 
 
 def _challenges_for(state: TrialState, role: str) -> list[Challenge]:

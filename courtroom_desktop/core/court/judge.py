@@ -177,7 +177,7 @@ async def verdict(court: Bench, state: TrialState, stop: Reason, emit: Emit) -> 
         check = rules.check_verdict(draft.label, draft.confidence, state, court.settings, cited)
         instructions = [messages[0]["content"], *prompts.verdict_instructions(state.spec.case)]
         found = _text_problems(draft.summary, findings, instructions, bool(cited))
-        if check.contradiction is not None:
+        if check.contradiction is not None and ruled is None:  # with scores, the label rule sets it: no resend
             found.insert(0, check.contradiction)
         return _VerdictAttempt(draft, findings, cited, instructions, check), found
 
