@@ -14,6 +14,8 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 KANA = "\u3040-\u30ff\u31f0-\u31ff"
 HANGUL = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
 CJK = HAN + KANA + HANGUL
+# a citation of passages in the record's ids, "[E3]" or "[E1, E4]": group 1 holds the ids
+CITATION = re.compile(r"\[\s*(E\d+(?:\s*[,;]\s*E\d+)*)\s*\]")
 CJK_CHAR = re.compile(f"[{CJK}]")
 HAN_RUN = re.compile(f"[{HAN}]+")
 CJK_PUNCT = "\u3000-\u303f\uff00-\uffef"  # ideographic punctuation and full-width forms

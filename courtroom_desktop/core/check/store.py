@@ -73,22 +73,6 @@ class CheckStore(SqliteFile):
             self._db.execute("UPDATE checks SET status = ?, problem = ?, updated_at = ? WHERE id = ?",
                              (status.value, problem, time.time(), check_id))
 
-    def replace_claims(self, check_id: str, claims: Sequence[CheckClaim]) -> None:
-        """The claims of a check still in review, replaced by the reviewed list (all pending)."""
-        now = time.time()
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute("DELETE FROM claims WHERE check_id = ?", (check_id,))
-                self._db.executemany(
-                    "INSERT INTO claims (check_id, idx, claim, status, updated_at) VALUES (?,?,?,?,?)",
-                    [(check_id, i, c.model_dump_json(), ClaimStatus.pending.value, now) for i, c in enumerate(claims)])
-                self._db.execute("UPDATE checks SET updated_at = ? WHERE id = ?", (now, check_id))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-
     def _update(self, check_id: str, index: int, **values: object) -> None:
         columns = ", ".join(f"{name} = ?" for name in values)
         now = time.time()

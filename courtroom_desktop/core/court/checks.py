@@ -10,12 +10,11 @@ from collections.abc import Iterable, Sequence
 from courtroom_desktop.core.court.injection import looks_like_instructions  # noqa: F401 - the court's checks, one place
 from courtroom_desktop.core.court.records import Citation, Code, QualityScore, Reason, Stance, Turn
 from courtroom_desktop.core.court.stance import wrong_side
+from courtroom_desktop.core.text import CITATION, has_cjk, join_sentences, sentence_spans
 from courtroom_desktop.core.text import CJK as HAN_KANA_HANGUL
 from courtroom_desktop.core.text import STOPWORDS as ANY_STOPWORDS
-from courtroom_desktop.core.text import has_cjk, join_sentences, sentence_spans
 from courtroom_desktop.core.text import words as script_words
 
-CITATION = re.compile(r"\[\s*(E\d+(?:\s*[,;]\s*E\d+)*)\s*\]")
 QUOTE = re.compile(r"[\"“]([^\"”]{12,400})[\"”]")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]+")
 STOPWORDS = frozenset("""a about above after again against all am an and any are as at be because been before being

@@ -31,6 +31,7 @@ from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, Model
 from courtroom_desktop.core.errors import CourtroomError
 from courtroom_desktop.core.llm.base import ChatModel
 from courtroom_desktop.core.llm.router import build_chat_model, list_models
+from courtroom_desktop.core.text import CITATION
 
 #: Below this, a courtroom prompt (instructions, history, evidence) does not fit.
 MIN_NUM_CTX = 4096
@@ -84,7 +85,6 @@ CLAIM = "Vitamin D supplements raise the level of vitamin D in the blood."
 CLAIM_PROMPT = ("Passages:\n" + "\n".join(f"[{k}] {v}" for k, v in CLAIM_POOL.items()) +
                 f"\n\nClaim: {CLAIM}\nDo the passages support the claim, refute it, or not say? List the ids of "
                 "the passages your verdict rests on (leave out passages that do not bear on the claim).")
-_CITED = re.compile(r"\[\s*(E\d+(?:\s*[,;]\s*E\d+)*)\s*\]")
 
 
 @dataclass(frozen=True)
@@ -276,7 +276,7 @@ async def _probe_json(model: ChatModel) -> tuple[bool, str]:
 async def _probe_citations(model: ChatModel) -> tuple[bool, str]:
     messages = [{"role": "system", "content": PROBE_SYSTEM}, {"role": "user", "content": CITATION_PROMPT}]
     text, _usage = await model.complete(messages, max_tokens=120)
-    cited = [i for group in _CITED.findall(text) for i in re.findall(r"E\d+", group)]
+    cited = [i for group in CITATION.findall(text) for i in re.findall(r"E\d+", group)]
     unknown = sorted({i for i in cited if i not in CITATION_POOL})
     if not cited:
         return False, f"cited no passage: {' '.join(text.split())[:100]!r}"

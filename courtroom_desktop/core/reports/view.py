@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from courtroom_desktop.core.court.checks import CITATION
 from courtroom_desktop.core.court.records import (
     Finding,
     PoolEntry,
@@ -26,7 +25,7 @@ from courtroom_desktop.core.reports.words import language as language
 from courtroom_desktop.core.reports.words import say as say  # the writers word through view
 from courtroom_desktop.core.reports.words import term as term
 from courtroom_desktop.core.reports.words import wording
-from courtroom_desktop.core.text import has_cjk
+from courtroom_desktop.core.text import CITATION, has_cjk
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 AUDIENCES = ("general", "expert")

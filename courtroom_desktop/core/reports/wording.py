@@ -23,7 +23,6 @@ from typing import Any
 
 from courtroom_desktop.core.court.reasons import Code, Reason
 from courtroom_desktop.core.reports.words import TERMS_ZH, WORDS
-from courtroom_desktop.core.text import language_of
 
 LANGUAGES = ("en", "zh")
 
@@ -167,11 +166,6 @@ _EXTRA: dict[str, Callable[[Mapping[str, Any], str], dict[str, str]]] = {
 def reason_language(lang: str) -> str:
     """The language a reason is worded in: ``lang`` where the table has it, else English."""
     return lang if lang in TEMPLATES else "en"
-
-
-def claim_language(claim: str) -> str:
-    """The language the reports word a trial in: its claim's, where the table has it, else English."""
-    return reason_language(language_of(claim))
 
 
 def _value(key: str, value: Any, lang: str) -> Any:

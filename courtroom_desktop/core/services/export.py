@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from courtroom_desktop.core.services._lazy import exports
 
 if TYPE_CHECKING:
-    from courtroom_desktop.core.court.checks import CITATION
     from courtroom_desktop.core.reports import memo, wording
+    from courtroom_desktop.core.text import CITATION
 
 __all__ = ["CITATION", "memo", "wording"]
 
-__getattr__ = exports({"CITATION": "court.checks:CITATION", "memo": "reports.memo", "wording": "reports.wording"},
+__getattr__ = exports({"CITATION": "text:CITATION", "memo": "reports.memo", "wording": "reports.wording"},
                       __name__)

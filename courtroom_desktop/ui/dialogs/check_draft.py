@@ -755,10 +755,6 @@ class CheckWindow(QWidget):
         self.controller.refresh_list()
         self.stack.setCurrentIndex(self.START)
 
-    def show_start(self) -> None:
-        if not self.controller.running and self.stack.currentIndex() != self.REVIEW:
-            self.controller.refresh_list()
-
     # ---------------------------------------------------------------- a claim's evidence
     def _on_current(self, row) -> None:
         shown = self.pane.row

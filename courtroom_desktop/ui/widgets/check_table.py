@@ -252,11 +252,6 @@ class CheckTablePanel(QWidget):
     def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
         self.sig_current.emit(self.proxy.data(current, RecordRole) if current.isValid() else None)
 
-    def visible_claims(self) -> list[int]:
-        """Claim indexes (from 0) in the order the table shows them."""
-        return [self.proxy.data(self.proxy.index(r, 0), RecordRole).index for r in range(self.proxy.rowCount())]
-
-
 class ClaimPane(QWidget):
     """The chosen claim: its verdict, reason, warnings and cited passages (links to their pages), its full trial, and
     the sign-off form."""

@@ -31,10 +31,6 @@ CREDENTIAL_FIELDS = {
 """What a keyring entry may hold per store (the ``object_store`` option names)."""
 
 
-def is_object_store(uri: str) -> bool:
-    return urlsplit(uri or "").scheme.lower() in SCHEMES
-
-
 @dataclass(frozen=True)
 class LibraryLocation:
     """A library's place. ``uri``: a local folder's path, or an object-storage URI with its bucket and prefix.
