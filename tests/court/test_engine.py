@@ -300,8 +300,11 @@ async def test_resume_after_a_kill_at_each_stage(store, stage):
     assert [t.index for t in turns] == list(range(len(turns)))
     assert after[-1].kind == "verdict"
     state = TrialState.from_events(trial_id, store.spec(trial_id), after)
+    # every call counts, the judge's assessments too (break: leave them out of TrialState.usage)
+    assessing = sum(e.usage.tokens_out for e in after if e.kind == "evidence_assessed")
+    assert assessing > 0
     assert state.usage().tokens_out == sum(t.usage.tokens_out for t in turns) + sum(
-        e.ruling.usage.tokens_out for e in after if e.kind == "ruling") + after[-1].verdict.usage.tokens_out
+        e.ruling.usage.tokens_out for e in after if e.kind == "ruling") + after[-1].verdict.usage.tokens_out + assessing
 
 
 @pytest.mark.asyncio

@@ -78,6 +78,7 @@ async def assess(court: Bench, state: TrialState, emit: Emit) -> None:
     if assessments:
         event = emit(EvidenceAssessed(round=state.round, assessments=assessments, usage=usage))
         state.assessments.update((a.evidence_id, a) for a in event.assessments)
+        state.assessing.append(event.usage)
 
 
 async def rule(court: Bench, state: TrialState, emit: Emit) -> Ruling:

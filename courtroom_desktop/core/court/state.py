@@ -45,6 +45,7 @@ class TrialState:
     verdict: Verdict | None = None
     in_flight: str = ""
     assessments: dict[str, Assessment] = field(default_factory=dict)
+    assessing: list[Usage] = field(default_factory=list)  # what each of the judge's assessment calls cost
 
     @classmethod
     def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence[TrialEvent]) -> TrialState:
@@ -60,6 +61,7 @@ class TrialState:
                     state.pool.append(event.entry)
             elif isinstance(event, EvidenceAssessed):
                 state.assessments.update((a.evidence_id, a) for a in event.assessments)
+                state.assessing.append(event.usage)
             elif isinstance(event, TurnFinished):
                 state.turns.append(event.turn)
                 open_turn = None
@@ -80,7 +82,8 @@ class TrialState:
         return len(self.rulings) + 1
 
     def usage(self) -> Usage:
-        parts = [t.usage for t in self.turns] + [r.usage for r in self.rulings]
+        """What the trial's model calls cost: counsel's turns, the judge's assessments, rulings and verdict."""
+        parts = [t.usage for t in self.turns] + self.assessing + [r.usage for r in self.rulings]
         if self.verdict:
             parts.append(self.verdict.usage)
         total = sum(parts, Usage())
