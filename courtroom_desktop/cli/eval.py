@@ -56,23 +56,30 @@ def add_retrieval_action(actions) -> argparse.ArgumentParser:
     return parser
 
 
-def _parse_overrides(pairs: list[str]) -> dict[str, str]:
+def with_overrides(settings, pairs: list[str], section: str, example: str):  # type: ignore[no-untyped-def]
+    """``settings`` (a settings section) with ``--set KEY=VALUE`` pairs applied (``section.`` before a key is
+    allowed), validated: a malformed pair, an unknown key or a bad value is a ConfigError naming it."""
+    from pydantic import ValidationError
+
     from courtroom_desktop.core.errors import ConfigError
 
-    result = {}
+    values = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ConfigError(f"--set {pair!r}: use KEY=VALUE, e.g. --set rrf_k=30")
-        result[key.strip().removeprefix("retrieval.")] = value.strip()
-    return result
+            raise ConfigError(f"--set {pair!r}: use KEY=VALUE, e.g. --set {example}")
+        values[key.strip().removeprefix(f"{section}.")] = value.strip()
+    try:
+        return settings.model_validate({**settings.model_dump(), **values})
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"--set: {problems}") from exc
 
 
 def run_retrieval_action(args, ctx) -> int:
     import json
     import tempfile
 
-    from pydantic import ValidationError
     from rich.console import Console
 
     from courtroom_desktop.core.errors import ConfigError
@@ -89,12 +96,7 @@ def run_retrieval_action(args, ctx) -> int:
     beir = Path(args.beir).expanduser()
     if not (beir / "corpus.jsonl").exists():
         raise ConfigError(f"{beir}: no corpus.jsonl there (a BEIR folder holds corpus.jsonl, queries.jsonl, qrels/)")
-    try:
-        settings = ctx.config.retrieval.model_validate(
-            {**ctx.config.retrieval.model_dump(), **_parse_overrides(args.set)})
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise ConfigError(f"--set: {problems}") from exc
+    settings = with_overrides(ctx.config.retrieval, args.set, "retrieval", "rrf_k=30")
     library_settings = ctx.config.library
     if args.chunk_tokens:
         library_settings = library_settings.model_copy(update={"chunk_tokens": args.chunk_tokens})

@@ -20,9 +20,13 @@ def add_verdicts_action(actions) -> argparse.ArgumentParser:
     parser.add_argument("--sample", type=int, default=12, help="claims to draw, balanced over labels (0: all)")
     parser.add_argument("--k", type=int, default=6, help="passages a single retrieval brings back (default: 6)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-rounds", type=int, default=2, help="round limit of each trial (default: 2)")
+    parser.add_argument("--max-rounds", type=int, default=None,
+                        help="round limit of each trial (default: debate.max_rounds, as a trial in the app)")
     parser.add_argument("--min-rounds", type=int, default=None,
-                        help="rounds before a verdict may be given (default: 1, or --max-rounds if lower)")
+                        help="rounds before a verdict may be given (default: debate.min_rounds, or --max-rounds if "
+                        "lower)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a debate setting for this run, e.g. --set max_switches=0; repeatable")
     parser.add_argument("--methods", default="verifier,single,court",
                         help="comma-separated, of: verifier (retrieval, then the claim verifier and the label rule; "
                         "no chat model), single (one chat-model answer), majority (single answers at the trial's "
@@ -39,6 +43,7 @@ def add_verdicts_action(actions) -> argparse.ArgumentParser:
 def run_verdicts_action(args, ctx) -> int:
     import sys
 
+    from courtroom_desktop.cli.eval import with_overrides
     from courtroom_desktop.core.config import with_model_overrides
     from courtroom_desktop.core.services.evaluation import run_verdicts
 
@@ -48,7 +53,9 @@ def run_verdicts_action(args, ctx) -> int:
 
     methods = tuple(m.strip() for m in args.methods.split(",") if m.strip())
     cache = Path(args.cache) if args.cache else ctx.data_dir / "eval-cache" / "verdicts"
-    report = run_verdicts(with_model_overrides(ctx.config, args.model), Path(args.corpus), Path(args.claims), cache,
+    config = with_model_overrides(ctx.config, args.model)
+    config = config.model_copy(update={"debate": with_overrides(config.debate, args.set, "debate", "max_switches=0")})
+    report = run_verdicts(config, Path(args.corpus), Path(args.claims), cache,
                           methods, args.sample or None, args.seed, args.min_rounds, args.max_rounds,
                           log=lambda line: print(line, file=sys.stderr), on_result=progress, k=args.k)
     print(report)

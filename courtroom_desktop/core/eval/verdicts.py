@@ -338,7 +338,7 @@ def run_verdicts(config: AppConfig, corpus: Path, claims_path: Path, cache: Path
     try:
         log(f"library ready ({len(library.ready_ids())} documents, built in {seconds:.0f} s)")
         claims = load_claims(claims_path, sample or None, seed)
-        settings = config.debate.model_copy(update={"min_rounds": 1}).with_rounds(min_rounds, max_rounds)
+        settings = config.debate.with_rounds(min_rounds, max_rounds)  # a trial's own settings unless told
         retriever = Retriever(library, config.retrieval)
         router = ModelRouter(config.models)
         verifier = ClaimVerifier()
