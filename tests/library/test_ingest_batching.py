@@ -19,6 +19,7 @@ from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.library import CancelToken, Embedder, Library
 from courtroom_desktop.core.library.files import sha256_file
 from courtroom_desktop.core.library.store.embedding_cache import embed_cached
+from courtroom_desktop.core.library.store.handoff import Handoff
 from courtroom_desktop.core.library.store.storing import BATCH_CHUNKS
 from courtroom_desktop.core.records import DocStatus, FileFinished, FileOutcome, FileProgress
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
@@ -47,8 +48,8 @@ def make_folder(folder: Path, count: int, first_seed: int = 0) -> list[Path]:
 
 class HeldEmbedder(Embedder):
     """The real model. While ``hold`` is set, the first encode of an ingest waits until every file has been
-    prepared (its 'chunk' progress seen; 30 s at most), so that the batches formed do not depend on how fast this
-    machine extracts; counts what it embeds."""
+    prepared and handed to storing (``handed``, called by the ``held`` fixture's spy on Handoff.put; 30 s at most), so
+    that the batches formed do not depend on how fast this machine extracts; counts what it embeds."""
 
     def __init__(self, inner: Embedder):
         super().__init__(inner.name, inner.batch)
@@ -64,17 +65,16 @@ class HeldEmbedder(Embedder):
         self.all_prepared.clear()
         self.released = False
 
-    def on_event(self, event) -> None:
-        if isinstance(event, FileProgress) and event.stage.value == "chunk":
-            self.prepared += 1
-            if self.prepared >= self.expected:
-                self.all_prepared.set()
+    def handed(self) -> None:
+        """A prepared file is in the hand-over to storing."""
+        self.prepared += 1
+        if self.prepared >= self.expected:
+            self.all_prepared.set()
 
     def encode(self, texts):
         if self.hold and self.expected and not self.released:
             # (not for ever: an ingest that holds fewer files ahead would wait here in vain)
-            if self.all_prepared.wait(30):
-                time.sleep(0.3)  # the last file's hand-over follows its 'chunk' event
+            self.all_prepared.wait(30)
             self.released = True
         self.encoded += len(texts)
         return super().encode(texts)
@@ -101,8 +101,17 @@ class Spy:
 
 
 @pytest.fixture
-def held(embedder):
-    return HeldEmbedder(embedder)
+def held(embedder, monkeypatch):
+    embedder = HeldEmbedder(embedder)
+    put = Handoff.put
+
+    def spied(handoff, item):
+        put(handoff, item)
+        if item is not None:
+            embedder.handed()
+
+    monkeypatch.setattr(Handoff, "put", spied)
+    return embedder
 
 
 @pytest.fixture
@@ -119,7 +128,6 @@ def ingest(library: Library, paths, cancel: CancelToken | None = None, on_event=
 
     def sink(event):
         events.append(event)
-        library.embedder.on_event(event)
         if on_event:
             on_event(event)
 
@@ -229,26 +237,32 @@ CRASH_SCRIPT = """
 import sys, threading, time
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.library import Library
+from courtroom_desktop.core.library.store.handoff import Handoff
 settings = LibrarySettings(chunk_tokens=120, overlap_tokens=20, min_section_tokens=10, embed_batch=2)
 lib = Library.open(sys.argv[1], settings)
 lib.ingest([sys.argv[2]])
 print("first done", flush=True)
-prepared, first_taken, files = threading.Event(), threading.Event(), [0]
+prepared, first_taken, files, handed = threading.Event(), threading.Event(), [0], [0]
 def on_event(event):
     # the second file waits until storing has taken the first alone (its first encode), whatever the load; the
-    # first encode then waits for every file to be prepared, so the other nine go as one batch
+    # first encode then waits for every file to be prepared and handed to storing, so the other nine go as one batch
     if event.kind == "file_progress" and event.stage.value == "chunk":
         files[0] += 1
         if files[0] == 2:
             first_taken.wait(120)
-        if files[0] == int(sys.argv[4]):
+put = Handoff.put
+def spied(handoff, item):
+    put(handoff, item)
+    if item is not None:
+        handed[0] += 1
+        if handed[0] == int(sys.argv[4]):
             prepared.set()
+Handoff.put = spied
 encode = lib.embedder.encode
 def held(texts):
     if not prepared.is_set():
         first_taken.set()
         prepared.wait(120)
-        time.sleep(0.3)
     return encode(texts)
 lib.embedder.encode = held
 real = lib.text_index.add_docs
