@@ -9,6 +9,9 @@ SciFact dev and Check-COVID are never read here.
 
     python training/tune_rule.py --scifact ../shared/data/scifact --library build/eval-cache/scifact \
         --data build/verifier-data
+
+``--model build/verifier3`` reads a newly trained model instead of the shipped one: how a stage is chosen for
+shipping (the higher best macro-F1 here), never by SciFact dev.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--library", type=Path, required=True)
     parser.add_argument("--data", type=Path, default=Path("build/verifier-data"))
     parser.add_argument("--k", type=int, default=6)
+    parser.add_argument("--model", type=Path, default=None,
+                        help="a trained model's folder (train_verifier.py's --out) to compare; default: the shipped one")
     args = parser.parse_args(argv)
 
     from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings
@@ -49,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
                 if gold:
                     claims.append((row["claim"], gold_of[gold]))
     library, _ = build_beir_library(args.scifact, args.library, LibrarySettings())
-    verifier = ClaimVerifier()
+    verifier = ClaimVerifier(args.model)
     try:
         retriever = Retriever(library, RetrievalSettings())
         scored_claims = []
