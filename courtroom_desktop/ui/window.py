@@ -329,8 +329,8 @@ class MainWindow(FirstRun, QMainWindow):
     def check_draft(self):
         """The check window (non-modal, its own top-level window): made once, then shown and raised."""
         if self.check_window is None:
+            from courtroom_desktop.ui.check_window import CheckWindow
             from courtroom_desktop.ui.controllers.check import CheckController
-            from courtroom_desktop.ui.dialogs.check_draft import CheckWindow
 
             self.checker = CheckController(self.workspace, self)
             self.checker.sig_state.connect(lambda state: self.history.refresh()

@@ -38,8 +38,8 @@ def _data_words(window) -> set[str]:
         texts += [entry.evidence.chunk.section_path, entry.query, entry.evidence.doc_title, entry.evidence.doc_cite,
                   entry.evidence.chunk.text]  # the passage the inspector shows
     texts += _written_by_models(window)
-    for text in texts:
-        words.update(w.lower() for w in re.findall(r"[A-Za-z][\w'\-]*", text or ""))
+    for text in texts:  # as english_words compares them: a trailing apostrophe or hyphen is not part of the word
+        words.update(w.lower().strip("'-.") for w in re.findall(r"[A-Za-z][\w'\-]*", text or ""))
     return words
 
 

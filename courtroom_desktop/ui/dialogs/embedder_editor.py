@@ -14,10 +14,10 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QFormLayout, QLabel, QLine
 
 from courtroom_desktop.core.config import EMBEDDERS, LibrarySettings
 from courtroom_desktop.core.services.library import OLLAMA_URL, describe
+from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.dialogs.role_editor import _first_error, _row
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
-from courtroom_desktop.ui.widgets import push_button
 
 FIELDS = ("embedder", "embedding_model", "embedding_url", "embedding_languages")
 SUGGESTIONS = {"bundled": ["all-MiniLM-L6-v2"], "multilingual": ["multilingual-e5-small"],

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
-from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
 FORMATS = (("md", "Markdown"), ("html", QT_TRANSLATE_NOOP("", "HTML (self-contained)")), ("pdf", "PDF"),

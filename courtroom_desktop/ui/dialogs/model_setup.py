@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from courtroom_desktop.ui.controls import push_button, record_table
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.found import FoundModelsModel
-from courtroom_desktop.ui.widgets import push_button, record_table
 
 PULL_HINT = QT_TRANSLATE_NOOP("", "e.g. qwen2.5:7b (see ollama.com/library)")
 

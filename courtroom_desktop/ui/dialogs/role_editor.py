@@ -9,10 +9,10 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from courtroom_desktop.core.config import ModelSpec
+from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.dialogs.fields import FieldEditor, field_editor
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
-from courtroom_desktop.ui.widgets import push_button
 
 PROVIDERS = (("embedded", QT_TRANSLATE_NOOP("", "Embedded (llama.cpp, no server)")), ("ollama", "Ollama"),
              ("openai", QT_TRANSLATE_NOOP("", "OpenAI-compatible server")))

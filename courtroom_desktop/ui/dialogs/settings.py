@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings
+from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.dialogs.embedder_editor import EmbedderEditor, changed, offer_reembed
 from courtroom_desktop.ui.dialogs.fields import FieldEditor, field_editor
 from courtroom_desktop.ui.dialogs.role_editor import (  # noqa: F401 - PROVIDERS and the rest: this module's API too
@@ -44,7 +45,6 @@ from courtroom_desktop.ui.dialogs.role_editor import (  # noqa: F401 - PROVIDERS
 )
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.doctor import DoctorModel
-from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
 #: The settings the Retrieval, Debate and Library tabs show, in order: (section of AppConfig, field). The widget, its

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.i18n import tr
-from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
 

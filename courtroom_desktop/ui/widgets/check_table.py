@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.controls import push_button, record_table
 from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models import RecordRole
@@ -48,7 +49,6 @@ from courtroom_desktop.ui.qt_models.checks import (
 )
 from courtroom_desktop.ui.text import cite_href, evidence_of_href
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
-from courtroom_desktop.ui.widgets import push_button, record_table
 
 EXCERPT_CHARS = 360
 LABELS = ("supported", "refuted", "mixed", "insufficient evidence")

@@ -19,13 +19,13 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controllers.trial import FINISHED, IDLE, PAUSED, RUNNING, STARTING, STOPPED
+from courtroom_desktop.ui.controls import push_button
+from courtroom_desktop.ui.controls.flow import FlowLayout
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
 from courtroom_desktop.ui.text import localized
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
-from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.widgets.chart import ConfidenceChart
-from courtroom_desktop.ui.widgets.flow import FlowLayout
 from courtroom_desktop.ui.widgets.record_bar import RecordBar
 from courtroom_desktop.ui.widgets.transcript import TranscriptView
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelectionModel, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
+from courtroom_desktop.ui.controls import push_button, record_table, table_panel
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models.trials import TrialsModel
-from courtroom_desktop.ui.widgets import push_button, record_table, table_panel
 
 
 class HistoryPanel(QWidget):

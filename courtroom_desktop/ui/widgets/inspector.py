@@ -25,13 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controllers.pages import BASE_SCALE, PageRenderer, RenderedPage
+from courtroom_desktop.ui.controls import record_table
+from courtroom_desktop.ui.controls.flow import FlowLayout
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordRole
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.text import clock, pages_label, stance_words
 from courtroom_desktop.ui.theme import accent
-from courtroom_desktop.ui.widgets import record_table
-from courtroom_desktop.ui.widgets.flow import FlowLayout
 
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.4, 4.0, 1.25
 PLACEHOLDER = QT_TRANSLATE_NOOP("", "The cited page appears here, the passage highlighted.")

@@ -22,12 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.controls import push_button, record_table, table_panel
 from courtroom_desktop.ui.dialogs.note_editor import NoteEditor
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models import ProgressRole
 from courtroom_desktop.ui.qt_models.documents import COLUMNS, DocumentsModel, ingest_progress
 from courtroom_desktop.ui.text import localized
-from courtroom_desktop.ui.widgets import push_button, record_table, table_panel
 
 
 class ProgressDelegate(QStyledItemDelegate):

@@ -12,9 +12,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
 
+from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
-from courtroom_desktop.ui.widgets import push_button
 
 
 class ModelOfferBar(QFrame):

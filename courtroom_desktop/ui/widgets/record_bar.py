@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
+from courtroom_desktop.ui.controls import push_button
+from courtroom_desktop.ui.controls.flow import FlowLayout
 from courtroom_desktop.ui.dialogs.prompt_viewer import PromptViewer, title_of
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
-from courtroom_desktop.ui.widgets import push_button
 from courtroom_desktop.ui.widgets.coverage_panel import CoveragePanel
-from courtroom_desktop.ui.widgets.flow import FlowLayout
 
 ALL_ROUNDS = QT_TRANSLATE_NOOP("", "Jump to round\u2026")
 
