@@ -17,7 +17,7 @@ import pytest
 from PySide6.QtCore import QRect, QSize
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from courtroom_desktop.ui.widgets.flow import FlowLayout
+from courtroom_desktop.ui.controls.flow import FlowLayout
 from courtroom_desktop.ui.window_layout import fitted
 from testkit.clipping import clipped
 
