@@ -92,27 +92,37 @@ async def test_progressive_retrieval_uses_claim_opponent_terms_and_open_question
     assert "What about sunlight exposure in summer?" in third
 
 
+def _second_chunk(index: int):
+    """Passage ``index`` again as its document's next chunk: the same words, so never novel beside the first."""
+    evidence = passage_evidence(index, CLAIM)
+    return evidence.model_copy(update={"chunk": evidence.chunk.model_copy(update={"id": f"doc{index}-0001",
+                                                                                   "ordinal": 1})})
+
+
 class QueriesPushTheClaimOut(FakeRetriever):
-    """A search for the claim alone finds passage 1 (the cohort); the first counsel's queries fused with the claim
-    find passages 0 and 2 only, as a fused list can push the claim's own best passage out of the top k."""
+    """A search for the claim alone finds passage 1 (the cohort) and its document's next chunk, as alike as two
+    chunks of one abstract; the first counsel's queries fused with the claim find passages 0 and 2 only, as a fused
+    list can push the claim's own best passages out of the top k."""
 
     async def asearch(self, queries, k=None, scope=None):
         self.calls.append(list(queries))
-        indexes = (1,) if list(queries) == [CLAIM] else (0, 2)
-        return [passage_evidence(i, queries[0], score=5.0 - i) for i in indexes]
+        if list(queries) == [CLAIM]:
+            return [passage_evidence(1, CLAIM, score=5.0), _second_chunk(1)]
+        return [passage_evidence(i, queries[0], score=5.0 - i) for i in (0, 2)]
 
 
 @pytest.mark.asyncio
 async def test_the_court_hears_at_least_what_a_search_for_the_claim_finds(store):
-    """The pool holds the passages a search for the claim alone finds (those the quick check and the verifier method
-    decide on), first, found by the first counsel; the opening search is made once per trial. Break: drop the
-    opening search in counsel.turn (passage 1 never enters)."""
+    """The pool holds every passage a search for the claim alone finds (those the quick check and the verifier
+    method decide on), first, found by the first counsel, whatever their novelty; the opening search is made once per
+    trial. Breaks: drop the opening search in counsel.turn (passage 1 never enters); admit it through the novelty
+    filter (its second chunk is turned away)."""
     retriever = QueriesPushTheClaimOut()
     c = court(store, [ruling(0.5), ruling(0.9), verdict()], retriever=retriever)
     trial_id = c.start(TrialSpec(claim=CLAIM))
     events = await collect(c, trial_id)
     pool = [e.entry for e in events if e.kind == "evidence_added"]
-    assert [e.evidence.chunk.doc_id for e in pool] == ["doc1", "doc0", "doc2"]
+    assert [e.evidence.chunk.id for e in pool] == ["doc1-0000", "doc1-0001", "doc0-0000", "doc2-0000"]
     assert pool[0].found_by.value == "A" and pool[0].round == 1
     assert retriever.calls.count([CLAIM]) == 1
 

@@ -26,11 +26,20 @@ def store(tmp_path):
     s.close()
 
 
-def make_court(store, judge_replies, settings=None):
+class OneForTheClaim(FakeRetriever):
+    """The search for the claim alone (the trial's opening search, admitted whatever its novelty) finds only the best
+    passage, so that counsel's searches still meet passages the novelty filter turns away."""
+
+    async def asearch(self, queries, k=None, scope=None):
+        found = await super().asearch(queries, k, scope)
+        return found[:1] if list(queries) == [CLAIM] else found
+
+
+def make_court(store, judge_replies, settings=None, retriever=None):
     settings = settings or DebateSettings(min_rounds=2, max_rounds=2, confidence_threshold=0.8, max_switches=0)
     p, d = scripted([counsel] * 40, "prosecution"), scripted([counsel] * 40, "defense")
     j = scripted(judge_replies, "judge")
-    c = Court(models(p, d, j), FakeRetriever(), store, settings)
+    c = Court(models(p, d, j), retriever or FakeRetriever(), store, settings)
     c.test_models = (p, d, j)
     return c
 
@@ -84,7 +93,7 @@ async def test_an_answer_that_did_not_parse_is_kept_with_the_retry_that_named_it
 async def test_passages_turned_away_are_recorded_with_the_reason_and_show_in_the_coverage(store):
     c = make_court(store, [ruling(0.5), ruling(0.85, ready=True, reason="[E1] decides it"), verdict()],
                    DebateSettings(min_rounds=2, max_rounds=2, confidence_threshold=0.8, max_switches=0,
-                                  novelty_min=0.85))
+                                  novelty_min=0.85), retriever=OneForTheClaim())
     trial_id, events = await run_trial(c)
     away = [p for e in events if e.kind == "evidence_turned_away" for p in e.passages]
     codes = {p.reason.code for p in away}

@@ -73,11 +73,12 @@ async def turn(court: Bench, state: TrialState, seat: Seat, emit: Emit, queue: a
     added: list[PoolEntry] = []
     if round_number == 1 or court.settings.search_every_round:
         found = await court.retriever.asearch(queries, k=court.k, scope=court.scope)
-        if index == 0 and state.spec.decision is None:
-            found = await _opening(court, state, queries, found)
+        opening = await _opening(court, state, queries) if index == 0 and state.spec.decision is None else []
         await court.record_left_out(emit, round_number)
         court.embedding_failed(getattr(court.retriever, "vector_problem", ""), emit, round_number)
-        added = await court.admit(state, found, seat, stance, round_number, emit)
+        if opening:  # first, and whatever their novelty: they are what the quick check would decide on
+            added = await court.admit(state, opening, seat, stance, round_number, emit, novel_only=False)
+        added += await court.admit(state, found, seat, stance, round_number, emit)
     argued = await _argue(court, state, model, seat, stance, role, index, emit, queue, [e.id for e in added])
     total = sum(usages + argued.usages, Usage())
     other_role = role_name(state.spec.case, Stance.for_ if stance == Stance.against else Stance.against)
@@ -95,16 +96,13 @@ async def turn(court: Bench, state: TrialState, seat: Seat, emit: Emit, queue: a
     return turn
 
 
-async def _opening(court: Bench, state: TrialState, queries: list[str], found: list[Evidence]) -> list[Evidence]:
-    """The trial's first search also brings in what a search for the claim alone finds, first: the court hears at
-    least the passages the quick check and the verifier method decide on (the first counsel's own queries, fused with
-    the claim, can push some of them out of its top k), so the debate starts from no less evidence than they have."""
+async def _opening(court: Bench, state: TrialState, queries: list[str]) -> list[Evidence]:
+    """The trial's opening search: what a search for the claim alone finds, admitted first and whatever its novelty,
+    so the court hears at least the passages the quick check and the verifier method decide on (the first counsel's
+    own queries, fused with the claim, can push some of them out of its top k, and the novelty filter can turn away a
+    passage much like another of the same document that does not decide the claim)."""
     subject = hearing.search_text(state.spec, state.round)
-    if list(queries) == subject:  # the search just made was for the claim alone
-        return found
-    own = await court.retriever.asearch(subject, k=court.k, scope=court.scope)
-    seen = {e.chunk.id for e in own}
-    return own + [e for e in found if e.chunk.id not in seen]
+    return await court.retriever.asearch(subject, k=court.k, scope=court.scope)
 
 
 def _challenges_for(state: TrialState, role: str) -> list[Challenge]:

@@ -282,8 +282,9 @@ class Court:
             self._vectors.update((e.id, v) for e, v in zip(missing, vectors))
 
     async def admit(self, state: TrialState, found: list[Evidence], seat: Seat, stance: Stance, round_number: int,
-                    emit: Emit) -> list[PoolEntry]:
-        """New passages enter the pool if they are not in it and are novel enough (1 - max cosine >= novelty_min)."""
+                    emit: Emit, novel_only: bool = True) -> list[PoolEntry]:
+        """New passages enter the pool if they are not in it and are novel enough (1 - max cosine >= novelty_min);
+        ``novel_only=False``: whatever their novelty (the trial's opening search for the claim alone)."""
         known = {e.evidence.chunk.id: e.id for e in state.pool}
         fresh = [ev for ev in found if ev.chunk.id not in known]
         away = [TurnedAway(evidence=ev, reason=Reason.of(Code.turned_away_in_pool, id=known[ev.chunk.id]))
@@ -312,7 +313,7 @@ class Court:
                     scores = [(overlap(evidence.chunk.text, e.evidence.chunk.text), e.id) for e in pool]
                     best = max(scores, default=(0.0, ""))
                     novelty, like = 1.0 - best[0], best[1]
-                if novelty < self.settings.novelty_min:
+                if novel_only and novelty < self.settings.novelty_min:
                     away.append(TurnedAway(evidence=evidence, reason=Reason.of(
                         Code.turned_away_not_novel, novelty=round(novelty, 4), minimum=self.settings.novelty_min,
                         like=like)))
