@@ -90,7 +90,8 @@ class TranscriptPrinter:
                 if text.strip():  # the judge's instruction to each side for the next round
                     c.print(f"  [magenta]to the {role}:[/] {escape(text.strip())}")
             for reason in r.overruled:
-                c.print(f"  [yellow]'ready for verdict' overruled:[/] {escape(said(reason))}")
+                what = "'ready for verdict'" if r.ruling.ready_for_verdict else "confidence stop"
+                c.print(f"  [yellow]{what} overruled:[/] {escape(said(reason))}")
             if r.marks:
                 c.print("  challenges: " + "; ".join(f"{m.id} {m.status.value}" for m in r.marks))
             for question in r.questions:

@@ -334,8 +334,9 @@ class DebateSettings(_Section):
                             json_schema_extra=shown("Minimum rounds"))
     max_rounds: int = Field(4, ge=1, le=20, description="The round limit: the verdict comes after this round at the latest.",
                             json_schema_extra=shown("Round limit"))
-    confidence_threshold: float = Field(0.8, ge=0, le=1, description="The verdict comes once the judge's confidence "
-                                        "reaches this (after the minimum rounds).",
+    confidence_threshold: float = Field(0.9, ge=0, le=1, description="The verdict comes once the judge's confidence "
+                                        "reaches this (after the minimum rounds) in a ruling that names the argument "
+                                        "or evidence it rests on.",
                                         json_schema_extra=shown("Verdict at confidence", step=0.05, decimals=2))
     # role switching (rules.switch_reasons; docs/court.md "Role switching"): each window counts from the last switch
     tendency_rounds: int = Field(3, ge=0, le=10, description="Counsel swap sides when the judge's tendency (support, "

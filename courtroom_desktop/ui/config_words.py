@@ -11,7 +11,7 @@ DESCRIPTIONS = (
     QT_TRANSLATE_NOOP("", 'Passages the quick check retrieves per claim.'),
     QT_TRANSLATE_NOOP("", 'Rounds before a verdict may be given.'),
     QT_TRANSLATE_NOOP("", 'The round limit: the verdict comes after this round at the latest.'),
-    QT_TRANSLATE_NOOP("", "The verdict comes once the judge's confidence reaches this (after the minimum rounds)."),
+    QT_TRANSLATE_NOOP("", "The verdict comes once the judge's confidence reaches this (after the minimum rounds) in a ruling that names the argument or evidence it rests on."),
     QT_TRANSLATE_NOOP("", "Counsel swap sides when the judge's tendency (support, refute, unclear) stayed the same in this many rulings in a row; 0: never for this."),
     QT_TRANSLATE_NOOP("", "Counsel swap sides when the judge's confidence moved less than this (its highest minus its lowest) over the last stall_rounds rounds; 0: never for this."),
     QT_TRANSLATE_NOOP("", 'The rounds over which a confidence stall is judged (the last stall_rounds + 1 rulings).'),

@@ -153,6 +153,44 @@ async def test_misquotation_is_rejected_and_a_good_retry_accepted(store):
     assert "is not in E1" in prosecution.calls[2][-1]["content"]
 
 
+def ungrounded(confidence):
+    """A ruling at ``confidence`` whose reason and assessment name no passage and no argument."""
+    def reply(messages) -> str:
+        return json.dumps({"summary": "Both sides spoke.", "evidence_assessment": "It seems settled.",
+                           "key_controversy": "whether it holds", "open_questions": [], "tendency": "support",
+                           "confidence": confidence, "switch_request": False, "ready_for_verdict": False,
+                           "ready_reason": ""})
+    return reply
+
+
+@pytest.mark.asyncio
+async def test_a_confidence_stop_needs_grounds(store):
+    """At the threshold after the minimum rounds, a ruling naming no argument or evidence does not end the trial (it
+    carries why); the next, naming [E1] in its assessment, does. Break: stop on the confidence alone (the trial ends
+    after round 2)."""
+    c = court(store, [ruling(0.5), ungrounded(0.95), ruling(0.95), verdict()],
+              settings=DebateSettings(min_rounds=2, max_rounds=4, confidence_threshold=0.9, max_switches=0))
+    events = await collect(c, c.start(TrialSpec(claim=CLAIM)))
+    rulings = [e.ruling for e in events if e.kind == "ruling"]
+    assert len(rulings) == 3
+    assert rulings[0].overruled == () and rulings[2].overruled == ()
+    assert [r.code for r in rulings[1].overruled] == ["overrule_confidence_no_grounds"]
+    assert "names no argument or evidence" in said(rulings[1].overruled[0])
+    assert said(events[-1].verdict.stopped_because).startswith("confidence 0.95 reached the threshold 0.90")
+    # the reports say so under round 2 (break: show it only under a 'ready for verdict', as before)
+    from courtroom_desktop.core.reports import TrialRecord, render_html, render_markdown
+
+    trial_id = store.list()[0].id
+    record = TrialRecord.from_events(trial_id, store.spec(trial_id), store.events(trial_id), status="finished")
+    for audience in ("general", "expert"):
+        assert "Confidence stop overruled:" in render_markdown(record, audience)
+        assert "Confidence stop overruled:" in render_html(record, audience)[0]
+
+
+def test_the_design_threshold_is_the_default():
+    assert DebateSettings().confidence_threshold == 0.9
+
+
 @pytest.mark.asyncio
 async def test_premature_or_unreasoned_ready_is_overruled(store):
     c = court(store, [ruling(0.95, ready=True, reason="[E1]"),           # before the minimum rounds

@@ -150,6 +150,8 @@ def court_reasons() -> list[Reason]:
     made += rules.overrule_reasons(early.rulings[0].ruling, early, settings)
     vague = state_with([0.5, 0.5], ready=True, reason="够了")
     made += rules.overrule_reasons(vague.rulings[-1].ruling, vague, settings)
+    sure = state_with([0.5, 0.95]).rulings[-1].ruling  # round 2's ruling at the threshold, naming nothing
+    made += rules.overrule_reasons(sure, state_with([0.5]), settings)
     one = Turn(round=1, index=0, seat=Seat.starts_against, stance=Stance.against, role="Prosecution",
                text="停药削弱了疗效。", citations=(Citation(evidence_id="E9", valid=False,
                                                           problem=Reason.of(Code.cite_not_in_pool, id="E9")),))

@@ -38,9 +38,10 @@ class Code(StrEnum):
     switch_confidence_flat = "switch_confidence_flat"      # delta, rounds
     switch_controversy_repeats = "switch_controversy_repeats"
     switch_few_new_passages = "switch_few_new_passages"    # passages, rounds
-    # why a "ready for verdict" was overruled (rules.overrule_reasons)
+    # why a "ready for verdict", or a confidence at the stopping threshold, was overruled (rules.overrule_reasons)
     overrule_too_early = "overrule_too_early"              # rounds
     overrule_no_grounds = "overrule_no_grounds"
+    overrule_confidence_no_grounds = "overrule_confidence_no_grounds"  # confidence, threshold
     # the verdict rule (rules.check_verdict, judge.verdict)
     rule_no_evidence = "rule_no_evidence"                  # label, proposed
     rule_contradiction = "rule_contradiction"              # label, leans, confidence

@@ -210,7 +210,8 @@ class ChallengeMarkDraft(Bounded):
 class Ruling(Frozen):
     round: int
     ruling: JudgeRuling
-    overruled: tuple[Reason, ...] = Field((), description="Why a 'ready for verdict' was not accepted.")
+    overruled: tuple[Reason, ...] = Field((), description="Why a 'ready for verdict', or a confidence at the stopping "
+                                          "threshold, could not end the trial (rules.overrule_reasons).")
     usage: Usage = Usage()
     questions: tuple[Challenge, ...] = Field((), description="The ruling's open questions, with their ids.")
     marks: tuple[ChallengeMark, ...] = Field((), description="How the judge marked the challenges open before it.")

@@ -38,7 +38,7 @@ def stop_reason(state: TrialState, settings: DebateSettings) -> Reason | None:
         return Reason.of(Code.stop_every_option_heard, options=heard) if ruled >= heard else None
     if ruled >= settings.max_rounds:
         return Reason.of(Code.stop_round_limit, rounds=settings.max_rounds)
-    if ruled >= settings.min_rounds and last.ruling.confidence >= settings.confidence_threshold:
+    if ruled >= settings.min_rounds and last.ruling.confidence >= settings.confidence_threshold and not last.overruled:
         return Reason.of(Code.stop_confidence, confidence=last.ruling.confidence,
                          threshold=settings.confidence_threshold)
     if ruled >= settings.min_rounds and last.ruling.ready_for_verdict and not last.overruled:
@@ -133,13 +133,19 @@ def switch_reasons(state: TrialState, settings: DebateSettings,
 
 
 def overrule_reasons(ruling: JudgeRuling, state: TrialState, settings: DebateSettings) -> list[Reason]:
-    """Why a "ready for verdict" is not accepted: too early, or a reason that names no argument or evidence."""
-    if not ruling.ready_for_verdict:
+    """Why a ruling cannot end the trial (the premature-convergence guard): a "ready for verdict" too early, or whose
+    reason names no argument or evidence; a confidence at the stopping threshold (after the minimum rounds) whose
+    ruling names none, in its reason or its assessment of the evidence."""
+    if ruling.ready_for_verdict:
+        if state.round < settings.min_rounds:
+            return [Reason.of(Code.overrule_too_early, rounds=settings.min_rounds)]
+        if not names_argument(ruling.ready_reason, state):
+            return [Reason.of(Code.overrule_no_grounds)]
         return []
-    if state.round < settings.min_rounds:
-        return [Reason.of(Code.overrule_too_early, rounds=settings.min_rounds)]
-    if not names_argument(ruling.ready_reason, state):
-        return [Reason.of(Code.overrule_no_grounds)]
+    if (state.round >= settings.min_rounds and ruling.confidence >= settings.confidence_threshold
+            and not any(names_argument(text, state) for text in (ruling.ready_reason, ruling.evidence_assessment))):
+        return [Reason.of(Code.overrule_confidence_no_grounds, confidence=ruling.confidence,
+                          threshold=settings.confidence_threshold)]
     return []
 
 

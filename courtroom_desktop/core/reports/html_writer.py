@@ -333,6 +333,8 @@ class _Html:
                 why = esc(view.reasons(r, ruling.overruled))
                 self.add(f"<p>{self.bold('ready:')}{self.rich(j.ready_reason)}"
                          + (say(r, "overruled_tail", dash="&#8212;", why=why) if ruling.overruled else "") + "</p>")
+            elif ruling.overruled:  # a confidence at the threshold without grounds
+                self.add(f"<p>{self.bold('stop_overruled:')}{esc(view.reasons(r, ruling.overruled))}</p>")
         self.add(f"<h3>{say(r, 'discovery')}</h3>",
                  "<table><tr>" + "".join(f"<th>{h}</th>" for h in view.discovery_head(r)) + "</tr>")
         for entry in r.pool:
@@ -390,7 +392,8 @@ class _Html:
             extra += "<br/>" + say(r, "open_questions:") + semi.join(self.rich(q) for q in j.open_questions)
         extra += "".join(f"<br/>{esc(label)}{self.rich(text)}" for label, text in view.instructions(r, ruling))
         if ruling.overruled:
-            extra += "<br/>" + say(r, "ready_overruled:") + esc(view.reasons(r, ruling.overruled))
+            overruled = "ready_overruled:" if j.ready_for_verdict else "stop_overruled:"
+            extra += "<br/>" + say(r, overruled) + esc(view.reasons(r, ruling.overruled))
         judged = say(r, "tendency_confidence", tendency=esc(term(r, j.tendency.value)), value=f"{j.confidence:.2f}")
         self.add(f'<div class="ruling"><p><b>{say(r, "judge")}</b> &#8212; {judged}{say(r, "colon")}'
                  f"{self.rich(j.summary)}{extra}</p></div>")

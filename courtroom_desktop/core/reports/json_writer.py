@@ -64,8 +64,8 @@ This file is generated: `python scripts/report_schema.py > docs/report-schema.md
 - `rulings`: the Judge's ruling after each round: `summary`, `evidence_assessment`, `key_controversy`,
   `open_questions`, `tendency` (`support`, `refute`, `unclear`), `confidence` (0..1), `switch_request`,
   `ready_for_verdict`, `ready_reason`, `to_prosecution` and `to_defense` (the judge's instruction to each side for the
-  next round, added within version 2; empty when it wrote none); `overruled` says why a "ready" was not accepted
-  (reasons); for a decision, `hearing.flags` says which scores were set aside (reasons).
+  next round, added within version 2; empty when it wrote none); `overruled` says why a "ready", or a confidence at the
+  stopping threshold, could not end the trial (reasons); for a decision, `hearing.flags` says which scores were set aside (reasons).
 - `switches`: role switches: `round` is the round after which counsel swapped sides; `reasons`
   (reasons); the new `assignments` (seat -> stance).
 - `resumptions`: where a stopped trial was resumed.

@@ -258,6 +258,8 @@ def _rounds_in_detail(r: TrialRecord) -> list[str]:
             why = md_escape(view.reasons(r, ruling.overruled))
             out.append(f"{_bold(r, 'ready:')}{_rich(r, j.ready_reason)}"
                        + (say(r, "overruled_tail", dash="—", why=why) if ruling.overruled else "") + "\n")
+        elif ruling.overruled:  # a confidence at the threshold without grounds
+            out.append(f"{_bold(r, 'stop_overruled:')}{md_escape(view.reasons(r, ruling.overruled))}\n")
     return out
 
 
@@ -321,7 +323,8 @@ def _judge(r: TrialRecord, ruling: Ruling) -> list[str]:
         out.append(say(r, "open_questions:") + say(r, "semi").join(_rich(r, q) for q in j.open_questions) + "\n")
     out.extend(f"{label}{_rich(r, text)}\n" for label, text in view.instructions(r, ruling))  # label: our wording
     if ruling.overruled:
-        out.append(f"{say(r, 'ready_overruled:')}{md_escape(view.reasons(r, ruling.overruled))}\n")
+        overruled = "ready_overruled:" if j.ready_for_verdict else "stop_overruled:"
+        out.append(f"{say(r, overruled)}{md_escape(view.reasons(r, ruling.overruled))}\n")
     return out
 
 

@@ -347,8 +347,8 @@ def reasons(record: TrialRecord, items: Iterable[Reason]) -> str:
 
 
 def ruling_notes(record: TrialRecord, ruling: Ruling) -> list[tuple[str, str, bool]]:
-    """The confidence table's note on a round, as (label, detail, stands out): a 'ready for verdict' that was
-    overruled, and a switch of sides after the round (the one that stands out)."""
+    """The confidence table's note on a round, as (label, detail, stands out): a 'ready for verdict' or a confidence
+    stop that was overruled, and a switch of sides after the round (the one that stands out)."""
     notes = []
     semi = say(record, "semi")
     if ruling.marks:

@@ -61,6 +61,10 @@ _PAIRS: dict[Code, tuple[str, str]] = {
     # why a "ready for verdict" was overruled
     Code.overrule_too_early: ("ready before the minimum of {rounds} rounds", "在最少 {rounds} 轮之前就要求裁决"),
     Code.overrule_no_grounds: ("the reason names no argument or evidence of the debate", "理由未提及辩论中的任何论点或证据"),
+    Code.overrule_confidence_no_grounds: (
+        "confidence {confidence:.2f} reached the threshold {threshold:.2f}, but the ruling names no argument or evidence "
+        "of the debate, so the debate goes on",
+        "置信度 {confidence:.2f} 已达到阈值 {threshold:.2f}，但裁定未提及辩论中的任何论点或证据，因此辩论继续"),
     # the verdict rule
     Code.rule_no_evidence: ("verdict rule: no evidence was cited, so the label is '{label}' (the judge proposed "
                             "'{proposed}')", "裁决规则：未引用任何证据，因此标签为“{label}”（法官提议“{proposed}”）"),

@@ -2744,6 +2744,10 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>“可裁决”被驳回：</translation>
     </message>
     <message>
+        <source>Confidence stop overruled: </source>
+        <translation>置信度停止被驳回：</translation>
+    </message>
+    <message>
         <source>The judge asked the sides to switch.</source>
         <translation>法官要求双方换边。</translation>
     </message>
@@ -3009,8 +3013,8 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>轮数上限：最迟在这一轮之后作出裁决。</translation>
     </message>
     <message>
-        <source>The verdict comes once the judge&apos;s confidence reaches this (after the minimum rounds).</source>
-        <translation>法官的置信度达到此值时作出裁决（在满足最少轮数之后）。</translation>
+        <source>The verdict comes once the judge&apos;s confidence reaches this (after the minimum rounds) in a ruling that names the argument or evidence it rests on.</source>
+        <translation>当法官的置信度达到此值（在最少轮数之后）且其裁定指明所依据的论点或证据时，给出裁决。</translation>
     </message>
     <message>
         <source>Counsel swap sides when the judge&apos;s tendency (support, refute, unclear) stayed the same in this many rulings in a row; 0: never for this.</source>

@@ -192,7 +192,9 @@ def ruling_html(item: RulingItem, palette: QPalette, case: str = "claim") -> str
                      + f"{citations_html(ruling.ready_reason)}</i></p>")
     if record.overruled:
         parts.append(f'<p style="margin-top:4px; margin-bottom:0"><i style="color:{accent("warning", palette).name()}">'
-                     + html.escape(tr('"Ready" overruled: ')) + html.escape(said_all(record.overruled)) + "</i></p>")
+                     + html.escape(tr('"Ready" overruled: ') if ruling.ready_for_verdict
+                                   else tr("Confidence stop overruled: "))
+                     + html.escape(said_all(record.overruled)) + "</i></p>")
     if ruling.switch_request:
         parts.append('<p style="margin-top:4px; margin-bottom:0"><i>' + tr("The judge asked the sides to switch.")
                      + "</i></p>")
