@@ -39,7 +39,6 @@ from courtroom_desktop.core.reports.record import SourceCopy
 from courtroom_desktop.core.reports.sources import SOURCES_DIR, Locate, _copy, find_source
 from courtroom_desktop.core.reports.view import clean, one_line
 from courtroom_desktop.core.reports.words import TERMS_ZH
-from courtroom_desktop.core.text import has_cjk
 
 log = logging.getLogger(__name__)
 FORMATS = ("md", "html", "pdf", "json", "csv")
@@ -381,65 +380,22 @@ def render_html(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], m
 
 # ------------------------------------------------------------------------------------------------ PDF
 def render_pdf(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], made: str) -> bytes:
-    """The HTML laid out by PyMuPDF's Story on A4 landscape pages, with real links to the highlighted copies (as
-    ``core.reports.pdf_writer`` does for a trial's report)."""
-    import pymupdf
+    """The HTML laid out on A4 landscape pages by ``core.reports.pdf_layout``, as a trial's report is, with real links
+    to the highlighted copies."""
+    from courtroom_desktop.core.reports.pdf_layout import LaidOut
 
-    from courtroom_desktop.core.reports.pdf_writer import _target
-
-    body = render_html(record, rows, made, mode="pdf")
-    story = pymupdf.Story(html=body, user_css=PDF_CSS)  # type: ignore[no-untyped-call]
-    mediabox = pymupdf.paper_rect("a4-l")
-    where = mediabox + (40, 40, -40, -46)
-    links: list[tuple[int, str, pymupdf.Rect]] = []
-    page_number = 0
-
-    def collect(position: Any) -> None:
-        if not (position.open_close & 1 and position.href):
-            return
-        rect = pymupdf.Rect(position.rect)  # type: ignore[no-untyped-call]
-        if links and links[-1][:2] == (page_number, position.href) and abs(links[-1][2].y0 - rect.y0) < 1:
-            links[-1] = (page_number, position.href, links[-1][2] | rect)  # the layout reports a link word by word
-        else:
-            links.append((page_number, position.href, rect))
-
-    buffer = io.BytesIO()
-    writer = pymupdf.DocumentWriter(buffer)  # type: ignore[no-untyped-call]
-    more = True
-    while more:
-        device = writer.begin_page(mediabox)  # type: ignore[no-untyped-call]
-        more, _ = story.place(where)  # type: ignore[no-untyped-call]
-        story.element_positions(collect)  # type: ignore[no-untyped-call]
-        story.draw(device)  # type: ignore[no-untyped-call]
-        writer.end_page()  # type: ignore[no-untyped-call]
-        page_number += 1
-    writer.close()  # type: ignore[no-untyped-call]
-    doc = pymupdf.open("pdf", buffer.getvalue())  # type: ignore[no-untyped-call]
+    lang = lang_of(record)
+    laid = LaidOut(render_html(record, rows, made, mode="pdf"), PDF_CSS, "a4-l", (40.0, 40.0, -40.0, -46.0))
     try:
-        for number, href, rect in links:
-            page = doc[number]
-            file = href.partition("#")[0]
-            if file.startswith(f"{SOURCES_DIR}/") and file.endswith(".html") and ".." not in file:
-                page.insert_link({"kind": pymupdf.LINK_LAUNCH, "from": rect, "file": file})
-                continue
-            remote = _target(href)
-            if remote is not None:
-                page.insert_link({"kind": pymupdf.LINK_GOTOR, "from": rect, "file": remote[0], "page": remote[1],
-                                  "to": pymupdf.Point(0, 0), "zoom": 0})  # type: ignore[no-untyped-call]
-        total = doc.page_count
-        for page in doc.pages():
-            label = f"Courtroom Desktop \u00b7 check {record.id} \u00b7 {page.number + 1}/{total}"
-            page.insert_text((40, page.rect.height - 24), label, fontsize=7, fontname="helv", color=(0.4, 0.4, 0.4))
-        lang = lang_of(record)
-        doc.set_metadata({"title": f"{_say(lang, 'title')}: {one_line(record.spec.title or record.spec.draft)}",
-                          "author": "Courtroom Desktop", "creator": f"Courtroom Desktop {__version__}",
-                          "producer": "Courtroom Desktop", "subject": f"check {record.id}"})
-        if has_cjk(body):
-            doc.subset_fonts()  # the CJK font whole would add megabytes
-        pdf: bytes = doc.tobytes(garbage=3, deflate=True)  # type: ignore[no-untyped-call]
-        return pdf
-    finally:
-        doc.close()  # type: ignore[no-untyped-call]
+        laid.add_links(SOURCES_DIR)
+        laid.add_footer(f"Courtroom Desktop \u00b7 {_say(lang, 'title')} {record.id}",
+                        lambda page, pages: f"{page}/{pages}", fontsize=7, from_bottom=24)
+    except BaseException:
+        laid.close()
+        raise
+    return laid.finish({"title": f"{_say(lang, 'title')}: {one_line(record.spec.title or record.spec.draft)}",
+                        "author": "Courtroom Desktop", "creator": f"Courtroom Desktop {__version__}",
+                        "producer": "Courtroom Desktop", "subject": f"check {record.id}"})
 
 
 # ------------------------------------------------------------------------------------------------ JSON and CSV
