@@ -259,9 +259,7 @@ class Workspace:
 
     def set_private(self, ref: str, private: bool) -> Document:
         """Mark a document (id, id prefix or path) private or not; returns it as it is now."""
-        doc = self.library.find(ref)
-        self.library.catalog.set_private(doc.id, private)
-        return self.library.catalog.get(doc.id) or doc
+        return self.library.set_private(self.library.find(ref).id, private)
 
     # ---------------------------------------------------------------- reading the library
     def documents(self) -> list[Document]:

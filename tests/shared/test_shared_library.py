@@ -107,6 +107,14 @@ def test_a_read_only_opening_refuses_writes_with_the_reason(s3, tmp_path, embedd
     assert len(reader.documents(DocStatus.ready)) == 1
     with pytest.raises(LibraryError, match="read-only"):
         reader.remove(reader.documents()[0].id)
+    # marking a document private goes through the writer too (break: write the catalog directly, as the workspace
+    # did, and a read-only opening changes what every machine sees)
+    doc_id = reader.documents()[0].id
+    with pytest.raises(LibraryError, match="read-only"):
+        reader.set_private(doc_id, True)
+    writer.set_private(doc_id, True)
+    reader.catalog.sync(force=True)
+    assert reader.catalog.get(doc_id).private
     writer.close()
     reader.close()
 

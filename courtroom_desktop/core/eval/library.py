@@ -48,5 +48,5 @@ def build_beir_library(beir_dir: Path, root: Path, settings: LibrarySettings, em
     docs = (TextDocument(id=d.id, title=d.title, sections=[(d.title, d.text)], path=f"beir:{d.id}")
             for d in read_corpus(beir_dir))
     library.add_text_documents(docs, batch_docs=512, on_progress=on_progress)
-    library.catalog.set_meta(BUILT_KEY, key)
+    library.writer.set_meta(BUILT_KEY, key)
     return library, time.perf_counter() - began

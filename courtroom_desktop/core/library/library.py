@@ -115,15 +115,15 @@ class Library:
         (documents other writers added or removed); (indexed, dropped). A local library is always in sync."""
         if not self.location.shared:
             return (0, 0)
-        from courtroom_desktop.core.library.shared.writer import sync_text_index
+        from courtroom_desktop.core.library.shared.writer import SharedWriter
 
         assert isinstance(self.catalog, SharedCatalog)
         self.catalog.sync(force=True)
         if not self.catalog.ready_ids() and not self.text_index.doc_ids():
             return (0, 0)
         self.vectors.refresh()
-        with self.writer.lock:
-            return sync_text_index(self.text_index, self.catalog, self.vectors.docs_chunks, on_progress)
+        assert isinstance(self.writer, SharedWriter)
+        return self.writer.sync_text_index(self.vectors.docs_chunks, on_progress)
 
     @classmethod
     def open(cls, root: Path, settings: LibrarySettings | None = None, embedder: LibraryEmbedder | None = None) -> Library:
@@ -368,6 +368,16 @@ class Library:
         """Add text documents (a benchmark corpus) in batches: see ``storing.store_text_documents``."""
         return store_text_documents(self.writer, self.settings, self.embedder, docs, batch_docs, on_progress,
                                     cancel or CancelToken())
+
+    def set_private(self, doc_id: str, private: bool) -> Document:
+        """A document marked private or not (the writer's rule: on object storage, shared and refused read-only);
+        returns it as it is now. Raises LibraryError for an unknown id."""
+        if self.catalog.get(doc_id) is None:
+            raise LibraryError(f"no document with id {doc_id!r}: see `courtroom library list`")
+        self.writer.set_private(doc_id, private)
+        doc = self.catalog.get(doc_id)
+        assert doc is not None
+        return doc
 
     def remove(self, doc_id: str) -> Document:
         """A document out of the library (the writer's rule); raises LibraryError for an unknown id."""

@@ -28,7 +28,7 @@ from courtroom_desktop.core.library.store.writer import ChunkStore, LibraryWrite
 from courtroom_desktop.core.records import Chunk, DocStatus, Document
 
 if TYPE_CHECKING:
-    from courtroom_desktop.core.library.store.text_index import TextIndex
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,24 @@ class SharedWriter(LibraryWriter):
         with self._committing():
             return super().delete(doc_ids)
 
+    def set_private(self, doc_id: str, private: bool) -> None:
+        """Shared with every machine (the shared catalog's row), so under the commit lock; refused read-only."""
+        self._writable()
+        with self._committing():
+            super().set_private(doc_id, private)
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._writable()
+        with self._committing():
+            super().set_meta(key, value)
+
+    def sync_text_index(self, docs_chunks: Callable[[list[str]], dict[str, list[Chunk]]],
+                        on_progress: Callable[[int, int], None] | None = None, batch_docs: int = 200) -> tuple[int, int]:
+        """This machine's BM25 index brought up to the shared catalog, under the write lock: (documents indexed,
+        documents dropped). Chunks come from the chunk table ``batch_docs`` documents per query."""
+        with self.lock:
+            return sync_text_index(self.text_index, self.shared, docs_chunks, on_progress, batch_docs)
+
     def recover(self) -> list[str]:
         """This machine's stuck rows (a crash here) leave the mirror; their chunks, and anyone's orphans, are swept
         under the lock. A read-only opening recovers nothing (it writes nothing)."""
@@ -106,7 +124,7 @@ class SharedWriter(LibraryWriter):
         return orphans
 
 
-def sync_text_index(text_index: TextIndex, catalog: SharedCatalog,
+def sync_text_index(text_index: TextStore, catalog: SharedCatalog,
                     docs_chunks: Callable[[list[str]], dict[str, list[Chunk]]],
                     on_progress: Callable[[int, int], None] | None = None, batch_docs: int = 200) -> tuple[int, int]:
     """The local BM25 index brought up to the shared catalog: (documents indexed, documents dropped). Chunks come

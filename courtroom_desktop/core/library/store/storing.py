@@ -120,7 +120,7 @@ class Storer:
         doc_id = item.sha256[:16]
         self.writer.delete(d.id for d in self.catalog.by_path(path) if d.id != doc_id)  # its other versions
         if self.private is not None:
-            self.catalog.set_private(doc_id, self.private)
+            self.writer.set_private(doc_id, self.private)
         self.emit(FileFinished(path=path, outcome=FileOutcome.skipped, doc_id=doc_id,
                                reason="unchanged: already in the library"))
         return FileOutcome.skipped

@@ -44,6 +44,7 @@ class TextStore(Protocol):
 
     def add_docs(self, docs: Sequence[tuple[str, list[Chunk], str]]) -> None: ...
     def delete_docs(self, doc_ids: Iterable[str]) -> None: ...
+    def doc_ids(self) -> set[str]: ...
 
 
 class Writable(Protocol):
@@ -148,6 +149,28 @@ class LibraryWriter:
             for doc_id in stuck:
                 self.catalog.delete(doc_id)
         return stuck
+
+    # ---------------------------------------------------------------- what the catalog says of a document
+    def set_private(self, doc_id: str, private: bool) -> None:
+        """A document marked private (its text never goes to another machine) or not."""
+        with self.lock:
+            self.catalog.set_private(doc_id, private)
+
+    def set_source(self, doc_id: str, record: str, citation: tuple[str, str, int | None] | None = None) -> None:
+        """Where a document came from (a reference manager's record, JSON) and, with ``citation``, the title, authors
+        and year its row shows."""
+        with self.lock:
+            self.catalog.set_source(doc_id, record)
+            if citation is not None:
+                self.catalog.set_citation(doc_id, *citation)
+
+    def drop_sources(self, doc_ids: Iterable[str]) -> None:
+        with self.lock:
+            self.catalog.drop_sources(doc_ids)
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.lock:
+            self.catalog.set_meta(key, value)
 
     def replace_vectors(self, folder: str, identity: str, dim: int, spec: str,
                         swap: Callable[[], None]) -> None:

@@ -92,8 +92,7 @@ def import_items(library: Library, items: list[ZoteroItem], scope: str, on_event
             record = SourceRecord(item_key=item.key, attachment_key=attachment_key, title=item.title or doc.title,
                                   authors=item.authors, year=item.year, cite=item.cite, link=item.link, doi=item.doi,
                                   tags=item.tags, collections=item.collections, scopes=scopes)
-            catalog.set_source(doc.id, record.to_json())
-            catalog.set_citation(doc.id, record.title, record.authors, record.year)
+            library.writer.set_source(doc.id, record.to_json(), (record.title, record.authors, record.year))
             result.linked += 1
     if result.cancelled:
         return result
@@ -102,9 +101,9 @@ def import_items(library: Library, items: list[ZoteroItem], scope: str, on_event
             continue
         rest = tuple(s for s in record.scopes if s != scope)
         if rest:  # another scope (the whole library, another collection) still holds it
-            catalog.set_source(doc_id, replace(record, scopes=rest).to_json())
+            library.writer.set_source(doc_id, replace(record, scopes=rest).to_json())
             continue
         library.remove(doc_id)
-        catalog.drop_sources([doc_id])
+        library.writer.drop_sources([doc_id])
         result.removed += 1
     return result
