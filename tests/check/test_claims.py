@@ -6,7 +6,7 @@ import pytest
 
 from courtroom_desktop.core.check.claims import find_claims, why_checkworthy
 from courtroom_desktop.core.check.drafts import read_text
-from courtroom_desktop.core.check.score import Label, score
+from courtroom_desktop.core.eval.claims import Label, score
 
 POSITIVES = [
     ("Bus ridership rose by 18% between 2014 and 2023.", {"number", "comparison"}),

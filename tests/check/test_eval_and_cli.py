@@ -7,7 +7,7 @@ from pathlib import Path
 
 from courtroom_desktop.cli import main
 from courtroom_desktop.core.check.drafts import read_draft
-from courtroom_desktop.core.check.score import labelled_drafts, read_labels
+from courtroom_desktop.core.eval.claims import labelled_drafts, read_labels
 
 TUNING = Path(__file__).parent / "data" / "tuning"
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from courtroom_desktop.core.services._lazy import exports
 
 if TYPE_CHECKING:
-    from courtroom_desktop.core.check.score import run_claims
     from courtroom_desktop.core.eval.beir import read_claims, read_split
+    from courtroom_desktop.core.eval.claims import run_claims
     from courtroom_desktop.core.eval.library import build_beir_library
     from courtroom_desktop.core.eval.passages import run_passages
     from courtroom_desktop.core.eval.retrieval import EvalReport, evaluate
@@ -23,7 +23,7 @@ __all__ = ["EvalReport", "build_beir_library", "evaluate", "read_claims", "read_
 __getattr__ = exports({
     "read_claims": "eval.beir:read_claims", "read_split": "eval.beir:read_split",
     "build_beir_library": "eval.library:build_beir_library",
-    "run_passages": "eval.passages:run_passages", "run_claims": "check.score:run_claims",
+    "run_passages": "eval.passages:run_passages", "run_claims": "eval.claims:run_claims",
     "EvalReport": "eval.retrieval:EvalReport", "evaluate": "eval.retrieval:evaluate",
     "tune": "eval.tune:tune", "run_verdicts": "eval.verdicts:run_verdicts",
 }, __name__)
