@@ -472,7 +472,8 @@ class Workspace:
         from courtroom_desktop.core.reports import TrialRecord, export
 
         trial_id = self.trials.find(ref)
-        record = TrialRecord.from_store(self.trials, trial_id)
+        scope = self._scope_titles(self.trials.spec(trial_id).documents)
+        record = TrialRecord.from_store(self.trials, trial_id, scope=scope)
         notes: list[str] = []
         paths = export(record, formats, Path(out_dir), audience=audience, locate=self.locate_document, notes=notes)
         if with_prompts:

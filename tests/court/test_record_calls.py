@@ -119,6 +119,15 @@ async def test_passages_turned_away_are_recorded_with_the_reason_and_show_in_the
     assert e1.cited >= 1 and coverage.documents[0].cited >= 1
     use = library_use([((), store.events(trial_id))], [d for d, _ in scope])
     assert use["doc9"].never_retrieved and use[e1.doc_id].citations == coverage.documents[0].cited
+    # the reports carry the same coverage, in every format (break: leave _coverage out of render_markdown's sections)
+    from courtroom_desktop.core.reports import TrialRecord, render_html, render_markdown
+
+    record = TrialRecord.from_events(trial_id, store.spec(trial_id), store.events(trial_id), scope=scope)
+    for text in (render_markdown(record), render_html(record)[0], render_markdown(record, "expert")):
+        assert "What the searches covered" in text and "In scope, never retrieved: Never found" in text
+        assert "too close to E" in text and "already in the pool" in text.replace("\n", " ")
+    stored = record.model_dump(mode="json")["coverage"]
+    assert [d["doc_id"] for d in stored["documents"] if not d["found"]] == ["doc9"]
 
 
 @pytest.mark.asyncio

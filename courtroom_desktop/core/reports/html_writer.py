@@ -342,6 +342,25 @@ class _Html:
             self.add("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         self.add("</table>")
 
+    def coverage(self) -> None:
+        """What the searches covered (md_writer._coverage, the same content)."""
+        r = self.r
+        if r.coverage is None:
+            return
+        self.add(f"<h2>{say(r, 'coverage')}</h2>", f"<p>{esc(view.coverage_intro(r))}</p>")
+        if r.coverage.queries:
+            self.add(f"<p>{say(r, 'coverage_queries:')}"
+                     + say(r, "semi").join(esc(view.one_line(q)) for q in r.coverage.queries) + "</p>")
+        rows = view.coverage_rows(r)
+        if rows:
+            self.add("<table><tr>" + "".join(f"<th>{h}</th>" for h in view.coverage_head(r)) + "</tr>")
+            for title, figures, why in rows:
+                self.add("<tr>" + "".join(f"<td>{c}</td>" for c in (esc(title), *figures, esc(why))) + "</tr>")
+            self.add("</table>")
+        never = view.never_retrieved(r)
+        self.add(f"<p>{say(r, 'coverage_never:')}" + say(r, "semi").join(esc(t) for t in never) + "</p>" if never
+                 else f"<p>{say(r, 'coverage_all_reached')}</p>")
+
     def settings(self) -> None:
         r = self.r
         self.add(f"<h2>{say(r, 'settings')}</h2>", f"<table><tr><th>{say(r, 'col.role')}</th><th>{say(r, 'col.model')}</th></tr>")
@@ -408,6 +427,7 @@ class _Html:
         self.quality()
         self.passages()
         self.evidence_table()
+        self.coverage()
         if self.audience == "expert":
             self.expert_detail()
         self.settings()

@@ -67,7 +67,7 @@ def render_markdown(record: TrialRecord, audience: Audience = "general", chart_f
         raise ValueError(f"audience must be one of {view.AUDIENCES}, not {audience!r}")
     r = record
     sections = [_header(r, audience), _summary(r, audience), _decision(r), _confidence(r, chart_file), _findings(r),
-                _open_questions(r), _quality(r), _passages(r), _evidence(r, audience)]
+                _open_questions(r), _quality(r), _passages(r), _evidence(r, audience), _coverage(r)]
     if audience == "expert":
         sections += [_rounds_in_detail(r), _discovery(r)]
     sections += [_settings(r), _transcript(r)]
@@ -260,6 +260,28 @@ def _rounds_in_detail(r: TrialRecord) -> list[str]:
                        + (say(r, "overruled_tail", dash="—", why=why) if ruling.overruled else "") + "\n")
         elif ruling.overruled:  # a confidence at the threshold without grounds
             out.append(f"{_bold(r, 'stop_overruled:')}{md_escape(view.reasons(r, ruling.overruled))}\n")
+    return out
+
+
+def _coverage(r: TrialRecord) -> list[str]:
+    """What the searches covered: the counts, the queries, per document found / admitted / turned away / cited and why,
+    and the documents in scope never retrieved (a reviewer's question: what did the court not look at?)."""
+    if r.coverage is None:
+        return []
+    out = [f"## {say(r, 'coverage')}\n", md_escape(view.coverage_intro(r)) + "\n"]
+    if r.coverage.queries:
+        out.append(say(r, "coverage_queries:") + say(r, "semi").join(md_escape(view.one_line(q))
+                                                                     for q in r.coverage.queries) + "\n")
+    rows = view.coverage_rows(r)
+    if rows:
+        head = view.coverage_head(r)
+        out += [_row(head), "|" + "---|" * len(head)]
+        out += [_row([_cell(title), *figures, _cell(why)]) for title, figures, why in rows]
+        out.append("")
+    never = view.never_retrieved(r)
+    out.append((say(r, "coverage_never:") + say(r, "semi").join(md_escape(t) for t in never)) if never
+               else say(r, "coverage_all_reached"))
+    out.append("")
     return out
 
 

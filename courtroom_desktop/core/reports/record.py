@@ -13,6 +13,7 @@ from typing import Literal, Protocol
 from pydantic import Field
 
 from courtroom_desktop import __version__
+from courtroom_desktop.core.court.coverage import TrialCoverage
 from courtroom_desktop.core.court.records import (
     Assessment,
     ErrorEvent,
@@ -102,11 +103,16 @@ class TrialRecord(Frozen):
     challenges: tuple[TrackedChallenge, ...] = Field((), description="Every challenge (Q1, Q2, ...: the judge's open "
                                                      "questions, counsel's direct questions) with its last mark.")
     sources: tuple[SourceCopy, ...] = Field((), description="Highlighted copies of the cited pages (filled in by export).")
+    coverage: TrialCoverage | None = Field(None, description="What the trial's searches covered (added within version "
+                                           "2): every passage found, admitted or turned away and why, per document, "
+                                           "and the documents in scope no search reached (core.court.coverage).")
 
     # ---------------------------------------------------------------- assembly
     @classmethod
     def from_events(cls, trial_id: str, spec: TrialSpec, events: Sequence[TrialEvent], status: str = "",
-                    now: dt.datetime | None = None) -> TrialRecord:
+                    now: dt.datetime | None = None, scope: Sequence[tuple[str, str]] = ()) -> TrialRecord:
+        """``scope``: (doc id, title) of every document the trial could search, for its coverage."""
+        from courtroom_desktop.core.court.coverage import trial_coverage
         from courtroom_desktop.core.court.rules import tracked_challenges
         from courtroom_desktop.core.court.state import TrialState
 
@@ -131,14 +137,17 @@ class TrialRecord(Frozen):
             usage=state.usage(),
             assessments=tuple(state.assessments[e.id] for e in state.pool if e.id in state.assessments),
             challenges=tuple(tracked_challenges(state)),
+            coverage=trial_coverage(events, scope),
         )
 
     @classmethod
-    def from_store(cls, store: TrialSource, trial_id: str, now: dt.datetime | None = None) -> TrialRecord:
-        """``store``: a TrialStore; ``trial_id``: a full id (``store.find`` resolves prefixes)."""
+    def from_store(cls, store: TrialSource, trial_id: str, now: dt.datetime | None = None,
+                   scope: Sequence[tuple[str, str]] = ()) -> TrialRecord:
+        """``store``: a TrialStore; ``trial_id``: a full id (``store.find`` resolves prefixes); ``scope``: (doc id,
+        title) of the documents it could search."""
         spec = store.spec(trial_id)
         status = next((t.status for t in store.list() if t.id == trial_id), "")
-        return cls.from_events(trial_id, spec, store.events(trial_id), status=status, now=now)
+        return cls.from_events(trial_id, spec, store.events(trial_id), status=status, now=now, scope=scope)
 
     # ---------------------------------------------------------------- lookups
     def entry(self, evidence_id: str) -> PoolEntry | None:

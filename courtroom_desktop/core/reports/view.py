@@ -300,6 +300,45 @@ def weight_text(record: TrialRecord, entry: PoolEntry) -> str:
     return "" if weight is None else f"{weight:.2f}"
 
 
+def coverage_intro(record: TrialRecord) -> str:
+    """One sentence: searches, passages found, documents, admitted, turned away."""
+    cov = record.coverage
+    assert cov is not None
+    admitted = sum(1 for p in cov.passages if p.admitted)
+    searches = sum(1 for t in record.turns if t.queries)
+    return say(record, "coverage_intro", searches=searches, found=len(cov.passages),
+               documents=sum(1 for d in cov.documents if d.found), admitted=admitted, away=len(cov.passages) - admitted)
+
+
+def coverage_head(record: TrialRecord) -> list[str]:
+    return [say(record, f"col.{key}") for key in ("document", "found", "admitted", "turned_away", "cited", "why")]
+
+
+def coverage_rows(record: TrialRecord) -> list[tuple[str, list[str], str]]:
+    """Per document a search reached: (title, its figures: found, admitted, turned away, cited; why its passages were
+    turned away, each reason once with its count). The format escapes the title and the reasons."""
+    cov = record.coverage
+    assert cov is not None
+    rows = []
+    for doc in cov.documents:
+        if not doc.found:
+            continue
+        why: dict[str, int] = {}
+        for passage in cov.passages:
+            if passage.doc_id == doc.doc_id and not passage.admitted and passage.reason is not None:
+                text = reasons(record, (passage.reason,))
+                why[text] = why.get(text, 0) + 1
+        rows.append((one_line(doc.title) or doc.doc_id,
+                     [str(doc.found), str(doc.admitted), str(doc.turned_away), str(doc.cited)],
+                     say(record, "semi").join(f"{text} (×{n})" if n > 1 else text for text, n in why.items())))
+    return rows
+
+
+def never_retrieved(record: TrialRecord) -> list[str]:
+    """Titles of the documents in scope no search reached."""
+    return [one_line(d.title) or d.doc_id for d in (record.coverage.never_retrieved if record.coverage else ())]
+
+
 def discovery_head(record: TrialRecord) -> list[str]:
     """The head of the expert's 'How the evidence was found' table."""
     return [say(record, f"col.{key}") for key in ("id", "found_by", "query", "score", "bm25", "vector", "novelty")]

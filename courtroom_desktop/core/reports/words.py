@@ -135,6 +135,16 @@ _PAIRS: dict[str, tuple[str, str]] = {
     "col.cited_by": ("Cited by", "引用者"), "col.level": ("Evidence level", "证据等级"), "col.weight": ("Weight", "权重"),
     "col.query": ("Query", "检索词"), "col.score": ("Fused score", "融合得分"), "col.bm25": ("BM25 rank", "BM25 排名"),
     "col.vector": ("Vector rank", "向量排名"), "col.novelty": ("Novelty", "新颖度"),
+    # what the searches covered (core.court.coverage), in every format
+    "coverage": ("What the searches covered", "检索覆盖范围"),
+    "coverage_intro": ("{searches} searches found {found} passages in {documents} documents: {admitted} entered the "
+                       "evidence pool, {away} were turned away.",
+                       "{searches} 次检索在 {documents} 篇文档中找到 {found} 个文段：{admitted} 个进入证据池，{away} 个被拒绝。"),
+    "coverage_queries:": ("Queries: ", "检索词："),
+    "col.found": ("Found", "找到"), "col.admitted": ("Admitted", "采纳"), "col.turned_away": ("Turned away", "拒绝"),
+    "col.cited": ("Cited", "引用"), "col.why": ("Why turned away", "拒绝原因"),
+    "coverage_never:": ("In scope, never retrieved: ", "在范围内但从未被检索到："),
+    "coverage_all_reached": ("Every document in scope was retrieved at least once.", "范围内的每篇文档都至少被检索到一次。"),
     "not_assessed": ("not assessed", "未评估"),
     "verifier_reading": ("verifier: {stance} {value}", "核验模型：{stance} {value}"),
     "judge_reading": ("judge: {reading}", "法官：{reading}"),
