@@ -16,15 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
-from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
-    QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -45,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from courtroom_desktop.ui.controls import push_button, record_table
 from courtroom_desktop.ui.core_messages import say
+from courtroom_desktop.ui.dialogs.export import FolderExportDialog
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.checks import CheckRowsModel, ChecksModel
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
@@ -536,123 +535,26 @@ class ReviewPage(QWidget):
 
 
 # ---------------------------------------------------------------------------------------------------- export
-class CheckExportDialog(QDialog):
+class CheckExportDialog(FolderExportDialog):
     """A check's report (the formats chosen) and the annotated draft into a folder; what was written is listed."""
 
     def __init__(self, controller, check_id: str, title: str = "", settings: QSettings | None = None, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle(self.tr("Export the check"))
-        self.setObjectName("checkExportDialog")
-        self.controller = controller
         self.check_id = check_id
-        self.settings = settings
-        self.written: list[Path] = []
-        self.notes: list[str] = []
-
-        self.formats: dict[str, QCheckBox] = {}
-        format_row = QHBoxLayout()
-        format_row.setContentsMargins(0, 0, 0, 0)
-        for value, label in FORMAT_WORDS:
-            box = QCheckBox(tr(label))
-            box.setChecked(value != "pdf")
-            box.toggled.connect(self._update)
-            self.formats[value] = box
-            format_row.addWidget(box)
-        format_box = QWidget()
-        format_box.setLayout(format_row)
-        self.annotate = QCheckBox(self.tr("An annotated copy of the draft (highlights and notes)"))
-        self.annotate.setChecked(True)
-        base = Path(settings.value("export/dir", str(Path.home()), type=str)) if settings is not None else Path.home()
-        self.folder = QLineEdit(str(base / f"check-{check_id[:8]}"))
-        self.folder.setObjectName("checkExportFolder")
-        self.folder.textChanged.connect(self._update)
-        browse = push_button(self.tr("Browse\u2026"), slot=self._browse)
-        folder_row = QHBoxLayout()
-        folder_row.setContentsMargins(0, 0, 0, 0)
-        folder_row.addWidget(self.folder, 1)
-        folder_row.addWidget(browse)
-        folder_box = QWidget()
-        folder_box.setLayout(folder_row)
-        form = QFormLayout()
         name = QLabel(title or check_id)
         name.setTextFormat(Qt.TextFormat.PlainText)
-        form.addRow(self.tr("Check:"), name)
-        form.addRow(self.tr("Formats:"), format_box)
-        form.addRow("", self.annotate)
-        form.addRow(self.tr("Folder:"), folder_box)
+        self.annotate = QCheckBox(self.tr("An annotated copy of the draft (highlights and notes)"))
+        self.annotate.setChecked(True)
+        super().__init__(controller, FORMAT_WORDS, "checkExport", f"check-{check_id[:8]}",
+                         [(self.tr("Check:"), name), ("", self.annotate)], settings, parent,
+                         checked=lambda value: value != "pdf", size=(640, 320))
+        self.setWindowTitle(self.tr("Export the check"))
+        self.setObjectName("checkExportDialog")
 
-        self.busy = QProgressBar()
-        self.busy.setRange(0, 0)
-        self.busy.setVisible(False)
-        self.message = QLabel("")
-        self.message.setObjectName("checkExportMessage")
-        self.message.setWordWrap(True)
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.result = QListWidget()
-        self.result.setObjectName("checkExportResult")
-        self.result.setVisible(False)
-        self.result.itemDoubleClicked.connect(lambda item: QDesktopServices.openUrl(QUrl.fromLocalFile(item.text())))
-        self.buttons = QDialogButtonBox()
-        self.export_button = self.buttons.addButton(self.tr("Export"), QDialogButtonBox.ButtonRole.ActionRole)
-        self.export_button.setObjectName("checkExportButton")
-        self.open_button = self.buttons.addButton(self.tr("Open folder"), QDialogButtonBox.ButtonRole.ActionRole)
-        self.open_button.setVisible(False)
-        close = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
-        self.export_button.clicked.connect(self.export)
-        self.open_button.clicked.connect(self.open_folder)
-        close.clicked.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.busy)
-        layout.addWidget(self.message)
-        layout.addWidget(self.result, 1)
-        layout.addWidget(self.buttons)
-        controller.sig_busy.connect(self._on_busy)
-        controller.sig_exported.connect(self._on_exported)
-        controller.sig_error.connect(self._on_error)
-        fit_to_screen(self, 640, 320)
-        self._update()
-
-    def chosen_formats(self) -> list[str]:
-        return [value for value, box in self.formats.items() if box.isChecked()]
-
-    def _browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Export into a folder"),
-                                                  str(Path(self.folder.text()).parent))
-        if folder:
-            self.folder.setText(str(Path(folder) / f"check-{self.check_id[:8]}"))
-
-    def _update(self, *args) -> None:
-        self.export_button.setEnabled(bool(self.chosen_formats()) and bool(self.folder.text().strip()))
-
-    def export(self):
-        out = Path(self.folder.text().strip()).expanduser()
-        if self.settings is not None:
-            self.settings.setValue("export/dir", str(out.parent))
-        self.message.setText("")
+    def start(self, out: Path):
         return self.controller.export(self.chosen_formats(), out, self.annotate.isChecked())
 
-    def _on_busy(self, busy: bool) -> None:
-        self.busy.setVisible(busy)
-        self.export_button.setEnabled(not busy)
-
-    def _on_exported(self, paths: list, notes: list) -> None:
-        self.written, self.notes = [Path(p) for p in paths], list(notes)
-        self.result.clear()
-        self.result.addItems([str(p) for p in self.written])
-        self.result.setVisible(True)
-        self.open_button.setVisible(True)
-        text = self.tr("Wrote {n} files. Double-click one to open it.").format(n=len(self.written))
-        if notes:
-            text += "\n" + "\n".join(notes)
-        self.message.setText(text)
-        self._update()
-
-    def _on_error(self, title: str, message: str, fix: str) -> None:
-        self.message.setText(f"{title} failed: {message}" + (f"\n{fix}" if fix else ""))
-
-    def open_folder(self) -> bool:
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(self.folder.text().strip()))
+    def written_text(self) -> str:
+        return self.tr("Wrote {n} files. Double-click one to open it.").format(n=len(self.written))
 
 
 # ---------------------------------------------------------------------------------------------------- the window

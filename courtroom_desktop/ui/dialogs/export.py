@@ -1,4 +1,5 @@
-"""The export dialog, over the report exporter: formats, audience and folder; shows what was written."""
+"""The export dialogs: what every one is (``FolderExportDialog``: formats, folder, Export, what was written), and a
+trial's verdict report (``ExportDialog``: with the audience). The draft check's is ``check_window.CheckExportDialog``."""
 
 from __future__ import annotations
 
@@ -30,63 +31,68 @@ FORMATS = (("md", "Markdown"), ("html", QT_TRANSLATE_NOOP("", "HTML (self-contai
            ("json", QT_TRANSLATE_NOOP("", "JSON (data)")))  # shown through tr
 
 
-class ExportDialog(QDialog):
-    def __init__(self, controller, trial_id: str, claim: str = "", settings: QSettings | None = None, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle(tr("Export the verdict report"))
-        self.setObjectName("exportDialog")
-        self.controller = controller
-        self.trial_id = trial_id
-        self.settings = settings
-        self.written: list[Path] = []
+class FolderExportDialog(QDialog):
+    """What every export dialog is: the formats to write (check boxes), rows a kind of report adds (``rows``), the
+    folder (with Browse), then Export: a busy bar while the controller works, the files written listed (double-click
+    opens one), Open folder, and the controller's error. The controller has ``sig_busy(bool)``,
+    ``sig_exported(paths[, notes])`` and ``sig_error(title, message, fix)``; subclasses start the export (``start``)
+    and say what was written (``written_text``)."""
 
-        self.formats = {}
+    def __init__(self, controller, formats, name: str, folder_name: str, rows: list[tuple[str, QWidget]],
+                 settings: QSettings | None = None, parent=None, checked=lambda value: True, size=(620, 300)):
+        super().__init__(parent)
+        self.controller = controller
+        self.settings = settings
+        self.folder_name = folder_name
+        self.written: list[Path] = []
+        self.notes: list[str] = []
+
+        self.formats: dict[str, QCheckBox] = {}
         format_row = QHBoxLayout()
-        for value, label in FORMATS:
+        format_row.setContentsMargins(0, 0, 0, 0)
+        for value, label in formats:
             box = QCheckBox(tr(label))
-            box.setChecked(True)
+            box.setChecked(checked(value))
             box.toggled.connect(self._update)
             self.formats[value] = box
             format_row.addWidget(box)
         format_box = QWidget()
         format_box.setLayout(format_row)
-        format_row.setContentsMargins(0, 0, 0, 0)
-        self.audience = QComboBox()
-        self.audience.addItem(tr("General reader: the plain-language summary"), "general")
-        self.audience.addItem(tr("Expert: also every round's assessment, levels and weights"), "expert")
         base = Path(settings.value("export/dir", str(Path.home()), type=str)) if settings is not None else Path.home()
-        self.folder = QLineEdit(str(base / f"report-{trial_id}"))
-        self.folder.setObjectName("exportFolder")
+        self.folder = QLineEdit(str(base / folder_name))
+        self.folder.setObjectName(f"{name}Folder")
         self.folder.textChanged.connect(self._update)
         browse = push_button(tr("Browse\u2026"), slot=self._browse)
         folder_row = QHBoxLayout()
+        folder_row.setContentsMargins(0, 0, 0, 0)
         folder_row.addWidget(self.folder, 1)
         folder_row.addWidget(browse)
         folder_box = QWidget()
         folder_box.setLayout(folder_row)
-        folder_row.setContentsMargins(0, 0, 0, 0)
 
         form = QFormLayout()
-        claim_label = QLabel(claim or trial_id)
-        claim_label.setWordWrap(True)
-        form.addRow(tr("Trial:"), claim_label)
+        first, *rest = rows
+        form.addRow(*first)
         form.addRow(tr("Formats:"), format_box)
-        form.addRow(tr("Audience:"), self.audience)
+        for label, widget in rest:
+            form.addRow(label, widget)
         form.addRow(tr("Folder:"), folder_box)
 
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
         self.busy.setVisible(False)
         self.result = QListWidget()
-        self.result.setObjectName("exportResult")
+        self.result.setObjectName(f"{name}Result")
         self.result.setVisible(False)
         self.result.itemDoubleClicked.connect(lambda item: QDesktopServices.openUrl(QUrl.fromLocalFile(item.text())))
         self.message = QLabel("")
+        self.message.setObjectName(f"{name}Message")
         self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # an error's message may hold a document's words
 
         self.buttons = QDialogButtonBox()
         self.export_button = self.buttons.addButton(tr("Export"), QDialogButtonBox.ButtonRole.ActionRole)
-        self.export_button.setObjectName("exportButton")
+        self.export_button.setObjectName(f"{name}Button")
         self.open_button = self.buttons.addButton(tr("Open folder"), QDialogButtonBox.ButtonRole.ActionRole)
         self.open_button.setVisible(False)
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
@@ -103,7 +109,7 @@ class ExportDialog(QDialog):
         controller.sig_busy.connect(self._on_busy)
         controller.sig_exported.connect(self._on_exported)
         controller.sig_error.connect(self._on_error)
-        fit_to_screen(self, 620, 300)
+        fit_to_screen(self, *size)
         self._update()
 
     def chosen_formats(self) -> list[str]:
@@ -112,7 +118,7 @@ class ExportDialog(QDialog):
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, tr("Report folder"), str(Path(self.folder.text()).parent))
         if folder:
-            self.folder.setText(str(Path(folder) / f"report-{self.trial_id}"))
+            self.folder.setText(str(Path(folder) / self.folder_name))
 
     def _update(self, *args) -> None:
         self.export_button.setEnabled(bool(self.chosen_formats()) and bool(self.folder.text().strip()))
@@ -122,27 +128,55 @@ class ExportDialog(QDialog):
         if self.settings is not None:
             self.settings.setValue("export/dir", str(out.parent))
         self.message.setText("")
-        return self.controller.export(self.trial_id, self.chosen_formats(), out, self.audience.currentData())
+        return self.start(out)
+
+    def start(self, out: Path):  # the controller's export of this kind of report into ``out``
+        raise NotImplementedError
+
+    def written_text(self) -> str:  # what was written, in a sentence, after an export
+        raise NotImplementedError
 
     def _on_busy(self, busy: bool) -> None:
         self.busy.setVisible(busy)
         self.export_button.setEnabled(not busy)
 
-    def _on_exported(self, paths: list) -> None:
-        self.written = [Path(p) for p in paths]
+    def _on_exported(self, paths: list, notes: list | None = None) -> None:
+        self.written, self.notes = [Path(p) for p in paths], list(notes or [])
         self.result.clear()
         self.result.addItems([str(p) for p in self.written])
         self.result.setVisible(True)
         self.open_button.setVisible(True)
-        reports = [p for p in self.written if p.parent == Path(self.folder.text().strip()).expanduser()]
-        sources = len(self.written) - len(reports)
-        self.message.setText(tr("Wrote {reports} report files and {sources} highlighted source page files. "
-                                "Double-click one to open it.").format(reports=len(reports), sources=sources))
+        self.message.setText("\n".join([self.written_text(), *self.notes]))
         self._update()
 
     def _on_error(self, title: str, message: str, fix: str) -> None:
-        self.message.setText(f"<b>{title} failed:</b> {message}" + (f"<br>{fix}" if fix else ""))
-        self.message.setTextFormat(Qt.TextFormat.RichText)
+        self.message.setText(tr("{title} failed: {message}").format(title=title, message=message)
+                             + (f"\n{fix}" if fix else ""))
 
     def open_folder(self) -> bool:
         return QDesktopServices.openUrl(QUrl.fromLocalFile(self.folder.text().strip()))
+
+
+class ExportDialog(FolderExportDialog):
+    """A trial's verdict report: the formats, the audience (general or expert) and the folder."""
+
+    def __init__(self, controller, trial_id: str, claim: str = "", settings: QSettings | None = None, parent=None):
+        self.trial_id = trial_id
+        claim_label = QLabel(claim or trial_id)
+        claim_label.setWordWrap(True)
+        claim_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.audience = QComboBox()
+        self.audience.addItem(tr("General reader: the plain-language summary"), "general")
+        self.audience.addItem(tr("Expert: also every round's assessment, levels and weights"), "expert")
+        super().__init__(controller, FORMATS, "export", f"report-{trial_id}",
+                         [(tr("Trial:"), claim_label), (tr("Audience:"), self.audience)], settings, parent)
+        self.setWindowTitle(tr("Export the verdict report"))
+        self.setObjectName("exportDialog")
+
+    def start(self, out: Path):
+        return self.controller.export(self.trial_id, self.chosen_formats(), out, self.audience.currentData())
+
+    def written_text(self) -> str:
+        reports = [p for p in self.written if p.parent == Path(self.folder.text().strip()).expanduser()]
+        return tr("Wrote {reports} report files and {sources} highlighted source page files. "
+                  "Double-click one to open it.").format(reports=len(reports), sources=len(self.written) - len(reports))

@@ -476,6 +476,10 @@ Re-embed now?</source>
         <translation>报告文件夹</translation>
     </message>
     <message>
+        <source>{title} failed: {message}</source>
+        <translation>{title}失败：{message}</translation>
+    </message>
+    <message>
         <source>Wrote {reports} report files and {sources} highlighted source page files. Double-click one to open it.</source>
         <translation>已写入 {reports} 个报告文件和 {sources} 个带高亮的原文页面文件。双击即可打开。</translation>
     </message>
@@ -3468,30 +3472,6 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>请从草稿中复制主张 {number} 的文本（或减少改写），或将其删除</translation>
     </message>
     <message>
-        <source>not a folder</source>
-        <translation>不是文件夹</translation>
-    </message>
-    <message>
-        <source>give a folder of drafts and their NAME.labels.jsonl</source>
-        <translation>请提供一个包含草稿及其 NAME.labels.jsonl 的文件夹</translation>
-    </message>
-    <message>
-        <source>no labelled drafts (NAME.md beside NAME.labels.jsonl)</source>
-        <translation>没有已标注的草稿（即与 NAME.labels.jsonl 放在一起的 NAME.md）</translation>
-    </message>
-    <message>
-        <source>put each draft beside its NAME.labels.jsonl</source>
-        <translation>请将每份草稿与其 NAME.labels.jsonl 放在一起</translation>
-    </message>
-    <message>
-        <source>line {number} is not a label ({exc.__class__.__name__})</source>
-        <translation>第 {number} 行不是标注（{exc.__class__.__name__}）</translation>
-    </message>
-    <message>
-        <source>write one {{&quot;sentence&quot;, &quot;checkworthy&quot;, &quot;why&quot;}} object per line</source>
-        <translation>每行写一个 {{&quot;sentence&quot;, &quot;checkworthy&quot;, &quot;why&quot;}} 对象</translation>
-    </message>
-    <message>
         <source>{len(ids)} checks start with it</source>
         <translation>有 {len(ids)} 个核查以此开头</translation>
     </message>
@@ -4671,32 +4651,8 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>草稿的批注副本（高亮和注释）</translation>
     </message>
     <message>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
-    </message>
-    <message>
         <source>Check:</source>
         <translation>核查：</translation>
-    </message>
-    <message>
-        <source>Formats:</source>
-        <translation>格式：</translation>
-    </message>
-    <message>
-        <source>Folder:</source>
-        <translation>文件夹：</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <source>Open folder</source>
-        <translation>打开文件夹</translation>
-    </message>
-    <message>
-        <source>Export into a folder</source>
-        <translation>导出到文件夹</translation>
     </message>
     <message>
         <source>Wrote {n} files. Double-click one to open it.</source>
