@@ -92,7 +92,7 @@ def annotate_draft(record: CheckRecord, draft_path: Path, out_dir: Path) -> tupl
 def _pdf(record: CheckRecord, path: Path, out: Path, lang: str) -> Path:
     import pymupdf
 
-    doc = pymupdf.open(str(path))  # type: ignore[no-untyped-call]
+    doc = pymupdf.open(str(path))
     try:
         for row in record.rows:
             note = note_of(row, lang)
@@ -101,14 +101,14 @@ def _pdf(record: CheckRecord, path: Path, out: Path, lang: str) -> Path:
                 if loc.kind != "pdf" or loc.page is None or not 1 <= loc.page <= doc.page_count or not loc.rects:
                     continue
                 page = doc[loc.page - 1]
-                rects = [pymupdf.Rect(r) for r in loc.rects]  # type: ignore[no-untyped-call]
+                rects = [pymupdf.Rect(r) for r in loc.rects]
                 annot = page.add_highlight_annot(rects)
-                annot.set_colors(stroke=colour_of(row))  # type: ignore[no-untyped-call]
-                annot.set_info(title=AUTHOR, content=note, subject=f"claim {row.index + 1}: {label}")  # type: ignore[no-untyped-call]
+                annot.set_colors(stroke=colour_of(row))
+                annot.set_info(title=AUTHOR, content=note, subject=f"claim {row.index + 1}: {label}")
                 annot.update()
-        doc.save(str(out), garbage=3, deflate=True)  # type: ignore[no-untyped-call]
+        doc.save(str(out), garbage=3, deflate=True)
     finally:
-        doc.close()  # type: ignore[no-untyped-call]
+        doc.close()
     return out
 
 

@@ -212,11 +212,11 @@ def _pdf(path: Path) -> list[tuple[str, Location]]:
 
     check_file(path)
     try:
-        doc = pymupdf.open(str(path), filetype="pdf")  # type: ignore[no-untyped-call]
+        doc = pymupdf.open(str(path), filetype="pdf")
     except Exception as exc:  # noqa: BLE001 - PyMuPDF raises several types for broken files
         raise CheckError(str(path), f"a damaged PDF, it cannot be opened ({exc})", fix="repair or re-export it") from None
     encrypted = doc.needs_pass or doc.is_encrypted
-    doc.close()  # type: ignore[no-untyped-call]
+    doc.close()
     if encrypted:
         raise CheckError(str(path), "the PDF is encrypted (it needs a password)",
                          fix="save an unprotected copy of the draft and check that")

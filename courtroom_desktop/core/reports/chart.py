@@ -103,9 +103,9 @@ def svg_to_png(svg: str, dpi: int = 200) -> bytes:
     """Raster copy of an SVG (the PDF report embeds the chart as an image)."""
     import pymupdf
 
-    doc = pymupdf.open(stream=svg.encode("utf-8"), filetype="svg")  # type: ignore[no-untyped-call]
+    doc = pymupdf.open(stream=svg.encode("utf-8"), filetype="svg")
     try:
-        png: bytes = doc[0].get_pixmap(dpi=dpi, alpha=False).tobytes("png")  # type: ignore[no-untyped-call]
+        png: bytes = doc[0].get_pixmap(dpi=dpi, alpha=False).tobytes("png")
         return png
     finally:
-        doc.close()  # type: ignore[no-untyped-call]
+        doc.close()

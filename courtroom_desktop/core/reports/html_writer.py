@@ -137,7 +137,7 @@ class _Html:
         self.images[name] = data
         import pymupdf
 
-        pix = pymupdf.Pixmap(data)  # type: ignore[no-untyped-call]
+        pix = pymupdf.Pixmap(data)
         width = 470.0
         height = width * pix.height / max(pix.width, 1)
         return f'<img src="{name}" width="{width:.0f}" height="{height:.0f}"/>'

@@ -1,7 +1,7 @@
 """HTML laid out into PDF pages by PyMuPDF's Story, for every PDF this app writes (a trial's report, a draft check's
 report): the pages, real link annotations where the layout placed each link, a footer on every page, the outline, the
-metadata. PyMuPDF ships no types; its calls are made here, behind these few typed functions, and nowhere else in the
-reports.
+metadata, behind these few typed functions. (PyMuPDF annotates few of its functions: pyproject.toml lets calls into it
+go untyped once, for the whole package, instead of a type-ignore on every call.)
 
 Links: ``#anchor`` goes to the element with that id in the same PDF; ``sources/….html`` launches a text excerpt beside
 the report; ``sources/E3-p4.pdf#page=2`` opens the highlighted copy at its page (go-to-remote). Chinese, Japanese and
@@ -74,10 +74,10 @@ class LaidOut:
     def __init__(self, body: str, css: str, paper: str, margins: Box, images: Mapping[str, bytes] | None = None):
         import pymupdf
 
-        archive = pymupdf.Archive()  # type: ignore[no-untyped-call]
+        archive = pymupdf.Archive()
         for name, data in (images or {}).items():
-            archive.add(data, name)  # type: ignore[no-untyped-call]
-        story = pymupdf.Story(html=body, user_css=css, archive=archive)  # type: ignore[no-untyped-call]
+            archive.add(data, name)
+        story = pymupdf.Story(html=body, user_css=css, archive=archive)
         mediabox = pymupdf.paper_rect(paper)
         where = mediabox + margins
         self.placed = placed = Placed()
@@ -101,17 +101,17 @@ class LaidOut:
                 placed.headings.append((position.heading, " ".join(position.text.split()), page_number, box[1]))
 
         buffer = io.BytesIO()
-        writer = pymupdf.DocumentWriter(buffer)  # type: ignore[no-untyped-call]
+        writer = pymupdf.DocumentWriter(buffer)
         more = True
         while more:
-            device = writer.begin_page(mediabox)  # type: ignore[no-untyped-call]
-            more, _ = story.place(where)  # type: ignore[no-untyped-call]
-            story.element_positions(collect)  # type: ignore[no-untyped-call]
-            story.draw(device)  # type: ignore[no-untyped-call]
-            writer.end_page()  # type: ignore[no-untyped-call]
+            device = writer.begin_page(mediabox)
+            more, _ = story.place(where)
+            story.element_positions(collect)
+            story.draw(device)
+            writer.end_page()
             page_number += 1
-        writer.close()  # type: ignore[no-untyped-call]
-        self._doc: Any = pymupdf.open("pdf", buffer.getvalue())  # type: ignore[no-untyped-call]
+        writer.close()
+        self._doc: Any = pymupdf.open("pdf", buffer.getvalue())
 
     @property
     def pages(self) -> int:
@@ -123,12 +123,12 @@ class LaidOut:
 
         for number, href, box in self.placed.links:
             page = self._doc[number]
-            rect = pymupdf.Rect(box)  # type: ignore[no-untyped-call]
+            rect = pymupdf.Rect(box)
             if href.startswith("#"):
                 target = self.placed.anchors.get(href[1:])
                 if target is not None:
                     page.insert_link({"kind": pymupdf.LINK_GOTO, "from": rect, "page": target[0],
-                                      "to": pymupdf.Point(target[1][0], target[1][1]), "zoom": 0})  # type: ignore[no-untyped-call]
+                                      "to": pymupdf.Point(target[1][0], target[1][1]), "zoom": 0})
                 continue
             file = unquote(href.partition("#")[0])
             if file.startswith(f"{sources_dir}/") and file.endswith(".html") and ".." not in file:  # a text excerpt
@@ -137,7 +137,7 @@ class LaidOut:
             remote = remote_target(href)
             if remote is not None:
                 page.insert_link({"kind": pymupdf.LINK_GOTOR, "from": rect, "file": remote[0], "page": remote[1],
-                                  "to": pymupdf.Point(0, 0), "zoom": 0})  # type: ignore[no-untyped-call]
+                                  "to": pymupdf.Point(0, 0), "zoom": 0})
 
     def add_footer(self, left: str, right: Callable[[int, int], str], fontsize: float = 7.5,
                    from_bottom: float = 28) -> None:
@@ -148,18 +148,18 @@ class LaidOut:
         total = self.pages
         cjk = has_cjk(left) or has_cjk(right(total, total))
         self.cjk = self.cjk or cjk
-        font = pymupdf.Font("cjk") if cjk else None  # type: ignore[no-untyped-call]
+        font = pymupdf.Font("cjk") if cjk else None
         x_left, x_right = self.margins[0], self.margins[2]
         for page in self._doc.pages():
             y = page.rect.height - from_bottom
             label = right(page.number + 1, total)
             if font is not None:
-                text = pymupdf.TextWriter(page.rect, color=(0.4, 0.4, 0.4))  # type: ignore[no-untyped-call]
-                text.append((x_left, y), left, font=font, fontsize=fontsize)  # type: ignore[no-untyped-call]
-                width = font.text_length(label, fontsize=fontsize)  # type: ignore[no-untyped-call]
-                text.append((page.rect.width + x_right - width, y), label, font=font, fontsize=fontsize)  # type: ignore[no-untyped-call]
+                text = pymupdf.TextWriter(page.rect, color=(0.4, 0.4, 0.4))
+                text.append((x_left, y), left, font=font, fontsize=fontsize)
+                width = font.text_length(label, fontsize=fontsize)
+                text.append((page.rect.width + x_right - width, y), label, font=font, fontsize=fontsize)
                 page.wrap_contents()  # the layout leaves its coordinate transform in force
-                text.write_text(page)  # type: ignore[no-untyped-call]
+                text.write_text(page)
                 continue
             page.insert_text((x_left, y), left, fontsize=fontsize, fontname="helv", color=(0.4, 0.4, 0.4))
             width = pymupdf.get_text_length(label, fontname="helv", fontsize=fontsize)
@@ -171,7 +171,7 @@ class LaidOut:
         import pymupdf
 
         toc = [[max(1, level - 1), text[:120], number + 1,
-                {"kind": pymupdf.LINK_GOTO, "page": number, "to": pymupdf.Point(0, top)}]  # type: ignore[no-untyped-call]
+                {"kind": pymupdf.LINK_GOTO, "page": number, "to": pymupdf.Point(0, top)}]
                for level, text, number, top in self.placed.headings if level in levels]
         if toc:
             toc[0][0] = 1

@@ -123,18 +123,18 @@ def _copy(entry: PoolEntry, quotes: list[str], folder: Path, locate: Locate | No
     path, why = find_source(chunk.doc_id, evidence.doc_path, locate, hashes)
     if path is None:
         return base.model_copy(update={"note": why})
-    src = pymupdf.open(str(path))  # type: ignore[no-untyped-call]
+    src = pymupdf.open(str(path))
     try:
         if not src.is_pdf or src.needs_pass:
             return base.model_copy(update={"note": f"{path} cannot be opened as a plain PDF"})
         if last >= src.page_count:
             return base.model_copy(update={"note": f"{path} has {src.page_count} pages, the passage is on page {last + 1}"})
-        out = pymupdf.open()  # type: ignore[no-untyped-call]
-        out.insert_pdf(src, from_page=first, to_page=last, links=False, widgets=False)  # type: ignore[no-untyped-call]
+        out = pymupdf.open()
+        out.insert_pdf(src, from_page=first, to_page=last, links=False, widgets=False)
     finally:
-        src.close()  # type: ignore[no-untyped-call]
+        src.close()
     try:
-        out.set_page_labels([{"startpage": 0, "prefix": "", "style": "D", "firstpagenum": first + 1}])  # type: ignore[no-untyped-call]
+        out.set_page_labels([{"startpage": 0, "prefix": "", "style": "D", "firstpagenum": first + 1}])
         title = evidence.doc_title or path.stem
         out.set_metadata({"title": f"{entry.id}: {title}, page {first + 1} (highlighted)",
                           "producer": "Courtroom Desktop", "subject": chunk.section_path})
@@ -151,8 +151,8 @@ def _copy(entry: PoolEntry, quotes: list[str], folder: Path, locate: Locate | No
                 continue
             passage_rects[highlight.page - first] = rects
             annot = page.add_highlight_annot(rects)
-            annot.set_colors(stroke=PASSAGE_COLOUR)  # type: ignore[no-untyped-call]
-            annot.set_info(title="Courtroom Desktop", content=f"{entry.id}: {title}, page {highlight.page + 1}",  # type: ignore[no-untyped-call]
+            annot.set_colors(stroke=PASSAGE_COLOUR)
+            annot.set_info(title="Courtroom Desktop", content=f"{entry.id}: {title}, page {highlight.page + 1}",
                            subject="cited passage")
             annot.update()
             highlights += 1
@@ -170,15 +170,15 @@ def _copy(entry: PoolEntry, quotes: list[str], folder: Path, locate: Locate | No
             page = out[index]
             name = f"{entry.id}-p{first + index + 1}.png"
             clip = _image_clip(page, passage_rects.get(index, []))
-            _framed(page.get_pixmap(dpi=IMAGE_DPI, clip=clip, annots=True)).save(str(folder / name))  # type: ignore[no-untyped-call]
+            _framed(page.get_pixmap(dpi=IMAGE_DPI, clip=clip, annots=True)).save(str(folder / name))
             images.append(f"{SOURCES_DIR}/{name}")
-        out.save(str(folder / f"{stem}.pdf"), garbage=3, deflate=True)  # type: ignore[no-untyped-call]
+        out.save(str(folder / f"{stem}.pdf"), garbage=3, deflate=True)
         return base.model_copy(update={
             "pdf": f"{SOURCES_DIR}/{stem}.pdf", "page": 1, "pages": out.page_count, "images": tuple(images),
             "highlights": highlights, "quotes": tuple(found_quotes), "note": "; ".join(notes),
         })
     finally:
-        out.close()  # type: ignore[no-untyped-call]
+        out.close()
 
 
 def _to_points(page: pymupdf.Page, rect: Sequence[float]) -> pymupdf.Rect:
@@ -189,7 +189,7 @@ def _to_points(page: pymupdf.Page, rect: Sequence[float]) -> pymupdf.Rect:
     space = page.rect * page.derotation_matrix if page.rotation else page.rect
     width, height = abs(space.width), abs(space.height)
     x0, y0, x1, y1 = rect
-    return pymupdf.Rect(x0 * width, y0 * height, x1 * width, y1 * height)  # type: ignore[no-untyped-call]
+    return pymupdf.Rect(x0 * width, y0 * height, x1 * width, y1 * height)
 
 
 def _highlight_quote(doc: pymupdf.Document, passage_rects: dict[int, list[pymupdf.Rect]], quote: str, evidence_id: str) -> bool:
@@ -209,9 +209,9 @@ def _highlight_quote(doc: pymupdf.Document, passage_rects: dict[int, list[pymupd
             marks = _quote_rects(page, zones, quote)
         if not marks:
             continue
-        annot = page.add_highlight_annot(_by_line([pymupdf.Rect(m.rect if hasattr(m, "rect") else m) for m in marks]))  # type: ignore[no-untyped-call]
-        annot.set_colors(stroke=QUOTE_COLOUR)  # type: ignore[no-untyped-call]
-        annot.set_info(title="Courtroom Desktop", content=f"{evidence_id}, quoted: \u201c{quote}\u201d", subject="quotation")  # type: ignore[no-untyped-call]
+        annot = page.add_highlight_annot(_by_line([pymupdf.Rect(m.rect if hasattr(m, "rect") else m) for m in marks]))
+        annot.set_colors(stroke=QUOTE_COLOUR)
+        annot.set_info(title="Courtroom Desktop", content=f"{evidence_id}, quoted: \u201c{quote}\u201d", subject="quotation")
         annot.update()
         placed = True
     return placed
@@ -241,13 +241,13 @@ def _quote_rects(page: pymupdf.Page, zones: list[pymupdf.Rect], quote: str) -> l
     if len(target) < 4:
         return []
     chars: list[tuple[str, tuple[int, int], pymupdf.Rect]] = []
-    raw = page.get_text("rawdict", flags=pymupdf.TEXT_MEDIABOX_CLIP)  # type: ignore[no-untyped-call]
+    raw = page.get_text("rawdict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
     for b, block in enumerate(raw.get("blocks", [])):
         for n, line in enumerate(block.get("lines", [])):
             for span in line.get("spans", []):
                 for char in span.get("chars", []):
-                    rect = pymupdf.Rect(char["bbox"])  # type: ignore[no-untyped-call]
-                    centre = pymupdf.Point((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2)  # type: ignore[no-untyped-call]
+                    rect = pymupdf.Rect(char["bbox"])
+                    centre = pymupdf.Point((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2)
                     if any(centre in zone for zone in zones):
                         chars.extend((k, (b, n), rect) for k in _key(char["c"]))
     at = "".join(c[0] for c in chars).find(target)
@@ -255,7 +255,7 @@ def _quote_rects(page: pymupdf.Page, zones: list[pymupdf.Rect], quote: str) -> l
         return []
     lines: dict[tuple[int, int], pymupdf.Rect] = {}
     for _, line, rect in chars[at:at + len(target)]:
-        lines[line] = lines[line] | rect if line in lines else pymupdf.Rect(rect)  # type: ignore[no-untyped-call]
+        lines[line] = lines[line] | rect if line in lines else pymupdf.Rect(rect)
     return list(lines.values())
 
 
@@ -266,12 +266,12 @@ def _image_clip(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> pymupdf.Rect:
     area: pymupdf.Rect = page.rect
     if not rects or page.rotation:  # text positions are unrotated, the picture is not: show the whole page
         return area
-    union = pymupdf.Rect(rects[0])  # type: ignore[no-untyped-call]
+    union = pymupdf.Rect(rects[0])
     for rect in rects[1:]:
         union |= rect
     top, bottom = max(area.y0, union.y0 - IMAGE_MARGIN), min(area.y1, union.y1 + IMAGE_MARGIN)
     lines = sorted((line["bbox"][1] - 3, line["bbox"][3] + 3)
-                   for block in page.get_text("dict", flags=0).get("blocks", []) for line in block.get("lines", []))  # type: ignore[no-untyped-call]
+                   for block in page.get_text("dict", flags=0).get("blocks", []) for line in block.get("lines", []))
     if lines:  # no empty page margin above the first line or below the last
         top = max(top, lines[0][0] - 3)
         bottom = min(bottom, max(y1 for _, y1 in lines) + 3)
@@ -281,7 +281,7 @@ def _image_clip(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> pymupdf.Rect:
     for y0, y1 in lines:  # downwards, likewise for the bottom edge
         if y0 < bottom < y1:
             bottom = min(area.y1, y1)
-    return pymupdf.Rect(area.x0, top, area.x1, bottom)  # type: ignore[no-untyped-call]
+    return pymupdf.Rect(area.x0, top, area.x1, bottom)
 
 
 def _framed(pix: pymupdf.Pixmap) -> pymupdf.Pixmap:
@@ -290,5 +290,5 @@ def _framed(pix: pymupdf.Pixmap) -> pymupdf.Pixmap:
 
     x0, y0, x1, y1 = pix.irect  # a clipped render keeps the clip's origin
     for edge in ((x0, y0, x1, y0 + 1), (x0, y1 - 1, x1, y1), (x0, y0, x0 + 1, y1), (x1 - 1, y0, x1, y1)):
-        pix.set_rect(pymupdf.IRect(edge), (150,) * pix.n)  # type: ignore[no-untyped-call]
+        pix.set_rect(pymupdf.IRect(edge), (150,) * pix.n)
     return pix

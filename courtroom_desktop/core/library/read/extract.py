@@ -49,14 +49,14 @@ def check_file(path: Path) -> None:
 def open_pdf(path: Path) -> pymupdf.Document:
     check_file(path)
     try:
-        doc = pymupdf.open(str(path), filetype="pdf")  # type: ignore[no-untyped-call]
+        doc = pymupdf.open(str(path), filetype="pdf")
     except Exception as exc:  # PyMuPDF raises several types for broken files
         raise IngestError(str(path), f"corrupt PDF, cannot be opened ({exc}): repair or re-export it") from exc
     if doc.needs_pass or doc.is_encrypted:
-        doc.close()  # type: ignore[no-untyped-call]
+        doc.close()
         raise IngestError(str(path), "encrypted: the PDF needs a password; save an unprotected copy and ingest that")
     if doc.page_count == 0:
-        doc.close()  # type: ignore[no-untyped-call]
+        doc.close()
         raise IngestError(str(path), "the PDF has no pages")
     return doc
 
@@ -77,12 +77,12 @@ def extract(path: Path, on_page: Callable[[int, int], None] | None = None,
     except Exception as exc:
         raise IngestError(str(path), f"corrupt PDF, text extraction failed ({exc}): repair or re-export it") from exc
     finally:
-        doc.close()  # type: ignore[no-untyped-call]
+        doc.close()
 
 
 def _page_lines(page: pymupdf.Page, page_number: int) -> tuple[list[Line], int]:
     """The text layer of one page as lines (blocks numbered on the page), and how many image blocks it has."""
-    raw = page.get_text(  # type: ignore[no-untyped-call]
+    raw = page.get_text(
         "rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
     lines: list[Line] = []
     images = 0
@@ -133,7 +133,7 @@ def _extract(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int], No
     for page_number in range(doc.page_count):
         if cancelled():
             raise Cancelled()
-        page = doc.load_page(page_number)  # type: ignore[no-untyped-call]
+        page = doc.load_page(page_number)
         # text positions are in the unrotated page's space: measure them against the unrotated size
         rect = page.rect * page.derotation_matrix if page.rotation else page.rect
         page_sizes.append((abs(rect.width) or 1.0, abs(rect.height) or 1.0))
@@ -148,12 +148,12 @@ def _extract(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int], No
     to_read = list(range(doc.page_count)) if mode == "force" else list(pages_without_text) if mode == "auto" else []
     if mode == "auto" and not any(pages):
         # no text anywhere, but images: a scan whose images cover less of the page than a full-page scan does
-        to_read = [n for n in range(doc.page_count) if doc.load_page(n).get_images()]  # type: ignore[no-untyped-call]
+        to_read = [n for n in range(doc.page_count) if doc.load_page(n).get_images()]
     report = _read_scans(doc, pages, to_read, pages_without_text, ocr, on_ocr, cancelled) if to_read and ocr is not None else None
 
     text, line_of, col_of, lines, paragraph_breaks = _assemble(pages)
     if not text.strip():
-        if images or any(doc.load_page(i).get_images() for i in range(doc.page_count)):  # type: ignore[no-untyped-call]
+        if images or any(doc.load_page(i).get_images() for i in range(doc.page_count)):
             if report is None:
                 off = ' (library.ocr is "off")' if ocr is not None and mode == "off" else ""
                 raise IngestError(str(path), f"no text layer: the pages are images (a scan); needs OCR first{off}")
@@ -264,7 +264,7 @@ def _read_scans(doc: pymupdf.Document, pages: list[list[Line]], to_read: list[in
     try:
         for done, page_number in enumerate(to_read, start=1):
             check()
-            page = doc.load_page(page_number)  # type: ignore[no-untyped-call]
+            page = doc.load_page(page_number)
             key = ocr_module.page_key(page, options)
             found = cache.get(key) if cache is not None else None
             report.tried.append(page_number)
@@ -312,7 +312,7 @@ def _image_share(page: pymupdf.Page) -> float:
     area = abs(page.rect.width * page.rect.height) or 1.0
     covered = 0.0
     for info in page.get_image_info():
-        rect = pymupdf.Rect(info["bbox"]) & page.rect  # type: ignore[no-untyped-call]
+        rect = pymupdf.Rect(info["bbox"]) & page.rect
         covered += abs(rect.width * rect.height) if not rect.is_empty else 0.0
     return min(covered / area, 1.0)
 

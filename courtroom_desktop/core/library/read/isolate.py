@@ -157,7 +157,7 @@ def serve() -> None:  # pragma: no cover - runs in the child process
     try:
         import pymupdf
 
-        pymupdf.TOOLS.mupdf_display_errors(False)  # type: ignore[no-untyped-call]  # broken files make MuPDF chatty on stderr
+        pymupdf.TOOLS.mupdf_display_errors(False)  # broken files make MuPDF chatty on stderr
     except Exception:  # noqa: BLE001 - quieter logs are a nicety
         pass
 

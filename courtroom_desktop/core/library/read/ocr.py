@@ -149,11 +149,11 @@ def page_key(page: pymupdf.Page, options: OcrOptions) -> str:
     digest.update(f"{ENGINE_TAG}|{options.dpi}|{options.max_pixels}|{page.rotation}|"
                   f"{tuple(round(v, 2) for v in page.rect)}|{tuple(round(v, 2) for v in page.mediabox)}".encode())
     try:
-        digest.update(page.read_contents() or b"")  # type: ignore[no-untyped-call]
+        digest.update(page.read_contents() or b"")
     except Exception:  # noqa: BLE001 - a content stream PyMuPDF cannot give: the images alone identify the page
         pass
     document = page.parent
-    for image in page.get_images(full=True):  # type: ignore[no-untyped-call]
+    for image in page.get_images(full=True):
         digest.update(str(image[1:]).encode())
         try:
             digest.update(hashlib.sha256(document.xref_stream_raw(image[0]) or b"").digest())
@@ -338,9 +338,9 @@ def render(page: pymupdf.Page, options: OcrOptions) -> tuple[pymupdf.Pixmap, pym
     pixels = max(rect.width * zoom, 1.0) * max(rect.height * zoom, 1.0)
     if pixels > options.max_pixels:
         zoom *= math.sqrt(options.max_pixels / pixels)
-    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom),  # type: ignore[no-untyped-call]
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom),
                            colorspace=pymupdf.csGRAY, alpha=False)
-    to_page = (pymupdf.Matrix(rect.width / pix.width, 0, 0, rect.height / pix.height, rect.x0, rect.y0)  # type: ignore[no-untyped-call]
+    to_page = (pymupdf.Matrix(rect.width / pix.width, 0, 0, rect.height / pix.height, rect.x0, rect.y0)
                * page.derotation_matrix)
     return pix, to_page
 
@@ -360,7 +360,7 @@ def read_page(page: pymupdf.Page, options: OcrOptions, deadline: float = math.in
     scale = math.sqrt(abs(to_page.a * to_page.d - to_page.b * to_page.c))  # points per pixel
     for text, conf, quad, centres, block, size_px in raw:
         spans = geo.boundaries(text, centres)
-        tl, tr, br, bl = (pymupdf.Point(float(x), float(y)) * to_page for x, y in quad)  # type: ignore[no-untyped-call]
+        tl, tr, br, bl = (pymupdf.Point(float(x), float(y)) * to_page for x, y in quad)
         xs0: list[float] = []
         xs1: list[float] = []
         ys = [tl.y, tr.y, br.y, bl.y]

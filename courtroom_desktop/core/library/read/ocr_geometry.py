@@ -120,7 +120,7 @@ def centres(text: str, result: Sequence[Any]) -> list[float]:
 
 def char_widths(text: str) -> list[float]:
     """Advance widths in em: Helvetica's for what it has, one em for CJK and full-width characters."""
-    widths = list(_font().char_lengths(text, fontsize=1.0)) if text else []  # type: ignore[no-untyped-call]
+    widths = list(_font().char_lengths(text, fontsize=1.0)) if text else []
     out: list[float] = []
     for char, width in zip(text, widths):
         code = ord(char)
@@ -139,7 +139,7 @@ def _font() -> pymupdf.Font:
     if _FONT is None:
         import pymupdf
 
-        _FONT = pymupdf.Font("helv")  # type: ignore[no-untyped-call]
+        _FONT = pymupdf.Font("helv")
     return _FONT
 
 
