@@ -68,3 +68,19 @@ def test_ingest_list_show_remove(tmp_path):
     assert json.loads(courtroom(*data, "library", "list", "--json").stdout)["documents"] == []
     missing = courtroom(*data, "library", "show", "ffff", check=False)
     assert missing.returncode == 2 and "no document" in missing.stderr
+
+
+def test_watch_add_then_once_keeps_the_folder_in_step(tmp_path, capsys):
+    """`courtroom watch add` then `courtroom watch --once`: the workspace's watcher ingests the folder's PDF and says
+    so; without a watched folder it says how to add one (break: build no watcher in Workspace.folder_watcher)."""
+    docs = tmp_path / "pdfs"
+    docs.mkdir()
+    make_structured(docs / "report.pdf", outline=True, title="Blood Pressure Trial")
+    dirs = ["--config-dir", str(tmp_path / "config"), "--data-dir", str(tmp_path / "data")]
+    assert main([*dirs, "watch", "--once"]) == 0
+    assert "No watched folders" in capsys.readouterr().out
+    assert main([*dirs, "watch", "add", str(docs)]) == 0
+    assert main([*dirs, "watch", "--once"]) == 0
+    assert "1 added" in capsys.readouterr().out
+    listing = json.loads(courtroom(*dirs, "library", "list", "--json").stdout)
+    assert [d["title"] for d in listing["documents"]] == ["Blood Pressure Trial"]

@@ -26,7 +26,7 @@ def run(args, ctx) -> int:
 
     from courtroom_desktop.core.config import save_config
     from courtroom_desktop.core.errors import ConfigError
-    from courtroom_desktop.core.services.library import FolderWatcher, folders_of, unwatching, watching
+    from courtroom_desktop.core.services.library import folders_of, unwatching, watching
 
     if args.action == "add":
         if not Path(args.path).expanduser().is_dir():
@@ -54,7 +54,8 @@ def run(args, ctx) -> int:
         for path, reason in result.failures:
             print(f"  failed {path}: {reason}", flush=True)
 
-    watcher = FolderWatcher(workspace.library, folders, on_report=report, on_error=lambda m: print(f"error: {m}"))
+    watcher = workspace.folder_watcher(on_report=report, on_error=lambda m: print(f"error: {m}"))
+    assert watcher is not None  # folders are watched (above)
     try:
         if args.once:
             watcher.sync()

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.shared.location import LibraryLocation
     from courtroom_desktop.core.library.store.catalog import Catalog
     from courtroom_desktop.core.library.store.handoff import IngestEngine
+    from courtroom_desktop.core.library.watch import FolderWatcher, WatchReport
     from courtroom_desktop.core.library.zotero import ZoteroImport
     from courtroom_desktop.core.llm import ModelRouter
     from courtroom_desktop.core.privacy import TrialPolicy
@@ -256,6 +257,17 @@ class Workspace:
 
         written = write_note(self.notes_dir, title, text, Path(path) if path is not None else None)
         return written, self.library.ingest([written], on_event=on_event, cancel=cancel, private=private)
+
+    def folder_watcher(self, on_report: Callable[[WatchReport], None] | None = None,
+                       on_error: Callable[[str], None] | None = None) -> FolderWatcher | None:
+        """A watcher that keeps the folders ``library.watch`` names in step with this library (not started: ``start()``
+        in a thread of its own, ``run()`` here, ``sync()`` once, ``stop()``); None when no folder is watched."""
+        from courtroom_desktop.core.library.watch import FolderWatcher, folders_of
+
+        folders = folders_of(self.config.library)
+        if not folders:
+            return None
+        return FolderWatcher(self.library, folders, on_report=on_report, on_error=on_error)
 
     def set_private(self, ref: str, private: bool) -> Document:
         """Mark a document (id, id prefix or path) private or not; returns it as it is now."""

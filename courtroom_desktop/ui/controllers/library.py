@@ -289,20 +289,17 @@ class LibraryController(Controller):
         return self.tasks.spawn(self._restart_watching(), QT_TRANSLATE_NOOP("", "Watching folders"))
 
     async def _restart_watching(self) -> None:
-        from courtroom_desktop.core.services.library import FolderWatcher, folders_of
-
         await self.stop_watching()
-        folders = folders_of(self.workspace.config.library)
-        if not folders:
-            self._set_watch_line("")
-            return
-        library = await self.workspace.library()
+        await self.workspace.library()  # opened in a thread, once
         loop = asyncio.get_running_loop()
-        self._set_watch_line(_watching(len(folders)) + tr(": catching up\u2026"))
-        self.watcher = FolderWatcher(
-            library, folders, on_report=lambda report: call_soon_threadsafe(loop, self._on_watch_report, report),
+        self.watcher = self.workspace.workspace.folder_watcher(
+            on_report=lambda report: call_soon_threadsafe(loop, self._on_watch_report, report),
             on_error=lambda message: call_soon_threadsafe(loop, self._set_watch_line,
                                                               tr("Watched folders: {problem}").format(problem=message)))
+        if self.watcher is None:
+            self._set_watch_line("")
+            return
+        self._set_watch_line(_watching(len(self.watcher.folders)) + tr(": catching up\u2026"))
         self.watcher.start()
 
     async def stop_watching(self) -> None:
