@@ -77,20 +77,14 @@ def with_overrides(settings, pairs: list[str], section: str, example: str):  # t
 
 
 def run_retrieval_action(args, ctx) -> int:
+    import contextlib
     import json
     import tempfile
 
     from rich.console import Console
 
     from courtroom_desktop.core.errors import ConfigError
-    from courtroom_desktop.core.services.evaluation import (
-        EvalReport,
-        build_beir_library,
-        evaluate,
-        read_claims,
-        read_split,
-        tune,
-    )
+    from courtroom_desktop.core.services.evaluation import run_retrieval
 
     console = Console(stderr=True)
     beir = Path(args.beir).expanduser()
@@ -100,51 +94,18 @@ def run_retrieval_action(args, ctx) -> int:
     library_settings = ctx.config.library
     if args.chunk_tokens:
         library_settings = library_settings.model_copy(update={"chunk_tokens": args.chunk_tokens})
-    queryset = read_split(beir, args.split).limited(args.limit)
     rerankers = args.rerankers
     if rerankers is None:
         rerankers = ["mmr"] + ([settings.reranker] if settings.reranker.lower() not in ("none", "mmr", "") else [])
-
-    temp = None
-    if args.cache:
-        root = Path(args.cache).expanduser()
-    else:
-        temp = tempfile.TemporaryDirectory(prefix="courtroom-eval-")
-        root = Path(temp.name) / "library"
-    try:
-        with console.status("building the library from corpus.jsonl (embedding every passage) ...") as status:
-            library, build_seconds = build_beir_library(
-                beir, root, library_settings,
-                on_progress=lambda docs, chunks: status.update(f"building the library: {docs} documents, "
-                                                               f"{chunks} chunks embedded"))
-        if build_seconds:
-            console.print(f"built the library in {build_seconds:.0f} s" + (f" (cached in {root})" if args.cache else ""))
-        else:
-            console.print(f"reusing the library cached in {root}")
-        try:
-            tuned = None
-            if args.tune_on:
-                train, dropped = read_claims(Path(args.tune_on).expanduser()).without(queryset)
-                if dropped:
-                    console.print(f"left out {len(dropped)} of its queries that are also in the {args.split} split "
-                                  f"(ids {', '.join(dropped)}): tuning on them would report a tuned-on-test figure")
-                if not train.queries:
-                    raise ConfigError(f"{args.tune_on}: every query is also in the {args.split} split: nothing to tune on")
-                with console.status(f"tuning fusion on {len(train.queries)} queries of {train.name} ..."):
-                    tuned = tune(library, train, settings)
-                settings = tuned.settings
-                console.print(f"tuned on {train.name}: {tuned.describe()}")
-            with console.status(f"scoring {len(queryset.queries)} queries ...") as status:
-                systems = evaluate(library, queryset, settings, rerankers,
-                                   on_progress=lambda what, i, n: status.update(f"{what}: {i}/{n} queries"))
-            report = EvalReport(dataset=beir.name, split=args.split, queries=len(queryset.queries),
-                                documents=len(library.ready_ids()), chunks=library.vectors.count(), settings=settings,
-                                systems=systems, build_seconds=build_seconds)
-        finally:
-            library.close()
-    finally:
-        if temp is not None:
-            temp.cleanup()
+    with contextlib.ExitStack() as stack:
+        root = (Path(args.cache).expanduser() if args.cache else
+                Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="courtroom-eval-"))) / "library")
+        with console.status("starting ...") as status:
+            run = run_retrieval(beir, args.split, settings, library_settings, rerankers, root, limit=args.limit,
+                                tune_on=Path(args.tune_on).expanduser() if args.tune_on else None,
+                                log=console.print, status=status.update)
+    report, tuned, dropped = run.report, run.tuned, run.left_out
+    settings = report.settings
     if args.json:
         print(json.dumps({
             "dataset": report.dataset, "split": report.split, "queries": report.queries,

@@ -12,13 +12,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from courtroom_desktop.core.config import RetrievalSettings
+from courtroom_desktop.core.config import LibrarySettings, RetrievalSettings
 from courtroom_desktop.core.eval.beir import QuerySet
 from courtroom_desktop.core.eval.metrics import METRICS, mean_metrics, query_metrics
 from courtroom_desktop.core.retrieval.fusion import BM25, VECTOR, RankedList, by_document, fuse
 from courtroom_desktop.core.retrieval.rerank import Reranker, make_reranker
 from courtroom_desktop.core.retrieval.retriever import LibraryLike, Retriever
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.eval.tune import TuneResult
 
 SINGLE_DEPTH = 300  # chunks of each single-method list, enough for 100 documents
 
@@ -116,3 +121,58 @@ def evaluate(library: LibraryLike, queryset: QuerySet, settings: RetrievalSettin
 def _score(name: str, runs: dict[str, list[str]], queryset: QuerySet) -> SystemResult:
     per_query = {qid: query_metrics(runs.get(qid, []), queryset.qrels[qid]) for qid in queryset.queries}
     return SystemResult(name, mean_metrics(list(per_query.values())), per_query)
+
+
+@dataclass
+class RetrievalRun:
+    """`courtroom eval retrieval`'s whole run: the report, the tuning when asked (``tuned``), and the tuning claims left
+    out because they are also queries of the split scored (``left_out``: their ids)."""
+
+    report: EvalReport
+    tuned: TuneResult | None = None
+    left_out: list[str] = field(default_factory=list)
+
+
+def run_retrieval(beir: Path, split: str, settings: RetrievalSettings, library_settings: LibrarySettings,
+                  rerankers: Sequence[str], cache: Path, limit: int | None = None, tune_on: Path | None = None,
+                  log: Callable[[str], None] = lambda line: None,
+                  status: Callable[[str], None] = lambda line: None) -> RetrievalRun:
+    """A BEIR folder's corpus built into a library at ``cache`` (or reused), fusion tuned on ``tune_on``'s claims when
+    given (those that are also queries of ``split`` left out), then every system scored on ``split`` (``limit``
+    queries at most). ``log``: lines a person reads; ``status``: the step under way."""
+    from courtroom_desktop.core.errors import ConfigError
+    from courtroom_desktop.core.eval.beir import read_claims, read_split
+    from courtroom_desktop.core.eval.library import build_beir_library
+    from courtroom_desktop.core.eval.tune import tune
+
+    queryset = read_split(beir, split).limited(limit)
+    status("building the library from corpus.jsonl (embedding every passage) ...")
+    library, build_seconds = build_beir_library(
+        beir, cache, library_settings,
+        on_progress=lambda docs, chunks: status(f"building the library: {docs} documents, {chunks} chunks embedded"))
+    log(f"built the library in {build_seconds:.0f} s (in {cache})" if build_seconds
+        else f"reusing the library cached in {cache}")
+    try:
+        tuned: TuneResult | None = None
+        left_out: list[str] = []
+        if tune_on is not None:
+            train, left_out = read_claims(tune_on).without(queryset)
+            if left_out:
+                log(f"left out {len(left_out)} of its queries that are also in the {split} split "
+                    f"(ids {', '.join(left_out)}): tuning on them would report a tuned-on-test figure")
+            if not train.queries:
+                raise ConfigError(f"{tune_on}: every query is also in the {split} split: nothing to tune on",
+                                  fix="tune on claims of another split")
+            status(f"tuning fusion on {len(train.queries)} queries of {train.name} ...")
+            tuned = tune(library, train, settings)
+            settings = tuned.settings
+            log(f"tuned on {train.name}: {tuned.describe()}")
+        status(f"scoring {len(queryset.queries)} queries ...")
+        systems = evaluate(library, queryset, settings, rerankers,
+                           on_progress=lambda what, i, n: status(f"{what}: {i}/{n} queries"))
+        report = EvalReport(dataset=beir.name, split=split, queries=len(queryset.queries),
+                            documents=len(library.ready_ids()), chunks=library.vectors.count(), settings=settings,
+                            systems=systems, build_seconds=build_seconds)
+    finally:
+        library.close()
+    return RetrievalRun(report, tuned, left_out)
