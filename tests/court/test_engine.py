@@ -128,6 +128,19 @@ async def test_the_court_hears_at_least_what_a_search_for_the_claim_finds(store)
 
 
 @pytest.mark.asyncio
+async def test_a_first_search_for_the_claim_alone_is_the_opening_search(store):
+    """Without model queries the first counsel searches the claim alone: that search is the opening one, its passages
+    admitted whatever their novelty, and the claim is not searched a second time. Break: always search the claim
+    again for the opening."""
+    retriever = QueriesPushTheClaimOut()
+    c = court(store, [ruling(0.5), ruling(0.9), verdict()], retriever=retriever, model_queries=False)
+    events = await collect(c, c.start(TrialSpec(claim=CLAIM)))
+    assert retriever.calls[0] == [CLAIM] and retriever.calls[1] != [CLAIM]
+    pool = [e.entry for e in events if e.kind == "evidence_added"]
+    assert [e.evidence.chunk.id for e in pool[:2]] == ["doc1-0000", "doc1-0001"]
+
+
+@pytest.mark.asyncio
 async def test_unknown_citation_is_regenerated_once_then_flagged(store):
     bad = "The trial [E99] proves the point."
     prosecution = scripted([json.dumps({"queries": ["vitamin D"]}), bad, bad, *[counsel] * 20], "prosecution")

@@ -73,7 +73,9 @@ async def turn(court: Bench, state: TrialState, seat: Seat, emit: Emit, queue: a
     added: list[PoolEntry] = []
     if round_number == 1 or court.settings.search_every_round:
         found = await court.retriever.asearch(queries, k=court.k, scope=court.scope)
-        opening = await _opening(court, state, queries) if index == 0 and state.spec.decision is None else []
+        opening: list[Evidence] = []
+        if index == 0 and state.spec.decision is None:
+            opening, found = await _opening(court, state, queries, found)
         await court.record_left_out(emit, round_number)
         court.embedding_failed(getattr(court.retriever, "vector_problem", ""), emit, round_number)
         if opening:  # first, and whatever their novelty: they are what the quick check would decide on
@@ -96,13 +98,18 @@ async def turn(court: Bench, state: TrialState, seat: Seat, emit: Emit, queue: a
     return turn
 
 
-async def _opening(court: Bench, state: TrialState, queries: list[str]) -> list[Evidence]:
+async def _opening(court: Bench, state: TrialState, queries: list[str],
+                   found: list[Evidence]) -> tuple[list[Evidence], list[Evidence]]:
     """The trial's opening search: what a search for the claim alone finds, admitted first and whatever its novelty,
     so the court hears at least the passages the quick check and the verifier method decide on (the first counsel's
     own queries, fused with the claim, can push some of them out of its top k, and the novelty filter can turn away a
-    passage much like another of the same document that does not decide the claim)."""
+    passage much like another of the same document that does not decide the claim). Returns (the opening's
+    passages, the rest of ``found``, the counsel's own search); when that search was for the claim alone, it is the
+    opening, and the claim is not searched twice."""
     subject = hearing.search_text(state.spec, state.round)
-    return await court.retriever.asearch(subject, k=court.k, scope=court.scope)
+    if list(queries) == subject:
+        return found, []
+    return await court.retriever.asearch(subject, k=court.k, scope=court.scope), found
 
 
 def _challenges_for(state: TrialState, role: str) -> list[Challenge]:
