@@ -1,7 +1,8 @@
 """Layering (import-linter contracts in pyproject.toml): core never imports Qt, qasync or the ui; the ui never imports
-the command line; the court never imports the models, the retriever or the library it is handed; the library's folders
-follow its pipeline (callers, storing, embedding and chunking, reading). Each contract was seen to break once (an
-import added against it)."""
+the command line, and both reach the core only through an allow-list (services, records, settings, errors); the court
+never imports the models, the retriever or the library it is handed; the library's folders follow its pipeline
+(callers, storing, embedding and chunking, reading). Each contract was seen to break once (an import added against
+it)."""
 
 import re
 import shutil
@@ -32,3 +33,17 @@ def test_core_imports_without_qt_loaded():
             "print(bad); sys.exit(1 if bad else 0)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_window_and_the_command_line_have_an_allow_list_into_the_core():
+    """The ui/cli contract forbids the whole core and lets through only the services, the records, the settings
+    and the errors: a new core module is closed to them until it is offered through a service."""
+    allowed = {"courtroom_desktop.core.services.**", "courtroom_desktop.core.config", "courtroom_desktop.core.errors",
+               "courtroom_desktop.core.records", "courtroom_desktop.core.court.records"}
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    contract = next(c for c in declared if set(c["source_modules"]) == {"courtroom_desktop.ui", "courtroom_desktop.cli"})
+    assert contract["type"] == "forbidden" and contract["forbidden_modules"] == ["courtroom_desktop.core"]
+    for expression in contract["ignore_imports"]:
+        importer, target = (part.strip() for part in expression.split("->"))
+        assert importer.startswith(("courtroom_desktop.ui", "courtroom_desktop.cli")), expression
+        assert target in allowed, expression
