@@ -462,6 +462,26 @@ def test_the_scoring_schema_asks_for_every_criterion_once_by_name():
     assert sorted(target["required"]) == ["effort", "evidence"]
 
 
+def test_a_decision_rounds_scores_come_before_the_judges_free_text():
+    """Constrained decoding writes the fields in the schema's order: a model that runs on in the summary until its
+    token limit (the bundled one did, repeating one phrase) must have given the scores already. Break: append the
+    scoring fields after the ruling's fields, as a subclass would."""
+    from courtroom_desktop.core.court.hearing import scoring_fields
+    from courtroom_desktop.core.court.prompts import ruling_schema
+    from courtroom_desktop.core.court.records import Cap
+
+    model = ruling_schema(["Q1"], scoring_fields(DECISION, ["E1", "E2"]))
+    order = list(model.model_json_schema()["properties"])
+    assert order.index("scores") < order.index("constraints") < order.index("key_controversy")
+    assert order.index("ready_for_verdict") < order.index("scores") and order[-1] == "challenges"
+    ruled = model.model_validate({"tendency": "support", "confidence": 0.5, "key_controversy": "k" * 900,
+                                  "summary": "s", "scores": {"evidence": {"known": True, "score": 3},
+                                                             "effort": {"known": False, "score": 2}},
+                                  "constraints": {"K1": {"status": "met"}}})
+    cap = next(m.chars for m in model.model_fields["key_controversy"].metadata if isinstance(m, Cap))
+    assert len(ruled.key_controversy) == cap  # the caps still cut
+
+
 def test_options_belong_to_a_decision():
     with pytest.raises(ValueError, match="use case 'decision'"):
         TrialSpec(claim="x", decision=DECISION)

@@ -126,13 +126,24 @@ def assessment_schema(ids: Sequence[str]) -> type[Any]:
 def ruling_schema(open_ids: Sequence[str], extra: dict[str, Any] | None = None) -> type[Any]:
     """The judge's ruling; with challenges open, also how each was answered; ``extra``: more fields (a decision
     round's scores, ``hearing.scoring_fields``)."""
-    fields: dict[str, Any] = dict(extra or {})
+    fields: dict[str, Any] = {}
     if open_ids:
         mark = create_model("ChallengeMark", __base__=ChallengeMarkDraft, id=(one_of(open_ids), ...))
         fields["challenges"] = (list_of(mark), Field(default_factory=list, max_length=len(open_ids),
                                                   description="Each open challenge by id: answered, partly answered "
                                                               "or unanswered."))
-    return create_model("JudgeRuling", __base__=JudgeRuling, **fields) if fields else JudgeRuling
+    if not extra:
+        return create_model("JudgeRuling", __base__=JudgeRuling, **fields) if fields else JudgeRuling
+    # A decision round's scores are what the round is for: they come right after the short decisive fields, before
+    # the free text, so that a model that runs on in a text field until its token limit has already given them
+    # (the bundled model once repeated one phrase through the whole summary and never reached them).
+    base = {name: (info.annotation, info) for name, info in JudgeRuling.model_fields.items()}
+    short = ("tendency", "confidence", "switch_request", "ready_for_verdict")
+    ordered = {name: base[name] for name in short}
+    ordered.update(extra)
+    ordered.update({name: spec for name, spec in base.items() if name not in short})
+    ordered.update(fields)
+    return create_model("JudgeRuling", __base__=Bounded, __doc__=JudgeRuling.__doc__, **ordered)
 
 
 _ANGLES = str.maketrans({"<": "‹", ">": "›", "\uff1c": "‹", "\uff1e": "›", "\ufe64": "‹", "\ufe65": "›", "\x00": None})
