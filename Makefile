@@ -1,5 +1,5 @@
 # Two commands on a fresh machine:  `make run`  (set up, open the app)  and  `make test`  (set up, run every test).
-# `mypy` (in lint and test) reads its settings from pyproject.toml: strict on courtroom_desktop/core.
+# `mypy` (in lint and test) reads its settings from pyproject.toml: strict on all of courtroom_desktop.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 export HF_HUB_OFFLINE := 1

@@ -14,10 +14,14 @@ import importlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from courtroom_desktop import APP_NAME, __version__
 from courtroom_desktop.core.config import AppConfig, config_dir, data_dir, load_config
 from courtroom_desktop.core.errors import CourtroomError
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.services.trials import Workspace
 
 SUBCOMMANDS = ["ingest", "library", "notes", "watch", "search", "trial", "trials", "export", "check", "checks", "eval", "config", "doctor",
                "models", "zotero"]
@@ -35,7 +39,7 @@ class Context:
             self._config = load_config(self.config_dir)
         return self._config
 
-    def workspace(self, models: list[str] | None = None):
+    def workspace(self, models: list[str] | None = None) -> Workspace:
         """The data folder's Workspace with these settings (and ``--model`` overrides); the caller closes it."""
         from courtroom_desktop.core.services.trials import Workspace
 

@@ -7,11 +7,19 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from courtroom_desktop.cli import Context
+    from courtroom_desktop.core.services.check import CheckClaim, CheckStatus, ClaimRow, Draft
+    from courtroom_desktop.core.services.trials import Workspace
 
 FORMATS_DEFAULT = "md,html,pdf,json,csv"
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "check", help="check a whole draft: find its claims, check each against the library, report and annotate",
         description="Read a draft (PDF, Word .docx, Markdown or text; '-' reads pasted text from standard input), find "
@@ -45,13 +53,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     workspace = ctx.workspace(args.model)
     try:
         draft = workspace.read_draft(text=sys.stdin.read()) if args.draft == "-" else workspace.read_draft(args.draft)
         if args.max_rounds:
             workspace.config = workspace.config.model_copy(
                 update={"debate": workspace.config.debate.with_rounds(None, args.max_rounds)})
+        warnings: list[str]
         if args.claims:
             from courtroom_desktop.core.services.check import load_claims_file
 
@@ -77,7 +86,7 @@ def run(args, ctx) -> int:
         workspace.close()
 
 
-def _list(draft, claims, as_json: bool) -> int:
+def _list(draft: Draft, claims: Sequence[CheckClaim], as_json: bool) -> int:
     if as_json:
         print(json.dumps({"draft": draft.source, "kind": draft.kind, "language": draft.language,
                           "sentences": len(draft.sentences),
@@ -91,7 +100,7 @@ def _list(draft, claims, as_json: bool) -> int:
     return 0
 
 
-def drive(workspace, check_id: str, report: str | None, formats: str, as_json: bool = False) -> int:
+def drive(workspace: Workspace, check_id: str, report: str | None, formats: str, as_json: bool = False) -> int:
     """Run a check's queue, a line per claim as it finishes and the progress; Ctrl+C stops it (resumable); the
     report at the end. Exit status: 0 finished, 3 paused (a server down: the reason is printed), 130 stopped."""
     import asyncio
@@ -99,9 +108,9 @@ def drive(workspace, check_id: str, report: str | None, formats: str, as_json: b
     from courtroom_desktop.core.services.check import ClaimUpdated, Progress, QueueFinished, QueuePaused
 
     queue = workspace.check_queue(check_id)
-    ended = None
+    ended: CheckStatus | None = None
 
-    async def main():
+    async def main() -> None:
         nonlocal ended
         last_progress = ""
         async for event in queue.run():
@@ -133,7 +142,7 @@ def drive(workspace, check_id: str, report: str | None, formats: str, as_json: b
     return 3
 
 
-def _export(workspace, check_id: str, report: str, formats: str) -> None:
+def _export(workspace: Workspace, check_id: str, report: str, formats: str) -> None:
     done = workspace.export_check(check_id, [f.strip() for f in formats.split(",") if f.strip()], report)
     sources = [p for p in done.paths if p.parent.name == "sources"]
     for path in done.paths:
@@ -146,7 +155,7 @@ def _export(workspace, check_id: str, report: str, formats: str) -> None:
         print(f"note: {note}", file=sys.stderr)
 
 
-def _row_line(row) -> str:
+def _row_line(row: ClaimRow) -> str:
     head = f"[{row.index + 1}] "
     if row.status.value == "failed":
         return f"{head}failed: {row.problem}\n    {row.claim.text}"

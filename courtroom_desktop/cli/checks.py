@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
 
 LABELS = ["supported", "refuted", "mixed", "insufficient evidence", "insufficient"]
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("checks", help="list, show, resume, sign off, export or delete checks of drafts",
                                    description="Every check of a draft is saved claim by claim in the data folder.")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -46,7 +50,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("config", help="show where settings and data live, print or change settings",
                                    description="Settings are a TOML file in the config folder.")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -17,7 +21,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     import tomllib
 
     import tomli_w

@@ -5,12 +5,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from collections.abc import Iterable
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.config import ROLES
 
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
+    from courtroom_desktop.core.services.models import DoctorRow
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "doctor",
         help="check the chat model of each role (server, model, context, a call, a structured call) and rate it",
@@ -30,18 +36,18 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def _mark(row) -> str:
+def _mark(row: DoctorRow) -> str:
     if row.kind == "check":
         return {True: "[green]ok[/]", False: "[bold red]FAIL[/]", None: "[dim]skipped[/]"}[row.ok]
     color = {True: "green", False: "yellow", None: "dim"}[row.ok]
     return f"[{color}]{row.result}[/]" if row.kind == "probe" else f"[bold {color}]{row.result}[/]"
 
 
-def _groups(rows):
+def _groups(rows: Iterable[DoctorRow]) -> list[tuple[str, list[DoctorRow]]]:
     """Rows per role, with a run of skipped checks folded into one row."""
     from courtroom_desktop.core.services.models import DoctorRow
 
-    out: dict[str, list] = {}
+    out: dict[str, list[DoctorRow]] = {}
     for row in rows:
         group = out.setdefault(row.role, [])
         if row.ok is None and row.kind == "check" and group and group[-1].ok is None and group[-1].kind == "check":
@@ -53,7 +59,7 @@ def _groups(rows):
     return list(out.items())
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     from courtroom_desktop.core.services.models import failed, run_doctor
 
     rows = asyncio.run(run_doctor(ctx.config.models, roles=args.role, calls=not args.no_calls,

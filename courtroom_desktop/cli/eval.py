@@ -7,13 +7,21 @@ import argparse
 import importlib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from courtroom_desktop.cli import Context
+
+_Settings = TypeVar("_Settings", bound="BaseModel")  # a settings section (RetrievalSettings, DebateSettings, ...)
 
 # action name -> (module with add_action(actions) and run_action(args, ctx), or this module's own functions)
 ACTIONS: dict[str, str] = {"retrieval": "courtroom_desktop.cli.eval", "verdicts": "courtroom_desktop.cli.eval_verdicts",
                            "passages": "courtroom_desktop.cli.eval_passages", "claims": "courtroom_desktop.cli.eval_claims"}
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("eval", help="evaluation harnesses (retrieval on BEIR data, ...)",
                                    description="Evaluate parts of the courtroom on labelled data.")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -24,12 +32,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     return int(args._action(args, ctx) or 0)
 
 
 # ---------------------------------------------------------------- retrieval
-def add_retrieval_action(actions) -> argparse.ArgumentParser:
+def add_retrieval_action(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = actions.add_parser(
         "retrieval", help="nDCG@10, recall@10/100, MRR@10 of bm25, vector, hybrid and reranked hybrid on BEIR data",
         description="Build a library from a BEIR folder's corpus.jsonl (each entry one document, its title as the "
@@ -56,14 +64,14 @@ def add_retrieval_action(actions) -> argparse.ArgumentParser:
     return parser
 
 
-def with_overrides(settings, pairs: list[str], section: str, example: str):  # type: ignore[no-untyped-def]
+def with_overrides(settings: _Settings, pairs: list[str], section: str, example: str) -> _Settings:
     """``settings`` (a settings section) with ``--set KEY=VALUE`` pairs applied (``section.`` before a key is
     allowed), validated: a malformed pair, an unknown key or a bad value is a ConfigError naming it."""
     from pydantic import ValidationError
 
     from courtroom_desktop.core.errors import ConfigError
 
-    values = {}
+    values: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
@@ -76,7 +84,7 @@ def with_overrides(settings, pairs: list[str], section: str, example: str):  # t
         raise ConfigError(f"--set: {problems}") from exc
 
 
-def run_retrieval_action(args, ctx) -> int:
+def run_retrieval_action(args: argparse.Namespace, ctx: Context) -> int:
     import contextlib
     import json
     import tempfile

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
 
 
-def add_claims_action(actions) -> argparse.ArgumentParser:
+def add_claims_action(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = actions.add_parser(
         "claims", help="precision, recall and F1 of finding check-worthy sentences in labelled drafts",
         description="Read each draft of a folder (NAME.md, .txt, .docx or .pdf beside NAME.labels.jsonl: one "
@@ -18,7 +22,7 @@ def add_claims_action(actions) -> argparse.ArgumentParser:
     return parser
 
 
-def run_claims_action(args, ctx) -> int:
+def run_claims_action(args: argparse.Namespace, ctx: Context) -> int:
     from courtroom_desktop.core.services.evaluation import run_claims
 
     rows = run_claims(Path(args.drafts).expanduser())

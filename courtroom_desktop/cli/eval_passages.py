@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
 
 METRICS = ("ndcg@10", "recall@10", "mrr@10", "hit@1")
 
 
-def add_passages_action(actions) -> argparse.ArgumentParser:
+def add_passages_action(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = actions.add_parser(
         "passages", help="nDCG@10, recall@10, MRR@10 and hit@1 of bm25, vector and hybrid on labelled PDFs",
         description="Ingest a folder of PDFs into a library (cached with --cache) and score BM25, vector and hybrid "
@@ -23,7 +27,7 @@ def add_passages_action(actions) -> argparse.ArgumentParser:
     return parser
 
 
-def run_passages_action(args, ctx) -> int:
+def run_passages_action(args: argparse.Namespace, ctx: Context) -> int:
     from courtroom_desktop.core.services.evaluation import run_passages
 
     run = run_passages(Path(args.pdfs).expanduser(), Path(args.queries).expanduser(), ctx.config.library,

@@ -4,9 +4,30 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
+    from courtroom_desktop.core.court.records import VerdictLabel
 
 
-def add_verdicts_action(actions) -> argparse.ArgumentParser:
+class _Claim(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def gold(self) -> VerdictLabel: ...
+
+
+class _ClaimResult(Protocol):
+    """What is printed of a claim's result (core.eval.verdicts.ClaimResult, which no service exports)."""
+
+    @property
+    def claim(self) -> _Claim: ...
+    @property
+    def predictions(self) -> dict[str, str]: ...
+
+
+def add_verdicts_action(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = actions.add_parser(
         "verdicts", help="accuracy, macro-F1 (95%% bootstrap CIs), calibration and speed of the court and baselines "
         "on labelled claims",
@@ -40,14 +61,14 @@ def add_verdicts_action(actions) -> argparse.ArgumentParser:
     return parser
 
 
-def run_verdicts_action(args, ctx) -> int:
+def run_verdicts_action(args: argparse.Namespace, ctx: Context) -> int:
     import sys
 
     from courtroom_desktop.cli.eval import with_overrides
     from courtroom_desktop.core.config import with_model_overrides
     from courtroom_desktop.core.services.evaluation import run_verdicts
 
-    def progress(result) -> None:
+    def progress(result: _ClaimResult) -> None:
         print(f"claim {result.claim.id} ({result.claim.gold.value}): "
               + ", ".join(f"{m}={p}" for m, p in result.predictions.items()), file=sys.stderr)
 

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
+    from courtroom_desktop.core.services.trials import Export
 
 FORMATS = ("md", "html", "pdf", "json")
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "export", help="write a trial's verdict report (Markdown, HTML, PDF, JSON) with highlighted sources",
         description="Write the verdict report of a saved trial into a folder: report.md, report.html (self-contained), "
@@ -29,7 +34,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     workspace = ctx.workspace()
     try:
         trial_id = workspace.trial_id(args.trial)
@@ -41,7 +46,7 @@ def run(args, ctx) -> int:
         workspace.close()
 
 
-def print_export(result) -> None:
+def print_export(result: Export) -> None:
     """The written paths on stdout, one a line; notes on stderr."""
     import sys
 

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from courtroom_desktop.cli import Context
+    from courtroom_desktop.core.records import IngestEvent, IngestFinished
+    from courtroom_desktop.core.services.library import CancelToken
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "ingest", help="add PDFs, Markdown, text and Word files (files or folders, recursive) to the library",
         description="Add documents to the library: files, or folders searched recursively for PDF, Markdown (.md, "
@@ -33,7 +41,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     engine = None
     if args.engine == "ray":
         from courtroom_desktop.core.services.library import RayEngine
@@ -57,10 +65,11 @@ def run(args, ctx) -> int:
     return 1 if finished.failed or finished.cancelled else 0
 
 
-def run_ingest(job, quiet: bool = False):
+def run_ingest(job: Callable[[Callable[[IngestEvent], None], CancelToken], IngestFinished],
+               quiet: bool = False) -> IngestFinished:
     """Run an ingest-like job with rich progress bars (one per file, one overall); Ctrl+C cancels."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
     from courtroom_desktop.core.records import FileFinished, FileOutcome, FileProgress, FileStarted, IngestStarted
     from courtroom_desktop.core.services.library import CancelToken
@@ -69,12 +78,12 @@ def run_ingest(job, quiet: bool = False):
     cancel = CancelToken()
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[unit]}"),
                         TimeElapsedColumn(), console=console, disable=quiet or not sys.stderr.isatty(), transient=True)
-    tasks: dict[str, int] = {}
-    overall = None
+    tasks: dict[str, TaskID] = {}
+    overall: TaskID | None = None
     styles = {FileOutcome.added: "green", FileOutcome.updated: "cyan", FileOutcome.skipped: "dim",
               FileOutcome.failed: "red", FileOutcome.cancelled: "yellow"}
 
-    def emit(event) -> None:
+    def emit(event: IngestEvent) -> None:
         nonlocal overall
         if isinstance(event, IngestStarted):
             overall = progress.add_task("all files", total=event.files, unit="files")

@@ -5,9 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
+    from courtroom_desktop.core.records import Chunk
+    from courtroom_desktop.core.services.trials import Workspace
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("library", help="list, inspect, remove or re-index documents",
                                    description="Inspect and maintain the document library.")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -36,7 +42,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     if args.action == "credentials":
         return _credentials(args, ctx)
     workspace = ctx.workspace()
@@ -46,7 +52,7 @@ def run(args, ctx) -> int:
         workspace.close()
 
 
-def _run(args, workspace) -> int:
+def _run(args: argparse.Namespace, workspace: Workspace) -> int:
     from rich.console import Console
     from rich.table import Table
 
@@ -81,7 +87,7 @@ def _run(args, workspace) -> int:
                       f"{'pages: ' + str(doc.pages) + '  ' if doc.on_pages else ''}chunks: {doc.chunks}  status: "
                       f"{doc.status.value}{'  error: ' + doc.error if doc.error else ''}", highlight=False)
         table = Table("section", "pages" if doc.on_pages else "characters", "chunks")
-        sections: dict[str, list] = {}
+        sections: dict[str, list[Chunk]] = {}
         chunks = workspace.passages(doc.id)
         for chunk in chunks:
             sections.setdefault(chunk.section_path or "(before the first heading)", []).append(chunk)
@@ -117,9 +123,13 @@ def _run(args, workspace) -> int:
                           f"{location.cache_folder(workspace.data_dir)}", highlight=False)
         return 0
     if args.action == "check":
+        from collections.abc import Sized
+
         report = workspace.check_library()
         for store in ("catalog", "lancedb", "tantivy"):
-            console.print(f"{store:>8}: {len(report[store])} documents")
+            ids = report[store]
+            assert isinstance(ids, Sized)  # the set of document ids the store holds
+            console.print(f"{store:>8}: {len(ids)} documents")
         console.print("consistent" if report["consistent"] else "[red]INCONSISTENT[/]: run `courtroom library reindex`")
         return 0 if report["consistent"] else 1
     if args.action == "private":
@@ -130,7 +140,7 @@ def _run(args, workspace) -> int:
     return 2
 
 
-def _credentials(args, ctx) -> int:
+def _credentials(args: argparse.Namespace, ctx: Context) -> int:
     """Asks for each credential of the bucket's store (hidden input on a terminal, one line each from a pipe)."""
     import getpass
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
+    from courtroom_desktop.core.config import ModelSettings, ModelSpec
 
 USE_HELP = ("ROLE=PROVIDER:MODEL, e.g. judge=ollama:qwen2.5:14b, all=ollama:llama3.2:3b or "
             "defense=embedded:/path/model.gguf (ROLE: prosecution, defense, judge or all); or 'auto': the assignment "
             "`courtroom models list` proposes")
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "models", help="find the model servers on this computer, pull a model through Ollama, assign models to roles",
         description="list: what Ollama and OpenAI-compatible servers on this computer (LM Studio, llama.cpp's "
@@ -30,13 +35,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     return {"list": _list, "pull": _pull, "use": _use}[args.action](args, ctx)
 
 
 # ---------------------------------------------------------------------------- list
 
-def _now_lines(models) -> list[str]:
+def _now_lines(models: ModelSettings) -> list[str]:
     from courtroom_desktop.core.config import ROLES
     from courtroom_desktop.core.services.models import is_demo_spec
 
@@ -49,7 +54,7 @@ def _now_lines(models) -> list[str]:
     return lines
 
 
-def _list(args, ctx) -> int:
+def _list(args: argparse.Namespace, ctx: Context) -> int:
     import json
     from dataclasses import asdict
 
@@ -110,7 +115,24 @@ def _list(args, ctx) -> int:
 
 # ---------------------------------------------------------------------------- pull
 
-def _ollama_url(ctx, given: str | None) -> str:
+class _PullProgress(Protocol):
+    """What is shown of a pull's progress (core.llm.pull.PullProgress, which no service exports)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def overall_total(self) -> int: ...
+    @property
+    def overall_completed(self) -> int: ...
+    @property
+    def bytes_per_s(self) -> float: ...
+    @property
+    def resuming(self) -> bool: ...
+    @property
+    def resumed_from(self) -> int: ...
+
+
+def _ollama_url(ctx: Context, given: str | None) -> str:
     if given:
         return given.rstrip("/")
     from courtroom_desktop.core.config import ROLES
@@ -122,7 +144,7 @@ def _ollama_url(ctx, given: str | None) -> str:
     return ""
 
 
-def _pull(args, ctx) -> int:
+def _pull(args: argparse.Namespace, ctx: Context) -> int:
     import asyncio
     import time
 
@@ -138,7 +160,7 @@ def _pull(args, ctx) -> int:
     task = progress.add_task(f"pulling {name}", total=None, speed="")
     said = {"resuming": False}
 
-    def show(p) -> None:
+    def show(p: _PullProgress) -> None:
         if p.resuming and not said["resuming"]:
             said["resuming"] = True
             progress.console.print(f"resuming: {human_bytes(p.resumed_from)} of {name} already downloaded")
@@ -161,7 +183,7 @@ def _pull(args, ctx) -> int:
 
 # ---------------------------------------------------------------------------- use
 
-def _use(args, ctx) -> int:
+def _use(args: argparse.Namespace, ctx: Context) -> int:
     from courtroom_desktop.core.config import ROLES, AppConfig, ModelSpec, parse_model_override, save_config
     from courtroom_desktop.core.errors import ConfigError
 
@@ -208,7 +230,7 @@ def _use(args, ctx) -> int:
     return 0
 
 
-def _validate(spec, role: str, text: str) -> None:
+def _validate(spec: ModelSpec, role: str, text: str) -> None:
     """The settings build a model (a name, a URL where one is needed); a GGUF path exists and is a GGUF file."""
     from courtroom_desktop.core.errors import ConfigError, CourtroomError
     from courtroom_desktop.core.services.models import build_chat_model
@@ -224,7 +246,7 @@ def _validate(spec, role: str, text: str) -> None:
         raise ConfigError(f"{text}: {exc.reason}{hint}", fix=exc.fix) from None
 
 
-def _warn_if_missing(spec) -> None:
+def _warn_if_missing(spec: ModelSpec) -> None:
     """A note (not an error: it may be pulled later) when Ollama does not have the model, or cannot be reached."""
     import asyncio
 

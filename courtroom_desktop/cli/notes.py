@@ -6,9 +6,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+class _NoteRow(TypedDict):
+    path: str
+    title: str
+    id: str
+    private: bool
+    status: str
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("notes", help="write notes into the library, or list them",
                                    description="Notes are Markdown files in <data folder>/notes, ingested like any "
                                    "file: they are evidence in a trial, cited and highlighted in their text.")
@@ -25,7 +37,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     from pathlib import Path
 
     workspace = ctx.workspace()
@@ -46,7 +58,7 @@ def run(args, ctx) -> int:
         from courtroom_desktop.core.services.library import list_notes
 
         docs = {d.path: d for d in workspace.documents()}
-        rows = []
+        rows: list[_NoteRow] = []
         for note in list_notes(workspace.notes_dir):
             doc = docs.get(str(note.path))
             rows.append({"path": str(note.path), "title": note.title, "id": doc.id if doc else "",

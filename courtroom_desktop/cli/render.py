@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.court.records import Reason, TrialEvent
 
-def said(reason) -> str:
+
+def said(reason: Reason | None) -> str:
     """A reason the court stored, in words (the reports' English wording: core.reports.wording)."""
     from courtroom_desktop.core.services.export import wording
 
     return "" if reason is None else wording.say_reason(reason, "en")
 
 
-def said_all(reasons) -> str:
+def said_all(reasons: Iterable[Reason]) -> str:
     from courtroom_desktop.core.services.export import wording
 
     return wording.say_reasons(reasons, "en")
@@ -35,17 +40,16 @@ class TranscriptPrinter:
             sys.stdout.flush()
             self._streaming = False
 
-    def __call__(self, event) -> None:
+    def __call__(self, event: TrialEvent) -> None:
         c = self.console
-        kind = event.kind
-        if kind == "token":
+        if event.kind == "token":
             if self.show_tokens:
                 sys.stdout.write(event.text)
                 sys.stdout.flush()
                 self._streaming = True
             return
         self._end_stream()
-        if kind == "trial_started":
+        if event.kind == "trial_started":
             if not self.demo_note:
                 from courtroom_desktop.core.services.models import demo_line
 
@@ -54,22 +58,22 @@ class TranscriptPrinter:
             self.case = event.spec.case.value
             c.print(f"[bold]{'Decision' if event.spec.case.value == 'decision' else 'Claim'}:[/] "
                     f"{escape(event.spec.claim)}")
-        elif kind == "trial_resumed":
+        elif event.kind == "trial_resumed":
             c.rule(f"[bold]Trial {event.trial_id} resumed at round {event.from_round}[/]")
             if event.discarded:
                 c.print(f"[dim]redoing {event.discarded}, which was in flight when the trial stopped[/]")
-        elif kind == "turn_started":
+        elif event.kind == "turn_started":
             c.print(f"\n[bold]{event.role}[/] [dim](counsel {event.seat.value}, round {event.round})[/]")
-        elif kind == "evidence_added":
+        elif event.kind == "evidence_added":
             e = event.entry
             chunk = e.evidence.chunk
             page = f", p.{chunk.page_start + 1}" if chunk.page_start >= 0 else ""  # a text document has no pages (-1)
             c.print(f"  [cyan]+ {e.id}[/] {escape(e.evidence.doc_title[:60])}{page}"
                     f"{', ' + escape(chunk.section_path[:50]) if chunk.section_path else ''} [dim]({e.level})[/]")
-        elif kind == "evidence_assessed":
+        elif event.kind == "evidence_assessed":
             assessed = ", ".join(f"{a.evidence_id} {a.stance.value} ({a.relevance:.1f})" for a in event.assessments)
             c.print(f"  [dim]the judge assessed the new evidence: {assessed}[/]")
-        elif kind == "turn_finished":
+        elif event.kind == "turn_finished":
             turn = event.turn
             if not self.show_tokens:
                 c.print(escape(turn.text))
@@ -79,7 +83,7 @@ class TranscriptPrinter:
                 c.print(f"  [yellow]flag:[/] {escape(said(flag))}")
             for challenge in turn.challenges:
                 c.print(f"  [cyan]{challenge.id}[/] to {escape(challenge.addressed_to)}: {escape(challenge.text)}")
-        elif kind == "ruling":
+        elif event.kind == "ruling":
             r = event.ruling
             c.print(f"\n[bold magenta]Judge, round {r.round}:[/] {r.ruling.tendency.value} "
                     f"(confidence {r.ruling.confidence:.2f}) — {escape(r.ruling.summary)}")
@@ -101,19 +105,19 @@ class TranscriptPrinter:
                          if s.score is not None else f"{s.criterion} ?" for s in r.hearing.scores]
                 cells += [f"{k.constraint}: {k.status}" for k in r.hearing.constraints]
                 c.print(f"  scores for {escape(r.hearing.option)}: {escape('; '.join(cells))}")
-        elif kind == "switch":
+        elif event.kind == "switch":
             c.rule(f"[bold yellow]Sides switched after round {event.round}[/]")
             for reason in event.reasons:  # each trigger with the numbers behind it, whole (a rule's title is cut)
                 c.print(f"  [yellow]trigger:[/] {escape(said(reason))}")
-        elif kind == "warning":
+        elif event.kind == "warning":
             c.print(f"  [yellow]warning:[/] {escape(said(event.reason))}")
-        elif kind == "error":
+        elif event.kind == "error":
             c.print(f"[red]error:[/] {escape(event.message)}")
             if event.fix:
                 c.print(f"  fix: {escape(event.fix)}")
             if event.resumable:
                 c.print(f"  the trial is paused: `courtroom trials resume {event.trial_id}` continues it")
-        elif kind == "verdict":
+        elif event.kind == "verdict":
             v = event.verdict
             c.rule("[bold]Verdict[/]")
             weighed = (f"; weighed evidence: {v.evidence_label.value} {v.evidence_confidence:.2f}"
@@ -132,8 +136,8 @@ class TranscriptPrinter:
             c.print(escape(v.summary))
             for finding in v.findings:
                 c.print(f"  • {escape(finding.text)} [cyan]{' '.join('[' + x + ']' for x in finding.citations)}[/]")
-            for question in v.open_questions:
-                c.print(f"  ? {escape(question)}")
+            for open_question in v.open_questions:
+                c.print(f"  ? {escape(open_question)}")
             for line in v.open_challenges:
                 c.print(f"  open line of argument {line.challenge.id} ({escape(line.challenge.raised_by)}, round "
                         f"{line.challenge.round}; {line.status.value}): {escape(line.challenge.text)}")
@@ -144,7 +148,8 @@ class TranscriptPrinter:
                 c.print("  [dim]quality scores: " + escape("; ".join(wording.quality_score(q) for q in v.quality))
                         + "[/]")
 
-    def _decision_table(self, result) -> None:
+    # result: a DecisionOutcome (core.court.decisions), which no service exports to the command line
+    def _decision_table(self, result: Any) -> None:
         """A decision's options by criteria: scores with citations, the weighted total, recommended or out."""
         from rich.table import Table
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "search", help="hybrid search of the library: ranked passages with document, page and section",
         description="Search the library as the courtroom does: BM25 and vector search fused, near-duplicates "
@@ -31,7 +35,7 @@ def excerpt(text: str, width: int = 300) -> str:
     return text if len(text) <= width else text[: width - 1].rsplit(" ", 1)[0] + "…"
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     from courtroom_desktop.core.errors import ConfigError
 
     if args.k is not None and args.k < 1:

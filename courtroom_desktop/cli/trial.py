@@ -5,9 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
+    from courtroom_desktop.core.court.records import TrialEvent
+    from courtroom_desktop.core.services.trials import TrialRun, Workspace
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "trial", help="put a claim (or a decision) on trial against the library",
         description="Prosecution and Defense argue from evidence retrieved from your library, the Judge rules each "
@@ -39,7 +45,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     case, decision, background = args.case, None, args.background
     if args.option or args.criterion or args.constraint:
         from courtroom_desktop.core.services.trials import Criterion, DecisionSpec, problem_of
@@ -78,7 +84,7 @@ def run(args, ctx) -> int:
         workspace.close()
 
 
-def drive(workspace, run, report: str | None, stream: bool) -> int:
+def drive(workspace: Workspace, run: TrialRun, report: str | None, stream: bool) -> int:
     """Print a trial's events as they come; write the report at the verdict. Ctrl+C stops it (resumable)."""
     import asyncio
 
@@ -92,9 +98,9 @@ def drive(workspace, run, report: str | None, stream: bool) -> int:
         from rich.markup import escape
 
         printer.console.print(f"[yellow]{escape(note)}[/]")
-    last = None
+    last: TrialEvent | None = None
 
-    async def main():
+    async def main() -> None:
         nonlocal last
         async for event in run.events():
             printer(event)

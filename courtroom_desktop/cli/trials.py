@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("trials", help="list, replay, resume or delete saved trials",
                                    description="Every trial is saved event by event in the data folder.")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -24,7 +28,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     from rich.console import Console
     from rich.table import Table
 

@@ -4,9 +4,22 @@ kept in step with the library while this command (or the window) runs (see core.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from courtroom_desktop.cli import Context
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+class _WatchReport(Protocol):
+    """What is printed of a watch report (core.library.watch.WatchReport, which no service exports)."""
+
+    @property
+    def failures(self) -> list[tuple[str, str]]: ...
+
+    def summary(self) -> str: ...
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "watch", help="watch folders: added or changed files are ingested, removed files leave the library",
         description="With no action: bring the watched folders up to date, then watch them until Ctrl+C.")
@@ -21,7 +34,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     from pathlib import Path
 
     from courtroom_desktop.core.config import save_config
@@ -48,7 +61,7 @@ def run(args, ctx) -> int:
         return 0
     workspace = ctx.workspace()
 
-    def report(result) -> None:
+    def report(result: _WatchReport) -> None:
         line = result.summary()
         print(line or "up to date", flush=True)
         for path, reason in result.failures:

@@ -4,9 +4,18 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from courtroom_desktop.cli import Context
+    from courtroom_desktop.core.records import IngestEvent, IngestFinished
+    from courtroom_desktop.core.services.library import CancelToken, ZoteroImport
+    from courtroom_desktop.core.services.trials import Workspace
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "zotero", help="bring a Zotero library (or one collection) into the library, and keep it in step",
         description="Import the PDF attachments of a Zotero library, or of one collection and its subcollections, "
@@ -36,7 +45,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args, ctx) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     workspace = ctx.workspace()
     try:
         if args.action == "sync":
@@ -46,28 +55,29 @@ def run(args, ctx) -> int:
         workspace.close()
 
 
-def _import(workspace, collection: str | None, args) -> int:
+def _import(workspace: Workspace, collection: str | None, args: argparse.Namespace) -> int:
     """One scope (a collection, or the whole library) imported with the ingest's progress, then its summary."""
     from courtroom_desktop.cli.ingest import run_ingest
 
-    outcome: dict = {}
+    outcome: list[tuple[ZoteroImport, str]] = []  # the import's summary and where it was read
 
-    def job(emit, cancel):
+    def job(emit: Callable[[IngestEvent], None], cancel: CancelToken) -> IngestFinished:
         result, where = workspace.import_zotero(collection, args.zotero_url, args.zotero_dir, emit, cancel)
-        outcome.update(result=result, where=where)
+        outcome.append((result, where))
+        assert result.ingest is not None  # import_items always sets it
         return result.ingest
 
     run_ingest(job, quiet=args.quiet)
-    result = outcome["result"]
+    result, where = outcome[0]
     scope = f"the collection {collection!r}" if collection else "the whole library"
-    print(f"Zotero: {scope} read from {outcome['where']}: {result.items} items, {result.pdfs} PDFs here; "
+    print(f"Zotero: {scope} read from {where}: {result.items} items, {result.pdfs} PDFs here; "
           f"{result.linked} documents carry their item's metadata, {result.removed} removed (gone from Zotero)")
     for line in result.missing:
         print(f"  not imported: {line}")
     return 1 if result.failed or result.cancelled else 0
 
 
-def _sync(workspace, args) -> int:
+def _sync(workspace: Workspace, args: argparse.Namespace) -> int:
     """Each scope imported before, imported again (one progress run each)."""
     from courtroom_desktop.core.services.library import collection_of, imported_scopes
 

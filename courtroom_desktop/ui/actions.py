@@ -4,13 +4,20 @@ window, as its ``act_<name>`` attributes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMenu, QToolBar
+
+    from courtroom_desktop.ui.window import MainWindow
 
 Key = QKeySequence.StandardKey
 
@@ -20,7 +27,7 @@ class ActionSpec:
     name: str                   # the window's act_<name>
     text: str
     slot: str                   # attribute path on the window: "add_files", "courtroom.start"
-    keys: tuple = ()            # shortcuts: strings or standard keys, the first is the primary one
+    keys: tuple[str | Key, ...] = ()  # shortcuts: strings or standard keys, the first is the primary one
     tip: str = ""
     object_name: str = ""       # what tests and the shortcut list find it by (default: the text)
     scope: str = ""             # attribute path of the widget whose focus the shortcut needs ("": the whole window)
@@ -98,11 +105,12 @@ SHORTCUTS = ("add_files", "add_folder", "start", "stop", "resume", "new", "check
              "shortcuts", "quit")
 
 
-def action(window, name: str) -> QAction:
-    return getattr(window, f"act_{name}")
+def action(window: MainWindow, name: str) -> QAction:
+    act: QAction = getattr(window, f"act_{name}")
+    return act
 
 
-def make_action(window, spec: ActionSpec) -> QAction:
+def make_action(window: MainWindow, spec: ActionSpec) -> QAction:
     act = QAction(tr(spec.text), window)
     if spec.keys:
         act.setShortcuts([QKeySequence(key) for key in spec.keys])
@@ -118,7 +126,7 @@ def make_action(window, spec: ActionSpec) -> QAction:
     return act
 
 
-def build(window) -> None:
+def build(window: MainWindow) -> None:
     """The window's actions (``window.act_<name>``), its menus, its Appearance choices and its toolbar."""
     for spec in ACTIONS:
         setattr(window, f"act_{spec.name}", make_action(window, spec))
@@ -136,7 +144,7 @@ def build(window) -> None:
     _fill(window, toolbar, TOOLBAR)
 
 
-def _fill(window, container, names) -> None:
+def _fill(window: MainWindow, container: QMenu | QToolBar, names: Iterable[str | None]) -> None:
     for name in names:
         if name is None:
             container.addSeparator()
@@ -144,7 +152,7 @@ def _fill(window, container, names) -> None:
             container.addAction(action(window, name))
 
 
-def _appearance_menu(window, menu) -> None:
+def _appearance_menu(window: MainWindow, menu: QMenu) -> None:
     window.appearance_group = QActionGroup(window)
     current = str(window.settings.value("appearance", "system", type=str))
     for value, label in APPEARANCES:
@@ -156,7 +164,7 @@ def _appearance_menu(window, menu) -> None:
         menu.addAction(act)
 
 
-def _language_menu(window, menu) -> None:
+def _language_menu(window: MainWindow, menu: QMenu) -> None:
     """The window's language: the system's, or one chosen (kept in the settings; it applies from the next start)."""
     from courtroom_desktop.ui.i18n import LANGUAGES
 
@@ -171,11 +179,11 @@ def _language_menu(window, menu) -> None:
         menu.addAction(act)
 
 
-def _choose_language(window, value: str) -> None:
+def _choose_language(window: MainWindow, value: str) -> None:
     window.settings.setValue("language", value)
     window.settings.sync()
     window.statusBar().showMessage(tr("The window changes its language at its next start"), 8000)
 
 
-def shortcut_actions(window) -> list[QAction]:
+def shortcut_actions(window: MainWindow) -> list[QAction]:
     return [action(window, name) for name in SHORTCUTS]

@@ -13,6 +13,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
@@ -20,6 +21,11 @@ from PySide6.QtWidgets import QApplication
 from courtroom_desktop import APP_ID, APP_NAME, __version__
 from courtroom_desktop.ui import collector
 from courtroom_desktop.ui.i18n import tr
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.config import AppConfig
+    from courtroom_desktop.core.services.trials import Workspace
+    from courtroom_desktop.ui.window import MainWindow
 
 ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "courtroom.svg"
 HEAVY_MODULES = ("torch", "sentence_transformers", "lancedb", "llama_cpp", "tantivy", "langchain_core", "pymupdf")
@@ -59,6 +65,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     collector.defer_full_collections()  # until the first preload is done (ui/collector.py)
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    assert isinstance(app, QApplication)  # the window's process makes a QApplication, never a bare QCoreApplication
     app.setOrganizationName(APP_ID)
     app.setApplicationName(APP_ID)
     app.setApplicationDisplayName(APP_NAME)
@@ -71,7 +78,8 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def create_window(config_dir: Path, data_dir: Path, settings: QSettings | None = None, config=None, workspace=None):
+def create_window(config_dir: Path, data_dir: Path, settings: QSettings | None = None, config: AppConfig | None = None,
+                  workspace: Workspace | None = None) -> MainWindow:
     """The main window over a workspace (its library opens in the background once ``start_background`` runs).
     A settings file that does not validate is reported in the window, and the defaults are used meanwhile."""
     from courtroom_desktop.core.config import load_config
@@ -92,8 +100,10 @@ def create_window(config_dir: Path, data_dir: Path, settings: QSettings | None =
     settings = settings or QSettings()
     from courtroom_desktop.ui import i18n
 
-    i18n.install(QApplication.instance(), settings)  # before any widget is made: every tr() reads it
-    theme.apply_appearance(QApplication.instance(), str(settings.value("appearance", "system", type=str)))
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)  # made by make_application (or by the tests) before any window
+    i18n.install(app, settings)  # before any widget is made: every tr() reads it
+    theme.apply_appearance(app, str(settings.value("appearance", "system", type=str)))
     controller = WorkspaceController(config_dir, data_dir, config, workspace)
     window = MainWindow(controller, settings)
     if problem:
@@ -113,7 +123,7 @@ def _remembered_data_dir(data_dir: Path, settings: QSettings) -> Path:
     """The data folder chosen in Settings, unless a flag or the environment named one for this run."""
     from courtroom_desktop.core.config import data_dir as default_data_dir
 
-    chosen = settings.value("paths/data_dir", "", type=str)
+    chosen = str(settings.value("paths/data_dir", "", type=str))
     if chosen and not os.environ.get("COURTROOM_DATA_DIR") and Path(data_dir) == default_data_dir():
         return Path(chosen)
     return Path(data_dir)

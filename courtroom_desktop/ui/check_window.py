@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -52,6 +53,24 @@ from courtroom_desktop.ui.widgets.inspector import EvidenceInspector
 from courtroom_desktop.ui.widgets.notice_bar import NoticeBar
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
+if TYPE_CHECKING:
+    import asyncio
+
+    from PySide6.QtGui import QShowEvent
+
+    from courtroom_desktop.core.court.records import PoolEntry
+    from courtroom_desktop.core.services.check import (
+        CheckClaim,
+        CheckRecord,
+        CheckSummary,
+        ClaimRow,
+        Draft,
+        DraftSentence,
+        Location,
+    )
+    from courtroom_desktop.ui.controllers.check import CheckController
+    from courtroom_desktop.ui.controllers.pages import PageRenderer
+
 DRAFT_FILTER = QT_TRANSLATE_NOOP("", "Drafts (*.pdf *.docx *.md *.markdown *.txt);;All files (*)")
 #: Shown through tr: where a claim came from, and the export formats
 ORIGIN_WORDS = {"rules": QT_TRANSLATE_NOOP("", "found by the rules"), "model": QT_TRANSLATE_NOOP("", "found by the model"),
@@ -66,7 +85,7 @@ FORMAT_WORDS = (("md", "Markdown"), ("html", "HTML"), ("pdf", "PDF"), ("json", "
                 ("csv", QT_TRANSLATE_NOOP("", "CSV (a spreadsheet)")))
 
 
-def location_words(location) -> str:
+def location_words(location: Location) -> str:
     """Where a claim stands in the draft (core.check.drafts.Location), in the window's language."""
     if location.kind == "pdf":
         return tr("page {page}").format(page=location.page)
@@ -95,7 +114,7 @@ class StartPage(QWidget):
     sig_delete = Signal(list)
     sig_refresh = Signal()
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         intro = QLabel(self.tr("Check a whole draft against your library: its claims are found, you review them, then "
                                "each gets a quick check (and, when it is contested or unsure, a full trial)."))
@@ -178,13 +197,13 @@ class StartPage(QWidget):
         if text.strip():
             self.sig_read.emit(None, text)
 
-    def set_checks(self, checks: list, running_id: str | None = None) -> None:
+    def set_checks(self, checks: list[CheckSummary], running_id: str | None = None) -> None:
         self.checks_model.running_id = running_id
         self.checks_model.set_checks(checks)
 
     def selected_ids(self) -> list[str]:
         rows = sorted({i.row() for i in self.checks.selectionModel().selectedRows()})
-        return [self.checks_model.check(r).id for r in rows]
+        return [summary.id for r in rows if (summary := self.checks_model.check(r)) is not None]
 
     def open_selected(self, resume: bool = False) -> None:
         ids = self.selected_ids()
@@ -210,7 +229,7 @@ class StartPage(QWidget):
         box.open()
         return box
 
-    def _update(self, *args) -> None:
+    def _update(self, *args: object) -> None:
         chosen = bool(self.checks.selectionModel().selectedRows())
         self.open_button.setEnabled(chosen)
         self.resume_button.setEnabled(chosen)
@@ -224,7 +243,7 @@ class SentencePicker(QDialog):
 
     sig_chosen = Signal(int)
 
-    def __init__(self, sentences: list, parent=None):
+    def __init__(self, sentences: list[DraftSentence], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Add a sentence of the draft"))
         self.setObjectName("sentencePicker")
@@ -271,11 +290,11 @@ class ReviewPage(QWidget):
     COLUMNS = (QT_TRANSLATE_NOOP("", "Claim"), QT_TRANSLATE_NOOP("", "Where in the draft"), QT_TRANSLATE_NOOP("", "Why"),
                QT_TRANSLATE_NOOP("", "From"))
 
-    def __init__(self, on_error: Callable[[str, str, str], None], parent=None):
+    def __init__(self, on_error: Callable[[str, str, str], None], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.on_error = on_error
-        self.draft = None
-        self.claims: list = []
+        self.draft: Draft | None = None
+        self.claims: list[CheckClaim] = []
         self._filling = False
         self.picker: SentencePicker | None = None
 
@@ -354,12 +373,12 @@ class ReviewPage(QWidget):
         layout.addLayout(bottom)
         self._update()
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         QTimer.singleShot(0, self.table.resizeRowsToContents)
 
     # ---------------------------------------------------------------- the list
-    def set_draft(self, draft, claims: list, warnings: list) -> None:
+    def set_draft(self, draft: Draft, claims: list[CheckClaim], warnings: list[str]) -> None:
         self.draft, self.claims = draft, list(claims)
         name = Path(draft.source).name if draft.source != "pasted text" else self.tr("pasted text")
         self.heading.setText(self.tr("{name}: {sentences} sentences, {claims} claims found. Double-click a claim to "
@@ -502,7 +521,7 @@ class ReviewPage(QWidget):
         self._fill([row])
         return True
 
-    def remaining_sentences(self) -> list:
+    def remaining_sentences(self) -> list[DraftSentence]:
         if self.draft is None:
             return []
         used = {i for c in self.claims for i in c.sentences}
@@ -518,6 +537,8 @@ class ReviewPage(QWidget):
     def add_sentence_index(self, sentence_index: int) -> bool:
         from courtroom_desktop.core.services.check import add_sentence
 
+        if self.draft is None:  # (the picker is offered only for a draft)
+            return False
         try:
             claim = add_sentence(self.draft, sentence_index)
         except Exception as exc:  # noqa: BLE001 - no such sentence
@@ -538,7 +559,10 @@ class ReviewPage(QWidget):
 class CheckExportDialog(FolderExportDialog):
     """A check's report (the formats chosen) and the annotated draft into a folder; what was written is listed."""
 
-    def __init__(self, controller, check_id: str, title: str = "", settings: QSettings | None = None, parent=None):
+    controller: CheckController
+
+    def __init__(self, controller: CheckController, check_id: str, title: str = "", settings: QSettings | None = None,
+                 parent: QWidget | None = None) -> None:
         self.check_id = check_id
         name = QLabel(title or check_id)
         name.setTextFormat(Qt.TextFormat.PlainText)
@@ -550,7 +574,7 @@ class CheckExportDialog(FolderExportDialog):
         self.setWindowTitle(self.tr("Export the check"))
         self.setObjectName("checkExportDialog")
 
-    def start(self, out: Path):
+    def start(self, out: Path) -> asyncio.Task[list[Path] | None] | None:
         return self.controller.export(self.chosen_formats(), out, self.annotate.isChecked())
 
     def written_text(self) -> str:
@@ -563,8 +587,9 @@ class CheckWindow(QWidget):
 
     START, REVIEW, RESULTS = range(3)
 
-    def __init__(self, controller, renderer, locate: Callable[[object], str] | None = None,
-                 settings: QSettings | None = None, open_trial: Callable[[str], object] | None = None, parent=None):
+    def __init__(self, controller: CheckController, renderer: PageRenderer,
+                 locate: Callable[[PoolEntry], str] | None = None, settings: QSettings | None = None,
+                 open_trial: Callable[[str], object] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("checkWindow")
         self.setWindowTitle(self.tr("Check a draft"))
@@ -582,15 +607,15 @@ class CheckWindow(QWidget):
         self.evidence_model = EvidenceModel(self)
         self.inspector = EvidenceInspector(self.evidence_model, renderer, locate, settings)
         self.inspector.splitter.setSizes([110, 450])
-        self.lower = QSplitter(Qt.Orientation.Horizontal)
-        self.lower.setObjectName("checkLowerSplitter")
-        self.lower.addWidget(self.pane)
-        self.lower.addWidget(self.inspector)
-        self.lower.setSizes([620, 760])
+        self.lower_splitter = QSplitter(Qt.Orientation.Horizontal)  # (not "lower": that is QWidget.lower())
+        self.lower_splitter.setObjectName("checkLowerSplitter")
+        self.lower_splitter.addWidget(self.pane)
+        self.lower_splitter.addWidget(self.inspector)
+        self.lower_splitter.setSizes([620, 760])
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("checkSplitter")
         self.splitter.addWidget(self.results)
-        self.splitter.addWidget(self.lower)
+        self.splitter.addWidget(self.lower_splitter)
         self.splitter.setSizes([310, 560])
         results_page = QWidget()
         results_column = QVBoxLayout(results_page)
@@ -638,15 +663,15 @@ class CheckWindow(QWidget):
         self.inspector.sig_message.connect(lambda text: self.notice.show_error(self.tr("Evidence"), text))
 
     # ---------------------------------------------------------------- pages
-    def _read(self, path, text) -> None:
+    def _read(self, path: str | None, text: str | None) -> None:
         self.notice.hide()
         self.controller.read(path, text)
 
-    def _on_draft(self, draft, claims: list, warnings: list) -> None:
+    def _on_draft(self, draft: Draft, claims: list[CheckClaim], warnings: list[str]) -> None:
         self.review.set_draft(draft, claims, warnings)
         self.stack.setCurrentIndex(self.REVIEW)
 
-    def _on_opened(self, record) -> None:
+    def _on_opened(self, record: CheckRecord) -> None:
         self.results.set_record(record)
         self.results.set_state(self.controller.state)
         self.pane.show_row(None)
@@ -658,7 +683,7 @@ class CheckWindow(QWidget):
         self.stack.setCurrentIndex(self.START)
 
     # ---------------------------------------------------------------- a claim's evidence
-    def _on_current(self, row) -> None:
+    def _on_current(self, row: ClaimRow | None) -> None:
         shown = self.pane.row
         self.pane.show_row(row)
         if row is None:
@@ -669,7 +694,7 @@ class CheckWindow(QWidget):
         self.evidence_model.reset("claim", self.pool_of(row), verdict=self._cited_of(row))
 
     @staticmethod
-    def pool_of(row) -> list:
+    def pool_of(row: ClaimRow) -> list[PoolEntry]:
         """The claim's retrieved passages as evidence-pool entries (E1 first), each with the verifier's reading."""
         from courtroom_desktop.core.court.records import PoolEntry
 
@@ -680,7 +705,8 @@ class CheckWindow(QWidget):
                 for i, evidence in enumerate(row.quick.passages, start=1)]
 
     @staticmethod
-    def _cited_of(row):
+    def _cited_of(row: ClaimRow) -> SimpleNamespace | None:
+        """The quick check's citations, as the evidence model reads a verdict's (its findings' citations)."""
         if row.quick is None or not row.quick.citations:
             return None
         return SimpleNamespace(findings=[SimpleNamespace(citations=list(row.quick.citations))])
@@ -707,7 +733,7 @@ class CheckWindow(QWidget):
         return dialog
 
     # ---------------------------------------------------------------- life cycle
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         if self.stack.currentIndex() == self.START:
             self.controller.refresh_list()

@@ -4,15 +4,47 @@ notes) started as a decision trial once its notes are in the library."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from courtroom_desktop.core.services.models import where_text_goes
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.samples import sample_decision, sample_files, suggested_claims
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from PySide6.QtCore import QSettings
+
+    from courtroom_desktop.core.config import AppConfig
+    from courtroom_desktop.ui.controllers.library import LibraryController
+    from courtroom_desktop.ui.controllers.settings import Detection, Proposal, SettingsController
+    from courtroom_desktop.ui.controllers.trial import TrialController
+    from courtroom_desktop.ui.controllers.workspace import WorkspaceController
+    from courtroom_desktop.ui.widgets.courtroom_panel import CourtroomPanel
+    from courtroom_desktop.ui.widgets.model_offer import ModelOfferBar
+    from courtroom_desktop.ui.widgets.notice_bar import NoticeBar
 
 
 class FirstRun:
     """Mixed into MainWindow (which has the controllers and panels these methods use)."""
 
-    def _update_demo(self, *args) -> None:
+    # what MainWindow has and these methods use (declared for the type checker; MainWindow sets them)
+    workspace: WorkspaceController
+    settings: QSettings
+    trial: TrialController
+    library: LibraryController
+    settings_controller: SettingsController
+    courtroom: CourtroomPanel
+    notice: NoticeBar
+    model_offer: ModelOfferBar
+    _offering: bool
+    _start_after_ingest: bool
+
+    if TYPE_CHECKING:
+        def show_library(self) -> None: ...
+        def apply_settings(self, config: AppConfig, data_dir: str, api_keys: dict[str, str]) -> None: ...
+
+    def _update_demo(self, *args: object) -> None:
         """The courtroom's demo banner: the trial shown ran on the bundled demo model, or (none shown) the next
         one will."""
         from courtroom_desktop.ui.text import demo_words
@@ -23,7 +55,7 @@ class FirstRun:
         config = self.workspace.config
         self.courtroom.set_servers(where_text_goes(config.models, config.library))
 
-    def offer_models(self):
+    def offer_models(self) -> asyncio.Task[tuple[Detection, Proposal | None] | None] | None:
         """First run only (no settings file, the offer never dismissed): find the models on this computer in the
         background; a proposal shows in the offer bar."""
         from courtroom_desktop.core.config import CONFIG_FILE
@@ -35,17 +67,17 @@ class FirstRun:
         config = self.workspace.config
         return self.settings_controller.find_models(config.models, config.library.embedding_model)
 
-    def _on_models_detected(self, detection, proposal) -> None:
+    def _on_models_detected(self, detection: Detection, proposal: Proposal | None) -> None:
         if getattr(self, "_offering", False):
             self._offering = False
             self.model_offer.offer(detection, proposal)
 
-    def use_proposed_models(self, proposal) -> None:
+    def use_proposed_models(self, proposal: Proposal) -> None:
         """The offer accepted: the proposed model per role, saved and in use from the next trial."""
         config = self.workspace.config
         self.apply_settings(config.model_copy(update={"models": proposal.settings(config.models)}), "", {})
 
-    def add_samples(self):
+    def add_samples(self) -> asyncio.Task[None] | None:
         files = sample_files()
         if not files:
             self.notice.show_error(tr("Sample library"), tr("the sample PDFs are missing from resources/samples"),
@@ -53,7 +85,7 @@ class FirstRun:
             return None
         return self.library.ingest(files)
 
-    def try_samples(self):
+    def try_samples(self) -> asyncio.Task[None] | None:
         """First run: the sample library, a suggested claim, and the trial starts once the samples are in."""
         claims = suggested_claims()
         if claims:
@@ -65,7 +97,7 @@ class FirstRun:
             self._start_after_ingest = False
         return task
 
-    def try_decision(self):
+    def try_decision(self) -> asyncio.Task[None] | None:
         """First run: the sample decision: its notes are added, the question, options, criteria, constraint and
         background are set in the courtroom, and the decision trial starts once the notes are in."""
         sample = sample_decision()

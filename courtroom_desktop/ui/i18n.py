@@ -17,8 +17,16 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
+
+if TYPE_CHECKING:
+    # PySide6's stub types it (object, object) -> object; it returns its message as is, and every use here passes
+    # and keeps a str
+    def QT_TRANSLATE_NOOP(context: str, message: str, /) -> str: ...
+else:
+    from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 __all__ = ["LANGUAGES", "QT_TRANSLATE_NOOP", "install", "language", "tr"]
 

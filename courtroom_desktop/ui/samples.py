@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import courtroom_desktop
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.services.trials import DecisionSpec
 
 SAMPLES_DIR = Path(courtroom_desktop.__file__).resolve().parents[1] / "resources" / "samples"
 
@@ -40,7 +44,7 @@ DECISION_DIR = SAMPLES_DIR.parent / "samples-decision"
 @dataclass(frozen=True)
 class SampleDecision:
     question: str
-    decision: object          # core.court.decisions.DecisionSpec
+    decision: DecisionSpec    # core.court.decisions.DecisionSpec
     background: str
     files: list[Path]         # the notes the decision is argued from
 

@@ -15,7 +15,17 @@ import threading
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    class QEventLoop(asyncio.AbstractEventLoop):
+        """qasync's event loop, as the window uses it (qasync has no type hints): an asyncio loop that Qt runs, and a
+        context manager that closes it."""
+
+        def __enter__(self) -> QEventLoop: ...
+        def __exit__(self, *args: object) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +78,12 @@ def start_worker() -> None:
     warmup.ensure()
 
 
-def make_event_loop(app):
+def make_event_loop(app: QApplication) -> QEventLoop:
     """The window's qasync event loop, set as the current loop, whose blocking calls (``asyncio.to_thread``,
     ``run_in_executor(None, ...)``) run in worker threads below the window's priority."""
-    import qasync
+    import qasync  # no type hints: pyproject.toml lets it be Any
 
-    loop = qasync.QEventLoop(app)
+    loop: QEventLoop = qasync.QEventLoop(app)
     loop.set_default_executor(ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="courtroom-worker",
                                                  initializer=start_worker))
     asyncio.set_event_loop(loop)
@@ -97,17 +107,17 @@ def describe(exc: BaseException) -> tuple[str, str]:
 class Tasks:
     """The tasks of one controller: tracked, cancellable together, and never failing silently."""
 
-    def __init__(self, on_error: ErrorSink):
-        self._tasks: set[asyncio.Task] = set()
+    def __init__(self, on_error: ErrorSink) -> None:
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._on_error = on_error
 
-    def spawn(self, coro: Coroutine[Any, Any, Any], title: str) -> asyncio.Task:
+    def spawn(self, coro: Coroutine[Any, Any, Any], title: str) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(self._guard(coro, title))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _guard(self, coro, title: str):
+    async def _guard(self, coro: Coroutine[Any, Any, Any], title: str) -> Any:
         try:
             return await coro
         except asyncio.CancelledError:

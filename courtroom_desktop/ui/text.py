@@ -6,8 +6,15 @@ from __future__ import annotations
 import html
 import re
 import time
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr, wording_language
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.config import ModelSettings
+    from courtroom_desktop.core.court.records import Reason, Verdict
+    from courtroom_desktop.core.records import Chunk
 
 CITE_SCHEME = "cite"
 #: Phrases the core writes into its descriptions of places (core.privacy's servers, a library's location), shown in
@@ -39,7 +46,7 @@ TENDENCY_WORDS = {"support": QT_TRANSLATE_NOOP("", "leans towards support"),
                   "unclear": QT_TRANSLATE_NOOP("", "is undecided")}
 
 
-def demo_words(models) -> str:
+def demo_words(models: ModelSettings | Mapping[str, str] | None) -> str:
     """The demo-model note of core.llm.demo.demo_line in the window's language ('' when no role runs the bundled
     model): the note, the roles on it, and where the model setup is."""
     from courtroom_desktop.core.config import ROLES
@@ -62,11 +69,11 @@ def localized(text: str) -> str:
     return text
 
 
-def _value(x) -> str:
+def _value(x: str | None) -> str:
     return getattr(x, "value", x) or ""
 
 
-def stance_words(case, stance) -> str:
+def stance_words(case: str | None, stance: str | None) -> str:
     """'argues the claim is false' etc., for the case type."""
     case, stance = _value(case), _value(stance)
     if case == "decision":
@@ -74,7 +81,7 @@ def stance_words(case, stance) -> str:
     return tr("argues the claim is true") if stance == "for" else tr("argues the claim is false")
 
 
-def assessed_words(case, stance) -> str:
+def assessed_words(case: str | None, stance: str | None) -> str:
     """An assessed stance as the evidence table shows it: supports/refutes a claim, for/against a decision."""
     stance = _value(stance)
     if _value(case) == "decision":
@@ -82,7 +89,7 @@ def assessed_words(case, stance) -> str:
     return stance
 
 
-def said(reason, lang: str | None = None) -> str:
+def said(reason: Reason | None, lang: str | None = None) -> str:
     """A reason the court stored (a stop or switch reason, a flag, a warning), in words: the reports' wording
     (core.reports.wording, through the export service), in ``lang`` or the window's; '' for none."""
     if reason is None:
@@ -92,7 +99,7 @@ def said(reason, lang: str | None = None) -> str:
     return wording.say_reason(reason, lang or wording_language())
 
 
-def said_all(reasons, lang: str | None = None) -> str:
+def said_all(reasons: Iterable[Reason], lang: str | None = None) -> str:
     """Several reasons on one line (the language's semicolon between them)."""
     from courtroom_desktop.core.services.export import wording
 
@@ -129,11 +136,12 @@ def _md(text: str) -> str:
     return re.sub(r"([\\`*_{}\[\]()#+!|<>])", r"\\\1", " ".join(str(text).split()))
 
 
-def _md_cites(ids) -> str:
+def _md_cites(ids: Iterable[str]) -> str:
     return " ".join(f"[\\[{i}\\]]({cite_href(i)})" for i in ids)
 
 
-def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "", lang: str | None = None) -> str:
+def verdict_markdown(verdict: Verdict, case: str | None = "claim", claim: str = "", demo: str = "",
+                     lang: str | None = None) -> str:
     """The final verdict card, as Markdown (rendered by Qt's Markdown support). ``demo``: the demo-model note
     (core.llm.demo), shown right under the heading when a role ran the bundled model. What the card shares with the
     reports (the court's reasons, what the confidence rests on, the rule's correction, the section headings) is worded
@@ -206,7 +214,8 @@ def verdict_markdown(verdict, case="claim", claim: str = "", demo: str = "", lan
     return "\n".join(lines).strip() + "\n"
 
 
-def decision_markdown(result) -> list[str]:
+# result: a DecisionOutcome (core.court.decisions), which no service exports to the window
+def decision_markdown(result: Any) -> list[str]:
     """A decision's options by criteria (core.court.decisions.DecisionOutcome) as a Markdown table, scores with
     their citations as links, and what is worth finding out next."""
     from courtroom_desktop.core.services.export import memo
@@ -227,7 +236,7 @@ def decision_markdown(result) -> list[str]:
     return lines
 
 
-def pages_label(chunk) -> str:
+def pages_label(chunk: Chunk) -> str:
     """'p. 3' or 'pp. 3\u20134': the chunk's own pages (core.records.Chunk.pages) with the prefix; '' for a passage of
     a text document, which has no pages."""
     pages = chunk.pages

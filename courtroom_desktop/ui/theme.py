@@ -6,9 +6,14 @@ Appearance: 'system' leaves the platform's palette alone (it follows the desktop
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QWidget
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
 
 APPEARANCES = ("system", "light", "dark")
 
@@ -83,7 +88,7 @@ def _fusion_palette(dark: bool) -> QPalette:
     return style.standardPalette()
 
 
-def apply_appearance(app, appearance: str) -> None:
+def apply_appearance(app: QApplication, appearance: str) -> None:
     """'system': the platform's palette (and its light/dark mode); 'light'/'dark': a Fusion palette."""
     if appearance not in APPEARANCES:
         appearance = "system"
@@ -109,17 +114,17 @@ class PaletteWatcher(QObject):
     sig_changed = Signal()
     """The application palette changed; restyle (emitted once the new palette has propagated)."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._sentinel = _PaletteSentinel(self)
 
 
 class _PaletteSentinel(QWidget):
-    def __init__(self, watcher: PaletteWatcher):
+    def __init__(self, watcher: PaletteWatcher) -> None:
         super().__init__()
         self._watcher = watcher
 
-    def event(self, event) -> bool:
+    def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ApplicationPaletteChange:
             QTimer.singleShot(0, self._watcher.sig_changed.emit)
         return super().event(event)

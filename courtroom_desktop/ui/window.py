@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QFileDialog,
     QLabel,
     QMainWindow,
@@ -46,6 +49,17 @@ from courtroom_desktop.ui.widgets.library_panel import LibraryPanel
 from courtroom_desktop.ui.widgets.model_offer import ModelOfferBar
 from courtroom_desktop.ui.widgets.notice_bar import NoticeBar
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.config import AppConfig
+    from courtroom_desktop.core.court.records import PoolEntry, TrialEvent, TrialSpec
+    from courtroom_desktop.core.records import Document
+    from courtroom_desktop.ui.check_window import CheckWindow
+    from courtroom_desktop.ui.controllers.check import CheckController
+    from courtroom_desktop.ui.dialogs.export import ExportDialog
+    from courtroom_desktop.ui.dialogs.scope import ScopeDialog
+    from courtroom_desktop.ui.dialogs.settings import SettingsDialog
+    from courtroom_desktop.ui.dialogs.shortcuts import ShortcutsDialog
+
 log = logging.getLogger(__name__)
 
 
@@ -53,7 +67,17 @@ class MainWindow(FirstRun, QMainWindow):
     sig_shown = Signal()
     """The window was painted for the first time (start-up timing)."""
 
-    def __init__(self, workspace: WorkspaceController, settings: QSettings | None = None, parent=None):
+    # made by actions.build (as act_<name>): those the window uses itself, and the View menu's choices
+    act_start: QAction
+    act_stop: QAction
+    act_resume: QAction
+    act_new: QAction
+    act_export: QAction
+    appearance_group: QActionGroup
+    language_group: QActionGroup
+
+    def __init__(self, workspace: WorkspaceController, settings: QSettings | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.workspace = workspace
         # owned by the window in C++: a Python reference dropped in a worker thread must never destroy a QObject
@@ -65,9 +89,9 @@ class MainWindow(FirstRun, QMainWindow):
         self._start_after_ingest = False
         self._shown = False
         self._offering = False  # the first-run search for models is running
-        self.dialogs: dict[str, QWidget] = {}
-        self.checker = None  # the check-a-draft controller and window, made when first asked for
-        self.check_window = None
+        self.dialogs: dict[str, QDialog] = {}
+        self.checker: CheckController | None = None  # the check-a-draft controller and window, made when first asked
+        self.check_window: CheckWindow | None = None
 
         # controllers
         self.library = LibraryController(workspace, self)
@@ -169,9 +193,13 @@ class MainWindow(FirstRun, QMainWindow):
         self.workspace.start()
         self.offer_models()
 
-    def open_model_setup(self):
+    def open_model_setup(self) -> SettingsDialog:
         """Settings, on the Models tab (its model setup at the top)."""
-        dialog = self.dialogs.get("settings") or self.open_settings()
+        from courtroom_desktop.ui.dialogs.settings import SettingsDialog
+
+        dialog = self.dialogs.get("settings")
+        if not isinstance(dialog, SettingsDialog):  # (none open: "settings" is only ever a SettingsDialog)
+            dialog = self.open_settings()
         dialog.tabs.setCurrentIndex(0)
         return dialog
 
@@ -184,7 +212,7 @@ class MainWindow(FirstRun, QMainWindow):
         doc = next((d for d in self.library.documents if d.id == doc_id), None)
         return (doc.title or Path(doc.path).name) if doc is not None else f"document {doc_id[:8]}"
 
-    def _locate(self, entry) -> str:
+    def _locate(self, entry: PoolEntry) -> str:
         """Where the passage's PDF is now: the library's current path for the document, else where it was."""
         doc_id = entry.evidence.chunk.doc_id
         doc = next((d for d in self.library.documents if d.id == doc_id), None)
@@ -197,7 +225,7 @@ class MainWindow(FirstRun, QMainWindow):
             return path
         return self.workspace.workspace.library.local_file(path)
 
-    def _on_documents(self, documents: list, failures: list) -> None:
+    def _on_documents(self, documents: list[Document], failures: list[tuple[str, str]]) -> None:
         self.documents_model.set_documents(documents, failures)
         ready = [d for d in documents if d.status.value == "ready"]
         samples = {p.name for p in sample_files()}
@@ -215,8 +243,10 @@ class MainWindow(FirstRun, QMainWindow):
             self.courtroom.set_first_run(False)
         elif self._start_after_ingest:
             self._start_after_ingest = False
-            result = self.library.last_result
-            if result is not None and not result.cancelled:
+            from courtroom_desktop.core.records import IngestFinished
+
+            result = self.library.last_result  # the ingest's (never a Zotero import's: those do not start trials)
+            if isinstance(result, IngestFinished) and not result.cancelled:
                 QTimer.singleShot(0, self.courtroom.start)
         self._update_actions()
 
@@ -235,18 +265,18 @@ class MainWindow(FirstRun, QMainWindow):
             self.settings.setValue("paths/last_add", folder)
             self.library.ingest([folder])
 
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt's name
         self.library_panel.dragEnterEvent(event)
 
-    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802 - Qt's name
         self.library_panel.dragEnterEvent(event)
 
-    def dropEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt's name
         self.show_library()
         self.library_panel.dropEvent(event)
 
     # ---------------------------------------------------------------- trial
-    def _on_trial_opened(self, trial_id: str, spec, events: list) -> None:
+    def _on_trial_opened(self, trial_id: str, spec: TrialSpec, events: list[TrialEvent]) -> None:
         self.transcript_model.reset(spec, events)
         if events:
             from courtroom_desktop.core.services.trials import TrialState
@@ -259,16 +289,15 @@ class MainWindow(FirstRun, QMainWindow):
         self.history_panel.select(trial_id)
         self.history.refresh()
 
-    def _on_trial_event(self, event) -> None:
+    def _on_trial_event(self, event: TrialEvent) -> None:
         self.transcript_model.apply(event)
-        kind = event.kind
-        if kind == "evidence_added":
+        if event.kind == "evidence_added":
             self.evidence_model.add(event.entry)
-        elif kind == "evidence_assessed":
+        elif event.kind == "evidence_assessed":
             self.evidence_model.note_assessed(event.assessments)
-        elif kind == "turn_finished":
+        elif event.kind == "turn_finished":
             self.evidence_model.note_turn(event.turn)
-        elif kind == "verdict":
+        elif event.kind == "verdict":
             self.evidence_model.note_verdict(event.verdict)
 
     def _on_trial_state(self, state: str) -> None:
@@ -278,7 +307,7 @@ class MainWindow(FirstRun, QMainWindow):
             self.statusBar().showMessage(tr("Verdict reached: export the report with Ctrl+E"), 8000)
         self._update_actions()
 
-    def _update_actions(self, *args) -> None:
+    def _update_actions(self, *args: object) -> None:
         running = self.trial.state in (STARTING, RUNNING)
         self.act_start.setEnabled(self.courtroom.start_button.isEnabled())
         self.act_stop.setEnabled(running)
@@ -292,7 +321,7 @@ class MainWindow(FirstRun, QMainWindow):
             self.splitter.setSizes([sizes[0], max(300, sizes[1] - 400), 400])
         self.inspector.show_evidence(evidence_id)
 
-    def choose_scope(self):
+    def choose_scope(self) -> ScopeDialog:
         from courtroom_desktop.ui.dialogs.scope import ScopeDialog
 
         ready = self.library.ready_documents()
@@ -301,7 +330,7 @@ class MainWindow(FirstRun, QMainWindow):
         self._open_dialog("scope", dialog)
         return dialog
 
-    def delete_trials(self, trial_ids: list[str]):
+    def delete_trials(self, trial_ids: list[str]) -> QMessageBox:
         text = (tr("Delete this trial and every event it recorded? Exported reports are not touched.")
                 if len(trial_ids) == 1 else
                 tr("Delete {count} trials and every event they recorded? Exported reports are not touched.").format(
@@ -314,7 +343,7 @@ class MainWindow(FirstRun, QMainWindow):
 
         return self.confirm(tr("Delete trials"), text, delete)
 
-    def confirm(self, title: str, text: str, on_yes) -> QMessageBox:
+    def confirm(self, title: str, text: str, on_yes: Callable[[], object]) -> QMessageBox:
         """A window-modal question that does not block the event loop (open(), not exec())."""
         box = QMessageBox(QMessageBox.Icon.Question, title, text,
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
@@ -326,7 +355,7 @@ class MainWindow(FirstRun, QMainWindow):
         return box
 
     # ---------------------------------------------------------------- checking a draft
-    def check_draft(self):
+    def check_draft(self) -> CheckWindow:
         """The check window (non-modal, its own top-level window): made once, then shown and raised."""
         if self.check_window is None:
             from courtroom_desktop.ui.check_window import CheckWindow
@@ -350,13 +379,13 @@ class MainWindow(FirstRun, QMainWindow):
         self.activateWindow()
 
     # ---------------------------------------------------------------- export
-    def export_current(self):
+    def export_current(self) -> ExportDialog | None:
         if self.trial.trial_id and not self.trial.running:
             return self.export_trial(self.trial.trial_id)
         self.statusBar().showMessage(tr("Open or finish a trial first"), 4000)
         return None
 
-    def export_trial(self, trial_id: str):
+    def export_trial(self, trial_id: str) -> ExportDialog:
         from courtroom_desktop.ui.dialogs.export import ExportDialog
 
         claim = next((t.claim for t in self.history.trials if t.id == trial_id), "")
@@ -365,7 +394,7 @@ class MainWindow(FirstRun, QMainWindow):
         return dialog
 
     # ---------------------------------------------------------------- settings
-    def open_settings(self):
+    def open_settings(self) -> SettingsDialog:
         from courtroom_desktop.ui.dialogs.settings import SettingsDialog
 
         dialog = SettingsDialog(self.workspace.config, self.workspace.data_dir, self.settings_controller, self)
@@ -373,7 +402,7 @@ class MainWindow(FirstRun, QMainWindow):
         self._open_dialog("settings", dialog)
         return dialog
 
-    def apply_settings(self, config, data_dir: str, api_keys: dict) -> None:
+    def apply_settings(self, config: AppConfig, data_dir: str, api_keys: dict[str, str]) -> None:
         try:
             self.workspace.apply_config(config)
         except Exception as exc:  # noqa: BLE001 - shown to the person, e.g. an unwritable config folder
@@ -417,7 +446,9 @@ class MainWindow(FirstRun, QMainWindow):
 
     def focus_claim(self) -> None:
         self.courtroom.claim.setFocus()
-        self.courtroom.claim.lineEdit().selectAll()
+        line = self.courtroom.claim.lineEdit()
+        if line is not None:  # (the claim's box is editable: it has one)
+            line.selectAll()
 
     def focus_evidence(self) -> None:
         self.inspector.table.setFocus()
@@ -427,16 +458,18 @@ class MainWindow(FirstRun, QMainWindow):
 
     def set_appearance(self, appearance: str) -> None:
         self.settings.setValue("appearance", appearance)
-        theme.apply_appearance(QApplication.instance(), appearance)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)  # a window lives in a QApplication
+        theme.apply_appearance(app, appearance)
 
-    def show_shortcuts(self):
+    def show_shortcuts(self) -> ShortcutsDialog:
         from courtroom_desktop.ui.dialogs.shortcuts import ShortcutsDialog
 
         dialog = ShortcutsDialog(actions.shortcut_actions(self), self)
         self._open_dialog("shortcuts", dialog)
         return dialog
 
-    def show_about(self):
+    def show_about(self) -> QMessageBox:
         about = tr("Put a claim on trial against your own PDF library: a Prosecution, a Defense and a Judge, every "
                    "citation highlighted in its source.")
         folder = tr("Data folder: {folder}").format(folder=html.escape(str(self.workspace.data_dir)))
@@ -447,7 +480,7 @@ class MainWindow(FirstRun, QMainWindow):
         self._open_dialog("about", box)
         return box
 
-    def _open_dialog(self, name: str, dialog) -> None:
+    def _open_dialog(self, name: str, dialog: QDialog) -> None:
         self.dialogs[name] = dialog
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.finished.connect(lambda _r, n=name, d=dialog: self.dialogs.pop(n, None) if self.dialogs.get(n) is d
@@ -455,7 +488,7 @@ class MainWindow(FirstRun, QMainWindow):
         dialog.open()
 
     # ---------------------------------------------------------------- lifecycle
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         if not self._shown:
             self._shown = True

@@ -4,9 +4,11 @@ window or dialog, which fits the screen it opens on."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSize
+from typing import Protocol
+
+from PySide6.QtCore import QByteArray, QRect, QSettings, QSize
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QSplitter, QWidget
+from PySide6.QtWidgets import QSplitter, QTabWidget, QWidget
 
 FIRST_WINDOW = QSize(1480, 900)
 SCREEN_SHARE = 0.92  # of the available area a first window takes at most, so its frame and title bar fit too
@@ -38,16 +40,41 @@ def fit_to_screen(widget: QWidget, width: int, height: int) -> None:
 FIRST_SIZES = {"main": [360, 660, 520], "courtroom": [640, 170], "inspector": [200, 640]}
 
 
-def splitters(window) -> dict[str, QSplitter]:
+class _Split(Protocol):
+    @property
+    def splitter(self) -> QSplitter: ...
+
+
+class LaidOut(Protocol):
+    """The main window as its layout sees it (ui/window.py's MainWindow, which this module must not import)."""
+
+    @property
+    def settings(self) -> QSettings: ...
+    @property
+    def splitter(self) -> QSplitter: ...
+    @property
+    def courtroom(self) -> _Split: ...
+    @property
+    def inspector(self) -> _Split: ...
+    @property
+    def left_tabs(self) -> QTabWidget: ...
+    def saveGeometry(self, /) -> QByteArray: ...  # noqa: N802 - Qt's names
+    def restoreGeometry(self, geometry: QByteArray | bytes | bytearray | memoryview, /) -> bool: ...  # noqa: N802
+    def saveState(self, /, version: int | None = ...) -> QByteArray: ...  # noqa: N802
+    def restoreState(self, state: QByteArray | bytes | bytearray | memoryview, /,  # noqa: N802
+                     version: int | None = ...) -> bool: ...
+
+
+def splitters(window: LaidOut) -> dict[str, QSplitter]:
     return {"main": window.splitter, "courtroom": window.courtroom.splitter, "inspector": window.inspector.splitter}
 
 
-def reset(window) -> None:
+def reset(window: LaidOut) -> None:
     for key, splitter in splitters(window).items():
         splitter.setSizes(FIRST_SIZES[key])
 
 
-def restore(window) -> None:
+def restore(window: LaidOut) -> None:
     s = window.settings
     geometry = s.value("window/geometry")
     if geometry is not None:
@@ -55,10 +82,11 @@ def restore(window) -> None:
     state = s.value("window/state")
     if state is not None:
         window.restoreState(state)
-    window.left_tabs.setCurrentIndex(int(s.value("window/left_tab", 0, type=int)))
+    tab = s.value("window/left_tab", 0, type=int)
+    window.left_tabs.setCurrentIndex(tab if isinstance(tab, int) else 0)
 
 
-def restore_splits(window) -> None:
+def restore_splits(window: LaidOut) -> None:
     """The splitters as they were left: once the window is laid out at its size (on its first show), or the room a
     splitter gains between its default size and the window's would be shared out by stretch factors, not kept."""
     s = window.settings
@@ -68,7 +96,7 @@ def restore_splits(window) -> None:
             splitter.restoreState(value)
 
 
-def save(window) -> None:
+def save(window: LaidOut) -> None:
     s = window.settings
     s.setValue("window/geometry", window.saveGeometry())
     s.setValue("window/state", window.saveState())

@@ -249,7 +249,7 @@ def test_review_edits_reach_the_check_then_the_table_sorts_filters_signs_off_and
     names = {p.name for p in dialog.written}
     assert {"check.md", "check.html", "check.json", "check.csv"} <= names, names
     assert any(p.suffix == ".md" and p.name != "check.md" for p in dialog.written), "the annotated draft"
-    assert dialog.result.count() == len(dialog.written)
+    assert dialog.written_list.count() == len(dialog.written)
     dialog.close()
 
 

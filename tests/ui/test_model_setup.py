@@ -86,9 +86,9 @@ def test_find_models_fills_the_table_and_the_assignment_fills_the_editors(make_w
 
     qtbot.mouseClick(setup.use_button, Qt.MouseButton.LeftButton)
     judge, default = dialog.editors["judge"], dialog.editors["default"]
-    assert not judge.inherits() and judge.provider_value() == "ollama" and judge.model_value() == "qwen2.5:14b"
+    assert not judge.inherits_role() and judge.provider_value() == "ollama" and judge.model_value() == "qwen2.5:14b"
     assert default.provider_value() == "ollama" and default.model_value() == "llama3.2:3b"
-    assert dialog.editors["prosecution"].inherits() and dialog.editors["defense"].inherits()
+    assert dialog.editors["prosecution"].inherits_role() and dialog.editors["defense"].inherits_role()
     assert judge.base_url.text() == ollama.url and judge.fields["num_ctx"].value() == 8192
     assert not (tmp_path / "config" / CONFIG_FILE).exists(), "nothing saved before OK"
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
@@ -102,7 +102,7 @@ def test_nothing_found_says_how_to_get_a_model(make_window, qloop, qtbot, monkey
     run(qloop, opened(window))
     dialog = window.open_settings()
     setup = dialog.model_setup
-    task = setup.find()
+    task = setup.find_models()
     run(qloop, until(lambda: task.done(), 10, "detection"))
     assert "No model server answered" in setup.find_status.text() and "ollama serve" in setup.find_status.text()
     assert not setup.use_button.isEnabled() and setup.found_model.rowCount() == 0

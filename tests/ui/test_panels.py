@@ -229,7 +229,7 @@ def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbo
     dialog = window.open_settings()
     soon(qloop, lambda: window.dialogs.get("settings") is dialog, "the settings dialog")
     judge = dialog.editors["judge"]
-    soon(qloop, lambda: judge.inherits() and not judge.provider.isEnabled(), "the judge to inherit")
+    soon(qloop, lambda: judge.inherits_role() and not judge.provider.isEnabled(), "the judge to inherit")
     judge.inherit.setChecked(False)
     judge.provider.setCurrentIndex(judge.provider.findData("ollama"))
     soon(qloop, lambda: judge.base_url.isEnabled() and not judge.api_key.isVisible(), "the Ollama fields")
@@ -309,7 +309,7 @@ def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbo
     assert all(dialog.tabs.indexOf(_tab_of(field.widget, dialog.tabs)) >= 0 for field in dialog.fields.values())
     soon(qloop, lambda: dialog.fields["debate.max_rounds"].widget.value() == 5, "the saved round limit")
     dialog.buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults).click()
-    soon(qloop, lambda: dialog.fields["debate.max_rounds"].widget.value() == 4 and dialog.editors["judge"].inherits(),
+    soon(qloop, lambda: dialog.fields["debate.max_rounds"].widget.value() == 4 and dialog.editors["judge"].inherits_role(),
          "the defaults to show")
     from courtroom_desktop.core.config import AppConfig
 

@@ -121,7 +121,7 @@ def test_full_trial_from_the_window_then_export(sample_window, qloop, qtbot, tmp
     names = {p.name for p in dialog.written}
     assert {"report.md", "report.html", "report.json"} <= names and "report.pdf" not in names
     assert (out / "report.md").read_text(encoding="utf-8").count("E1") >= 1
-    assert dialog.result.count() == len(dialog.written) and dialog.open_button.isVisible()
+    assert dialog.written_list.count() == len(dialog.written) and dialog.open_button.isVisible()
     qtbot.mouseClick(dialog.open_button, Qt.MouseButton.LeftButton)
     assert opened[-1] == str(out)
     dialog.close_button.click()

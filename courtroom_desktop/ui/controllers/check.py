@@ -8,14 +8,41 @@ claim finder and the queue as awaited work on the qasync loop. The queue's event
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.services.check import (
+        CheckClaim,
+        CheckRecord,
+        ClaimRow,
+        ClaimUpdated,
+        Draft,
+        Progress,
+        QueueFinished,
+        QueuePaused,
+    )
+    from courtroom_desktop.core.services.trials import Workspace
+    from courtroom_desktop.ui.controllers.workspace import WorkspaceController
+
 IDLE, READING, RUNNING, PAUSED, CANCELLED, FINISHED = "idle", "reading", "running", "paused", "cancelled", "finished"
+
+
+class CheckQueue(Protocol):
+    """A check's queue of quick checks and trials (the core's check.queue.CheckQueue, which the services do not
+    name): its events, and pausing or cancelling it."""
+
+    def pause(self, reason: str = ...) -> None: ...
+
+    def cancel(self) -> None: ...
+
+    def run(self) -> AsyncIterator[ClaimUpdated | Progress | QueuePaused | QueueFinished]: ...
 
 
 class CheckController(Controller):
@@ -38,18 +65,18 @@ class CheckController(Controller):
     sig_busy = Signal(bool)
     """True while a draft is read, a check created or an export runs."""
 
-    def __init__(self, workspace, parent: QObject | None = None):
+    def __init__(self, workspace: WorkspaceController, parent: QObject | None = None):
         super().__init__(parent)
         self.workspace = workspace  # the window's WorkspaceController
         self.check_id: str | None = None
-        self.record = None
+        self.record: CheckRecord | None = None
         self.state = IDLE
-        self.queue = None
-        self._run_task: asyncio.Task | None = None
+        self.queue: CheckQueue | None = None
+        self._run_task: asyncio.Task[None] | None = None
         self._reads = 0
 
     @property
-    def ws(self):
+    def ws(self) -> Workspace:
         return self.workspace.workspace
 
     @property
@@ -61,7 +88,7 @@ class CheckController(Controller):
         self.sig_state.emit(state)
 
     # ---------------------------------------------------------------- the draft and its claims
-    def read(self, path: str | None = None, text: str | None = None) -> asyncio.Task:
+    def read(self, path: str | None = None, text: str | None = None) -> asyncio.Task[None]:
         """Read a draft file (or pasted ``text``) in a thread, then find its claims."""
         return self.tasks.spawn(self._read(path, text), QT_TRANSLATE_NOOP("", "Reading the draft"))
 
@@ -76,11 +103,11 @@ class CheckController(Controller):
             self._set_state(IDLE)
         self.sig_draft.emit(draft, list(claims), list(warnings))
 
-    def create(self, draft, claims: list, title: str = "") -> asyncio.Task:
+    def create(self, draft: Draft, claims: list[CheckClaim], title: str = "") -> asyncio.Task[str | None]:
         """Store the reviewed claims as a new check, show it and run its queue."""
         return self.tasks.spawn(self._create(draft, list(claims), title), QT_TRANSLATE_NOOP("", "Creating the check"))
 
-    async def _create(self, draft, claims: list, title: str) -> str:
+    async def _create(self, draft: Draft, claims: list[CheckClaim], title: str) -> str:
         self.sig_busy.emit(True)
         try:
             await self.workspace.library()
@@ -95,12 +122,12 @@ class CheckController(Controller):
         self._start_queue()
         return check_id
 
-    def _show(self, record) -> None:
+    def _show(self, record: CheckRecord) -> None:
         self.check_id, self.record = record.id, record
         self.sig_opened.emit(record)
 
     # ---------------------------------------------------------------- stored checks
-    def open(self, check_id: str, resume: bool = False) -> asyncio.Task | None:
+    def open(self, check_id: str, resume: bool = False) -> asyncio.Task[None] | None:
         """Show a stored check (and with ``resume`` go on with what is left of it)."""
         if self.running:
             self.sig_error.emit(tr("Opening a check"), tr("a check is running"), tr("pause it first (it can be resumed later)"))
@@ -114,7 +141,7 @@ class CheckController(Controller):
         if resume:
             self._start_queue()
 
-    def refresh_list(self) -> asyncio.Task:
+    def refresh_list(self) -> asyncio.Task[None]:
         return self.tasks.spawn(self._refresh_list(), QT_TRANSLATE_NOOP("", "Reading the stored checks"))
 
     async def _refresh_list(self) -> None:
@@ -124,7 +151,7 @@ class CheckController(Controller):
         if read == self._reads:  # a list read before a deletion must not arrive after the one read after it
             self.sig_checks.emit(checks)
 
-    def delete(self, check_ids: list[str]) -> asyncio.Task:
+    def delete(self, check_ids: list[str]) -> asyncio.Task[None]:
         return self.tasks.spawn(self._delete(list(check_ids)), QT_TRANSLATE_NOOP("", "Deleting checks"))
 
     async def _delete(self, check_ids: list[str]) -> None:
@@ -138,11 +165,11 @@ class CheckController(Controller):
         await self._refresh_list()
 
     # ---------------------------------------------------------------- the queue
-    def resume(self) -> asyncio.Task | None:
+    def resume(self) -> asyncio.Task[None] | None:
         """Run (or go on with) the shown check's queue: a new queue over what the store has left."""
         return self._start_queue()
 
-    def _start_queue(self) -> asyncio.Task | None:
+    def _start_queue(self) -> asyncio.Task[None] | None:
         if self.running or self.check_id is None:
             return None
         self._set_state(RUNNING)
@@ -150,25 +177,26 @@ class CheckController(Controller):
         self._run_task.add_done_callback(self._after_run)
         return self._run_task
 
-    def _after_run(self, task: asyncio.Task) -> None:
+    def _after_run(self, task: asyncio.Task[None]) -> None:
         self.queue = None
         if self.state == RUNNING:  # failed or was cancelled before the queue said how it ended
             self._set_state(PAUSED)
         self.refresh_list()
 
     async def _drive(self, check_id: str) -> None:
+        from courtroom_desktop.core.services.check import ClaimUpdated, Progress, QueueFinished, QueuePaused
+
         await self.workspace.library()
         queue = await asyncio.to_thread(self.ws.check_queue, check_id)
         self.queue = queue
-        async for event in queue.run():
-            kind = event.kind
-            if kind == "claim_updated":
+        async for event in queue.run():  # each kind of event is its own class ('claim_updated': ClaimUpdated, ...)
+            if isinstance(event, ClaimUpdated):
                 self._note_row(event.row)
-            elif kind == "progress":
+            elif isinstance(event, Progress):
                 self.sig_progress.emit(event)
-            elif kind == "paused":
+            elif isinstance(event, QueuePaused):
                 self.sig_paused.emit(event.reason)
-            elif kind == "finished":
+            elif isinstance(event, QueueFinished):
                 self._set_state(str(getattr(event.status, "value", event.status)))
 
     def pause(self) -> None:
@@ -179,7 +207,7 @@ class CheckController(Controller):
         if self.queue is not None:
             self.queue.cancel()
 
-    def _note_row(self, row) -> None:
+    def _note_row(self, row: ClaimRow) -> None:
         if self.record is not None and 0 <= row.index < len(self.record.rows):
             rows = list(self.record.rows)
             rows[row.index] = row
@@ -188,18 +216,19 @@ class CheckController(Controller):
 
     # ---------------------------------------------------------------- the reviewer's word
     def sign_off(self, claim: int, decision: str, label: str | None = None, note: str = "",
-                 reviewer: str = "") -> asyncio.Task | None:
+                 reviewer: str = "") -> asyncio.Task[None] | None:
         """Sign claim ``claim`` (from 1) off: 'accepted', 'overridden' (with ``label``) or 'withdrawn'."""
         if self.check_id is None:
             return None
         return self.tasks.spawn(self._sign_off(self.check_id, claim, decision, label, note, reviewer), QT_TRANSLATE_NOOP("", "Signing off"))
 
-    async def _sign_off(self, check_id: str, claim: int, decision: str, label, note: str, reviewer: str) -> None:
+    async def _sign_off(self, check_id: str, claim: int, decision: str, label: str | None, note: str,
+                        reviewer: str) -> None:
         row = await asyncio.to_thread(self.ws.sign_off, check_id, claim, decision, label, note, reviewer)
         if check_id == self.check_id:
             self._note_row(row)
 
-    def send_to_trial(self, claim: int) -> asyncio.Task | None:
+    def send_to_trial(self, claim: int) -> asyncio.Task[None] | None:
         """Claim ``claim`` (from 1) to a full trial; the queue runs it (resumed here when it is not running)."""
         if self.check_id is None:
             return None
@@ -223,7 +252,8 @@ class CheckController(Controller):
             return ""
 
     # ---------------------------------------------------------------- export
-    def export(self, formats: list[str], out_dir: Path, annotate: bool = True) -> asyncio.Task | None:
+    def export(self, formats: list[str], out_dir: Path,
+               annotate: bool = True) -> asyncio.Task[list[Path] | None] | None:
         if self.check_id is None:
             return None
         return self.tasks.spawn(self._export(self.check_id, list(formats), Path(out_dir), annotate),
@@ -252,6 +282,6 @@ class CheckController(Controller):
         await self.tasks.cancel_all()
 
 
-def _state_of(record) -> str:
+def _state_of(record: CheckRecord) -> str:
     status = str(getattr(record.status, "value", record.status))
     return {"reviewing": PAUSED, "running": PAUSED}.get(status, status)

@@ -4,23 +4,50 @@ TrialController, exporting through the ExportController)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:
+    from courtroom_desktop.ui.controllers.workspace import WorkspaceController
+
+
+class TrialSummary(Protocol):
+    """A stored trial as the trial store lists it (the core's store.TrialSummary, which the services do not name)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def claim(self) -> str: ...
+    @property
+    def case_type(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def label(self) -> str | None: ...
+    @property
+    def confidence(self) -> float | None: ...
+    @property
+    def created_at(self) -> float: ...
+    @property
+    def events(self) -> int: ...
 
 
 class HistoryController(Controller):
     sig_trials = Signal(list)
     """list[TrialSummary], oldest first, after every change."""
 
-    def __init__(self, workspace, parent: QObject | None = None):
+    def __init__(self, workspace: WorkspaceController, parent: QObject | None = None):
         super().__init__(parent)
         self.workspace = workspace
-        self.trials: list = []
+        self.trials: Sequence[TrialSummary] = []
         self._reads = 0  # refreshes begun: only the latest one's list is shown
 
-    def refresh(self) -> asyncio.Task:
+    def refresh(self) -> asyncio.Task[None]:
         return self.tasks.spawn(self._refresh(), QT_TRANSLATE_NOOP("", "Reading the trial history"))
 
     async def _refresh(self) -> None:
@@ -34,7 +61,7 @@ class HistoryController(Controller):
             self.trials = trials
             self.sig_trials.emit(trials)
 
-    def delete(self, trial_ids: list[str]) -> asyncio.Task:
+    def delete(self, trial_ids: list[str]) -> asyncio.Task[None]:
         return self.tasks.spawn(self._delete(list(trial_ids)), QT_TRANSLATE_NOOP("", "Deleting trials"))
 
     async def _delete(self, trial_ids: list[str]) -> None:

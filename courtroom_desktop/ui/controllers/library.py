@@ -7,8 +7,9 @@ documents private, and keep the watched folders in step (core.library.watch, in 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -16,8 +17,41 @@ from courtroom_desktop.ui.controllers import Controller
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.tasks import call_soon_threadsafe
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.config import AppConfig, LibrarySettings
+    from courtroom_desktop.core.records import Document, IngestEvent, IngestFinished
+    from courtroom_desktop.core.services.library import CancelToken, FolderWatcher, ZoteroImport
+    from courtroom_desktop.ui.controllers.workspace import WorkspaceController
+
+    EventSink = Callable[[IngestEvent], None]
+    #: What a write to the library returns: an ingest's summary, a Zotero import's (and where it was read), or those
+    #: of every Zotero scope brought in step again
+    WriteResult = IngestFinished | tuple[ZoteroImport, str] | list[tuple[str | None, ZoteroImport, str]]
+
+R = TypeVar("R", bound="WriteResult")
+
 #: How often the window asks Zotero whether its library changed (one small request to its local API)
 ZOTERO_CHECK_MS = 5 * 60 * 1000
+
+
+class WatchReport(Protocol):
+    """What one pass of the folder watcher did (the core's library.watch.WatchReport, which the services do not
+    name)."""
+
+    @property
+    def folders(self) -> Sequence[str]: ...
+    @property
+    def added(self) -> int: ...
+    @property
+    def updated(self) -> int: ...
+    @property
+    def removed(self) -> int: ...
+    @property
+    def failed(self) -> int: ...
+    @property
+    def missing(self) -> Sequence[str]: ...
+    @property
+    def at(self) -> float: ...
 
 
 class LibraryController(Controller):
@@ -36,18 +70,19 @@ class LibraryController(Controller):
     sig_zotero = Signal(str)
     """What the last Zotero import did, in a line."""
 
-    def __init__(self, workspace, parent: QObject | None = None):
+    def __init__(self, workspace: WorkspaceController, parent: QObject | None = None):
         super().__init__(parent)
         self.workspace = workspace
-        self._cancel = None
+        self._cancel: CancelToken | None = None
         self._busy = False
-        self.documents: list = []
+        self.documents: list[Document] = []
         self.failures: list[tuple[str, str]] = []
-        self.last_result = None
-        self.watcher = None
+        self.last_result: WriteResult | None = None
+        self.watcher: FolderWatcher | None = None
         self.watch_line = ""
         self.zotero_url: str | None = None  # Zotero's local API (None: its own address)
-        self.zotero_version: int | None = None  # the Zotero library's version the library is in step with
+        # the Zotero library's version the library is in step with (its data folder's, a str, when the API is silent)
+        self.zotero_version: int | str | None = None
         self._zotero_timer: QTimer | None = None
         for name, slot in (("sig_library_ready", self.start_watching), ("sig_library_ready", self._watch_zotero),
                            ("sig_config_applied", self._on_config)):
@@ -59,11 +94,11 @@ class LibraryController(Controller):
     def busy(self) -> bool:
         return self._busy
 
-    def ready_documents(self) -> list:
+    def ready_documents(self) -> list[Document]:
         return [d for d in self.documents if d.status.value == "ready"]
 
     # ---------------------------------------------------------------- reading
-    def use(self) -> asyncio.Task:
+    def use(self) -> asyncio.Task[None]:
         """Each document's use across the stored trials, read in a thread; ``sig_use`` brings it."""
         return self.tasks.spawn(self._use(), QT_TRANSLATE_NOOP("", "Reading the trials' use of the library"))
 
@@ -72,7 +107,7 @@ class LibraryController(Controller):
         await self.workspace.trials()
         self.sig_use.emit(await asyncio.to_thread(self.workspace.workspace.library_use))
 
-    def refresh(self) -> asyncio.Task:
+    def refresh(self) -> asyncio.Task[None]:
         return self.tasks.spawn(self._refresh(), QT_TRANSLATE_NOOP("", "Reading the library"))
 
     async def _refresh(self) -> None:
@@ -80,12 +115,12 @@ class LibraryController(Controller):
         core = self.workspace.workspace
         docs, failures, location = await asyncio.to_thread(
             lambda: (core.documents(), core.failures(), core.library.location))
-        self.documents, self.failures = list(docs), [tuple(f) for f in failures]
+        self.documents, self.failures = list(docs), [(path, why) for path, why in failures]
         self.sig_location.emit(location.describe(), location.read_only)
         self.sig_documents.emit(self.documents, self.failures)
 
     # ---------------------------------------------------------------- writing
-    def ingest(self, paths: Iterable[str | Path]) -> asyncio.Task | None:
+    def ingest(self, paths: Iterable[str | Path]) -> asyncio.Task[None] | None:
         paths = [str(p) for p in paths]
         if not paths:
             return None
@@ -93,31 +128,31 @@ class LibraryController(Controller):
         return self._write(lambda on_event, cancel: core.ingest(paths, on_event=on_event, cancel=cancel),
                            QT_TRANSLATE_NOOP("", "Adding documents"))
 
-    def reindex(self, doc_ids: list[str] | None = None) -> asyncio.Task | None:
+    def reindex(self, doc_ids: list[str] | None = None) -> asyncio.Task[None] | None:
         core = self.workspace.workspace
         return self._write(lambda on_event, cancel: core.reindex(doc_ids or None, on_event=on_event, cancel=cancel),
                            QT_TRANSLATE_NOOP("", "Re-indexing"))
 
-    def reembed(self, settings) -> asyncio.Task | None:
+    def reembed(self, settings: LibrarySettings) -> asyncio.Task[None] | None:
         """Embed the whole library again with ``settings``' embedder (LibrarySettings), with progress and Cancel;
         searches use the current vectors until the new ones are complete."""
         core = self.workspace.workspace
         return self._write(lambda on_event, cancel: core.reembed(settings, on_event=on_event, cancel=cancel),
                            QT_TRANSLATE_NOOP("", "Re-embedding the library"))
 
-    def import_zotero(self, collection: str | None = None, folder: str | None = None) -> asyncio.Task | None:
+    def import_zotero(self, collection: str | None = None, folder: str | None = None) -> asyncio.Task[None] | None:
         """A Zotero library, or one collection of it, in and in step (core.library.zotero): its local API, or its
         data folder ``folder``; progress and Cancel as for an ingest, the outcome in ``sig_zotero``."""
         core = self.workspace.workspace
         if folder:
             folder = str(Path(folder).expanduser())
 
-        def work(on_event, cancel):
+        def work(on_event: EventSink, cancel: CancelToken) -> tuple[ZoteroImport, str]:
             return core.import_zotero(collection, None, folder, on_event, cancel)
 
         return self._write(work, QT_TRANSLATE_NOOP("", "Importing from Zotero"), done=self._zotero_done)
 
-    def _zotero_done(self, outcome) -> None:
+    def _zotero_done(self, outcome: tuple[ZoteroImport, str]) -> None:
         result, where = outcome
         line = tr("Zotero ({where}): {items} items, {linked} documents with their metadata, {added} added, {updated} "
                   "updated, {removed} removed.").format(where=where, items=result.items, linked=result.linked,
@@ -136,7 +171,7 @@ class LibraryController(Controller):
             self._zotero_timer.start(ZOTERO_CHECK_MS)
         self.keep_zotero_in_step()
 
-    def keep_zotero_in_step(self) -> asyncio.Task:
+    def keep_zotero_in_step(self) -> asyncio.Task[None]:
         """If the library holds documents from Zotero and Zotero's library changed since (its version, from the
         local API; when that does not answer, its data folder's database), every scope imported is imported again,
         with progress and Cancel as for an ingest. Nothing is done while the library is busy (the next check tries
@@ -148,12 +183,13 @@ class LibraryController(Controller):
         if self._busy:
             return
 
-        def ask() -> int | None:
+        def ask() -> int | str | None:
             # in a worker thread, imports included: the Zotero reader brings httpx (0.15 s), which on the window's
             # thread was a 0.3 s stall right after the library opened (bench/ui.py's preload phase)
             from courtroom_desktop.core.services.library import folder_version, imported_scopes, library_version
 
-            if not imported_scopes(library):
+            # the core's Library, which the services do not name: WorkspaceController.library() says object
+            if not imported_scopes(library):  # type: ignore[arg-type]
                 return None
             version = library_version(url)
             # the local API silent (Zotero closed, or the API not allowed): the data folder an import then reads
@@ -164,10 +200,10 @@ class LibraryController(Controller):
             return
         core = self.workspace.workspace
 
-        def work(on_event, cancel):
+        def work(on_event: EventSink, cancel: CancelToken) -> list[tuple[str | None, ZoteroImport, str]]:
             return core.sync_zotero(url, None, on_event, cancel)
 
-        def done(outcome) -> None:
+        def done(outcome: list[tuple[str | None, ZoteroImport, str]]) -> None:
             if all(not (result.failed or result.cancelled) for _, result, _ in outcome):
                 self.zotero_version = version
             added = sum(result.added + result.updated for _, result, _ in outcome)
@@ -179,7 +215,8 @@ class LibraryController(Controller):
         if task is not None:
             await task
 
-    def _write(self, work, title: str, done=None) -> asyncio.Task | None:
+    def _write(self, work: Callable[[EventSink, CancelToken], R], title: str,
+               done: Callable[[R], None] | None = None) -> asyncio.Task[None] | None:
         """Run one write to the library (``title``: its source text, marked for lupdate; shown through tr)."""
         if self._busy:
             self.sig_error.emit(tr(title), tr("the library is busy with another ingest"), tr("wait for it, or cancel it"))
@@ -190,23 +227,24 @@ class LibraryController(Controller):
         self._set_busy(True)
         return self.tasks.spawn(self._run_write(work, self._cancel, done), title)
 
-    async def _run_write(self, work, cancel, done=None) -> None:
+    async def _run_write(self, work: Callable[[EventSink, CancelToken], R], cancel: CancelToken,
+                         done: Callable[[R], None] | None = None) -> None:
         try:
             await self.workspace.library()  # opened in a thread, with the window's progress
             loop = asyncio.get_running_loop()
 
-            def on_event(event) -> None:  # worker thread
+            def on_event(event: IngestEvent) -> None:  # worker thread
                 call_soon_threadsafe(loop, self._deliver, event)
 
-            self.last_result = await asyncio.to_thread(work, on_event, cancel)
+            result = self.last_result = await asyncio.to_thread(work, on_event, cancel)
             if done is not None:
-                done(self.last_result)
+                done(result)
         finally:
             self._cancel = None
             self._set_busy(False)
             await self._refresh()
 
-    def _deliver(self, event) -> None:
+    def _deliver(self, event: IngestEvent) -> None:
         self.sig_ingest_event.emit(event)
         if getattr(event, "kind", "") == "file_finished":
             self.refresh()
@@ -215,12 +253,12 @@ class LibraryController(Controller):
         if self._cancel is not None:
             self._cancel.cancel()
 
-    def remove(self, doc_ids: list[str], failure_paths: Iterable[str] = ()) -> asyncio.Task | None:
+    def remove(self, doc_ids: list[str], failure_paths: Iterable[str] = ()) -> asyncio.Task[None] | None:
         if self._busy:
             self.sig_error.emit(tr("Removing documents"), tr("the library is busy with an ingest"), tr("wait for it, or cancel it"))
             return None
-        failure_paths = list(failure_paths)
-        return self.tasks.spawn(self._remove(list(doc_ids), failure_paths), QT_TRANSLATE_NOOP("", "Removing documents"))
+        return self.tasks.spawn(self._remove(list(doc_ids), list(failure_paths)),
+                                QT_TRANSLATE_NOOP("", "Removing documents"))
 
     async def _remove(self, doc_ids: list[str], failure_paths: list[str]) -> None:
         await self.workspace.library()
@@ -252,13 +290,13 @@ class LibraryController(Controller):
             self.sig_busy.emit(busy)
 
     # ---------------------------------------------------------------- notes and private documents
-    def save_note(self, title: str, text: str, private: bool, path: str | None = None) -> asyncio.Task | None:
+    def save_note(self, title: str, text: str, private: bool, path: str | None = None) -> asyncio.Task[None] | None:
         """Write the note (a new one, or the one at ``path``) and add it to the library, with progress like any file."""
         core = self.workspace.workspace
         return self._write(lambda on_event, cancel: core.save_note(title, text, path, private, on_event, cancel)[1],
                            QT_TRANSLATE_NOOP("", "Saving the note"))
 
-    def set_private(self, doc_ids: list[str], private: bool) -> asyncio.Task:
+    def set_private(self, doc_ids: list[str], private: bool) -> asyncio.Task[None]:
         return self.tasks.spawn(self._set_private(list(doc_ids), private), QT_TRANSLATE_NOOP("", "Marking documents private"))
 
     async def _set_private(self, doc_ids: list[str], private: bool) -> None:
@@ -279,13 +317,13 @@ class LibraryController(Controller):
 
         self.workspace.apply_config(unwatching(self.workspace.config, path))
 
-    def _on_config(self, config) -> None:
+    def _on_config(self, config: AppConfig) -> None:
         folders = [(f.path, f.private) for f in config.library.watched_folders]
         running = [(str(f.path), f.private) for f in self.watcher.folders] if self.watcher is not None else []
         if folders != running:
             self.tasks.spawn(self._restart_watching(), QT_TRANSLATE_NOOP("", "Watching folders"))
 
-    def start_watching(self) -> asyncio.Task:
+    def start_watching(self) -> asyncio.Task[None]:
         return self.tasks.spawn(self._restart_watching(), QT_TRANSLATE_NOOP("", "Watching folders"))
 
     async def _restart_watching(self) -> None:
@@ -307,7 +345,7 @@ class LibraryController(Controller):
         if watcher is not None:
             await asyncio.to_thread(watcher.stop)
 
-    def _on_watch_report(self, report) -> None:
+    def _on_watch_report(self, report: WatchReport) -> None:
         import time
 
         count = len(self.watcher.folders) if self.watcher is not None else len(report.folders)
@@ -322,7 +360,7 @@ class LibraryController(Controller):
         self.sig_watch.emit(line)
 
 
-def _watch_summary(report) -> str:
+def _watch_summary(report: WatchReport) -> str:
     """What a pass of the folder watcher changed (core.library.watch.WatchReport), in the window's language:
     'notes: 1 added, 2 removed' ('' when nothing changed)."""
     parts = [tr(words).format(n=n) for n, words in (

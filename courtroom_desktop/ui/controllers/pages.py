@@ -10,13 +10,17 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
 from courtroom_desktop.ui.controllers import Controller
 from courtroom_desktop.ui.core_messages import say
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+
+if TYPE_CHECKING:
+    import pymupdf
 
 #: Pixels per PDF point at zoom 1 (a 72-point inch shown at 108 pixels, about a printed page on a laptop).
 BASE_SCALE = 1.5
@@ -43,7 +47,7 @@ class PageRenderer(Controller):
     def __init__(self, parent: QObject | None = None, cache: int = 4):
         super().__init__(parent)
         self._lock = threading.Lock()  # a PyMuPDF document is used by one thread at a time
-        self._docs: OrderedDict[str, object] = OrderedDict()
+        self._docs: OrderedDict[str, pymupdf.Document] = OrderedDict()
         self._cache = cache
         self._next = 0
         # a path as the library records it -> a file this machine can open (a shared library's document fetched
@@ -86,7 +90,7 @@ class PageRenderer(Controller):
             return
         self.sig_rendered.emit(request, result)
 
-    def _document(self, path: str):
+    def _document(self, path: str) -> pymupdf.Document:
         import pymupdf
 
         doc = self._docs.get(path)

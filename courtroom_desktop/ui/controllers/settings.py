@@ -6,12 +6,63 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
 from courtroom_desktop.ui.core_messages import say
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.config import ModelSettings, ModelSpec
+    from courtroom_desktop.core.services.models import DoctorRow
+
+# The core's records of finding and pulling models (core.llm.discover, core.llm.pull), which the services do not name:
+# what the window reads of them.
+
+
+class Server(Protocol):
+    """A model server found on this computer (discover.Server)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class Detection(Protocol):
+    """What was found on this computer (discover.Detection)."""
+
+    @property
+    def servers(self) -> Sequence[Server]: ...
+
+
+class Proposal(Protocol):
+    """The model proposed for each role (discover.Proposal)."""
+
+    @property
+    def lines(self) -> Sequence[str]: ...
+
+    def settings(self, current: ModelSettings) -> ModelSettings: ...
+
+
+class PullProgress(Protocol):
+    """How far a pull is (pull.PullProgress)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def resuming(self) -> bool: ...
+
+
+class PullResult(Protocol):
+    """A finished pull (pull.PullResult)."""
+
+    @property
+    def total_bytes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
 
 
 class SettingsController(Controller):
@@ -35,29 +86,30 @@ class SettingsController(Controller):
     #: Progress reaches the window at most this often (Ollama sends a line per chunk).
     PULL_SIGNAL_S = 0.1
 
-    def __init__(self, data_dir, parent: QObject | None = None):
+    def __init__(self, data_dir: Path | None, parent: QObject | None = None):
         super().__init__(parent)
         self.data_dir = data_dir
-        self.detection = None
-        self.proposal = None
-        self._pull_task: asyncio.Task | None = None
+        self.detection: Detection | None = None
+        self.proposal: Proposal | None = None
+        self._pull_task: asyncio.Task[PullResult | None] | None = None
 
-    def list_models(self, role: str, spec, api_key: str | None = None) -> asyncio.Task:
+    def list_models(self, role: str, spec: ModelSpec, api_key: str | None = None) -> asyncio.Task[list[str] | None]:
         return self.tasks.spawn(self._list(role, spec, api_key), QT_TRANSLATE_NOOP("", "Listing the server's models"))
 
-    async def _list(self, role: str, spec, api_key: str | None) -> list[str]:
+    async def _list(self, role: str, spec: ModelSpec, api_key: str | None) -> list[str]:
         from courtroom_desktop.core.services.models import list_models
 
         names = await list_models(spec, api_key=api_key or None, data_dir=self.data_dir)
         self.sig_models_listed.emit(role, list(names))
         return list(names)
 
-    def test(self, models, api_keys: dict[str, str] | None = None) -> asyncio.Task:
+    def test(self, models: ModelSettings,
+             api_keys: dict[str, str] | None = None) -> asyncio.Task[list[DoctorRow] | None]:
         """Run the doctor on ``models`` (ModelSettings). Keys typed for a server are stored first, so the checks
         see exactly what the saved settings will."""
         return self.tasks.spawn(self._test(models, dict(api_keys or {})), QT_TRANSLATE_NOOP("", "Testing the models"))
 
-    async def _test(self, models, api_keys: dict[str, str]) -> list:
+    async def _test(self, models: ModelSettings, api_keys: dict[str, str]) -> list[DoctorRow]:
         from courtroom_desktop.core.services.models import run_doctor
 
         await self._store_keys(api_keys)
@@ -66,7 +118,7 @@ class SettingsController(Controller):
         self.sig_doctor_rows.emit(list(rows))
         return list(rows)
 
-    def store_keys(self, api_keys: dict[str, str]) -> asyncio.Task:
+    def store_keys(self, api_keys: dict[str, str]) -> asyncio.Task[None]:
         """Store the API keys typed for servers ({base_url: key}) in the OS keyring."""
         return self.tasks.spawn(self._store_keys(dict(api_keys)), QT_TRANSLATE_NOOP("", "Storing the API key"))
 
@@ -76,7 +128,7 @@ class SettingsController(Controller):
         for base_url, key in api_keys.items():
             await asyncio.to_thread(set_api_key, base_url, key, data_dir=self.data_dir)
 
-    def find_key_storage(self) -> asyncio.Task:
+    def find_key_storage(self) -> asyncio.Task[str | None]:
         """Ask (in a worker: probing keyring backends can take a moment) where API keys go; answers on sig_key_storage."""
         return self.tasks.spawn(self._key_storage(), QT_TRANSLATE_NOOP("", "Finding the keyring"))
 
@@ -88,12 +140,15 @@ class SettingsController(Controller):
         return where
 
     # ---------------------------------------------------------------- finding models on this computer
-    def find_models(self, models, embedding_model: str = "all-MiniLM-L6-v2", probes=None) -> asyncio.Task:
+    def find_models(self, models: ModelSettings, embedding_model: str = "all-MiniLM-L6-v2",
+                    probes: list[Any] | None = None) -> asyncio.Task[tuple[Detection, Proposal | None] | None]:
         """Probe the usual local model servers in a worker thread (well under 2 s with none running) and propose a
         model per role against ``models`` (ModelSettings); answers on sig_detected."""
         return self.tasks.spawn(self._find(models, embedding_model, probes), QT_TRANSLATE_NOOP("", "Finding models on this computer"))
 
-    async def _find(self, models, embedding_model: str, probes):
+    async def _find(self, models: ModelSettings, embedding_model: str,
+                    probes: list[Any] | None) -> tuple[Detection, Proposal | None]:
+        # probes: core.llm.discover.Probe (where to look; tests pass their own), which the services do not name
         from courtroom_desktop.core.services.models import detect_blocking, propose
 
         self.sig_detect_started.emit()
@@ -108,7 +163,7 @@ class SettingsController(Controller):
     def pulling(self) -> bool:
         return self._pull_task is not None and not self._pull_task.done()
 
-    def pull_model(self, name: str, base_url: str = "") -> asyncio.Task | None:
+    def pull_model(self, name: str, base_url: str = "") -> asyncio.Task[PullResult | None] | None:
         """Pull ``name`` through Ollama; progress on sig_pull_progress, the end on sig_pull_finished. One at a time."""
         if self.pulling:
             return None
@@ -118,26 +173,29 @@ class SettingsController(Controller):
     def cancel_pull(self) -> None:
         """Close the pull's HTTP stream (Ollama keeps what it downloaded: pulling again resumes)."""
         if self.pulling:
+            assert self._pull_task is not None
             self._pull_task.cancel()
 
-    async def _pull(self, name: str, base_url: str):
+    async def _pull(self, name: str, base_url: str) -> PullResult | None:
         """The pull runs in a worker thread on an event loop of its own (the HTTP stream never touches the window's
         loop); cancelling this task cancels the worker's, which closes the stream, and waits until it has."""
         from courtroom_desktop.core.errors import CourtroomError
         from courtroom_desktop.core.services.models import human_bytes, pull_model
 
-        last = [0.0, None]
-        worker: dict = {}
+        last_at = 0.0  # when progress was last signalled
+        last: PullProgress | None = None
+        worker: dict[str, Any] = {}  # the worker's loop and task, and whether it was cancelled before it began
 
-        def progress(p) -> None:  # in the worker thread: the signal is queued to the window's thread
-            last[1] = p
+        def progress(p: PullProgress) -> None:  # in the worker thread: the signal is queued to the window's thread
+            nonlocal last_at, last
+            last = p
             now = time.monotonic()
-            if now - last[0] >= self.PULL_SIGNAL_S or p.status == "success" or p.resuming and last[0] == 0.0:
-                last[0] = now
+            if now - last_at >= self.PULL_SIGNAL_S or p.status == "success" or p.resuming and last_at == 0.0:
+                last_at = now
                 self.sig_pull_progress.emit(p)
 
-        def work():
-            async def main():
+        def work() -> PullResult:
+            async def main() -> PullResult:
                 worker["loop"], worker["task"] = asyncio.get_running_loop(), asyncio.current_task()
                 if worker.get("cancelled"):
                     raise asyncio.CancelledError
@@ -162,8 +220,8 @@ class SettingsController(Controller):
         except CourtroomError as exc:
             self.sig_pull_finished.emit(name, False, say(str(exc)) + (f" ({say(exc.fix)})" if exc.fix else ""))
             return None
-        if last[1] is not None:
-            self.sig_pull_progress.emit(last[1])
+        if last is not None:
+            self.sig_pull_progress.emit(last)
         self.sig_pull_finished.emit(name, True, tr("Pulled {name} ({size} in {seconds} s).").format(
             name=name, size=human_bytes(result.total_bytes) or tr("up to date"), seconds=f"{result.seconds:.1f}"))
         return result

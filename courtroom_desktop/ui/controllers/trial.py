@@ -6,11 +6,18 @@ The engine's event stream is consumed by one asyncio task; cancelling that task 
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.config import DebateSettings
+    from courtroom_desktop.core.court.records import TrialSpec
+    from courtroom_desktop.core.services.trials import DecisionSpec, TrialRun
+    from courtroom_desktop.ui.controllers.workspace import WorkspaceController
 
 IDLE, STARTING, RUNNING, STOPPED, PAUSED, FINISHED = "idle", "starting", "running", "stopped", "paused", "finished"
 
@@ -28,14 +35,14 @@ class TrialController(Controller):
     sig_coverage = Signal(object)
     """The shown trial's coverage (core.court.coverage.TrialCoverage), for the coverage panel."""
 
-    def __init__(self, workspace, parent: QObject | None = None):
+    def __init__(self, workspace: WorkspaceController, parent: QObject | None = None):
         super().__init__(parent)
         self.workspace = workspace
         self.trial_id: str | None = None
-        self.spec = None
+        self.spec: TrialSpec | None = None
         self.state = IDLE
         self._prior_state = IDLE
-        self._run_task: asyncio.Task | None = None
+        self._run_task: asyncio.Task[None] | None = None
 
     @property
     def running(self) -> bool:
@@ -47,8 +54,8 @@ class TrialController(Controller):
 
     # ---------------------------------------------------------------- actions
     def start(self, claim: str, case: str = "claim", documents: list[str] | None = None,
-              sections: list[str] | None = None, settings=None, *, background: str = "",
-              decision=None) -> asyncio.Task | None:
+              sections: list[str] | None = None, settings: DebateSettings | None = None, *, background: str = "",
+              decision: DecisionSpec | None = None) -> asyncio.Task[None] | None:
         """Start a trial; ``background`` (text every role reads, as data) and ``decision`` (a DecisionSpec: options,
         criteria, constraints) as ``Workspace.start_trial`` takes them."""
         if self.running:
@@ -60,12 +67,13 @@ class TrialController(Controller):
         self._run_task.add_done_callback(self._after_start_failure)
         return self._run_task
 
-    def _after_start_failure(self, task: asyncio.Task) -> None:
+    def _after_start_failure(self, task: asyncio.Task[None]) -> None:
         if self.state == STARTING:  # failed (or was stopped) before the engine ran: back to where it was
             self._set_state(self._prior_state)
 
-    async def _start(self, claim: str, case: str, documents: list[str], sections: list[str], settings,
-                     background: str = "", decision=None) -> None:
+    async def _start(self, claim: str, case: str, documents: list[str], sections: list[str],
+                     settings: DebateSettings | None, background: str = "",
+                     decision: DecisionSpec | None = None) -> None:
         await self.workspace.library()  # opened by the controller, which tells the panels
         run = await asyncio.to_thread(lambda: self.workspace.workspace.start_trial(
             claim, case, documents, sections, settings, background=background, decision=decision))
@@ -77,7 +85,7 @@ class TrialController(Controller):
         if self._run_task is not None and not self._run_task.done():
             self._run_task.cancel()
 
-    def resume(self, trial_id: str | None = None) -> asyncio.Task | None:
+    def resume(self, trial_id: str | None = None) -> asyncio.Task[None] | None:
         trial_id = trial_id or self.trial_id
         if self.running or not trial_id:
             return None
@@ -96,7 +104,7 @@ class TrialController(Controller):
             self.sig_opened.emit(trial_id, run.spec, events)
         await self._drive(run)
 
-    async def _drive(self, run) -> None:
+    async def _drive(self, run: TrialRun) -> None:
         self._set_state(RUNNING)
         outcome = STOPPED
         try:
@@ -115,7 +123,7 @@ class TrialController(Controller):
         finally:
             self._set_state(outcome)
 
-    def open(self, trial_id: str) -> asyncio.Task | None:
+    def open(self, trial_id: str) -> asyncio.Task[None] | None:
         """Show a stored trial (no model runs)."""
         if self.running:
             self.sig_error.emit(tr("Opening a trial"), tr("a trial is running"), tr("stop it first (it can be resumed later)"))
@@ -131,7 +139,7 @@ class TrialController(Controller):
         self._set_state(FINISHED if has_verdict else (PAUSED if status == "paused" else STOPPED))
 
     # ---------------------------------------------------------------- the record (read in a thread)
-    def show_calls(self, step: str, number: int) -> asyncio.Task | None:
+    def show_calls(self, step: str, number: int) -> asyncio.Task[None] | None:
         """Read the model calls of a turn, a ruling or the verdict of the shown trial; ``sig_calls`` brings them."""
         if not self.trial_id:
             return None
@@ -143,7 +151,7 @@ class TrialController(Controller):
         calls = await asyncio.to_thread(lambda: self.workspace.workspace.trial_calls(trial_id, step, **asked))
         self.sig_calls.emit(step, number, calls)
 
-    def show_coverage(self) -> asyncio.Task | None:
+    def show_coverage(self) -> asyncio.Task[None] | None:
         """Compute the shown trial's coverage; ``sig_coverage`` brings it."""
         if not self.trial_id:
             return None

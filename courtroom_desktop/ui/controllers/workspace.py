@@ -7,6 +7,7 @@ import asyncio
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QObject, Signal
 
@@ -15,7 +16,16 @@ from courtroom_desktop.ui import collector
 from courtroom_desktop.ui.controllers import Controller
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.services.trials import Workspace
+
 log = logging.getLogger(__name__)
+
+
+class _Loads(Protocol):
+    """An embedded chat model (its provider 'embedded'): loaded before it is called."""
+
+    async def load(self) -> None: ...
 
 
 class WorkspaceController(Controller):
@@ -30,13 +40,14 @@ class WorkspaceController(Controller):
     sig_workspace_changed = Signal()
     """The data folder changed: every panel reloads."""
 
-    def __init__(self, config_dir: Path, data_dir: Path, config: AppConfig | None = None, workspace=None,
+    def __init__(self, config_dir: Path, data_dir: Path, config: AppConfig | None = None,
+                 workspace: Workspace | None = None,
                  parent: QObject | None = None):
         super().__init__(parent)
         from courtroom_desktop.core.services.trials import Workspace
 
         self.config_dir = Path(config_dir)
-        self.workspace = workspace or Workspace(config_dir, data_dir, config)
+        self.workspace: Workspace = workspace or Workspace(config_dir, data_dir, config)
         self._open_lock = asyncio.Lock()
         self._library_open = False
         self.models_ready = False
@@ -54,8 +65,9 @@ class WorkspaceController(Controller):
     def library_open(self) -> bool:
         return self._library_open
 
-    async def library(self):
-        """The library, opened once in a worker thread (opening imports the stores and reads the catalog)."""
+    async def library(self) -> object:
+        """The library (the core's Library, which the services do not name: ``self.workspace.library`` is it, typed),
+        opened once in a worker thread (opening imports the stores and reads the catalog)."""
         async with self._open_lock:
             if not self._library_open:
                 await asyncio.to_thread(lambda: self.workspace.library)
@@ -63,14 +75,15 @@ class WorkspaceController(Controller):
                 self.sig_library_ready.emit()
         return self.workspace.library
 
-    async def trials(self):
+    async def trials(self) -> object:
+        """The trial store (``self.workspace.trials``), opened in a worker thread."""
         return await asyncio.to_thread(lambda: self.workspace.trials)
 
     def uses_embedded_model(self) -> bool:
         return any(self.config.models.for_role(role).provider == "embedded" for role in ROLES)
 
     # ---------------------------------------------------------------- background preload
-    def start(self) -> asyncio.Task | None:
+    def start(self) -> asyncio.Task[None] | None:
         """After the window shows: open the library, then load the embedding and chat models in the background."""
         try:
             asyncio.get_running_loop()
@@ -104,7 +117,7 @@ class WorkspaceController(Controller):
             model = router.for_role(role)
             if getattr(model, "provider", "") == "embedded":
                 try:
-                    await model.load()  # the model and its tokenizer, in a thread
+                    await cast(_Loads, model).load()  # the model and its tokenizer, in a thread
                 except Exception as exc:  # noqa: BLE001 - the trial will report it with its fix
                     log.warning("preloading the %s model failed: %s", role, exc)
                     return
@@ -128,7 +141,7 @@ class WorkspaceController(Controller):
         self.sig_status.emit(tr("Ready"))
         self.sig_models_ready.emit()
 
-    def switch_data_dir(self, data_dir: Path) -> asyncio.Task:
+    def switch_data_dir(self, data_dir: Path) -> asyncio.Task[None]:
         return self.tasks.spawn(self._switch(Path(data_dir)), QT_TRANSLATE_NOOP("", "Switching the data folder"))
 
     async def _switch(self, data_dir: Path) -> None:

@@ -1,8 +1,9 @@
 """The building blocks the widgets and the dialogs share: a push button, a table of records, a panel over a table, and
 the row that wraps (``flow``). Below both: they import nothing else of the ui."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
+from PySide6.QtCore import QAbstractItemModel, SignalInstance
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -16,7 +17,8 @@ from PySide6.QtWidgets import (
 from courtroom_desktop.ui.controls.flow import FlowLayout
 
 
-def push_button(text: str, tip: str = "", slot=None, name: str = "") -> QPushButton:
+def push_button(text: str, tip: str = "", slot: Callable[..., object] | SignalInstance | None = None,
+                name: str = "") -> QPushButton:
     """A push button with its tooltip, its clicked slot and the object name the tests and style sheets find it by."""
     button = QPushButton(text)
     if name:
@@ -28,7 +30,7 @@ def push_button(text: str, tip: str = "", slot=None, name: str = "") -> QPushBut
     return button
 
 
-def record_table(model, name: str, widths: Iterable[int] = (), single: bool = False) -> QTableView:
+def record_table(model: QAbstractItemModel, name: str, widths: Iterable[int] = (), single: bool = False) -> QTableView:
     """A read-only table of records, one a row: whole rows are selected (several at once unless ``single``), no row
     numbers, alternating colours, one line a row, columns the person resizes (the last one takes the rest room);
     ``widths`` are the first columns' widths."""

@@ -15,17 +15,22 @@ class FlowLayout(QLayout):
         self._spacing = spacing
         # sizes measured since Qt last invalidated the layout (a child shown, hidden, relabelled, restyled): Qt asks
         # for them many times per layout pass, each ask a call into Python (the window's thread's time)
-        self._measured: dict[object, object] = {}
+        self._heights: dict[int, int] = {}    # width -> height for it
+        self._sizes: dict[str, QSize] = {}     # "hint", "minimum"
         self.setContentsMargins(QMargins(0, 0, 0, 0))
 
     # ---------------------------------------------------------------- QLayout
     def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 (Qt's name)
         self._items.append(item)
-        self._measured.clear()
+        self._forget()
 
     def invalidate(self) -> None:
-        self._measured.clear()
+        self._forget()
         super().invalidate()
+
+    def _forget(self) -> None:
+        self._heights.clear()
+        self._sizes.clear()
 
     def count(self) -> int:
         return len(self._items)
@@ -34,7 +39,7 @@ class FlowLayout(QLayout):
         return self._items[index] if 0 <= index < len(self._items) else None
 
     def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
-        self._measured.clear()
+        self._forget()
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802
@@ -44,10 +49,10 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802
-        height = self._measured.get(width)
+        height = self._heights.get(width)
         if height is None:
-            height = self._measured[width] = self._place(QRect(0, 0, width, 0), move=False)
-        return height  # type: ignore[return-value]
+            height = self._heights[width] = self._place(QRect(0, 0, width, 0), move=False)
+        return height
 
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802
         super().setGeometry(rect)
@@ -55,9 +60,9 @@ class FlowLayout(QLayout):
 
     def sizeHint(self) -> QSize:  # noqa: N802
         """All items on one line (what the row would like)."""
-        if "hint" not in self._measured:
-            self._measured["hint"] = self._one_line()
-        return QSize(self._measured["hint"])  # type: ignore[call-overload]
+        if "hint" not in self._sizes:
+            self._sizes["hint"] = self._one_line()
+        return QSize(self._sizes["hint"])
 
     def _one_line(self) -> QSize:
         width = height = 0
@@ -72,9 +77,9 @@ class FlowLayout(QLayout):
 
     def minimumSize(self) -> QSize:  # noqa: N802
         """The widest single item: everything else wraps."""
-        if "minimum" not in self._measured:
-            self._measured["minimum"] = self._widest()
-        return QSize(self._measured["minimum"])  # type: ignore[call-overload]
+        if "minimum" not in self._sizes:
+            self._sizes["minimum"] = self._widest()
+        return QSize(self._sizes["minimum"])
 
     def _widest(self) -> QSize:
         size = QSize()
@@ -85,7 +90,7 @@ class FlowLayout(QLayout):
 
     # ---------------------------------------------------------------- placing
     def _shown(self) -> list[QLayoutItem]:
-        return [item for item in self._items if not (item.widget() is not None and item.widget().isHidden())]
+        return [item for item in self._items if not ((widget := item.widget()) is not None and widget.isHidden())]
 
     def _gap(self) -> int:
         if self._spacing >= 0:

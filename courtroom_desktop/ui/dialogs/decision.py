@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
+    QWidget,
 )
 
 from courtroom_desktop.core.services.trials import (
@@ -43,7 +44,7 @@ class DecisionDialog(QDialog):
     criteria and constraints (a decision case) or only the background (a claim)."""
 
     def __init__(self, decision: DecisionSpec | None = None, background: str = "", with_options: bool = True,
-                 parent=None):
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("decisionDialog")
         self.setWindowTitle(tr("Options and criteria") if with_options else tr("Background"))
@@ -155,8 +156,8 @@ class DecisionDialog(QDialog):
             item = self.criteria.item(row, 0)
             name = item.text().strip() if item else ""
             if name:
-                spin = self.criteria.cellWidget(row, 1)  # None while a row is being added
-                criteria.append(Criterion(name=name, weight=spin.value() if spin is not None else 1.0))
+                spin = self.criteria.cellWidget(row, 1)  # a QDoubleSpinBox; None while a row is being added
+                criteria.append(Criterion(name=name, weight=spin.value() if isinstance(spin, QDoubleSpinBox) else 1.0))
         constraints = tuple(line.strip() for line in self.constraints.toPlainText().splitlines() if line.strip())
         return DecisionSpec(options=options, criteria=tuple(criteria), constraints=constraints)
 
@@ -185,7 +186,7 @@ class DecisionDialog(QDialog):
             self.background_count.setText(tr("{count} / {most} characters").format(count=f"{count:,}",
                                                                                     most=f"{BACKGROUND_CHARS:,}"))
 
-    def _check(self, *args) -> None:
+    def _check(self, *args: object) -> None:
         if not hasattr(self, "ok_button"):
             return
         problem = ""

@@ -10,7 +10,18 @@ vectors until the new ones are complete."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QFileDialog, QFormLayout, QLabel, QLineEdit, QMessageBox, QWidget
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QWidget,
+)
 
 from courtroom_desktop.core.config import EMBEDDERS, LibrarySettings
 from courtroom_desktop.core.services.library import OLLAMA_URL, describe
@@ -18,6 +29,9 @@ from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.dialogs.role_editor import _first_error, _row
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+
+if TYPE_CHECKING:
+    from courtroom_desktop.ui.controllers.library import LibraryController
 
 FIELDS = ("embedder", "embedding_model", "embedding_url", "embedding_languages")
 SUGGESTIONS = {"bundled": ["all-MiniLM-L6-v2"], "multilingual": ["multilingual-e5-small"],
@@ -37,7 +51,7 @@ URL_HINTS = {"bundled": NOT_USED, "multilingual": NOT_USED, "crosslingual": NOT_
 
 
 class EmbedderEditor(QWidget):
-    def __init__(self, settings: LibrarySettings, parent=None):
+    def __init__(self, settings: LibrarySettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.provider = QComboBox()
         self.provider.setObjectName("embedder")
@@ -78,7 +92,7 @@ class EmbedderEditor(QWidget):
         self.url.textChanged.connect(self._update)
 
     def load(self, settings: LibrarySettings) -> None:
-        self._shown = settings.embedder
+        self._shown: str = settings.embedder
         self.provider.blockSignals(True)
         self.provider.setCurrentIndex(max(0, self.provider.findData(settings.embedder)))
         self.provider.blockSignals(False)
@@ -89,9 +103,10 @@ class EmbedderEditor(QWidget):
         self._update()
 
     def provider_value(self) -> str:
-        return self.provider.currentData()
+        value: str = self.provider.currentData()  # an EMBEDDERS key
+        return value
 
-    def values(self) -> dict:
+    def values(self) -> dict[str, str]:
         """The embedder fields as edited (validated with the rest of the config)."""
         return {"embedder": self.provider_value(), "embedding_model": self.model.currentText().strip(),
                 "embedding_url": self.url.text().strip() if self.provider_value() in ("ollama", "openai") else "",
@@ -126,7 +141,7 @@ class EmbedderEditor(QWidget):
             self._shown = provider
         self._update()
 
-    def _update(self, *args) -> None:
+    def _update(self, *args: object) -> None:
         provider = self.provider_value()
         endpoint = provider in ("ollama", "openai")
         self.model.setEnabled(provider not in ("bundled", "multilingual", "crosslingual"))
@@ -136,7 +151,8 @@ class EmbedderEditor(QWidget):
         self.api_key.setVisible(endpoint)
         self.key_label.setVisible(endpoint)
         try:
-            settings = LibrarySettings(**{k: v for k, v in self.values().items() if v or k == "embedding_url"})
+            settings = LibrarySettings.model_validate({k: v for k, v in self.values().items()
+                                                       if v or k == "embedding_url"})
         except ValueError as exc:
             self.where.setText(_first_error(exc))
             return
@@ -161,7 +177,8 @@ def changed(before: LibrarySettings, after: LibrarySettings) -> bool:
             or identity_of("", before.embedding_backend) != identity_of("", after.embedding_backend))
 
 
-def offer_reembed(parent, library_controller, settings: LibrarySettings) -> QMessageBox | None:
+def offer_reembed(parent: QWidget | None, library_controller: LibraryController | None,
+                  settings: LibrarySettings) -> QMessageBox | None:
     """Ask whether to re-embed the library with ``settings``' embedder now (it opens, it does not block: returns
     the box). Yes: the library controller re-embeds (progress and Cancel in the library panel); the old vectors
     serve searches until the new ones are complete."""
@@ -175,7 +192,7 @@ def offer_reembed(parent, library_controller, settings: LibrarySettings) -> QMes
                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, parent)
     box.setObjectName("reembedBox")
 
-    def answered(button) -> None:
+    def answered(button: QAbstractButton) -> None:
         if box.standardButton(button) == QMessageBox.StandardButton.Yes:
             library_controller.reembed(settings)
 

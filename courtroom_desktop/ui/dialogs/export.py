@@ -3,7 +3,9 @@ trial's verdict report (``ExportDialog``: with the audience). The draft check's 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QSettings, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
@@ -27,8 +29,26 @@ from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
+if TYPE_CHECKING:
+    import asyncio
+
+    from PySide6.QtCore import SignalInstance
+
+    from courtroom_desktop.ui.controllers.export import ExportController
+
 FORMATS = (("md", "Markdown"), ("html", QT_TRANSLATE_NOOP("", "HTML (self-contained)")), ("pdf", "PDF"),
            ("json", QT_TRANSLATE_NOOP("", "JSON (data)")))  # shown through tr
+
+
+class ExportingController(Protocol):
+    """What an export dialog listens to: its controller's busy, exported and error signals."""
+
+    @property
+    def sig_busy(self) -> SignalInstance: ...
+    @property
+    def sig_exported(self) -> SignalInstance: ...
+    @property
+    def sig_error(self) -> SignalInstance: ...
 
 
 class FolderExportDialog(QDialog):
@@ -38,8 +58,12 @@ class FolderExportDialog(QDialog):
     ``sig_exported(paths[, notes])`` and ``sig_error(title, message, fix)``; subclasses start the export (``start``)
     and say what was written (``written_text``)."""
 
-    def __init__(self, controller, formats, name: str, folder_name: str, rows: list[tuple[str, QWidget]],
-                 settings: QSettings | None = None, parent=None, checked=lambda value: True, size=(620, 300)):
+    written_list: QListWidget
+
+    def __init__(self, controller: ExportingController, formats: Iterable[tuple[str, str]], name: str,
+                 folder_name: str, rows: list[tuple[str, QWidget]], settings: QSettings | None = None,
+                 parent: QWidget | None = None, checked: Callable[[str], bool] = lambda value: True,
+                 size: tuple[int, int] = (620, 300)) -> None:
         super().__init__(parent)
         self.controller = controller
         self.settings = settings
@@ -58,7 +82,8 @@ class FolderExportDialog(QDialog):
             format_row.addWidget(box)
         format_box = QWidget()
         format_box.setLayout(format_row)
-        base = Path(settings.value("export/dir", str(Path.home()), type=str)) if settings is not None else Path.home()
+        base = (Path(str(settings.value("export/dir", str(Path.home()), type=str))) if settings is not None
+                else Path.home())
         self.folder = QLineEdit(str(base / folder_name))
         self.folder.setObjectName(f"{name}Folder")
         self.folder.textChanged.connect(self._update)
@@ -81,10 +106,10 @@ class FolderExportDialog(QDialog):
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
         self.busy.setVisible(False)
-        self.result = QListWidget()
-        self.result.setObjectName(f"{name}Result")
-        self.result.setVisible(False)
-        self.result.itemDoubleClicked.connect(lambda item: QDesktopServices.openUrl(QUrl.fromLocalFile(item.text())))
+        self.written_list = QListWidget()
+        self.written_list.setObjectName(f"{name}Result")
+        self.written_list.setVisible(False)
+        self.written_list.itemDoubleClicked.connect(lambda item: QDesktopServices.openUrl(QUrl.fromLocalFile(item.text())))
         self.message = QLabel("")
         self.message.setObjectName(f"{name}Message")
         self.message.setWordWrap(True)
@@ -104,7 +129,7 @@ class FolderExportDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.busy)
         layout.addWidget(self.message)
-        layout.addWidget(self.result, 1)
+        layout.addWidget(self.written_list, 1)
         layout.addWidget(self.buttons)
         controller.sig_busy.connect(self._on_busy)
         controller.sig_exported.connect(self._on_exported)
@@ -120,17 +145,18 @@ class FolderExportDialog(QDialog):
         if folder:
             self.folder.setText(str(Path(folder) / self.folder_name))
 
-    def _update(self, *args) -> None:
+    def _update(self, *args: object) -> None:
         self.export_button.setEnabled(bool(self.chosen_formats()) and bool(self.folder.text().strip()))
 
-    def export(self):
+    def export(self) -> asyncio.Task[list[Path] | None] | None:
         out = Path(self.folder.text().strip()).expanduser()
         if self.settings is not None:
             self.settings.setValue("export/dir", str(out.parent))
         self.message.setText("")
         return self.start(out)
 
-    def start(self, out: Path):  # the controller's export of this kind of report into ``out``
+    def start(self, out: Path) -> asyncio.Task[list[Path] | None] | None:
+        """The controller's export of this kind of report into ``out``."""
         raise NotImplementedError
 
     def written_text(self) -> str:  # what was written, in a sentence, after an export
@@ -140,11 +166,11 @@ class FolderExportDialog(QDialog):
         self.busy.setVisible(busy)
         self.export_button.setEnabled(not busy)
 
-    def _on_exported(self, paths: list, notes: list | None = None) -> None:
+    def _on_exported(self, paths: list[Path | str], notes: list[str] | None = None) -> None:
         self.written, self.notes = [Path(p) for p in paths], list(notes or [])
-        self.result.clear()
-        self.result.addItems([str(p) for p in self.written])
-        self.result.setVisible(True)
+        self.written_list.clear()
+        self.written_list.addItems([str(p) for p in self.written])
+        self.written_list.setVisible(True)
         self.open_button.setVisible(True)
         self.message.setText("\n".join([self.written_text(), *self.notes]))
         self._update()
@@ -160,7 +186,10 @@ class FolderExportDialog(QDialog):
 class ExportDialog(FolderExportDialog):
     """A trial's verdict report: the formats, the audience (general or expert) and the folder."""
 
-    def __init__(self, controller, trial_id: str, claim: str = "", settings: QSettings | None = None, parent=None):
+    controller: ExportController
+
+    def __init__(self, controller: ExportController, trial_id: str, claim: str = "", settings: QSettings | None = None,
+                 parent: QWidget | None = None) -> None:
         self.trial_id = trial_id
         claim_label = QLabel(claim or trial_id)
         claim_label.setWordWrap(True)
@@ -173,7 +202,7 @@ class ExportDialog(FolderExportDialog):
         self.setWindowTitle(tr("Export the verdict report"))
         self.setObjectName("exportDialog")
 
-    def start(self, out: Path):
+    def start(self, out: Path) -> asyncio.Task[list[Path] | None]:
         return self.controller.export(self.trial_id, self.chosen_formats(), out, self.audience.currentData())
 
     def written_text(self) -> str:

@@ -27,6 +27,11 @@ INT_LIMIT = 2**31 - 1   # what a QSpinBox holds
 FLOAT_LIMIT = 1e12
 FLOAT_DECIMALS = 2
 
+#: the hints ``shown(...)`` leaves in a field's ``json_schema_extra``: JSON values (label, unit, step, choices, ...)
+Hints = dict[str, Any]
+#: a field's widget, what loads a value into it, and what reads its value
+_Parts = tuple[QWidget, Callable[[Any], None], Callable[[], Any]]
+
 
 #: The labels and units core/config.py gives its fields (``shown``), for lupdate: shown through tr
 FIELD_WORDS = (
@@ -71,7 +76,7 @@ class FieldEditor:
 def field_editor(model: type[BaseModel], name: str, object_name: str = "") -> FieldEditor:
     """The editor of ``model``'s field ``name`` (a TypeError for a type no widget is made for)."""
     info = model.model_fields[name]
-    hints = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    hints: Hints = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
     annotation = info.annotation
     default = info.get_default(call_default_factory=True)
     if typing.get_origin(annotation) is Literal:
@@ -100,21 +105,27 @@ def bounds(info: FieldInfo, smallest_step: float, limit: float) -> tuple[float, 
     low, high = -limit, limit
     for constraint in info.metadata:
         if isinstance(constraint, annotated_types.Ge):
-            low = max(low, constraint.ge)
+            low = max(low, _number(constraint.ge))
         elif isinstance(constraint, annotated_types.Gt):
-            low = max(low, constraint.gt + smallest_step)
+            low = max(low, _number(constraint.gt) + smallest_step)
         elif isinstance(constraint, annotated_types.Le):
-            high = min(high, constraint.le)
+            high = min(high, _number(constraint.le))
         elif isinstance(constraint, annotated_types.Lt):
-            high = min(high, constraint.lt - smallest_step)
+            high = min(high, _number(constraint.lt) - smallest_step)
     return low, high
 
 
-def _suffix(hints: dict) -> str:
+def _number(bound: object) -> float:
+    """A ge/gt/le/lt bound of a settings field: a number (annotated_types types it only as comparable)."""
+    assert isinstance(bound, int | float)
+    return bound
+
+
+def _suffix(hints: Hints) -> str:
     return f" {tr(str(hints['unit']))}" if hints.get("unit") else ""
 
 
-def _int_spin(info: FieldInfo, hints: dict):
+def _int_spin(info: FieldInfo, hints: Hints) -> _Parts:
     box = QSpinBox()
     low, high = bounds(info, 1, INT_LIMIT)
     box.setRange(int(low), int(high))
@@ -123,7 +134,7 @@ def _int_spin(info: FieldInfo, hints: dict):
     return box, lambda value: box.setValue(int(value)), box.value
 
 
-def _float_spin(info: FieldInfo, hints: dict):
+def _float_spin(info: FieldInfo, hints: Hints) -> _Parts:
     box = QDoubleSpinBox()
     decimals = int(hints.get("decimals", FLOAT_DECIMALS))
     box.setDecimals(decimals)  # before the range, which is rounded to the decimals
@@ -134,23 +145,23 @@ def _float_spin(info: FieldInfo, hints: dict):
     return box, lambda value: box.setValue(float(value)), lambda: float(round(box.value(), decimals))
 
 
-def _choice(values: tuple, labels: dict):
+def _choice(values: tuple[Any, ...], labels: dict[Any, Any]) -> _Parts:
     box = QComboBox()
     for value in values:
         box.addItem(str(labels.get(value, value)), value)
 
-    def load(value) -> None:
+    def load(value: Any) -> None:
         box.setCurrentIndex(max(0, box.findData(value)))
 
     return box, load, box.currentData
 
 
-def _check():
+def _check() -> _Parts:
     box = QCheckBox()
     return box, lambda value: box.setChecked(bool(value)), box.isChecked
 
 
-def _list_line(default: list[str]):
+def _list_line(default: list[str]) -> _Parts:
     line = QLineEdit()
 
     def value() -> list[str]:
@@ -159,7 +170,7 @@ def _list_line(default: list[str]):
     return line, lambda items: line.setText("; ".join(items)), value
 
 
-def _text(suggestions: list[str], default: str):
+def _text(suggestions: list[Any], default: str) -> _Parts:
     if not suggestions:
         line = QLineEdit()
         return line, lambda text: line.setText(str(text)), lambda: line.text().strip() or default

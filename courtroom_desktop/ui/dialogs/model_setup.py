@@ -7,6 +7,7 @@ thread."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -16,31 +17,57 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QVBoxLayout,
+    QWidget,
 )
 
 from courtroom_desktop.ui.controls import push_button, record_table
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.found import FoundModelsModel
 
+if TYPE_CHECKING:
+    import asyncio
+
+    from courtroom_desktop.core.config import ModelSettings
+    from courtroom_desktop.ui.controllers.settings import Detection, Proposal, PullResult, SettingsController
+
 PULL_HINT = QT_TRANSLATE_NOOP("", "e.g. qwen2.5:7b (see ollama.com/library)")
+
+
+class _PullProgress(Protocol):
+    """What the panel shows of a pull's progress (core.llm.pull.PullProgress, which no service exports)."""
+
+    @property
+    def fraction(self) -> float | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def overall_total(self) -> int: ...
+    @property
+    def overall_completed(self) -> int: ...
+    @property
+    def bytes_per_s(self) -> float: ...
+    @property
+    def resuming(self) -> bool: ...
+    @property
+    def resumed_from(self) -> int: ...
 
 
 class ModelSetupPanel(QGroupBox):
     sig_use = Signal(object)
     """A core.llm.discover.Proposal the person accepted: fill the role editors with it."""
 
-    def __init__(self, controller, settings_now: Callable, embedding_model: str,
-                 ollama_url: Callable[[], str] = lambda: "", parent=None):
+    def __init__(self, controller: SettingsController, settings_now: Callable[[], ModelSettings], embedding_model: str,
+                 ollama_url: Callable[[], str] = lambda: "", parent: QWidget | None = None) -> None:
         super().__init__(tr("Model setup"), parent)
         self.setObjectName("modelSetup")
         self.controller = controller
         self.settings_now = settings_now          # -> ModelSettings the proposal keeps the other fields of
         self.embedding_model = embedding_model
         self.ollama_url = ollama_url
-        self.proposal = None
+        self.proposal: Any = None  # the last Proposal found (see _on_detected), or None
 
         self.find_button = push_button(tr("Find models on this computer"), tr("Look for Ollama, LM Studio, llama.cpp's "
-                                       "server and vLLM on their usual ports (well under 2 s)"), self.find,
+                                       "server and vLLM on their usual ports (well under 2 s)"), self.find_models,
                                        name="findModels")
         self.find_status = QLabel(tr("Find the models your computer already serves, or pull one through Ollama below."))
         self.find_status.setObjectName("findStatus")
@@ -102,11 +129,13 @@ class ModelSetupPanel(QGroupBox):
         controller.sig_error.connect(self._on_error)
         if controller.pulling:  # a pull that outlived an earlier dialog
             self._pulling(True)
-        if getattr(controller, "detection", None) is not None and controller.detection.servers:
-            self._on_detected(controller.detection, controller.proposal)  # what the last search found (first run)
+        detection = getattr(controller, "detection", None)
+        if detection is not None and detection.servers:
+            self._on_detected(detection, controller.proposal)  # what the last search found (first run)
 
     # ---------------------------------------------------------------- finding
-    def find(self):
+    # "Find models on this computer" (not named find: that would hide QWidget.find)
+    def find_models(self) -> asyncio.Task[tuple[Detection, Proposal | None] | None]:
         self.find_button.setEnabled(False)
         self.find_status.setText(tr("Looking for model servers on this computer\u2026"))
         task = self.controller.find_models(self.settings_now(), self.embedding_model)
@@ -116,7 +145,9 @@ class ModelSetupPanel(QGroupBox):
     def _on_detect_started(self) -> None:
         self.find_status.setText(tr("Looking for model servers on this computer\u2026"))
 
-    def _on_detected(self, detection, proposal) -> None:
+    # detection, proposal: core.llm.discover's Detection and Proposal (or None), which no service exports; the
+    # detection goes back to the core (nothing_found_lines), which takes only its own class
+    def _on_detected(self, detection: Any, proposal: Any) -> None:
         from courtroom_desktop.core.services.models import nothing_found_lines
 
         self.proposal = proposal
@@ -142,7 +173,7 @@ class ModelSetupPanel(QGroupBox):
             self.sig_use.emit(self.proposal)
 
     # ---------------------------------------------------------------- pulling
-    def pull(self):
+    def pull(self) -> asyncio.Task[PullResult | None] | None:
         name = self.pull_name.text().strip()
         if not name:
             self.pull_status.setText(tr("Name the model to pull, {hint}.").format(hint=tr(PULL_HINT)))
@@ -164,7 +195,7 @@ class ModelSetupPanel(QGroupBox):
         if on:
             self.pull_bar.setVisible(True)
 
-    def _on_pull_progress(self, p) -> None:
+    def _on_pull_progress(self, p: _PullProgress) -> None:
         from courtroom_desktop.core.services.models import human_bytes
 
         self._pulling(True)
@@ -188,7 +219,7 @@ class ModelSetupPanel(QGroupBox):
         if ok:
             self.pull_bar.setValue(1000)
             self.pull_bar.setFormat(tr("done"))
-            self.find()  # list it, and propose again
+            self.find_models()  # list it, and propose again
         else:
             self.pull_bar.setFormat(tr("stopped"))
 
@@ -197,7 +228,7 @@ class ModelSetupPanel(QGroupBox):
             self.find_status.setText(f"{message}" + (f" ({fix})" if fix else ""))
 
 
-def _enable(widget) -> None:
+def _enable(widget: QWidget) -> None:
     try:
         widget.setEnabled(True)
     except RuntimeError:  # the dialog was closed meanwhile

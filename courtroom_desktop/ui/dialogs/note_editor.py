@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QVBoxLayout,
+    QWidget,
 )
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
@@ -23,7 +24,8 @@ PRIVATE_TIP = QT_TRANSLATE_NOOP("", "A private note is never sent to a model ser
 class NoteEditor(QDialog):
     """New note (``path`` None) or an existing one (its ``title``, ``text`` and ``private`` flag filled in)."""
 
-    def __init__(self, title: str = "", text: str = "", private: bool = False, path: str | None = None, parent=None):
+    def __init__(self, title: str = "", text: str = "", private: bool = False, path: str | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path = path
         self.setObjectName("noteEditor")

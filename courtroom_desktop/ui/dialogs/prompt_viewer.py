@@ -6,6 +6,8 @@ only; no report includes them unless asked (``courtroom export --with-prompts``)
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
@@ -23,6 +25,10 @@ from PySide6.QtWidgets import (
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.records import ModelCall
+    from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
+
 #: What a call asked for, by its schema (shown through tr)
 WHAT = {"SearchPlan": QT_TRANSLATE_NOOP("", "Search queries"), "Argument": QT_TRANSLATE_NOOP("", "Argument"),
         "": QT_TRANSLATE_NOOP("", "Argument"),
@@ -36,7 +42,7 @@ PRIVACY = QT_TRANSLATE_NOOP("", "Kept with the trial on this computer only, and 
                                 "unless asked (courtroom export --with-prompts).")
 
 
-def call_label(calls: list, position: int) -> str:
+def call_label(calls: Sequence[ModelCall], position: int) -> str:
     """'2. Argument, again (the first was rejected) · defense · 1,820 → 210 tokens' and the like."""
     call = calls[position]
     what = tr(WHAT[call.schema_name]) if call.schema_name in WHAT else call.schema_name or tr("Free text")
@@ -51,13 +57,13 @@ def call_label(calls: list, position: int) -> str:
     return f"{position + 1}. {what} \u00b7 {role} \u00b7 {tokens}"
 
 
-def prompt_text(call) -> str:
+def prompt_text(call: ModelCall) -> str:
     """Every message of the call, as the model saw it, under its role."""
     return "\n\n".join(f"\u2500\u2500 {m.get('role', '')} \u2500\u2500\n{m.get('content', '')}" for m in call.messages)
 
 
 class PromptViewer(QDialog):
-    def __init__(self, title: str, calls: list, parent: QWidget | None = None):
+    def __init__(self, title: str, calls: Sequence[ModelCall], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("promptViewer")
         self.setWindowTitle(title)
@@ -113,10 +119,13 @@ class PromptViewer(QDialog):
             self.answer.setPlainText(call.answer)
 
 
-def title_of(step: str, number: int, transcript) -> str:
+def title_of(step: str, number: int, transcript: TranscriptModel) -> str:
     """The viewer's title for a card: whose turn, which ruling, the verdict."""
+    from courtroom_desktop.ui.qt_models.transcript import TurnItem
+
     if step == "turn":
-        item = next((i for i in transcript.items() if getattr(i, "kind", "") == "turn" and i.index == number), None)
+        item = next((i for i in transcript.items()
+                     if getattr(i, "kind", "") == "turn" and isinstance(i, TurnItem) and i.index == number), None)
         if item is None:
             return tr("The prompts of turn {number}").format(number=number + 1)
         return tr("The prompts of turn {number} ({role}, round {round})").format(number=number + 1,

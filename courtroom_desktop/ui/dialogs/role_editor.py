@@ -24,7 +24,7 @@ ROLE_FIELDS = ("num_ctx", "max_tokens", "temperature", "read_timeout_s", "thread
 EMBEDDED_FIELDS = ("threads", "gpu_layers")
 
 
-def _row(*widgets) -> QWidget:
+def _row(*widgets: QWidget) -> QWidget:
     """Widgets side by side; text fields and labels take the room, buttons keep their size."""
     box = QWidget()
     layout = QHBoxLayout(box)
@@ -40,10 +40,10 @@ class RoleEditor(QWidget):
     sig_list_requested = Signal(str)
     """This editor's role: list the models its server offers."""
 
-    def __init__(self, role: str, spec: ModelSpec, inherits: bool | None, parent=None):
+    def __init__(self, role: str, spec: ModelSpec, inherits: bool | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.role = role
-        self.inherit = None
+        self.inherit: QCheckBox | None = None
         form = QFormLayout(self)
         if inherits is not None:
             self.inherit = QCheckBox(tr("Use the default model"))
@@ -96,9 +96,12 @@ class RoleEditor(QWidget):
         self._update()
 
     def provider_value(self) -> str:
-        return self.provider.currentData()
+        value: str = self.provider.currentData()  # one of PROVIDERS' values
+        return value
 
-    def inherits(self) -> bool:
+    # whether the role uses the default model: not QObject.inherits(class name), which it hides on this widget (the
+    # settings dialog and the tests ask editors this)
+    def inherits_role(self) -> bool:
         return self.inherit is not None and self.inherit.isChecked()
 
     def load(self, spec: ModelSpec, inherits: bool | None) -> None:
@@ -156,11 +159,11 @@ class RoleEditor(QWidget):
     def typed_key(self) -> str:
         return self.api_key.text().strip() if self.provider_value() == "openai" else ""
 
-    def _update(self, *args) -> None:
+    def _update(self, *args: object) -> None:
         if getattr(self, "_shown_provider", None) != self.provider_value():
             self._shown_provider = self.provider_value()
             self.set_model_names([], self.model_value() if self.model.count() else self._spec.model)
-        enabled = not self.inherits()
+        enabled = not self.inherits_role()
         for widget in self._widgets:
             widget.setEnabled(enabled)
         provider = self.provider_value()
@@ -176,7 +179,7 @@ class RoleEditor(QWidget):
         self.key_storage.setVisible(openai)
 
 
-def _enable(widget) -> None:
+def _enable(widget: QWidget) -> None:
     """Enable a widget when a task ends, unless the dialog was closed (and the widget deleted) meanwhile."""
     try:
         widget.setEnabled(True)

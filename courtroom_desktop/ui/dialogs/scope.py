@@ -3,6 +3,8 @@ path starts with given prefixes."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -13,14 +15,19 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QRadioButton,
     QVBoxLayout,
+    QWidget,
 )
 
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.records import Document
+
 
 class ScopeDialog(QDialog):
-    def __init__(self, documents: list, chosen: list[str], sections: list[str], parent=None):
+    def __init__(self, documents: list[Document], chosen: list[str], sections: list[str],
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Document scope"))
         self.setObjectName("scopeDialog")

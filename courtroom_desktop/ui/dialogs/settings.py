@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pydantic import BaseModel
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QScrollArea,
     QTableView,
     QTabWidget,
@@ -30,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings
+from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
 from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.dialogs.embedder_editor import EmbedderEditor, changed, offer_reembed
 from courtroom_desktop.ui.dialogs.fields import FieldEditor, field_editor
@@ -46,6 +49,12 @@ from courtroom_desktop.ui.dialogs.role_editor import (  # noqa: F401 - PROVIDERS
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models.doctor import DoctorModel
 from courtroom_desktop.ui.window_layout import fit_to_screen
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from courtroom_desktop.core.services.models import DoctorRow
+    from courtroom_desktop.ui.controllers.settings import Proposal, SettingsController
 
 #: The settings the Retrieval, Debate and Library tabs show, in order: (section of AppConfig, field). The widget, its
 #: range, step, unit, label and tooltip come from the field itself (core/config.py, see ``dialogs.fields``).
@@ -69,7 +78,8 @@ class SettingsDialog(QDialog):
     sig_apply = Signal(object, str, dict)
     """(AppConfig, data folder, {base_url: API key typed}) when OK or Apply is pressed."""
 
-    def __init__(self, config: AppConfig, data_dir: Path, controller, parent=None):
+    def __init__(self, config: AppConfig, data_dir: Path, controller: SettingsController,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Settings"))
         self.setObjectName("settingsDialog")
@@ -126,7 +136,9 @@ class SettingsDialog(QDialog):
             page = QWidget()
             form = forms[title] = QFormLayout(page)
             for section, name in fields:
-                field = field_editor(AppConfig.model_fields[section].annotation, name, f"{section}.{name}")
+                model = AppConfig.model_fields[section].annotation  # the section's settings model
+                assert isinstance(model, type) and issubclass(model, BaseModel)
+                field = field_editor(model, name, f"{section}.{name}")
                 self.fields[f"{section}.{name}"] = field
                 form.addRow(f"{field.label}:", field.widget)
             self.tabs.addTab(_scrolled(page), tr(title))
@@ -138,7 +150,7 @@ class SettingsDialog(QDialog):
         self.data_dir.setObjectName("dataDir")
         browse = push_button(tr("Browse\u2026"), slot=self._browse_data)
         self.embedder = EmbedderEditor(self.config.library)
-        self.reembed_box = None
+        self.reembed_box: QMessageBox | None = None
         form.insertRow(0, tr("Data folder:"), _row(self.data_dir, browse))
         form.insertRow(1, self.embedder)
         note = QLabel(tr("Passage sizes apply to documents added or re-indexed from now on."))
@@ -175,11 +187,11 @@ class SettingsDialog(QDialog):
     # ---------------------------------------------------------------- building the config
     def models_settings(self) -> ModelSettings:
         default = self.editors["default"].spec(self.config.models.default)
-        values = {"default": default}
+        values: dict[str, ModelSpec | None] = {"default": default}
         for role in ROLES:
             editor = self.editors[role]
-            values[role] = None if editor.inherits() else editor.spec(default)
-        return ModelSettings(**values)
+            values[role] = None if editor.inherits_role() else editor.spec(default)
+        return ModelSettings.model_validate(values)
 
     def build_config(self) -> AppConfig:
         """The edited settings, validated by the config model. Raises ValueError (pydantic's ValidationError) on a
@@ -202,7 +214,7 @@ class SettingsDialog(QDialog):
         for editor in self.editors.values():
             key = editor.typed_key()
             url = editor.base_url.text().strip()
-            if key and url and not editor.inherits():
+            if key and url and not editor.inherits_role():
                 keys[url] = key
         url, key = self.embedder.typed_key()
         if key:
@@ -253,7 +265,7 @@ class SettingsDialog(QDialog):
             self.data_dir.setText(folder)
 
     # ---------------------------------------------------------------- models and the doctor
-    def list_models(self, role: str):
+    def list_models(self, role: str) -> asyncio.Task[list[str] | None] | None:
         editor = self.editors[role]
         try:
             spec = editor.spec(self.config.models.default)
@@ -263,14 +275,14 @@ class SettingsDialog(QDialog):
         editor.status.setText(tr("Asking the server\u2026"))
         return self.controller.list_models(role, spec, editor.typed_key() or None)
 
-    def _on_models_listed(self, role: str, names: list) -> None:
+    def _on_models_listed(self, role: str, names: list[object]) -> None:
         editor = self.editors.get(role)
         if editor is None:
             return
         editor.set_model_names([str(n) for n in names])
         editor.status.setText(tr("The server offers {count} models.").format(count=len(names)))
 
-    def test(self):
+    def test(self) -> asyncio.Task[list[DoctorRow] | None] | None:
         try:
             models = self.models_settings()
         except ValueError as exc:
@@ -283,7 +295,7 @@ class SettingsDialog(QDialog):
         task.add_done_callback(lambda _t: _enable(self.test_button))
         return task
 
-    def _on_doctor_rows(self, rows: list) -> None:
+    def _on_doctor_rows(self, rows: list[DoctorRow]) -> None:
         self.doctor_model.set_rows(rows)
         failed = [r for r in rows if r.ok is False and getattr(r, "kind", "check") == "check"]
         if not failed:
@@ -309,15 +321,16 @@ class SettingsDialog(QDialog):
     def _ollama_url(self) -> str:
         """Where to pull: the Ollama the edited settings name, else the one found, else Ollama's default."""
         for editor in self.editors.values():
-            if editor.provider_value() == "ollama" and editor.base_url.text().strip() and not editor.inherits():
+            if editor.provider_value() == "ollama" and editor.base_url.text().strip() and not editor.inherits_role():
                 return editor.base_url.text().strip()
         detection = getattr(self.controller, "detection", None)
         for server in getattr(detection, "servers", []) or []:
             if server.provider == "ollama":
-                return server.base_url
+                url: str = server.base_url
+                return url
         return ""
 
-    def use_proposal(self, proposal) -> ModelSettings:
+    def use_proposal(self, proposal: Proposal) -> ModelSettings:
         """Fill the role editors with the proposed models: counsel's as the default (prosecution and defense use
         it), the judge its own. Nothing is saved until OK or Apply."""
         models = proposal.settings(self._settings_for_proposal())

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout
+from collections.abc import Iterable
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
 
 class ShortcutsDialog(QDialog):
-    def __init__(self, actions, parent=None):
+    def __init__(self, actions: Iterable[QAction], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Keyboard shortcuts"))
         self.setObjectName("shortcutsDialog")

@@ -3,12 +3,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from PySide6.QtCore import Qt
 
 from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.theme import accent
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.services.models import DoctorRow
 
 COLUMNS = (QT_TRANSLATE_NOOP("", "Role"), QT_TRANSLATE_NOOP("", "Check"), QT_TRANSLATE_NOOP("", "Result"),
            QT_TRANSLATE_NOOP("", "Detail"), QT_TRANSLATE_NOOP("", "Fix"))
@@ -26,10 +32,10 @@ DOCTOR_WORDS = (
 )
 
 
-class DoctorModel(RecordTableModel):
+class DoctorModel(RecordTableModel["DoctorRow"]):
     COLUMNS = COLUMNS
 
-    def cell(self, row, column: int, role: int):
+    def cell(self, row: DoctorRow, column: int, role: int) -> Any:
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             if column == ROLE:
                 return tr(row.role) if role == Qt.ItemDataRole.DisplayRole else (
@@ -45,7 +51,7 @@ class DoctorModel(RecordTableModel):
         """role -> the rating its probes earned."""
         return {r.role: r.result for r in self._rows if getattr(r, "kind", "") == "rating"}
 
-    def set_rows(self, rows: list) -> None:
+    def set_rows(self, rows: Sequence[DoctorRow]) -> None:
         self._replace_rows(rows)
 
     def failed(self) -> bool:

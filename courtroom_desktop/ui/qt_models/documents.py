@@ -3,15 +3,20 @@ failed with its reason; and, while an ingest runs, each file's live stage and pr
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 
 from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import ProgressRole, RecordTableModel
 from courtroom_desktop.ui.theme import accent
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.records import Document, FileProgress, IngestEvent
 
 COLUMNS = (QT_TRANSLATE_NOOP("", "Document"), QT_TRANSLATE_NOOP("", "Status"), QT_TRANSLATE_NOOP("", "Pages"),
            QT_TRANSLATE_NOOP("", "Sections"), QT_TRANSLATE_NOOP("", "Chunks"), QT_TRANSLATE_NOOP("", "Reason"),
@@ -25,10 +30,25 @@ STATUSES = (QT_TRANSLATE_NOOP("", "ready"), QT_TRANSLATE_NOOP("", "failed"), QT_
             QT_TRANSLATE_NOOP("", "indexing"), QT_TRANSLATE_NOOP("", "text"), QT_TRANSLATE_NOOP("", "note"))
 
 
+class LibraryUse(Protocol):
+    """One document across the stored trials (the core's LibraryUse, as the workspace gives it)."""
+
+    @property
+    def trials_in_scope(self) -> int: ...
+    @property
+    def trials_retrieved(self) -> int: ...
+    @property
+    def trials_cited(self) -> int: ...
+    @property
+    def citations(self) -> int: ...
+    @property
+    def never_retrieved(self) -> bool: ...
+
+
 @dataclass
 class DocRow:
     path: str
-    doc: object | None = None      # a core Document, or None for a file that never made it in
+    doc: Document | None = None    # a core Document, or None for a file that never made it in
     status: str = ""
     reason: str = ""
     progress: int | None = None    # 0..100 while being ingested
@@ -44,7 +64,7 @@ class DocRow:
         return Path(self.path).name
 
 
-def use_words(use) -> str:
+def use_words(use: LibraryUse | None) -> str:
     """'cited 4× in 2 trials', 'retrieved, never cited', 'never retrieved (3 trials)', '' (no trial could search it,
     or not asked)."""
     if use is None or not use.trials_in_scope:
@@ -56,7 +76,7 @@ def use_words(use) -> str:
     return tr("never retrieved ({trials} trials)").format(trials=use.trials_in_scope)
 
 
-def ingest_progress(event) -> tuple[str, int]:
+def ingest_progress(event: FileProgress) -> tuple[str, int]:
     stage = event.stage.value
     if stage == "extract":
         frac = event.pages_done / event.pages if event.pages else 0.0
@@ -72,16 +92,16 @@ def ingest_progress(event) -> tuple[str, int]:
     return tr("indexing"), 97
 
 
-class DocumentsModel(RecordTableModel):
+class DocumentsModel(RecordTableModel[DocRow]):
     COLUMNS = COLUMNS
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._active: dict[str, tuple[str, int | None]] = {}  # path -> (status, progress) during an ingest
-        self.use: dict[str, object] = {}  # doc id -> LibraryUse across the stored trials (once asked for)
+        self.use: dict[str, LibraryUse] = {}  # doc id -> LibraryUse across the stored trials (once asked for)
 
     # ---------------------------------------------------------------- Qt
-    def cell(self, row: DocRow, column: int, role: int):
+    def cell(self, row: DocRow, column: int, role: int) -> Any:
         if role == ProgressRole:
             return row.progress if column == STATUS else None
         if role == Qt.ItemDataRole.DisplayRole:
@@ -129,7 +149,7 @@ class DocumentsModel(RecordTableModel):
         return None
 
     # ---------------------------------------------------------------- records in
-    def set_documents(self, documents: list, failures: list[tuple[str, str]]) -> None:
+    def set_documents(self, documents: Sequence[Document], failures: Sequence[tuple[str, str]]) -> None:
         rows = [DocRow(path=d.path, doc=d, status=d.status.value, reason=d.error or d.no_text_note()) for d in documents]
         known = {r.path for r in rows}
         rows += [DocRow(path=p, status="failed", reason=reason) for p, reason in failures if p not in known]
@@ -143,9 +163,10 @@ class DocumentsModel(RecordTableModel):
             rows.sort(key=self._use_rank)
         self._replace_rows(rows)
 
-    def apply_ingest_event(self, event) -> None:
-        kind = getattr(event, "kind", "")
-        if kind in ("started", "finished"):
+    def apply_ingest_event(self, event: IngestEvent) -> None:
+        from courtroom_desktop.core.records import FileFinished, FileProgress, FileStarted
+
+        if not isinstance(event, FileStarted | FileProgress | FileFinished):  # started, finished
             self._active.clear()
             for row_number, row in enumerate(self._rows):
                 if row.progress is not None:
@@ -153,11 +174,11 @@ class DocumentsModel(RecordTableModel):
                     self._changed(row_number)
             return
         path = event.path
-        if kind == "file_started":
+        if isinstance(event, FileStarted):
             self._set(path, "queued", 0)
-        elif kind == "file_progress":
+        elif isinstance(event, FileProgress):
             self._set(path, *ingest_progress(event))
-        elif kind == "file_finished":
+        else:
             self._active.pop(path, None)
             outcome = event.outcome.value
             self._set(path, "ready" if outcome in ("added", "updated", "skipped") else outcome, None,
@@ -178,7 +199,7 @@ class DocumentsModel(RecordTableModel):
     def _changed(self, row_number: int) -> None:
         self.dataChanged.emit(self.index(row_number, 0), self.index(row_number, len(COLUMNS) - 1))
 
-    def set_use(self, use: dict) -> None:
+    def set_use(self, use: Mapping[str, LibraryUse]) -> None:
         """Each document's use across the stored trials; the documents then sorted by it: the most cited first, those
         never retrieved last."""
         self.use = dict(use)

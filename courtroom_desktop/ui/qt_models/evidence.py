@@ -5,12 +5,19 @@ its level in the evidence hierarchy, where it sits, when, by whom and by which q
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLocale, Qt
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from PySide6.QtCore import QLocale, QObject, Qt
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.text import assessed_words, clock, pages_label
 from courtroom_desktop.ui.theme import accent
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.court.records import Assessment, CaseType, PoolEntry, Turn
+    from courtroom_desktop.core.records import VerifierReading
 
 COLUMNS = (QT_TRANSLATE_NOOP("", "ID"), QT_TRANSLATE_NOOP("", "Stance"), QT_TRANSLATE_NOOP("", "Level"),
            QT_TRANSLATE_NOOP("", "Document"), QT_TRANSLATE_NOOP("", "Page"), QT_TRANSLATE_NOOP("", "Found"),
@@ -24,19 +31,31 @@ STANCES = (QT_TRANSLATE_NOOP("", "supports"), QT_TRANSLATE_NOOP("", "refutes"), 
 STANCE_OF_READING = {"supports": "supports", "refutes": "refutes", "neither": "irrelevant"}
 
 
-class EvidenceModel(RecordTableModel):
+class Finding(Protocol):
+    @property
+    def citations(self) -> Sequence[str]: ...
+
+
+class Cited(Protocol):
+    """What cites the pool's passages in the end: a Verdict's findings (or a quick check's citations, as findings)."""
+
+    @property
+    def findings(self) -> Sequence[Finding]: ...
+
+
+class EvidenceModel(RecordTableModel["PoolEntry"]):
     """PoolEntry rows in order of entry (E1, E2, ...)."""
 
     COLUMNS = COLUMNS
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.case = "claim"
-        self._cited: dict[str, list] = {}     # evidence id -> [("Prosecution", 1), ..., "verdict"]
+        self.case: str = "claim"
+        self._cited: dict[str, list[tuple[str, int] | str]] = {}  # evidence id -> [("Prosecution", 1), ..., "verdict"]
         self._sides: dict[str, set[str]] = {}      # evidence id -> stances of the counsel who cited it
-        self._assessed: dict[str, object] = {}     # evidence id -> Assessment
+        self._assessed: dict[str, Assessment] = {}  # evidence id -> Assessment
 
-    def cell(self, entry, column: int, role: int):
+    def cell(self, entry: PoolEntry, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(entry, column)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -63,15 +82,16 @@ class EvidenceModel(RecordTableModel):
             return accent("warning")
         return None
 
-    def _finder(self, entry) -> str:
-        from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
+    def _finder(self, entry: PoolEntry) -> str:
+        from courtroom_desktop.core.court.records import CaseType, role_name  # lazily: core.court loads its engine
 
         if entry.found_by == "judge":
             return tr("Judge")
-        return tr(role_name(self.case, entry.stance)) if entry.stance is not None else tr("Counsel {seat}").format(
-            seat=entry.found_by)
+        if entry.stance is not None:
+            return tr(role_name(CaseType(self.case), entry.stance))
+        return tr("Counsel {seat}").format(seat=entry.found_by)
 
-    def _display(self, entry, column: int) -> str:
+    def _display(self, entry: PoolEntry, column: int) -> str:
         chunk = entry.evidence.chunk
         if column == ID:
             return entry.id + (" \u26a0" if entry.injection else "")
@@ -95,33 +115,36 @@ class EvidenceModel(RecordTableModel):
         return ""
 
     # ---------------------------------------------------------------- the stance: the verifier's, the judge's beside it
-    def _stance(self, entry) -> str | None:
+    def _stance(self, entry: PoolEntry) -> str | None:
         """The stance shown first: the verifier's reading as an assessed stance, else the judge's model's."""
-        reading = getattr(entry, "verifier", None)
+        reading: VerifierReading | None = getattr(entry, "verifier", None)
         if reading is not None:
             return STANCE_OF_READING[reading.shown[0]]
         assessed = self._assessed.get(entry.id)
         return assessed.stance.value if assessed is not None else None
 
-    def disagree(self, entry) -> bool:
+    def disagree(self, entry: PoolEntry) -> bool:
         """The verifier and the judge's model read the passage differently."""
-        reading, assessed = getattr(entry, "verifier", None), self._assessed.get(entry.id)
+        reading: VerifierReading | None = getattr(entry, "verifier", None)
+        assessed = self._assessed.get(entry.id)
         return reading is not None and assessed is not None and reading.agrees_with(assessed.stance.value) is False
 
-    def _stance_words(self, entry) -> str:
-        reading, assessed = getattr(entry, "verifier", None), self._assessed.get(entry.id)
+    def _stance_words(self, entry: PoolEntry) -> str:
+        reading: VerifierReading | None = getattr(entry, "verifier", None)
+        assessed = self._assessed.get(entry.id)
         if reading is None:
             return tr(assessed_words(self.case, assessed.stance.value)) if assessed is not None else "\u2014"
         stance, probability = reading.shown
         shown = tr(assessed_words(self.case, STANCE_OF_READING[stance])) + " " + QLocale().toString(probability, "f", 2)
-        if self.disagree(entry):
+        if assessed is not None and self.disagree(entry):  # (they disagree only where the judge's model assessed it)
             shown += " \u00b7 " + tr("judge: {stance}").format(stance=tr(assessed_words(self.case,
                                                                                         assessed.stance.value)))
         return shown
 
-    def _stance_tip(self, entry) -> str:
-        reading, assessed = getattr(entry, "verifier", None), self._assessed.get(entry.id)
-        lines = []
+    def _stance_tip(self, entry: PoolEntry) -> str:
+        reading: VerifierReading | None = getattr(entry, "verifier", None)
+        assessed = self._assessed.get(entry.id)
+        lines: list[str] = []
         if reading is not None:
             lines.append(tr("The claim verifier's reading: supports {s}, refutes {r}, neither {n} (calibrated "
                             "probabilities)").format(s=QLocale().toString(reading.supports, "f", 2),
@@ -139,7 +162,8 @@ class EvidenceModel(RecordTableModel):
         return "\n".join(lines)
 
     # ---------------------------------------------------------------- records in
-    def reset(self, case="claim", pool=(), turns=(), verdict=None, assessments=()) -> None:
+    def reset(self, case: CaseType | str = "claim", pool: Iterable[PoolEntry] = (), turns: Iterable[Turn] = (),
+              verdict: Cited | None = None, assessments: Iterable[Assessment] = ()) -> None:
         self.beginResetModel()
         self.case = getattr(case, "value", case)
         self._rows = list(pool)
@@ -151,29 +175,29 @@ class EvidenceModel(RecordTableModel):
             self._note_verdict(verdict)
         self.endResetModel()
 
-    def add(self, entry) -> None:
+    def add(self, entry: PoolEntry) -> None:
         if any(e.id == entry.id for e in self._rows):
             return
         self._append_row(entry)
 
-    def note_turn(self, turn) -> None:
+    def note_turn(self, turn: Turn) -> None:
         for evidence_id in self._note_turn(turn):
             self._changed(evidence_id)
 
-    def note_assessed(self, assessments) -> None:
+    def note_assessed(self, assessments: Iterable[Assessment]) -> None:
         for assessment in assessments:
             self._assessed[assessment.evidence_id] = assessment
             row = self.row_of(assessment.evidence_id)
             if row >= 0:
                 self.dataChanged.emit(self.index(row, STANCE), self.index(row, STANCE))
 
-    def note_verdict(self, verdict) -> None:
+    def note_verdict(self, verdict: Cited) -> None:
         for evidence_id in self._note_verdict(verdict):
             self._changed(evidence_id)
 
-    def _note_turn(self, turn) -> list[str]:
+    def _note_turn(self, turn: Turn) -> list[str]:
         who = (turn.role, turn.round)  # shown through cited_by, in the window's language
-        changed = []
+        changed: list[str] = []
         for citation in turn.citations:
             if citation.valid:
                 self._sides.setdefault(citation.evidence_id, set()).add(getattr(turn.stance, "value", turn.stance))
@@ -183,8 +207,8 @@ class EvidenceModel(RecordTableModel):
                     changed.append(citation.evidence_id)
         return changed
 
-    def _note_verdict(self, verdict) -> list[str]:
-        changed = []
+    def _note_verdict(self, verdict: Cited) -> list[str]:
+        changed: list[str] = []
         for finding in verdict.findings:
             for evidence_id in finding.citations:
                 names = self._cited.setdefault(evidence_id, [])
@@ -202,11 +226,11 @@ class EvidenceModel(RecordTableModel):
     def row_of(self, evidence_id: str) -> int:
         return next((i for i, e in enumerate(self._rows) if e.id == evidence_id), -1)
 
-    def entry(self, evidence_id: str):
+    def entry(self, evidence_id: str) -> PoolEntry | None:
         row = self.row_of(evidence_id)
         return self._rows[row] if row >= 0 else None
 
-    def entries(self) -> list:
+    def entries(self) -> list[PoolEntry]:
         return list(self._rows)
 
     def cited_by(self, evidence_id: str) -> list[str]:

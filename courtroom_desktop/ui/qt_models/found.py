@@ -3,7 +3,10 @@ dialog's "Find models on this computer"; the rows the proposal assigns say to wh
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, Qt
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from courtroom_desktop.ui.qt_models import RecordTableModel
@@ -14,14 +17,50 @@ COLUMNS = (QT_TRANSLATE_NOOP("", "Server"), QT_TRANSLATE_NOOP("", "Model"), QT_T
            QT_TRANSLATE_NOOP("", "Proposed for"))
 
 
-class FoundModelsModel(RecordTableModel):
+class FoundModel(Protocol):
+    """A model a server on this computer offers (the core's discover.FoundModel)."""
+
+    @property
+    def server(self) -> str: ...
+    @property
+    def base_url(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def size_bytes(self) -> int | None: ...
+    @property
+    def parameters_b(self) -> float | None: ...
+    @property
+    def parameter_label(self) -> str: ...
+    @property
+    def family(self) -> str: ...
+    @property
+    def quantization(self) -> str: ...
+    @property
+    def context_length(self) -> int | None: ...
+    @property
+    def embedding(self) -> bool: ...
+    @property
+    def chat(self) -> bool | None: ...
+
+
+class Proposal(Protocol):
+    """The models proposed for the roles (the core's discover.Proposal): the judge's and counsel's."""
+
+    @property
+    def judge(self) -> FoundModel: ...
+    @property
+    def counsel(self) -> FoundModel: ...
+
+
+class FoundModelsModel(RecordTableModel[FoundModel]):
     COLUMNS = COLUMNS
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._roles: dict[int, str] = {}   # id(FoundModel) -> "judge" / "prosecution, defense"
 
-    def set_found(self, models: list, proposal=None) -> None:
+    def set_found(self, models: Sequence[FoundModel], proposal: Proposal | None = None) -> None:
         self._roles = {}
         if proposal is not None:
             counsel = "prosecution, defense"
@@ -32,7 +71,7 @@ class FoundModelsModel(RecordTableModel):
                 self._roles[id(proposal.counsel)] = counsel
         self._replace_rows(models)
 
-    def cell(self, m, column: int, role: int):
+    def cell(self, m: FoundModel, column: int, role: int) -> Any:
         from courtroom_desktop.core.services.models import context_words, human_bytes
 
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):

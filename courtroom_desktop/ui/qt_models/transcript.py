@@ -4,14 +4,19 @@ replayed from the trial store; the transcript view turns each item into a card."
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 
 from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordRole, RecordTableModel
 from courtroom_desktop.ui.text import said, said_all
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.court.records import RolesSwitched, Ruling, TrialEvent, TrialSpec, Turn, Verdict
 
 
 @dataclass
@@ -25,7 +30,7 @@ class TurnItem:
     attempt: int = 0
     status: str = QT_TRANSLATE_NOOP("", "searching the library\u2026")  # shown through tr
     evidence_added: list[str] = field(default_factory=list)
-    turn: object | None = None          # the core Turn once finished
+    turn: Turn | None = None            # the core Turn once finished
     interrupted: bool = False           # the trial stopped during this turn; it was redone after resuming
     kind: str = "turn"
 
@@ -36,19 +41,19 @@ class TurnItem:
 
 @dataclass
 class RulingItem:
-    ruling: object                      # core Ruling
+    ruling: Ruling                      # core Ruling
     kind: str = "ruling"
 
 
 @dataclass
 class SwitchItem:
-    switch: object                      # core RolesSwitched
+    switch: RolesSwitched               # core RolesSwitched
     kind: str = "switch"
 
 
 @dataclass
 class VerdictItem:
-    verdict: object                     # core Verdict
+    verdict: Verdict                    # core Verdict
     kind: str = "verdict"
 
 
@@ -77,13 +82,13 @@ def summary(item: Item) -> str:
     return f"{item.level}: {item.text}"
 
 
-class TranscriptModel(RecordTableModel):
+class TranscriptModel(RecordTableModel[Item]):
     sig_rulings_changed = Signal()
     """A ruling or switch was added (the confidence chart redraws)."""
 
     COLUMNS = ("Transcript",)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.case = "claim"
         self.claim = ""
@@ -94,13 +99,13 @@ class TranscriptModel(RecordTableModel):
         self._turn_rows: dict[int, int] = {}   # turn index -> row
 
     # ---------------------------------------------------------------- Qt
-    def cell(self, record: Item, column: int, role: int):
+    def cell(self, record: Item, column: int, role: int) -> Any:
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return summary(record)
         return None
 
     # ---------------------------------------------------------------- events in
-    def reset(self, spec=None, events=()) -> None:
+    def reset(self, spec: TrialSpec | None = None, events: Iterable[TrialEvent] = ()) -> None:
         """Show a trial from scratch: its spec and the events stored so far (none for a new trial)."""
         self.beginResetModel()
         self._rows, self._turn_rows = [], {}
@@ -119,76 +124,80 @@ class TranscriptModel(RecordTableModel):
         self.endResetModel()
         self.sig_rulings_changed.emit()
 
-    def apply(self, event) -> None:
+    def apply(self, event: TrialEvent) -> None:
         self._apply(event, live=True)
 
-    def _apply(self, event, live: bool) -> None:
-        kind = event.kind
-        if kind == "trial_started":
+    def _apply(self, event: TrialEvent, live: bool) -> None:
+        if event.kind == "trial_started":
             self.assignments = {k: getattr(v, "value", v) for k, v in event.assignments.items()}
-        elif kind == "trial_resumed":
-            for row, item in enumerate(self._rows):
-                if isinstance(item, TurnItem) and not item.finished and not item.interrupted:
-                    item.interrupted = True
-                    item.status = tr("interrupted: redone after resuming")
-                    self._changed(row, live)
+        elif event.kind == "trial_resumed":
+            for row_number, shown in enumerate(self._rows):
+                if isinstance(shown, TurnItem) and not shown.finished and not shown.interrupted:
+                    shown.interrupted = True
+                    shown.status = tr("interrupted: redone after resuming")
+                    self._changed(row_number, live)
             text = tr("Trial resumed at round {round}").format(round=event.from_round)
             if event.discarded:
                 text += tr("; {what} is redone").format(what=event.discarded)
             self._append(NoticeItem("info", text), live)
-        elif kind == "turn_started":
+        elif event.kind == "turn_started":
             item = TurnItem(index=event.index, round=event.round, seat=event.seat.value, stance=event.stance.value,
                             role=event.role, status=tr(TurnItem.status))
             self._append(item, live)
             self._turn_rows[event.index] = len(self._rows) - 1
-        elif kind == "token":
+        elif event.kind == "token":
             row = self._turn_rows.get(event.index)
             if row is not None:
-                item = self._rows[row]
+                item = self._turn_at(row)
                 if event.attempt != item.attempt:
                     item.attempt, item.text = event.attempt, ""
                 item.text += event.text
                 item.status = (tr("arguing\u2026") if event.attempt == 0 else
                                tr("arguing again (the first answer was rejected)\u2026"))
                 self._changed(row, live)
-        elif kind == "evidence_added":
+        elif event.kind == "evidence_added":
             row = self._open_turn_row()
             if row is not None:
-                item = self._rows[row]
+                item = self._turn_at(row)
                 item.evidence_added.append(event.entry.id)
                 n = len(item.evidence_added)
                 item.status = (tr("1 new passage found; preparing the argument\u2026") if n == 1 else
                                tr("{count} new passages found; preparing the argument\u2026").format(count=n))
                 self._changed(row, live)
-        elif kind == "turn_finished":
+        elif event.kind == "turn_finished":
             turn = event.turn
             row = self._turn_rows.get(turn.index)
-            if row is None or self._rows[row].interrupted:
+            if row is None or self._turn_at(row).interrupted:
                 self._append(TurnItem(index=turn.index, round=turn.round, seat=turn.seat.value,
                                       stance=turn.stance.value, role=turn.role), live)
                 row = len(self._rows) - 1
                 self._turn_rows[turn.index] = row
-            item = self._rows[row]
+            item = self._turn_at(row)
             item.turn, item.text, item.status = turn, turn.text, ""
             item.evidence_added = list(turn.evidence_added)
             self._changed(row, live)
-        elif kind == "ruling":
+        elif event.kind == "ruling":
             self._append(RulingItem(event.ruling), live)
             if live:
                 self.sig_rulings_changed.emit()
-        elif kind == "switch":
+        elif event.kind == "switch":
             self.assignments = {k: getattr(v, "value", v) for k, v in event.assignments.items()}
             self._append(SwitchItem(event), live)
             if live:
                 self.sig_rulings_changed.emit()
-        elif kind == "verdict":
+        elif event.kind == "verdict":
             self._append(VerdictItem(event.verdict), live)
-        elif kind == "warning":
+        elif event.kind == "warning":
             self._append(NoticeItem("warning", said(event.reason)), live)
-        elif kind == "error":
+        elif event.kind == "error":
             fix = say(event.fix) + (tr("; then press Resume") if event.resumable else "") if event.fix else (
                 tr("press Resume to continue") if event.resumable else "")
             self._append(NoticeItem("error", say(event.message), fix), live)
+
+    def _turn_at(self, row: int) -> TurnItem:
+        item = self._rows[row]
+        assert isinstance(item, TurnItem)  # the rows of _turn_rows and _open_turn_row are turns'
+        return item
 
     def _open_turn_row(self) -> int | None:
         for row in range(len(self._rows) - 1, -1, -1):
@@ -215,11 +224,11 @@ class TranscriptModel(RecordTableModel):
     def items(self) -> list[Item]:
         return list(self._rows)
 
-    def rulings(self) -> list:
+    def rulings(self) -> list[Ruling]:
         return [i.ruling for i in self._rows if isinstance(i, RulingItem)]
 
     def switch_rounds(self) -> list[int]:
         return [i.switch.round for i in self._rows if isinstance(i, SwitchItem)]
 
-    def verdict(self):
+    def verdict(self) -> Verdict | None:
         return next((i.verdict for i in self._rows if isinstance(i, VerdictItem)), None)

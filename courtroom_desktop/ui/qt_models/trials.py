@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any, Protocol
+
 from PySide6.QtCore import Qt
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
@@ -20,12 +23,33 @@ STATUS_WORDS = {"running": QT_TRANSLATE_NOOP("", "Running"), "paused": QT_TRANSL
                 "cancelled": QT_TRANSLATE_NOOP("", "Cancelled")}
 
 
-class TrialsModel(RecordTableModel):
+class TrialSummary(Protocol):
+    """A stored trial as the trial store lists it (the core's store.TrialSummary)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def claim(self) -> str: ...
+    @property
+    def case_type(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def label(self) -> str | None: ...
+    @property
+    def confidence(self) -> float | None: ...
+    @property
+    def created_at(self) -> float: ...
+    @property
+    def events(self) -> int: ...
+
+
+class TrialsModel(RecordTableModel[TrialSummary]):
     """TrialSummary rows, newest first."""
 
     COLUMNS = COLUMNS
 
-    def cell(self, trial, column: int, role: int):
+    def cell(self, trial: TrialSummary, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             if column == CLAIM:
                 return trial.claim
@@ -47,10 +71,10 @@ class TrialsModel(RecordTableModel):
             return accent({"supported": "support", "refuted": "refute"}.get(trial.label, "unclear"))
         return None
 
-    def set_trials(self, trials: list) -> None:
+    def set_trials(self, trials: Iterable[TrialSummary]) -> None:
         self._replace_rows(sorted(trials, key=lambda t: t.created_at, reverse=True))
 
-    def trial(self, row: int):
+    def trial(self, row: int) -> TrialSummary:
         return self._rows[row]
 
     def row_of(self, trial_id: str) -> int:

@@ -3,14 +3,19 @@ verdict threshold as a dashed line, and a marker where the sides switched."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.theme import accent
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.court.records import Ruling
 
 
 @dataclass(frozen=True)
@@ -21,7 +26,7 @@ class Point:
 
 
 class ConfidenceChart(QWidget):
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.points: list[Point] = []
         self.switches: list[int] = []
@@ -35,14 +40,15 @@ class ConfidenceChart(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(360, 150)
 
-    def set_data(self, rulings: list, switches: list[int], threshold: float = 0.0, max_rounds: int = 0) -> None:
+    def set_data(self, rulings: Iterable[Ruling], switches: Iterable[int], threshold: float = 0.0,
+                 max_rounds: int = 0) -> None:
         self.points = [Point(r.round, float(r.ruling.confidence), r.ruling.tendency.value) for r in rulings]
         self.switches = list(switches)
         self.threshold = threshold
         self.max_rounds = max_rounds
         self.update()
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = self.palette()

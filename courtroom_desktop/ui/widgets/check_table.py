@@ -6,8 +6,10 @@ reviewer's sign-off kept beside the court's verdict. Text from the drafts and th
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QUrl, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -50,6 +53,9 @@ from courtroom_desktop.ui.qt_models.checks import (
 from courtroom_desktop.ui.text import cite_href, evidence_of_href
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.services.check import CheckRecord, ClaimRow, Progress
+
 EXCERPT_CHARS = 360
 LABELS = ("supported", "refuted", "mixed", "insufficient evidence")
 
@@ -57,7 +63,8 @@ LABELS = ("supported", "refuted", "mixed", "insufficient evidence")
 class ElideMiddle(QStyledItemDelegate):
     """Cells elided in the middle: a passage's document title keeps its end (the page) in view."""
 
-    def initStyleOption(self, option, index) -> None:  # noqa: N802 - Qt's name
+    def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt's name
+                        index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         option.textElideMode = Qt.TextElideMode.ElideMiddle
 
@@ -83,7 +90,7 @@ class CheckTablePanel(QWidget):
     sig_current = Signal(object)
     """The ClaimRow chosen in the table (None when none)."""
 
-    def __init__(self, model: CheckRowsModel, parent=None):
+    def __init__(self, model: CheckRowsModel, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
         self.proxy = VerdictFilter(self)
@@ -181,7 +188,7 @@ class CheckTablePanel(QWidget):
                                   "padding: 6px; }")
 
     # ---------------------------------------------------------------- state
-    def set_record(self, record) -> None:
+    def set_record(self, record: CheckRecord) -> None:
         self.title.setText(record.spec.title or record.spec.draft)
         self.model.set_rows(record.rows)
         self.filter.setCurrentIndex(0)
@@ -216,11 +223,11 @@ class CheckTablePanel(QWidget):
             text += self.tr(" ({n} for a full trial)").format(n=trials_left)
         self.progress.setFormat(text)
 
-    def on_progress(self, progress) -> None:
+    def on_progress(self, progress: Progress) -> None:
         self.model.set_running(progress.running)
         self.show_progress(progress.done, progress.total, progress.eta_s, progress.trials_left)
 
-    def _update_counts(self, *args) -> None:
+    def _update_counts(self, *args: object) -> None:
         counts: dict[str, int] = {}
         for row in self.model.rows():
             key = verdict_key(row)
@@ -228,16 +235,17 @@ class CheckTablePanel(QWidget):
         parts = [f"{counts[value]} {tr(label).lower()}" for value, label in FILTERS if value and counts.get(value)]
         self.counts.setText(" \u00b7 ".join(parts))
 
-    def _on_data_changed(self, top: QModelIndex, bottom: QModelIndex, roles=()) -> None:
+    def _on_data_changed(self, top: QModelIndex, bottom: QModelIndex, roles: Sequence[int] = ()) -> None:
         self._update_counts()
         current = self.current_row()
         if current is not None and top.row() <= current.index <= bottom.row():
             self.sig_current.emit(current)
 
     # ---------------------------------------------------------------- selection
-    def current_row(self):
+    def current_row(self) -> ClaimRow | None:
         index = self.table.currentIndex()
-        return self.proxy.data(index, RecordRole) if index.isValid() else None
+        row: ClaimRow | None = self.proxy.data(index, RecordRole) if index.isValid() else None
+        return row
 
     def select_claim(self, claim_index: int) -> bool:
         """Choose the row of claim ``claim_index`` (from 0) in the table, as a click on it does."""
@@ -264,9 +272,9 @@ class ClaimPane(QWidget):
     sig_sign_off = Signal(int, str, object, str, str)
     """(claim from 1, 'accepted' | 'overridden' | 'withdrawn', the reviewer's label or None, note, reviewer)."""
 
-    def __init__(self, reviewer: str = "", parent=None):
+    def __init__(self, reviewer: str = "", parent: QWidget | None = None):
         super().__init__(parent)
-        self.row = None
+        self.row: ClaimRow | None = None
         self.detail = QTextBrowser()
         self.detail.setObjectName("claimDetail")
         self.detail.setOpenLinks(False)
@@ -323,19 +331,19 @@ class ClaimPane(QWidget):
         self.show_row(None)
 
     # ---------------------------------------------------------------- showing a claim
-    def show_row(self, row) -> None:
+    def show_row(self, row: ClaimRow | None) -> None:
         if row is None or self.row is None or row.index != self.row.index:
             self.note.clear()  # a note is for the claim it was typed for
         self.row = row
         has = row is not None
-        self.detail.setHtml(self.row_html(row) if has else
+        self.detail.setHtml(self.row_html(row) if row is not None else
                             "<p>" + html.escape(self.tr("Choose a claim in the table to see its evidence.")) + "</p>")
-        self.open_trial_button.setEnabled(has and row.trial is not None)
-        self.send_button.setEnabled(has and row.trial is None and not row.sent_to_trial)
+        self.open_trial_button.setEnabled(row is not None and row.trial is not None)
+        self.send_button.setEnabled(row is not None and row.trial is None and not row.sent_to_trial)
         self.signoff_box.setEnabled(has)
-        self.accept_button.setEnabled(has and row.label is not None)
-        self.withdraw_button.setEnabled(has and row.signoff is not None)
-        if has and row.signoff is not None:
+        self.accept_button.setEnabled(row is not None and row.label is not None)
+        self.withdraw_button.setEnabled(row is not None and row.signoff is not None)
+        if row is not None and row.signoff is not None:
             words = signoff_words(row.signoff)
             self.signoff_state.setText(self.tr("Signed off: {words}, {when}").format(words=words,
                                                                                      when=row.signoff.when())
@@ -343,7 +351,7 @@ class ClaimPane(QWidget):
         else:
             self.signoff_state.setText(self.tr("Not signed off yet.") if has else "")
 
-    def row_html(self, row) -> str:
+    def row_html(self, row: ClaimRow) -> str:
         e = html.escape
         label = str(getattr(row.label, "value", row.label) or "")
         color = accent(VERDICT_ACCENT.get(label, "unclear"), self.palette()).name()
@@ -397,7 +405,7 @@ class ClaimPane(QWidget):
             parts.append(f"<p><small>{e(retrieved.format(n=len(row.quick.passages)))}</small></p>")
         return "".join(parts)
 
-    def _on_link(self, url) -> None:
+    def _on_link(self, url: QUrl) -> None:
         evidence_id = evidence_of_href(url.toString())
         if evidence_id is not None:
             self.sig_passage.emit(evidence_id)

@@ -4,6 +4,8 @@ transcript and the chart of the judge's confidence per round; a small banner whi
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QGuiApplication
@@ -12,6 +14,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QSizePolicy,
     QSplitter,
     QVBoxLayout,
@@ -27,7 +30,13 @@ from courtroom_desktop.ui.text import localized
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 from courtroom_desktop.ui.widgets.chart import ConfidenceChart
 from courtroom_desktop.ui.widgets.record_bar import RecordBar
-from courtroom_desktop.ui.widgets.transcript import TranscriptView
+from courtroom_desktop.ui.widgets.transcript import Lookup, TranscriptView
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.court.records import TrialEvent, TrialSpec
+    from courtroom_desktop.core.services.trials import DecisionSpec
+    from courtroom_desktop.ui.controllers.trial import TrialController
+    from courtroom_desktop.ui.dialogs.decision import DecisionDialog
 
 CASES = (("claim", QT_TRANSLATE_NOOP("", "Claim: is it true?")),
          ("decision", QT_TRANSLATE_NOOP("", "Decision: should I do it?")))
@@ -42,6 +51,15 @@ ROLE_NAMES = (QT_TRANSLATE_NOOP("", "Prosecution"), QT_TRANSLATE_NOOP("", "Defen
               QT_TRANSLATE_NOOP("", "Counsel for"), QT_TRANSLATE_NOOP("", "Counsel against"))
 
 
+class Server(Protocol):
+    """Where a role's text goes (the core's privacy.Server, which the services do not name)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def local(self) -> bool: ...
+
+
 class CourtroomPanel(QWidget):
     sig_citation = Signal(str)
     """An evidence id whose citation was activated in the transcript."""
@@ -54,30 +72,31 @@ class CourtroomPanel(QWidget):
     sig_setup_models = Signal()
     """The demo banner's link: open the model setup (Settings, Models tab)."""
 
-    def __init__(self, controller, transcript: TranscriptModel, lookup=lambda _id: None, parent=None):
+    def __init__(self, controller: TrialController, transcript: TranscriptModel, lookup: Lookup = lambda _id: None,
+                 parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
         self.transcript = transcript
         self.scope_documents: list[str] = []     # doc ids; empty: the whole library
-        self.decision = None                     # a DecisionSpec: options, criteria, constraints (a decision case)
+        self.decision: DecisionSpec | None = None  # options, criteria, constraints (a decision case)
         self.background = ""                     # what every role reads about the case, as data
         self.scope_titles: list[str] = []
         self.scope_sections: list[str] = []
         self.status_detail = ""
-        self.title_of = lambda doc_id: f"document {doc_id[:8]}"
+        self.title_of: Callable[[str], str] = lambda doc_id: f"document {doc_id[:8]}"
 
         self.claim = QComboBox()
         self.claim.setObjectName("claimInput")
         self.claim.setEditable(True)
         self.claim.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.claim.lineEdit().setPlaceholderText(tr("A claim to verify, or a decision to weigh\u2026"))
-        self.claim.lineEdit().setClearButtonEnabled(True)
+        self._claim_edit().setPlaceholderText(tr("A claim to verify, or a decision to weigh\u2026"))
+        self._claim_edit().setClearButtonEnabled(True)
         self.claim.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.claim.setMinimumContentsLength(20)
         self.claim.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.claim.setToolTip(tr("Type a claim, or pick a suggested one"))
         self.claim.editTextChanged.connect(self._update_buttons)
-        self.claim.lineEdit().returnPressed.connect(self.start)
+        self._claim_edit().returnPressed.connect(self.start)
         self.case = QComboBox()
         self.case.setObjectName("caseInput")
         for value, label in CASES:
@@ -170,12 +189,17 @@ class CourtroomPanel(QWidget):
         self._show_details()
         self._update_chart()
     # ---------------------------------------------------------------- intake
+    def _claim_edit(self) -> QLineEdit:
+        edit = self.claim.lineEdit()
+        assert edit is not None  # the claim's combo box is editable
+        return edit
+
     def claim_text(self) -> str:
         return self.claim.currentText().strip()
 
     def set_claim(self, text: str) -> None:
         self.claim.setEditText(text)
-        self.claim.lineEdit().setCursorPosition(0)  # a long claim shows its start, not its end
+        self._claim_edit().setCursorPosition(0)  # a long claim shows its start, not its end
 
     def set_suggestions(self, claims: list[str]) -> None:
         current = self.claim.currentText()
@@ -184,10 +208,11 @@ class CourtroomPanel(QWidget):
         self.claim.addItems(claims)
         self.claim.blockSignals(False)
         self.claim.setEditText(current)
-        self.claim.lineEdit().setCursorPosition(0)
+        self._claim_edit().setCursorPosition(0)
 
     def case_value(self) -> str:
-        return self.case.currentData()
+        value: str = self.case.currentData()  # each item's data is its case type (CASES)
+        return value
 
     def set_scope(self, documents: list[str], titles: list[str], sections: list[str]) -> None:
         self.scope_documents, self.scope_titles, self.scope_sections = list(documents), list(titles), list(sections)
@@ -216,10 +241,10 @@ class CourtroomPanel(QWidget):
         self.demo_banner.setToolTip(note)
         self.demo_banner.setVisible(bool(note))
 
-    def set_servers(self, where: dict[str, object]) -> None:
+    def set_servers(self, where: Mapping[str, Server]) -> None:
         """``where``: role (and 'embedder') -> core.privacy.Server. Shown as one line, roles grouped by server;
         a server on another machine in bold, so it is clear which text leaves this computer."""
-        groups: dict[object, list[str]] = {}
+        groups: dict[Server, list[str]] = {}
         for role, server in where.items():
             groups.setdefault(server, []).append(role)
         parts = []
@@ -257,7 +282,7 @@ class CourtroomPanel(QWidget):
         self.claim.setFocus()
 
     # ---------------------------------------------------------------- the case's details
-    def edit_details(self):
+    def edit_details(self) -> DecisionDialog:
         """Options, criteria and constraints of a decision, and the background (ui.dialogs.decision); not modal."""
         from courtroom_desktop.ui.dialogs.decision import DecisionDialog
 
@@ -274,7 +299,7 @@ class CourtroomPanel(QWidget):
         dialog.open()
         return dialog
 
-    def _show_details(self, *args) -> None:
+    def _show_details(self, *args: object) -> None:
         decision = self.decision if self.case_value() == "decision" else None
         if decision is not None:
             text = tr("{options} options, {criteria} criteria\u2026").format(options=len(decision.options),
@@ -294,7 +319,7 @@ class CourtroomPanel(QWidget):
         self.details_button.setToolTip(tip)
 
     # ---------------------------------------------------------------- trial state
-    def _on_opened(self, trial_id: str, spec, events: list) -> None:
+    def _on_opened(self, trial_id: str, spec: TrialSpec, events: list[TrialEvent]) -> None:
         self.set_claim(spec.claim)
         index = self.case.findData(spec.case.value)
         if index >= 0:
@@ -312,25 +337,25 @@ class CourtroomPanel(QWidget):
         self._show_status()
         self._update_buttons()
 
-    def _on_event(self, event) -> None:
-        kind = event.kind
-        if kind == "turn_started":
+    def _on_event(self, event: TrialEvent) -> None:
+        if event.kind == "turn_started":
             limit = tr(" of up to {count}").format(count=self.transcript.max_rounds) if self.transcript.max_rounds else ""
             self.status_detail = tr("Round {round}{limit} \u00b7 {role} is searching and arguing").format(
                 round=event.round, limit=limit, role=tr(event.role))
-        elif kind == "ruling":
+        elif event.kind == "ruling":
             self.status_detail = tr("Round {round} ruled \u00b7 confidence {confidence}").format(
                 round=event.ruling.round, confidence=QLocale().toString(round(event.ruling.ruling.confidence * 100)) + "%")
-        elif kind == "switch":
+        elif event.kind == "switch":
             self.status_detail = tr("The sides switched after round {round}").format(round=event.round)
-        elif kind == "verdict":
+        elif event.kind == "verdict":
             self.status_detail = ""
         else:
             return
         self._show_status()
 
     def _show_status(self) -> None:
-        from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
+        # lazily: core.court loads its engine (numpy)
+        from courtroom_desktop.core.court.records import CaseType, Stance, role_name
 
         state = self.controller.state
         words = tr(STATE_WORDS.get(state, state))
@@ -343,11 +368,11 @@ class CourtroomPanel(QWidget):
                 color = accent(stance, QGuiApplication.palette()).name()
                 sides.append(tr("Counsel {seat}: {role}").format(
                     seat=seat, role=f'<span style="color:{color}">'
-                    f"{html.escape(tr(role_name(self.transcript.case, stance)))}</span>"))
+                    f"{html.escape(tr(role_name(CaseType(self.transcript.case), Stance(stance))))}</span>"))
             parts.append(" \u00b7 ".join(sides))
         self.status.setText(" \u2014 ".join(parts))
 
-    def _update_buttons(self, *args) -> None:
+    def _update_buttons(self, *args: object) -> None:
         state = self.controller.state
         running = state in (STARTING, RUNNING)
         self.start_button.setEnabled(not running and bool(self.claim_text()))

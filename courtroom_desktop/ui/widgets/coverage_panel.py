@@ -5,6 +5,9 @@ enough). Computed in a thread from the trial store (Workspace.trial_coverage); t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
@@ -25,6 +28,9 @@ from courtroom_desktop.ui.text import said
 from courtroom_desktop.ui.theme import accent
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.court.records import Reason
+
 DOCUMENT_COLUMNS = (QT_TRANSLATE_NOOP("", "Document"), QT_TRANSLATE_NOOP("", "Found"), QT_TRANSLATE_NOOP("", "Admitted"),
                     QT_TRANSLATE_NOOP("", "Turned away"), QT_TRANSLATE_NOOP("", "Cited"))
 PASSAGE_COLUMNS = (QT_TRANSLATE_NOOP("", "Round"), QT_TRANSLATE_NOOP("", "Found by"), QT_TRANSLATE_NOOP("", "Document"),
@@ -36,7 +42,73 @@ JUDGED = {"supports": QT_TRANSLATE_NOOP("", "supports"), "refutes": QT_TRANSLATE
           "mixed": QT_TRANSLATE_NOOP("", "mixed"), "irrelevant": QT_TRANSLATE_NOOP("", "irrelevant")}
 
 
-def passage_fate(passage) -> str:
+# What this dialog reads of a trial's coverage (the core's court.coverage records, which the services do not name).
+class PassageCoverage(Protocol):
+    """One passage a search found: admitted (with its pool id) or turned away (with the reason)."""
+
+    @property
+    def doc_id(self) -> str: ...
+    @property
+    def doc_title(self) -> str: ...
+    @property
+    def page(self) -> int: ...
+    @property
+    def excerpt(self) -> str: ...
+    @property
+    def query(self) -> str: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def found_by(self) -> str: ...
+    @property
+    def admitted(self) -> bool: ...
+    @property
+    def evidence_id(self) -> str: ...
+    @property
+    def reason(self) -> Reason | None: ...
+    @property
+    def judged(self) -> str: ...
+    @property
+    def relevance(self) -> float | None: ...
+    @property
+    def injection(self) -> bool: ...
+    @property
+    def cited(self) -> int: ...
+
+
+class DocumentCoverage(Protocol):
+    """A document in the trial's scope, or that its searches reached."""
+
+    @property
+    def doc_id(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def found(self) -> int: ...
+    @property
+    def admitted(self) -> int: ...
+    @property
+    def turned_away(self) -> int: ...
+    @property
+    def cited(self) -> int: ...
+    @property
+    def retrieved(self) -> bool: ...
+
+
+class TrialCoverage(Protocol):
+    """What a trial's searches covered."""
+
+    @property
+    def queries(self) -> Sequence[str]: ...
+    @property
+    def passages(self) -> Sequence[PassageCoverage]: ...
+    @property
+    def documents(self) -> Sequence[DocumentCoverage]: ...
+    @property
+    def never_retrieved(self) -> Sequence[DocumentCoverage]: ...
+
+
+def passage_fate(passage: PassageCoverage) -> str:
     """'admitted as E3 · judged irrelevant (0.10)', 'turned away: already in the pool as E2' and the like."""
     if not passage.admitted:
         return tr("turned away: {reason}").format(reason=said(passage.reason))
@@ -51,7 +123,7 @@ def passage_fate(passage) -> str:
     return " \u00b7 ".join(parts)
 
 
-def coverage_summary(coverage) -> str:
+def coverage_summary(coverage: TrialCoverage) -> str:
     found = len(coverage.passages)
     admitted = sum(p.admitted for p in coverage.passages)
     retrieved = sum(d.retrieved for d in coverage.documents)
@@ -88,7 +160,7 @@ def _cell(text: object, tip: str = "", dim: bool = False, right: bool = False) -
 
 
 class CoveragePanel(QDialog):
-    def __init__(self, coverage, title: str = "", parent: QWidget | None = None):
+    def __init__(self, coverage: TrialCoverage, title: str = "", parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("coveragePanel")
         self.setWindowTitle(tr("Coverage of the trial: {claim}").format(claim=title) if title else
@@ -106,8 +178,8 @@ class CoveragePanel(QDialog):
             name = doc.title or doc.doc_id[:12]
             self.documents.setItem(row, 0, _cell(name + (" \u2014 " + tr("never retrieved") if never else ""),
                                                  f"id {doc.doc_id}", dim=never))
-            for column, value in enumerate((doc.found, doc.admitted, doc.turned_away, doc.cited), 1):
-                self.documents.setItem(row, column, _cell(value, right=True, dim=never))
+            for column, count in enumerate((doc.found, doc.admitted, doc.turned_away, doc.cited), 1):
+                self.documents.setItem(row, column, _cell(count, right=True, dim=never))
         for passage in coverage.passages:
             row = self.passages.rowCount()
             self.passages.insertRow(row)
@@ -125,10 +197,10 @@ class CoveragePanel(QDialog):
         for label, table in ((tr("Documents"), self.documents),
                              (tr("Passages found, in the order of the searches"), self.passages)):
             pane = QWidget()
-            column = QVBoxLayout(pane)
-            column.setContentsMargins(0, 0, 0, 0)
-            column.addWidget(QLabel(f"<b>{label}</b>"))
-            column.addWidget(table)
+            box = QVBoxLayout(pane)
+            box.setContentsMargins(0, 0, 0, 0)
+            box.addWidget(QLabel(f"<b>{label}</b>"))
+            box.addWidget(table)
             split.addWidget(pane)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
@@ -139,7 +211,13 @@ class CoveragePanel(QDialog):
         fit_to_screen(self, 1000, 640)
 
     def document_rows(self) -> list[str]:
-        return [self.documents.item(r, 0).text() for r in range(self.documents.rowCount())]
+        return [_text(self.documents, r, 0) for r in range(self.documents.rowCount())]
 
     def passage_fates(self) -> list[str]:
-        return [self.passages.item(r, 4).text() for r in range(self.passages.rowCount())]
+        return [_text(self.passages, r, 4) for r in range(self.passages.rowCount())]
+
+
+def _text(table: QTableWidget, row: int, column: int) -> str:
+    item = table.item(row, column)
+    assert item is not None  # every cell is set when the table is filled
+    return item.text()

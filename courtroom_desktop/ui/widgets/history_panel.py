@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Signal
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QItemSelectionModel, Signal, SignalInstance
 from PySide6.QtWidgets import QLabel, QWidget
 
 from courtroom_desktop.ui.controls import push_button, record_table, table_panel
 from courtroom_desktop.ui.i18n import tr
-from courtroom_desktop.ui.qt_models.trials import TrialsModel
+from courtroom_desktop.ui.qt_models.trials import TrialsModel, TrialSummary
+
+if TYPE_CHECKING:
+    from courtroom_desktop.ui.controllers.history import HistoryController
 
 
 class HistoryPanel(QWidget):
@@ -20,7 +25,7 @@ class HistoryPanel(QWidget):
     sig_delete = Signal(list)
     """Delete these trials (after confirmation)."""
 
-    def __init__(self, model: TrialsModel, controller, parent=None):
+    def __init__(self, model: TrialsModel, controller: HistoryController, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
         self.controller = controller
@@ -44,7 +49,7 @@ class HistoryPanel(QWidget):
         model.modelReset.connect(self._restore_selection)
         self._update_buttons()
 
-    def selected(self) -> list:
+    def selected(self) -> list[TrialSummary]:
         rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
         return [self.model.trial(r) for r in rows]
 
@@ -66,7 +71,7 @@ class HistoryPanel(QWidget):
                                  | QItemSelectionModel.SelectionFlag.Rows)
         self._update_buttons()
 
-    def _emit(self, signal) -> None:
+    def _emit(self, signal: SignalInstance) -> None:
         chosen = self.selected()
         if chosen:
             signal.emit(chosen[0].id)
@@ -76,7 +81,7 @@ class HistoryPanel(QWidget):
         if chosen:
             self.sig_delete.emit([t.id for t in chosen])
 
-    def _update_buttons(self, *args) -> None:
+    def _update_buttons(self, *args: object) -> None:
         chosen = self.selected()
         one = len(chosen) == 1
         self.open_button.setEnabled(one)

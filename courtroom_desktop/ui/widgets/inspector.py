@@ -6,10 +6,22 @@ is shown in the document's text instead, highlighted by its character span and s
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QLocale, QModelIndex, QPointF, QRectF, QSettings, QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QColor, QDesktopServices, QImage, QPainter, QPalette, QPen, QTextCharFormat, QTextCursor
+from PySide6.QtGui import (
+    QColor,
+    QDesktopServices,
+    QImage,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QResizeEvent,
+    QTextCharFormat,
+    QTextCursor,
+)
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
@@ -33,6 +45,12 @@ from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.text import clock, pages_label, stance_words
 from courtroom_desktop.ui.theme import accent
 
+if TYPE_CHECKING:
+    from courtroom_desktop.core.court.records import PoolEntry
+
+#: (x0, y0, x1, y1) as fractions of the page (core.records.Highlight.rects)
+Rect = tuple[float, float, float, float]
+
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.4, 4.0, 1.25
 PLACEHOLDER = QT_TRANSLATE_NOOP("", "The cited page appears here, the passage highlighted.")
 
@@ -40,15 +58,15 @@ PLACEHOLDER = QT_TRANSLATE_NOOP("", "The cited page appears here, the passage hi
 class PageView(QWidget):
     """A rendered page with the passage's rectangles drawn on it."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.image: QImage | None = None
-        self.rects: list[tuple[float, float, float, float]] = []
+        self.rects: list[Rect] = []
         self.display_size = QSize(0, 0)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.setAccessibleName(tr("Page with the passage highlighted"))
 
-    def show_page(self, image: QImage | None, rects, size: QSize) -> None:
+    def show_page(self, image: QImage | None, rects: Iterable[Rect], size: QSize) -> None:
         self.image, self.rects, self.display_size = image, list(rects), size
         self.setFixedSize(size)
         self.update()
@@ -69,7 +87,7 @@ class PageView(QWidget):
         y1 = max(r[3] for r in self.rects) * h
         return QRectF(x0, y0, x1 - x0, y1 - y0)
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         painter = QPainter(self)
         target = QRectF(0, 0, self.display_size.width(), self.display_size.height())
         painter.fillRect(target, QColor("white"))
@@ -91,18 +109,20 @@ class EvidenceInspector(QWidget):
     sig_message = Signal(str)
     """A short line for the status bar."""
 
-    def __init__(self, model: EvidenceModel, renderer: PageRenderer, locate: Callable[[object], str] | None = None,
-                 settings: QSettings | None = None, parent=None):
+    def __init__(self, model: EvidenceModel, renderer: PageRenderer, locate: Callable[[PoolEntry], str] | None = None,
+                 settings: QSettings | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
         self.renderer = renderer
-        self.locate = locate or (lambda entry: entry.evidence.doc_path)
+        self.locate: Callable[[PoolEntry], str] = locate or (lambda entry: entry.evidence.doc_path)
         self.settings = settings
-        self.entry = None
+        self.entry: PoolEntry | None = None
         self.path = ""
         self.page = 0
         self.pages = 0
-        self.zoom = float(settings.value("inspector/zoom", 1.0, type=float)) if settings is not None else 1.0
+        # QSettings.value gives the type asked for (its stub says object)
+        self.zoom = (float(cast(float, settings.value("inspector/zoom", 1.0, type=float))) if settings is not None
+                     else 1.0)
         self.fit = bool(settings.value("inspector/fit", True, type=bool)) if settings is not None else True
         self._request = 0
         self._page_points = QSize(0, 0)  # the page's size in PDF points, once known
@@ -140,11 +160,11 @@ class EvidenceInspector(QWidget):
             bar.addWidget(widget)
 
         self.page_view = PageView()
-        self.scroll = QScrollArea()
-        self.scroll.setObjectName("pageScroll")
-        self.scroll.setWidget(self.page_view)
-        self.scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        self.scroll.setBackgroundRole(QPalette.ColorRole.Dark)
+        self.page_scroll = QScrollArea()
+        self.page_scroll.setObjectName("pageScroll")
+        self.page_scroll.setWidget(self.page_view)
+        self.page_scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.page_scroll.setBackgroundRole(QPalette.ColorRole.Dark)
         self.unavailable = QLabel(tr(PLACEHOLDER))
         self.unavailable.setObjectName("pagePlaceholder")
         self.unavailable.setWordWrap(True)
@@ -152,7 +172,7 @@ class EvidenceInspector(QWidget):
         self.unavailable.setEnabled(False)
         self.page_stack = QStackedWidget()
         self.page_stack.addWidget(self.unavailable)
-        self.page_stack.addWidget(self.scroll)
+        self.page_stack.addWidget(self.page_scroll)
         self.text_view = QTextBrowser()  # a text document: its text, the passage highlighted
         self.text_view.setObjectName("documentText")
         self.text_view.setOpenLinks(False)
@@ -188,7 +208,7 @@ class EvidenceInspector(QWidget):
         renderer.sig_text.connect(self._on_text)
         self._update_controls()
 
-    def _tool(self, text: str, tip: str, slot) -> QToolButton:
+    def _tool(self, text: str, tip: str, slot: Callable[[], object]) -> QToolButton:
         button = QToolButton()
         button.setText(text)
         button.setToolTip(tip)
@@ -222,8 +242,9 @@ class EvidenceInspector(QWidget):
         self.page_stack.setCurrentWidget(self.unavailable)
         self._update_controls()
 
-    def _show(self, entry) -> None:
-        from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
+    def _show(self, entry: PoolEntry | None) -> None:
+        # lazily: core.court loads its engine (numpy)
+        from courtroom_desktop.core.court.records import CaseType, Stance, role_name
 
         if entry is None:
             return
@@ -232,7 +253,9 @@ class EvidenceInspector(QWidget):
         case = self.model.case
         stance = entry.stance.value if entry.stance is not None else ""
         color = accent(stance or "unclear", self.palette()).name()
-        finder = tr("the Judge") if entry.found_by == "judge" else tr(role_name(case, stance))
+        # no stance: the side role_name names for any stance but 'for'
+        side = entry.stance if entry.stance is not None else Stance.against
+        finder = tr("the Judge") if entry.found_by == "judge" else tr(role_name(CaseType(case), side))
         cited = tr(", ").join(self.model.cited_by(entry.id)) or tr("not cited yet")
         who = html.escape(finder) + (" (" + html.escape(tr(stance_words(case, stance))) + ")" if stance else "")
         self.info.setText(
@@ -302,7 +325,7 @@ class EvidenceInspector(QWidget):
             self.text_view.ensureCursorVisible()
 
     # ---------------------------------------------------------------- pages
-    def _rects(self) -> list:
+    def _rects(self) -> list[Rect]:
         if self.entry is None:
             return []
         return [r for h in self.entry.evidence.chunk.highlights if h.page == self.page for r in h.rects]
@@ -310,7 +333,7 @@ class EvidenceInspector(QWidget):
     def _fit_zoom(self) -> float | None:
         if self._page_points.width() <= 0:
             return None
-        available = max(100, self.page_stack.width() - self.scroll.verticalScrollBar().sizeHint().width() - 6)
+        available = max(100, self.page_stack.width() - self.page_scroll.verticalScrollBar().sizeHint().width() - 6)
         return max(ZOOM_MIN, min(ZOOM_MAX, available / (self._page_points.width() * BASE_SCALE)))
 
     def _render(self) -> None:
@@ -327,7 +350,7 @@ class EvidenceInspector(QWidget):
     def _on_rendered(self, request: int, rendered: RenderedPage) -> None:
         if request != self._request:
             return  # a newer page or zoom was asked for meanwhile
-        self.page_stack.setCurrentWidget(self.scroll)
+        self.page_stack.setCurrentWidget(self.page_scroll)
         self.page, self.pages = rendered.page, rendered.pages
         ratio = rendered.image.devicePixelRatio() or 1.0
         size = QSize(round(rendered.image.width() / ratio), round(rendered.image.height() / ratio))
@@ -341,7 +364,7 @@ class EvidenceInspector(QWidget):
         self.page_view.show_page(rendered.image, self._rects(), size)
         bounds = self.page_view.highlight_bounds()
         if bounds is not None:
-            self.scroll.ensureVisible(int(bounds.center().x()), int(bounds.top()), 40, min(200, int(bounds.height()) + 40))
+            self.page_scroll.ensureVisible(int(bounds.center().x()), int(bounds.top()), 40, min(200, int(bounds.height()) + 40))
         self._update_controls()
 
     def _on_failed(self, request: int, reason: str) -> None:
@@ -383,7 +406,7 @@ class EvidenceInspector(QWidget):
             if zoom is not None and abs(zoom - self.zoom) > 0.02:
                 self._render()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         if self.fit:
             self._fit_timer.start()

@@ -4,9 +4,12 @@ from a note's context menu), documents marked private from the context menu, and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLocale, QRect, Qt, Signal
+from PySide6.QtCore import QLocale, QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, Signal
+from PySide6.QtGui import QDragMoveEvent, QDropEvent, QPainter
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -18,6 +21,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionProgressBar,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -26,14 +30,20 @@ from courtroom_desktop.ui.controls import push_button, record_table, table_panel
 from courtroom_desktop.ui.dialogs.note_editor import NoteEditor
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models import ProgressRole
-from courtroom_desktop.ui.qt_models.documents import COLUMNS, DocumentsModel, ingest_progress
+from courtroom_desktop.ui.qt_models.documents import COLUMNS, DocRow, DocumentsModel, LibraryUse, ingest_progress
 from courtroom_desktop.ui.text import localized
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.records import IngestEvent
+    from courtroom_desktop.ui.controllers.library import LibraryController
+    from courtroom_desktop.ui.dialogs.zotero_import import ZoteroImportDialog
 
 
 class ProgressDelegate(QStyledItemDelegate):
     """The status cell shows a progress bar while its file is being ingested."""
 
-    def paint(self, painter, option, index) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
         progress = index.data(ProgressRole)
         if progress is None:
             super().paint(painter, option, index)
@@ -58,7 +68,7 @@ class LibraryPanel(QWidget):
     sig_paths_dropped = Signal(list)
     """Files or folders dropped on the panel (list[str])."""
 
-    def __init__(self, model: DocumentsModel, controller, parent=None):
+    def __init__(self, model: DocumentsModel, controller: LibraryController, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
         self.controller = controller
@@ -153,30 +163,30 @@ class LibraryPanel(QWidget):
         self._on_rows()
         self._update_buttons()
 
-    def _on_use(self, use: dict) -> None:
+    def _on_use(self, use: Mapping[str, LibraryUse]) -> None:
         """The documents' use across the stored trials: shown in its column, the list sorted by it."""
         self.model.set_use(use)
         self.table.setColumnHidden(COLUMNS.index("In trials"), False)
         self.table.resizeColumnToContents(COLUMNS.index("In trials"))
 
     # ---------------------------------------------------------------- drag and drop
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def dragEnterEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802 - Qt's name (a QDragEnterEvent, or a move)
         if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
             event.acceptProposedAction()
         else:
             event.ignore()
 
-    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802 - Qt's name
         self.dragEnterEvent(event)
 
-    def dropEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt's name
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()
             self.sig_paths_dropped.emit(paths)
 
     # ---------------------------------------------------------------- actions
-    def selected_rows(self) -> list:
+    def selected_rows(self) -> list[DocRow]:
         rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
         return [self.model.row(r) for r in rows]
 
@@ -193,7 +203,7 @@ class LibraryPanel(QWidget):
     def new_note(self) -> NoteEditor:
         return self.open_note_editor(NoteEditor(parent=self))
 
-    def edit_note(self, row) -> NoteEditor | None:
+    def edit_note(self, row: DocRow) -> NoteEditor | None:
         from courtroom_desktop.core.services.library import read_note
 
         try:
@@ -201,6 +211,7 @@ class LibraryPanel(QWidget):
         except OSError as exc:
             QMessageBox.warning(self, tr("Edit note"), f"The note cannot be read: {exc}")
             return None
+        assert row.doc is not None  # a note in the library (the context menu offers no other)
         return self.open_note_editor(NoteEditor(note.title, note.text, row.doc.private, row.path, parent=self))
 
     def open_note_editor(self, editor: NoteEditor) -> NoteEditor:
@@ -213,7 +224,7 @@ class LibraryPanel(QWidget):
         editor.open()
         return editor
 
-    def set_private(self, rows: list, private: bool) -> None:
+    def set_private(self, rows: list[DocRow], private: bool) -> None:
         ids = [r.doc_id for r in rows if r.doc_id]
         if ids:
             self.controller.set_private(ids, private)
@@ -226,26 +237,29 @@ class LibraryPanel(QWidget):
                 "sent to a model server on another machine.")) == QMessageBox.StandardButton.Yes
             self.controller.watch_folder(folder, private)
 
-    def _context_menu(self, point) -> QMenu | None:
+    def _context_menu(self, point: QPoint) -> QMenu | None:
         index = self.table.indexAt(point)
         rows = self.selected_rows() if index.isValid() else []
         menu = QMenu(self)
         docs = [r for r in rows if r.doc is not None]
-        if len(docs) == 1 and docs[0].doc.kind == "note":
+        documents = [r.doc for r in docs if r.doc is not None]  # theirs, in the same order
+        if len(docs) == 1 and documents[0].kind == "note":
             menu.addAction(tr("Edit note\u2026"), lambda: self.edit_note(docs[0]))
         if docs:
-            private = all(r.doc.private for r in docs)
+            private = all(d.private for d in documents)
             menu.addAction(tr("Not private") if private else tr("Mark private"),
                            lambda: self.set_private(docs, not private))
         menu.addAction(tr("New note\u2026"), self.new_note)
         menu.addAction(tr("Watch a folder\u2026"), self.watch_folder)
         for folder in self.controller.workspace.config.library.watched_folders:
-            menu.addAction(tr("Stop watching {folder}").format(folder=folder.path),
-                           lambda f=folder.path: self.controller.unwatch_folder(f))
+            def unwatch(f: str = folder.path) -> None:
+                self.controller.unwatch_folder(f)
+
+            menu.addAction(tr("Stop watching {folder}").format(folder=folder.path), unwatch)
         menu.popup(self.table.viewport().mapToGlobal(point))
         return menu
 
-    def import_zotero(self):
+    def import_zotero(self) -> ZoteroImportDialog:
         """Ask which collection and from where, then import (the controller runs it: progress and Cancel here)."""
         from courtroom_desktop.ui.dialogs.zotero_import import ZoteroImportDialog
 
@@ -272,32 +286,40 @@ class LibraryPanel(QWidget):
             self.total_bar.setValue(0)
         self._update_buttons()
 
-    def _on_event(self, event) -> None:
-        kind = event.kind
+    def _on_event(self, event: IngestEvent) -> None:
+        from courtroom_desktop.core.records import (
+            FileFinished,
+            FileProgress,
+            FileStarted,
+            IngestFinished,
+            IngestStarted,
+        )
+
         self.model.apply_ingest_event(event)
-        if kind == "started":
+        # each kind of event is its own class ('started': IngestStarted, 'file_started': FileStarted, ...)
+        if isinstance(event, IngestStarted):
             self._files_done = 0
             self.total_bar.setRange(0, max(event.files, 1))
             self.total_bar.setValue(0)
-        elif kind == "file_started":
+        elif isinstance(event, FileStarted):
             self.progress_label.setText(tr("{file}: starting").format(file=Path(event.path).name))
             self.file_bar.setValue(0)
-        elif kind == "file_progress":
+        elif isinstance(event, FileProgress):
             status, value = ingest_progress(event)
             self.progress_label.setText(f"{Path(event.path).name}: {status}")
             self.file_bar.setValue(value)
-        elif kind == "file_finished":
+        elif isinstance(event, FileFinished):
             self._files_done += 1
             self.total_bar.setValue(self._files_done)
             self.file_bar.setValue(100)
-        elif kind == "finished":
+        elif isinstance(event, IngestFinished):
             counts = tr("{added} added, {updated} updated, {skipped} unchanged, {failed} failed").format(
                 added=event.added, updated=event.updated, skipped=event.skipped, failed=event.failed)
             took = tr(" ({pages} pages in {seconds} s)").format(pages=event.pages,
                                                                seconds=QLocale().toString(event.seconds, "f", 1))
             self.last_run.setText((tr("Cancelled: ") if event.cancelled else tr("Done: ")) + counts + took)
 
-    def _on_rows(self, *args) -> None:
+    def _on_rows(self, *args: object) -> None:
         self.size_columns()
         empty = self.model.rowCount() == 0
         self.empty.setVisible(empty)
@@ -322,7 +344,7 @@ class LibraryPanel(QWidget):
         self.read_only = read_only
         self._update_buttons()
 
-    def _update_buttons(self, *args) -> None:
+    def _update_buttons(self, *args: object) -> None:
         busy = self.controller.busy or self.read_only  # a read-only shared library: nothing to add or remove
         has_selection = bool(self.table.selectionModel().selectedRows())
         self.remove_button.setEnabled(has_selection and not busy)

@@ -7,14 +7,18 @@ once) and "Not now" (remembered: the offer is not made again; Settings, Models t
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
+
+if TYPE_CHECKING:
+    from courtroom_desktop.ui.controllers.settings import Detection, Proposal
 
 
 class ModelOfferBar(QFrame):
@@ -23,10 +27,10 @@ class ModelOfferBar(QFrame):
     sig_dismiss = Signal()
     """"Not now"."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("modelOffer")
-        self.proposal = None
+        self.proposal: Proposal | None = None
         self.text = QLabel("")
         self.text.setObjectName("modelOfferText")
         self.text.setWordWrap(True)
@@ -45,7 +49,7 @@ class ModelOfferBar(QFrame):
         palette_watcher().sig_changed.connect(self._restyle)
         self._restyle()
 
-    def offer(self, detection, proposal) -> bool:
+    def offer(self, detection: Detection, proposal: Proposal | None) -> bool:
         """Show the offer when there is a proposal; returns whether it is shown."""
         self.proposal = proposal
         if proposal is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.i18n import tr
@@ -13,7 +13,7 @@ from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 
 
 class NoticeBar(QFrame):
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("noticeBar")
         self.text = QLabel("")

@@ -4,19 +4,28 @@ card's 'Prompt…' link opens. The records are read in a thread by the trial con
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.controls.flow import FlowLayout
 from courtroom_desktop.ui.dialogs.prompt_viewer import PromptViewer, title_of
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
-from courtroom_desktop.ui.widgets.coverage_panel import CoveragePanel
+from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
+from courtroom_desktop.ui.widgets.coverage_panel import CoveragePanel, TrialCoverage
+from courtroom_desktop.ui.widgets.transcript import TranscriptView
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.records import ModelCall
+    from courtroom_desktop.ui.controllers.trial import TrialController
 
 ALL_ROUNDS = QT_TRANSLATE_NOOP("", "Jump to round\u2026")
 
 
 class RecordBar(QWidget):
-    def __init__(self, controller, transcript, view, parent: QWidget | None = None):
+    def __init__(self, controller: TrialController, transcript: TranscriptModel, view: TranscriptView,
+                 parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("recordBar")
         self.controller = controller
@@ -54,7 +63,7 @@ class RecordBar(QWidget):
         self.view.folded = set()  # another trial (or a new one): nothing folded
         self._refresh()
 
-    def _refresh(self, *args) -> None:
+    def _refresh(self, *args: object) -> None:
         rounds = self.view.rounds()
         shown = [self.rounds.itemData(i) for i in range(1, self.rounds.count())]
         if shown != rounds or self.rounds.count() == 0:
@@ -85,13 +94,13 @@ class RecordBar(QWidget):
         self.view.set_folded(list(self.view.folded), False)
 
     # ---------------------------------------------------------------- the record's dialogs
-    def show_calls(self, step: str, number: int, calls: list) -> None:
+    def show_calls(self, step: str, number: int, calls: list[ModelCall]) -> None:
         if self.prompt_viewer is not None:
             self.prompt_viewer.close()
         self.prompt_viewer = PromptViewer(title_of(step, number, self.transcript), calls, self.window())
         self.prompt_viewer.show()
 
-    def show_coverage(self, coverage) -> None:
+    def show_coverage(self, coverage: TrialCoverage) -> None:
         if self.coverage_panel is not None:
             self.coverage_panel.close()
         self.coverage_panel = CoveragePanel(coverage, self.transcript.claim, self.window())

@@ -13,8 +13,9 @@ The view follows a TranscriptModel: rows inserted become cards, changed rows are
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
@@ -22,6 +23,7 @@ from PySide6.QtGui import (
     QColor,
     QGuiApplication,
     QPainter,
+    QPaintEvent,
     QPalette,
     QTextCursor,
     QTextDocumentFragment,
@@ -31,11 +33,19 @@ from PySide6.QtGui import (
     QTextTableCellFormat,
     QTextTableFormat,
 )
-from PySide6.QtWidgets import QFrame, QTextBrowser
+from PySide6.QtWidgets import QFrame, QTextBrowser, QWidget
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordRole
-from courtroom_desktop.ui.qt_models.transcript import NoticeItem, RulingItem, SwitchItem, TurnItem, VerdictItem
+from courtroom_desktop.ui.qt_models.transcript import (
+    Item,
+    NoticeItem,
+    RulingItem,
+    SwitchItem,
+    TranscriptModel,
+    TurnItem,
+    VerdictItem,
+)
 from courtroom_desktop.ui.text import (
     TENDENCY_WORDS,
     citations_html,
@@ -48,6 +58,12 @@ from courtroom_desktop.ui.text import (
     verdict_markdown,
 )
 from courtroom_desktop.ui.theme import accent, palette_watcher, role_color, tint
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.court.records import PoolEntry
+
+#: An evidence id (E3) -> its entry in the trial's pool (None when the pool has none: a rejected citation)
+Lookup = Callable[[str], "PoolEntry | None"]
 
 FLUSH_MS = 60
 MARKDOWN = "\x00markdown\x00"  # marks a card's content as Markdown (no HTML card starts with a NUL)
@@ -85,7 +101,7 @@ def chip_html(evidence_id: str, valid: bool, tip: str, palette: QPalette) -> str
             f"&nbsp;{html.escape(label)}&nbsp;</a>")
 
 
-def chip_tip(evidence_id: str, valid: bool, problem: str, lookup: Callable[[str], object | None]) -> str:
+def chip_tip(evidence_id: str, valid: bool, problem: str, lookup: Lookup) -> str:
     entry = lookup(evidence_id)
     tip = ""
     if entry is not None:
@@ -97,11 +113,12 @@ def chip_tip(evidence_id: str, valid: bool, problem: str, lookup: Callable[[str]
     return tip or evidence_id
 
 
-def turn_html(item: TurnItem, case: str, lookup: Callable[[str], object | None], palette: QPalette) -> str:
-    from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
+def turn_html(item: TurnItem, case: str, lookup: Lookup, palette: QPalette) -> str:
+    # lazily: core.court loads its engine (numpy)
+    from courtroom_desktop.core.court.records import CaseType, Stance, role_name
 
     color = accent(item.stance, palette).name()
-    role = tr(item.role or role_name(case, item.stance))
+    role = tr(item.role or role_name(CaseType(case), Stance(item.stance)))
     parts = [f'<p style="margin:0"><b style="color:{color}">{html.escape(role)}</b> &middot; '
              f"{html.escape(stance_words(case, item.stance))} &middot; "
              + _dim(tr("Counsel {seat} &middot; round {round}").format(seat=html.escape(item.seat), round=item.round),
@@ -155,7 +172,8 @@ def _bar(confidence: float, tendency: str, palette: QPalette) -> str:
 
 
 def ruling_html(item: RulingItem, palette: QPalette, case: str = "claim") -> str:
-    from courtroom_desktop.core.court.records import Stance, role_name  # lazily: core.court loads its engine (numpy)
+    # lazily: core.court loads its engine (numpy)
+    from courtroom_desktop.core.court.records import CaseType, Stance, role_name
 
     record = item.ruling
     ruling = record.ruling
@@ -184,7 +202,7 @@ def ruling_html(item: RulingItem, palette: QPalette, case: str = "claim") -> str
         parts.append('<p style="margin-top:4px; margin-bottom:0"><b>' + tr("For the next round:") + "</b></p>"
                      '<ul style="margin:0">'
                      + "".join(f'<li><b style="color:{accent(stance.value, palette).name()}">'
-                               + tr("To the {role}:").format(role=html.escape(tr(role_name(case, stance))))
+                               + tr("To the {role}:").format(role=html.escape(tr(role_name(CaseType(case), stance))))
                                + f"</b> {citations_html(text)}</li>"
                                for stance, text in directions) + "</ul>")
     if ruling.ready_for_verdict and not record.overruled:
@@ -202,12 +220,12 @@ def ruling_html(item: RulingItem, palette: QPalette, case: str = "claim") -> str
 
 
 def switch_html(item: SwitchItem, case: str, palette: QPalette) -> str:
-    from courtroom_desktop.core.court.records import role_name  # lazily: core.court loads its engine (numpy)
+    from courtroom_desktop.core.court.records import CaseType, role_name  # lazily: core.court loads its engine
 
     switch = item.switch
     color = accent("switch", palette).name()
     sides = tr("; ").join(tr("Counsel {seat} now {stance} as the {role}").format(
-        seat=seat, stance=stance_words(case, stance), role=tr(role_name(case, stance)))
+        seat=seat, stance=stance_words(case, stance), role=tr(role_name(CaseType(case), stance)))
         for seat, stance in sorted(switch.assignments.items()))
     why = tr("Why (the trigger and the numbers behind it):") if len(switch.reasons) == 1 else tr(
         "Why (the triggers and the numbers behind them):")
@@ -226,7 +244,7 @@ def notice_html(item: NoticeItem) -> str:
     return _small(text)
 
 
-def card_style(item, palette: QPalette) -> CardStyle:
+def card_style(item: Item, palette: QPalette) -> CardStyle:
     base, mid = role_color(palette, "base"), role_color(palette, "mid")
     if isinstance(item, TurnItem):
         return CardStyle(base, mid, accent(item.stance, palette).name())
@@ -247,7 +265,7 @@ def card_style(item, palette: QPalette) -> CardStyle:
 PROMPT, FOLD = "prompt:", "fold:"  # links: prompt:turn:3, prompt:ruling:2, prompt:verdict:0; fold:2
 
 
-def round_of(item) -> int | None:
+def round_of(item: Item) -> int | None:
     """The round a card belongs to (a counsel turn, the judge's ruling); None for the others, which never fold."""
     if isinstance(item, TurnItem):
         return item.round
@@ -256,7 +274,7 @@ def round_of(item) -> int | None:
     return None
 
 
-def prompt_href(item) -> str:
+def prompt_href(item: Item) -> str:
     """The card's 'Prompt…' link: the exact prompt and raw answer of its model calls ('' for a card without)."""
     if isinstance(item, TurnItem) and item.finished:
         return f"{PROMPT}turn:{item.index}"
@@ -267,7 +285,7 @@ def prompt_href(item) -> str:
     return ""
 
 
-def record_links(item, folded: bool, palette: QPalette) -> str:
+def record_links(item: Item, folded: bool, palette: QPalette) -> str:
     """A card's links to its record: the prompt viewer, and folding its round."""
     links = []
     href = prompt_href(item)
@@ -280,7 +298,7 @@ def record_links(item, folded: bool, palette: QPalette) -> str:
     return _small(_dim(" &nbsp;&middot;&nbsp; ".join(links), palette), top=4) if links else ""
 
 
-def folded_html(item, case: str, palette: QPalette) -> str:
+def folded_html(item: TurnItem | RulingItem, case: str, palette: QPalette) -> str:
     """A card of a folded round, on one line: who spoke (or the judge's tendency) and the start of what was said."""
     if isinstance(item, TurnItem):
         color = accent(item.stance, palette).name()
@@ -306,7 +324,7 @@ class TranscriptView(QTextBrowser):
     sig_folded = Signal()
     """The folded rounds changed."""
 
-    def __init__(self, model, lookup: Callable[[str], object | None] = lambda _id: None, parent=None):
+    def __init__(self, model: TranscriptModel, lookup: Lookup = lambda _id: None, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
         self.lookup = lookup
@@ -340,7 +358,7 @@ class TranscriptView(QTextBrowser):
 
     # ---------------------------------------------------------------- reading the cards (tests, screenshots)
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         super().paintEvent(event)
         if self.document().isEmpty() and self.placeholder:
             painter = QPainter(self.viewport())
@@ -405,12 +423,12 @@ class TranscriptView(QTextBrowser):
         return out
 
     # ---------------------------------------------------------------- model -> cards
-    def _html_of(self, item) -> str:
+    def _html_of(self, item: Item) -> str:
         """The card's content: HTML, or Markdown after MARKDOWN (the verdict); a card of a folded round on one line;
         under each card of a turn, a ruling or the verdict, its links to the record (its prompt, folding)."""
         palette = QGuiApplication.palette()
-        folded = round_of(item) in self.folded
-        if folded:
+        folded = round_of(item) in self.folded  # only a turn or a ruling has a round
+        if folded and isinstance(item, TurnItem | RulingItem):
             return folded_html(item, self.model.case, palette) + record_links(item, True, palette)
         text = self._card_of(item, palette)
         if isinstance(item, VerdictItem):
@@ -423,7 +441,7 @@ class TranscriptView(QTextBrowser):
         found = (round_of(self._item(row)) for row in range(self.model.rowCount()))
         return sorted({r for r in found if r is not None})
 
-    def set_folded(self, rounds, folded: bool = True) -> None:
+    def set_folded(self, rounds: Iterable[int], folded: bool = True) -> None:
         """Fold (or unfold) the cards of ``rounds``: each shows one line, its full text one click away."""
         changed = set(rounds) - self.folded if folded else set(rounds) & self.folded
         if not changed:
@@ -458,7 +476,7 @@ class TranscriptView(QTextBrowser):
         bar.setValue(int(max(0, top - 8)))
         self._follow = bar.value() >= bar.maximum() - 24
 
-    def _card_of(self, item, palette: QPalette) -> str:
+    def _card_of(self, item: Item, palette: QPalette) -> str:
         case = self.model.case
         if isinstance(item, TurnItem):
             return turn_html(item, case, self.lookup, palette)
@@ -471,8 +489,9 @@ class TranscriptView(QTextBrowser):
             return MARKDOWN + verdict_markdown(item.verdict, case, self.model.claim, demo)
         return notice_html(item)
 
-    def _item(self, row: int):
-        return self.model.data(self.model.index(row, 0), RecordRole)
+    def _item(self, row: int) -> Item:
+        item: Item = self.model.data(self.model.index(row, 0), RecordRole)
+        return item
 
     def _rebuild(self) -> None:
         self._flush_timer.stop()
@@ -512,7 +531,7 @@ class TranscriptView(QTextBrowser):
         self._html.append("")
         self._fill(row, item)
 
-    def _fill(self, row: int, item) -> None:
+    def _fill(self, row: int, item: Item) -> None:
         text = self._html_of(item)
         if text == self._html[row]:
             return
@@ -533,7 +552,7 @@ class TranscriptView(QTextBrowser):
         for row in range(first, last + 1):
             self._append(row)
 
-    def _on_changed(self, top: QModelIndex, bottom: QModelIndex, roles=()) -> None:
+    def _on_changed(self, top: QModelIndex, bottom: QModelIndex, roles: Sequence[int] = ()) -> None:
         self._dirty.update(range(top.row(), bottom.row() + 1))
         if not self._flush_timer.isActive():
             self._flush_timer.start()
