@@ -167,7 +167,8 @@ def test_markdown_in_chinese(zh, audience):
     assert not [h for h in headings if h in HEADINGS_EN]
     assert "资料库中的证据支持该主张。法庭的置信度为高（在 0 到 1 的量表上为 0.86）。" in text
     assert "裁决依据：1 段支持性文段（randomised trial 1）和 1 段反驳性文段（cohort 1）。" in text
-    assert "**裁决：支持 (SUPPORTED)**，置信度 0.86（高）；共 1 轮，换边 0 次；停止原因：法官认为案件已可裁决。" in text
+    assert "**裁决：支持 (SUPPORTED)**，置信度 0.86（高）" in text
+    assert "*共 1 轮，换边 0 次；停止原因：法官认为案件已可裁决。*" in text
     assert "| ID | 文档 | 页码 | 章节 | 摘录 | 立场（评估） | 发现者 | 引用者 | 证据等级 |" in text
     assert "证据等级：randomised trial · 内容：支持 (supports)，相关度 0.90 · 引用者：辩方 (Defense)（第 1 轮），裁决" in text
     assert "**控方 (Prosecution)**（律师 A，反对 (against)）" in text  # the stored role, its Chinese name beside it
@@ -201,9 +202,9 @@ def test_english_wording_stays(en):
     text = render_markdown(en, "general")
     lines = text.splitlines()
     assert lines[0] == "# Verdict report" and lines[2].startswith("**Claim:** Metformin")
-    assert lines[4].startswith("Trial `t-language` · started 2024-05-06T09:30:00") and "summary for a general reader" in lines[4]
-    assert lines[6] == ("**Verdict: SUPPORTED**, confidence 0.86 (high); 1 round(s), 0 role switch(es); stopped because "
-                        "the judge was ready and confident.")
+    assert lines[4].startswith("Trial t-language · started 2024-05-06T09:30:00") and "summary for a general reader" in lines[4]
+    assert lines[6] == "**Verdict: SUPPORTED**, confidence 0.86 (high)"
+    assert lines[8] == "*1 round(s), 0 role switch(es); stopped because the judge was ready and confident.*"
     assert "The evidence in the library supports the claim. The court's confidence is high (0.86 on a scale from 0 to 1)." in text
     assert "It rests on 1 supporting passage (randomised trial 1) and 1 refuting passage (cohort 1)." in text
     assert "Evidence level: randomised trial · says: supports (relevance 0.90) · cited by Defense (round 1), verdict" in text

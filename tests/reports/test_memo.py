@@ -74,7 +74,7 @@ def test_html_memo(clear):
     record, result = clear
     page, _ = render_html(record)
     assert "<h1>Decision memo</h1>" in page and "<title>Decision memo" in page
-    assert '<span class="label">RECOMMENDED: Lisbon</span>' in page
+    assert '<span class="label"><b>Verdict: RECOMMENDED: Lisbon</b></span>' in page
     row = re.search(r"<tr><td>Lisbon</td>(.*?)</tr>", page).group(1)
     assert re.search(r'<td>8 \[<a class="cite" href="[^"]+"', row), row
     assert "<td>recommended</td>" in row

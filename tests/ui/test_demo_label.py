@@ -136,7 +136,7 @@ def test_every_report_says_so_next_to_the_verdict(sample_library_template, tmp_p
     html = (out / "report.html").read_text(encoding="utf-8")
     box = html[html.index('<div class="verdict'):]
     box = box[:box.index("</div>")]
-    assert f'<p class="demo"><b>&#9888; {DEMO_NOTE} (prosecution, defense, judge on the bundled' in box
+    assert f'<p class="warning"><b>\u26a0 {DEMO_NOTE} (prosecution, defense, judge on the bundled' in box
     import fitz  # the PDF is rendered from the HTML: the note is in it, on the first page
 
     with fitz.open(out / "report.pdf") as pdf:

@@ -3,14 +3,16 @@
     out_dir/check.md   check.html   check.pdf   check.json   check.csv
     out_dir/sources/C3-E1-p4.pdf (+ .png)   C3-E2.html    (claim 3's passage E1 on page 4; E2: a text document's excerpt)
 
-One folder holds one check (an export into the same folder replaces the earlier one). Every format shows, per claim,
-the court's verdict (label, confidence, and whether it comes from the quick check or a full trial) and, beside it,
-never in its place, the reviewer's sign-off. The highlighted copies are made as a trial's report makes them
-(``core.reports.sources``, ``core.reports.excerpts``).
+The same report pipeline as a trial's (``core.reports.export``): the check becomes a ``Document``
+(``check_document``), written as Markdown, HTML and PDF by the writers every report shares; the JSON and the CSV
+are the check's own data formats. One folder holds one check (an export into the same folder replaces the earlier
+one). Every format shows, per claim, the court's verdict (label, confidence, and whether it comes from the quick check
+or a full trial) and, beside it, never in its place, the reviewer's sign-off. The highlighted copies are made as a
+trial's report makes them (``core.reports.sources``, ``core.reports.excerpts``).
 
-Text from the draft and the library is data: HTML escapes it, Markdown escapes it (``md_escape``), and the CSV puts an
-apostrophe before a cell that a spreadsheet would read as a formula (=, +, -, @). Fixed wording follows the draft's
-language (English, or Chinese for a Chinese draft).
+Text from the draft and the library is data: every writer escapes it, and the CSV puts an apostrophe before a cell
+that a spreadsheet would read as a formula (=, +, -, @). Fixed wording follows the draft's language (English, or
+Chinese for a Chinese draft).
 """
 
 from __future__ import annotations
@@ -23,25 +25,23 @@ import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 from typing import Any
 
 from courtroom_desktop import __version__
 from courtroom_desktop.core.check.records import CheckRecord, ClaimRow
 from courtroom_desktop.core.court.records import PoolEntry
-from courtroom_desktop.core.errors import ReportError
 from courtroom_desktop.core.records import Evidence
+from courtroom_desktop.core.reports.document import Break, Document, Heading, Items, Link, Para, Row, Span, Table, Text
 from courtroom_desktop.core.reports.excerpts import write_excerpt
-from courtroom_desktop.core.reports.html_writer import CJK_FONTS
-from courtroom_desktop.core.reports.md_writer import md_escape
+from courtroom_desktop.core.reports.export import DOCUMENT_FORMATS, report_folder, wanted_formats, write_report
 from courtroom_desktop.core.reports.record import SourceCopy
 from courtroom_desktop.core.reports.sources import SOURCES_DIR, Locate, _copy, find_source
-from courtroom_desktop.core.reports.view import clean, one_line
+from courtroom_desktop.core.reports.view import one_line
 from courtroom_desktop.core.reports.words import TERMS_ZH
 
 log = logging.getLogger(__name__)
-FORMATS = ("md", "html", "pdf", "json", "csv")
+FORMATS = (*DOCUMENT_FORMATS, "json", "csv")
 CHECK_STEM = "check"
 JSON_SCHEMA = "courtroom-check/1"
 SOURCE_FILE = re.compile(r"^C\d+-E\d+(-p\d+\.(pdf|png)|\.html)$")
@@ -75,36 +75,6 @@ _STATUS_ZH = {"reviewing": "审阅中", "pending": "待核查", "done": "已完�
               "unchecked": "未核查"}
 _CSS_LABEL = {"supported": "v-supported", "refuted": "v-refuted", "mixed": "v-mixed",
               "insufficient evidence": "v-insufficient"}
-
-CSS = """
-body { font-family: %s; font-size: 14px; line-height: 1.45; color: #212121; max-width: 80rem; margin: 2rem auto;
-       padding: 0 1.25rem; }
-h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.2rem; border-bottom: 1px solid #ddd; }
-.meta, .small { color: #616161; font-size: .85rem; }
-table { border-collapse: collapse; width: 100%%; margin: .5rem 0; }
-th, td { border: 1px solid #ddd; padding: .3rem .45rem; text-align: left; vertical-align: top; }
-th { background: #f5f5f5; }
-.label { font-weight: 700; }
-.v-supported .label { color: #2e7d32; } .v-refuted .label { color: #c62828; } .v-mixed .label { color: #ef6c00; }
-.v-insufficient .label { color: #616161; }
-.note { color: #b71c1c; }
-ul { margin: 0; padding-left: 1.1rem; }
-"""
-PDF_CSS = """
-body { font-family: sans-serif; font-size: 8.5pt; line-height: 1.3; color: #212121; }
-h1 { font-size: 16pt; margin-bottom: 2pt; } h2 { font-size: 12pt; margin-top: 10pt; margin-bottom: 4pt; color: #0d47a1; }
-p { margin-top: 2pt; margin-bottom: 3pt; }
-.meta, .small { font-size: 7.5pt; color: #616161; }
-table { border-collapse: collapse; width: 100%; font-size: 7.5pt; margin-top: 3pt; }
-th, td { border: 0.5pt solid #bdbdbd; padding: 2pt; text-align: left; vertical-align: top; }
-th { font-weight: bold; border-bottom: 1pt solid #616161; }
-a { color: #0d47a1; text-decoration: underline; }
-.label { font-weight: bold; }
-.v-supported .label { color: #2e7d32; } .v-refuted .label { color: #c62828; } .v-mixed .label { color: #ef6c00; }
-.v-insufficient .label { color: #616161; }
-.note { color: #b71c1c; }
-ul { margin-top: 0; margin-bottom: 0; padding-left: 8pt; }
-"""
 
 
 # ------------------------------------------------------------------------------------------------ what each row shows
@@ -260,38 +230,17 @@ def export_check(record: CheckRecord, formats: Iterable[str], out_dir: Path, loc
     """Write the check's report in each of ``formats`` (md, html, pdf, json, csv) into ``out_dir``; returns the
     written paths: the reports in the order asked, then the highlighted source files. ``notes``, if given, receives
     what could not be highlighted ('C3-E1: the source PDF is no longer at ...')."""
-    wanted = list(dict.fromkeys(formats))
-    unknown = [f for f in wanted if f not in FORMATS]
-    if unknown or not wanted:
-        raise ReportError(f"unknown report format(s) {', '.join(unknown) or '(none)'}: choose from {', '.join(FORMATS)}")
-    out_dir = Path(out_dir)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ReportError(f"cannot create the report folder {out_dir} ({exc.strerror})") from exc
+    wanted = wanted_formats(formats, FORMATS)
+    out_dir = report_folder(out_dir)
     copies = highlight_check_sources(record, out_dir, locate)
     if notes is not None:
         notes.extend(f"{c.evidence_id}: {c.note}" for c in copies.values() if c.note)
     rows = _rows(record, copies)
     made = dt.datetime.now().astimezone().isoformat(timespec="seconds")
-    written: list[Path] = []
-    try:
-        for fmt in wanted:
-            path = out_dir / f"{CHECK_STEM}.{fmt}"
-            if fmt == "md":
-                path.write_text(render_markdown(record, rows, made), encoding="utf-8")
-            elif fmt == "html":
-                path.write_text(render_html(record, rows, made), encoding="utf-8")
-            elif fmt == "pdf":
-                path.write_bytes(render_pdf(record, rows, made))
-            elif fmt == "json":
-                path.write_text(json.dumps(check_json(record, rows, made), ensure_ascii=False, indent=2) + "\n",
-                                encoding="utf-8")
-            else:
-                path.write_text(render_csv(record, rows), encoding="utf-8-sig", newline="")
-            written.append(path)
-    except OSError as exc:
-        raise ReportError(f"cannot write the report into {out_dir} ({exc.strerror or exc})") from exc
+    written = write_report(out_dir, CHECK_STEM, wanted, lambda: check_document(record, rows, made), {
+        "json": lambda path: path.write_text(json.dumps(check_json(record, rows, made), ensure_ascii=False, indent=2)
+                                             + "\n", encoding="utf-8"),
+        "csv": lambda path: path.write_text(render_csv(record, rows), encoding="utf-8-sig", newline="")})
     for copy in copies.values():
         for relative in (copy.pdf, copy.excerpt):
             if relative:
@@ -309,93 +258,51 @@ def _header(record: CheckRecord, made: str, lang: str) -> list[tuple[str, str]]:
             (_say(lang, "counts"), count_text)] + ([(_say(lang, "problem"), record.problem)] if record.problem else [])
 
 
-# ------------------------------------------------------------------------------------------------ Markdown
-def render_markdown(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], made: str) -> str:
+# ------------------------------------------------------------------------------------------------ the document
+def check_document(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], made: str) -> Document:
+    """The check as a ``Document`` (written as Markdown, HTML and PDF by the writers every report shares): the
+    header, then one row per claim with its verdict, the sign-off beside it, the passages it rests on (linked to
+    their highlighted copies) and its warnings."""
     lang = lang_of(record)
-    out = [f"# {_say(lang, 'title')}: {md_escape(record.spec.title or Path(record.spec.draft).name)}", ""]
-    out += [f"- **{md_escape(key)}:** {md_escape(value)}" for key, value in _header(record, made, lang)]
-    out += ["", f"## {_say(lang, 'table')}", "", md_escape(_say(lang, "intro")), ""]
-    heads = [_say(lang, k) for k in ("col.n", "col.claim", "col.verdict", "col.signoff", "col.passages", "col.warnings")]
-    out += ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
-    for row, items in rows:
-        links = []
-        for item in items:
-            label = md_escape(passage_text(item, lang))
-            note = f" ({md_escape(item.copy.note)})" if item.copy is not None and item.copy.note else ""
-            links.append((f"[{label}]({item.href})" if item.href else label) + note)
-        warnings = [*(row.quick.warnings if row.quick else ()), *([row.problem] if row.problem else [])]
-        cells = [str(row.index + 1), md_escape(row.claim.text), md_escape(verdict_text(row, lang)),
-                 md_escape(signoff_text(row, lang)), "; ".join(links) or md_escape(_say(lang, "none")),
-                 md_escape("; ".join(warnings))]
-        out.append("| " + " | ".join(cells) + " |")
-    return "\n".join(out) + "\n"
+    title = f"{_say(lang, 'title')}: {one_line(record.spec.title or Path(record.spec.draft).name)}"
+    document = Document(title=title, lang=record.spec.language, landscape=True,
+                        footer=f"Courtroom Desktop \u00b7 {_say(lang, 'title')} {record.id}",
+                        pdf_meta={"creator": f"Courtroom Desktop {__version__}", "subject": f"check {record.id}"})
+    colon, space = ("\uff1a", "") if lang == "zh" else (":", " ")
+    header = tuple((Text(key + colon, bold=True), Text(space + value)) for key, value in _header(record, made, lang))
+    heads = tuple(_say(lang, k) for k in ("col.n", "col.claim", "col.verdict", "col.signoff", "col.passages",
+                                          "col.warnings"))
+    table = [_claim_row(row, items, lang) for row, items in rows]
+    document.add(Heading(1, (Text(title),)), Items(header), Heading(2, (Text(_say(lang, "table")),)),
+                 Para((Text(_say(lang, "intro")),), "small"), Table(heads, tuple(table)))
+    return document
 
 
-# ------------------------------------------------------------------------------------------------ HTML
-def esc(text: object) -> str:
-    return escape(clean(str(text)), quote=True)
-
-
-def render_html(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], made: str, mode: str = "web") -> str:
-    """The report as a web page (``mode`` 'web'), or the HTML that the PDF layout reads ('pdf': no page styles)."""
-    lang = lang_of(record)
-    title = f"{_say(lang, 'title')}: {record.spec.title or Path(record.spec.draft).name}"
-    out: list[str] = []
-    if mode == "web":
-        fonts = CJK_FONTS.get(record.spec.language, '-apple-system, "Segoe UI", Helvetica, Arial, sans-serif')
-        out.append(f'<!DOCTYPE html>\n<html lang="{esc(record.spec.language)}"><head><meta charset="utf-8">'
-                   f"<title>{esc(title)}</title><style>{CSS % fonts}</style></head><body>")
-    out.append(f"<h1>{esc(title)}</h1>")
-    out.append('<table class="meta">' + "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>"
-                                                for k, v in _header(record, made, lang)) + "</table>")
-    out.append(f"<h2>{esc(_say(lang, 'table'))}</h2><p class=\"small\">{esc(_say(lang, 'intro'))}</p>")
-    heads = [_say(lang, k) for k in ("col.n", "col.claim", "col.verdict", "col.signoff", "col.passages", "col.warnings")]
-    out.append("<table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in heads) + "</tr>")
-    for row, items in rows:
-        label = row.label.value if row.label is not None else ""
-        passages = []
-        for item in items:
-            text = esc(passage_text(item, lang))
-            link = f'<a href="{esc(item.href)}">{text}</a>' if item.href else text
-            note = f' <span class="note">({esc(item.copy.note)})</span>' if item.copy is not None and item.copy.note else ""
-            passages.append(f"<li>{link}{note}</li>")
-        warnings = [*(row.quick.warnings if row.quick else ()), *([row.problem] if row.problem else [])]
-        reason = f'<br/><span class="small">{esc(one_line(row.quick.reason))}</span>' if row.quick and row.quick.reason else ""
-        signoff = row.signoff
-        signoff_css = ""
-        if signoff is not None and signoff.decision == "overridden" and signoff.label is not None:
-            signoff_css = _CSS_LABEL.get(signoff.label.value, "")
-        out.append(
-            f'<tr id="claim-{row.index + 1}"><td>{row.index + 1}</td><td>{esc(row.claim.text)}'
-            f'<br/><span class="small">{esc(location_text(row))}</span></td>'
-            f'<td class="{_CSS_LABEL.get(label, "")}"><span class="label">{esc(verdict_text(row, lang))}</span>{reason}</td>'
-            f'<td class="{signoff_css}"><span class="{"label" if signoff_css else ""}">{esc(signoff_text(row, lang))}</span></td>'
-            f"<td>{'<ul>' + ''.join(passages) + '</ul>' if passages else esc(_say(lang, 'none'))}</td>"
-            f'<td>{"<br/>".join(esc(w) for w in warnings)}</td></tr>')
-    out.append("</table>")
-    if mode == "web":
-        out.append("</body></html>\n")
-    return "\n".join(out)
-
-
-# ------------------------------------------------------------------------------------------------ PDF
-def render_pdf(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], made: str) -> bytes:
-    """The HTML laid out on A4 landscape pages by ``core.reports.pdf_layout``, as a trial's report is, with real links
-    to the highlighted copies."""
-    from courtroom_desktop.core.reports.pdf_layout import LaidOut
-
-    lang = lang_of(record)
-    laid = LaidOut(render_html(record, rows, made, mode="pdf"), PDF_CSS, "a4-l", (40.0, 40.0, -40.0, -46.0))
-    try:
-        laid.add_links(SOURCES_DIR)
-        laid.add_footer(f"Courtroom Desktop \u00b7 {_say(lang, 'title')} {record.id}",
-                        lambda page, pages: f"{page}/{pages}", fontsize=7, from_bottom=24)
-    except BaseException:
-        laid.close()
-        raise
-    return laid.finish({"title": f"{_say(lang, 'title')}: {one_line(record.spec.title or record.spec.draft)}",
-                        "author": "Courtroom Desktop", "creator": f"Courtroom Desktop {__version__}",
-                        "producer": "Courtroom Desktop", "subject": f"check {record.id}"})
+def _claim_row(row: ClaimRow, items: list[Cited], lang: str) -> Row:
+    passages: list[Span] = []
+    for n, item in enumerate(items):
+        passages += [Break()] if n else []
+        label = passage_text(item, lang)
+        passages.append(Link(label, item.href) if item.href else Text(label))
+        if item.copy is not None and item.copy.note:
+            passages.append(Text(f" ({item.copy.note})", css="note"))
+    warnings: list[Span] = []
+    for n, warning in enumerate([*(row.quick.warnings if row.quick else ()), *([row.problem] if row.problem else [])]):
+        warnings += ([Break()] if n else []) + [Text(warning)]
+    verdict: list[Span] = [Text(verdict_text(row, lang), bold=True, css="label")]
+    if row.quick and row.quick.reason:
+        verdict += [Break(), Text(one_line(row.quick.reason), css="small")]
+    signoff = row.signoff
+    overridden = signoff is not None and signoff.decision == "overridden" and signoff.label is not None
+    signoff_css = _CSS_LABEL.get(signoff.label.value, "") if overridden and signoff and signoff.label else ""
+    label = row.label.value if row.label is not None else ""
+    cells = ((Text(str(row.index + 1)),),
+             (Text(row.claim.text), Break(), Text(location_text(row), css="small")),
+             tuple(verdict),
+             (Text(signoff_text(row, lang), bold=bool(signoff_css), css="label" if signoff_css else ""),),
+             tuple(passages) or (Text(_say(lang, "none")),),
+             tuple(warnings))
+    return Row(cells, id=f"claim-{row.index + 1}", css=("", "", _CSS_LABEL.get(label, ""), signoff_css, "", ""))
 
 
 # ------------------------------------------------------------------------------------------------ JSON and CSV

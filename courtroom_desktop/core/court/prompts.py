@@ -137,13 +137,14 @@ def ruling_schema(open_ids: Sequence[str], extra: dict[str, Any] | None = None) 
     # A decision round's scores are what the round is for: they come right after the short decisive fields, before
     # the free text, so that a model that runs on in a text field until its token limit has already given them
     # (the bundled model once repeated one phrase through the whole summary and never reached them).
-    base = {name: (info.annotation, info) for name, info in JudgeRuling.model_fields.items()}
+    base: dict[str, Any] = {name: (info.annotation, info) for name, info in JudgeRuling.model_fields.items()}
     short = ("tendency", "confidence", "switch_request", "ready_for_verdict")
-    ordered = {name: base[name] for name in short}
+    ordered: dict[str, Any] = {name: base[name] for name in short}
     ordered.update(extra)
     ordered.update({name: spec for name, spec in base.items() if name not in short})
     ordered.update(fields)
-    return create_model("JudgeRuling", __base__=Bounded, __doc__=JudgeRuling.__doc__, **ordered)
+    model: type[Any] = create_model("JudgeRuling", __base__=Bounded, __doc__=JudgeRuling.__doc__ or "", **ordered)
+    return model
 
 
 _ANGLES = str.maketrans({"<": "‹", ">": "›", "\uff1c": "‹", "\uff1e": "›", "\ufe64": "‹", "\ufe65": "›", "\x00": None})
