@@ -21,7 +21,7 @@ def test_trials_and_checks_go_through_the_same_writers(record, tmp_path, monkeyp
     seen: list[tuple[str, str]] = []
 
     def spying() -> dict:
-        return {fmt: (lambda document, path, fmt=fmt: (seen.append((fmt, path.stem)), write(document, path))[1])
+        return {fmt: (lambda document, path, fmt=fmt, write=write: (seen.append((fmt, path.stem)), write(document, path))[1])
                 for fmt, write in real.items()}
 
     monkeypatch.setattr(report_export, "_document_writers", spying)
