@@ -79,9 +79,9 @@ def _import(workspace: Workspace, collection: str | None, args: argparse.Namespa
 
 def _sync(workspace: Workspace, args: argparse.Namespace) -> int:
     """Each scope imported before, imported again (one progress run each)."""
-    from courtroom_desktop.core.services.library import collection_of, imported_scopes
+    from courtroom_desktop.core.services.library import collection_of
 
-    scopes = imported_scopes(workspace.library)
+    scopes = workspace.zotero_scopes()
     if not scopes:
         print("Zotero: nothing in the library came from Zotero yet; import it first: courtroom zotero import")
         return 0

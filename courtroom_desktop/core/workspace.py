@@ -383,14 +383,31 @@ class Workspace:
         items, where = read_zotero(collection, url, folder)
         return import_items(self.library, items, scope_of(collection), on_event, cancel), where
 
+    def zotero_scopes(self) -> list[str]:
+        """The Zotero scopes imported so far (the whole library, a collection), as ``sync_zotero`` imports them again."""
+        from courtroom_desktop.core.library.zotero import imported_scopes
+
+        return list(imported_scopes(self.library))
+
+    def zotero_version(self, url: str | None = None) -> int | str | None:
+        """Zotero's library version, to tell whether a ``sync_zotero`` is due: None when nothing in this library came
+        from Zotero; else the version its local API at ``url`` reports, or (the API silent, no ``url`` given) its data
+        folder's, read from the database. Blocking: call it off the window's thread."""
+        from courtroom_desktop.core.library.zotero import folder_version, library_version
+
+        if not self.zotero_scopes():
+            return None
+        version = library_version(url)
+        return version if version is not None or url is not None else folder_version()
+
     def sync_zotero(self, url: str | None = None, folder: str | None = None, on_event: EventSink | None = None,
                     cancel: CancelToken | None = None) -> list[tuple[str | None, ZoteroImport, str]]:
         """Every Zotero scope imported so far (the whole library, collections) imported again, so the library is in
         step with Zotero: (collection or None, summary, where it was read) each; [] when nothing came from Zotero."""
-        from courtroom_desktop.core.library.zotero import collection_of, imported_scopes
+        from courtroom_desktop.core.library.zotero import collection_of
 
         done: list[tuple[str | None, ZoteroImport, str]] = []
-        for scope in imported_scopes(self.library):
+        for scope in self.zotero_scopes():
             if cancel is not None and cancel.cancelled:
                 break
             collection = collection_of(scope)

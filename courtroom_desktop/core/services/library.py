@@ -22,10 +22,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.zotero import (
         ZoteroImport,
         collection_of,
-        folder_version,
         import_items,
-        imported_scopes,
-        library_version,
         read_zotero,
         scope_of,
     )
@@ -34,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["CREDENTIAL_FIELDS", "OLLAMA_URL", "CancelToken", "FolderWatcher", "RayEngine", "describe", "document_text", "embedder_server",
            "folders_of", "identity_of", "list_notes", "locate", "read_note", "shutdown", "store_credentials",
            "unwatching", "watching", "ZoteroImport", "import_items", "read_zotero", "scope_of",
-           "collection_of", "folder_version", "imported_scopes", "library_version",
+           "collection_of",
            "use_embedding_child"]
 
 __getattr__ = exports({
@@ -52,7 +49,5 @@ __getattr__ = exports({
     "embedder_server": "privacy:embedder_server",
     "read_zotero": "library.zotero:read_zotero", "import_items": "library.zotero:import_items",
     "scope_of": "library.zotero:scope_of", "collection_of": "library.zotero:collection_of",
-    "imported_scopes": "library.zotero:imported_scopes", "library_version": "library.zotero:library_version",
-    "folder_version": "library.zotero:folder_version",
     "ZoteroImport": "library.zotero:ZoteroImport",
 }, __name__)

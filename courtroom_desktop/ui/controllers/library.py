@@ -179,26 +179,16 @@ class LibraryController(Controller):
         return self.tasks.spawn(self._check_zotero(), QT_TRANSLATE_NOOP("", "Keeping Zotero in step"))
 
     async def _check_zotero(self) -> None:
-        library, url = await self.workspace.library(), self.zotero_url
+        await self.workspace.library()
+        url = self.zotero_url
         if self._busy:
             return
-
-        def ask() -> int | str | None:
-            # in a worker thread, imports included: the Zotero reader brings httpx (0.15 s), which on the window's
-            # thread was a 0.3 s stall right after the library opened (bench/ui.py's preload phase)
-            from courtroom_desktop.core.services.library import folder_version, imported_scopes, library_version
-
-            # the core's Library, which the services do not name: WorkspaceController.library() says object
-            if not imported_scopes(library):  # type: ignore[arg-type]
-                return None
-            version = library_version(url)
-            # the local API silent (Zotero closed, or the API not allowed): the data folder an import then reads
-            return version if version is not None or url is not None else folder_version()
-
-        version = await asyncio.to_thread(ask)
+        core = self.workspace.workspace
+        # in a worker thread, imports included: the Zotero reader brings httpx (0.15 s), which on the window's
+        # thread was a 0.3 s stall right after the library opened (bench/ui.py's preload phase)
+        version = await asyncio.to_thread(core.zotero_version, url)
         if version is None or version == self.zotero_version or self._busy:
             return
-        core = self.workspace.workspace
 
         def work(on_event: EventSink, cancel: CancelToken) -> list[tuple[str | None, ZoteroImport, str]]:
             return core.sync_zotero(url, None, on_event, cancel)

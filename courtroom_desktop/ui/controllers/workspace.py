@@ -65,15 +65,14 @@ class WorkspaceController(Controller):
     def library_open(self) -> bool:
         return self._library_open
 
-    async def library(self) -> object:
-        """The library (the core's Library, which the services do not name: ``self.workspace.library`` is it, typed),
-        opened once in a worker thread (opening imports the stores and reads the catalog)."""
+    async def library(self) -> None:
+        """Open the library once, in a worker thread (opening imports the stores and reads the catalog); the use cases
+        on ``self.workspace`` then find it open."""
         async with self._open_lock:
             if not self._library_open:
                 await asyncio.to_thread(lambda: self.workspace.library)
                 self._library_open = True
                 self.sig_library_ready.emit()
-        return self.workspace.library
 
     async def trials(self) -> object:
         """The trial store (``self.workspace.trials``), opened in a worker thread."""
