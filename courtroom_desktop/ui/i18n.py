@@ -31,16 +31,41 @@ else:
 __all__ = ["LANGUAGES", "QT_TRANSLATE_NOOP", "install", "language", "tr"]
 
 FOLDER = Path(__file__).resolve().parent / "translations"
-#: The languages the window speaks: code -> its own name (shown in the View menu as is).
-LANGUAGES = {"en": "English", "zh_CN": "\u7b80\u4f53\u4e2d\u6587"}
 _installed: list[QTranslator] = []
 _current = "en"
 
 
+def languages() -> dict[str, str]:
+    """The languages the window speaks: English and one per ``translations/courtroom_<code>.ts``, code -> its own
+    name (the core lexicon's ``language.name`` in that language, else Qt's name for it). Adding a language to the
+    window is adding its .ts here and its table to the core's lexicon (core.lexicon), nothing else."""
+    found = {"en": "English"}
+    for source in sorted(FOLDER.glob("courtroom_*.ts")):
+        code = source.stem.removeprefix("courtroom_")
+        found[code] = _own_name(code)
+    return found
+
+
+def _own_name(code: str) -> str:
+    from courtroom_desktop.core.services.export import lexicon
+
+    primary = code.split("_")[0]
+    if lexicon.has(primary):
+        return lexicon.word(primary, "language.name")
+    return QLocale(code).nativeLanguageName() or code
+
+
+#: The languages the window speaks when it starts (the View menu's list): ``languages()``.
+LANGUAGES = languages()
+
+
 def wording_language() -> str:
-    """The language of the court's own wording in the window (core.reports.wording: reasons, the verdict card's
-    sections): 'zh' when the window speaks Chinese, else 'en'."""
-    return "zh" if _current.startswith("zh") else "en"
+    """The language of the core's own wording in the window (core.lexicon through core.reports.wording: reasons, the
+    verdict card's sections): the window's language where the lexicon has a table for it, else 'en'."""
+    from courtroom_desktop.core.services.export import lexicon
+
+    primary = _current.split("_")[0]
+    return primary if lexicon.has(primary) else "en"
 
 
 def tr(text: str) -> str:
@@ -55,11 +80,11 @@ def language(settings: QSettings | None = None) -> str:
         str(settings.value("language", "system", type=str)) if settings is not None else "system")
     if chosen in ("", "system"):
         chosen = QLocale.system().name()
-    if chosen in LANGUAGES:
+    spoken = languages()
+    if chosen in spoken:
         return chosen
-    if chosen.startswith("zh"):
-        return "zh_CN"
-    return "en"
+    primary = chosen.split("_")[0]
+    return next((code for code in spoken if code.split("_")[0] == primary), "en")
 
 
 def compiled(code: str) -> Path | None:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from courtroom_desktop import __version__
+from courtroom_desktop.core import lexicon
 from courtroom_desktop.core.check.records import CheckRecord, ClaimRow
 from courtroom_desktop.core.court.records import PoolEntry
 from courtroom_desktop.core.records import Evidence
@@ -38,7 +39,6 @@ from courtroom_desktop.core.reports.export import DOCUMENT_FORMATS, report_folde
 from courtroom_desktop.core.reports.record import SourceCopy
 from courtroom_desktop.core.reports.sources import SOURCES_DIR, Locate, _copy, find_source
 from courtroom_desktop.core.reports.view import one_line
-from courtroom_desktop.core.reports.words import TERMS_ZH
 
 log = logging.getLogger(__name__)
 FORMATS = (*DOCUMENT_FORMATS, "json", "csv")
@@ -50,29 +50,6 @@ CSV_COLUMNS = ("index", "claim", "location", "court_label", "court_confidence", 
                "problem", "warnings")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
-# key: (English, Simplified Chinese)
-_PAIRS: dict[str, tuple[str, str]] = {
-    "title": ("Check of a draft", "文稿核查报告"), "draft": ("Draft", "文稿"), "checked": ("Checked", "核查时间"),
-    "made": ("Report made", "报告生成于"), "status": ("Status", "状态"), "check_id": ("Check", "核查"),
-    "claims": ("Claims", "主张数"), "counts": ("Verdicts", "裁决统计"), "table": ("Claims and verdicts", "主张与裁决"),
-    "notes": ("Notes", "说明"), "problem": ("Problem", "问题"),
-    "col.n": ("#", "#"), "col.claim": ("Claim", "主张"), "col.verdict": ("Court's verdict", "法庭裁决"),
-    "col.passages": ("Key passages", "关键文段"), "col.signoff": ("Sign-off", "审核"), "col.warnings": ("Warnings", "警告"),
-    "by.quick": ("quick check", "快速核查"), "by.trial": ("trial {id}", "审理 {id}"),
-    "trial_pending": ("full trial {id}: {status}", "完整审理 {id}：{status}"),
-    "unchecked": ("not checked", "未核查"), "no_signoff": ("not signed off", "未审核"),
-    "accepted": ("accepted by {reviewer}", "{reviewer} 已接受"),
-    "overridden": ("overridden by {reviewer}: {label}", "{reviewer} 已推翻，改为：{label}"),
-    "at": ("at {at}", "时间 {at}"), "confidence": ("confidence {value}", "置信度 {value}"),
-    "page": ("{doc}, p. {pages}", "{doc}，第 {pages} 页"), "open_excerpt": ("excerpt", "摘录"),
-    "none": ("none", "无"), "location": ("{where}", "{where}"),
-    "intro": ("Each claim with the court's verdict and, beside it, the reviewer's sign-off. A passage's link opens a "
-              "copy of its source page with the passage highlighted.",
-              "每条主张均列出法庭的裁决，并在旁边列出审核人的意见。文段链接会打开原文页面的副本，文段已高亮。"),
-}
-_WORDS = {lang: {key: pair[i] for key, pair in _PAIRS.items()} for i, lang in enumerate(("en", "zh"))}
-_STATUS_ZH = {"reviewing": "审阅中", "pending": "待核查", "done": "已完成", "trial": "审理中", "failed": "失败",
-              "unchecked": "未核查"}
 _CSS_LABEL = {"supported": "v-supported", "refuted": "v-refuted", "mixed": "v-mixed",
               "insufficient evidence": "v-insufficient"}
 
@@ -98,20 +75,17 @@ class Cited:
 
 def lang_of(record: CheckRecord) -> str:
     """The language of the fixed wording: the draft's, where there is a table for it, else English."""
-    return record.spec.language if record.spec.language in _WORDS else "en"
+    return record.spec.language if lexicon.has(record.spec.language) else "en"
 
 
 def _say(lang: str, key: str, **fields: object) -> str:
-    return _WORDS[lang][key].format(**fields)
+    return lexicon.section(lang, "check.")[key].format(**fields)
 
 
 def _term(lang: str, value: str) -> str:
-    """A stored value (label, status) as shown: in Chinese with its Chinese name first, '反驳 (refuted)'."""
-    if lang == "zh":
-        name = TERMS_ZH.get(value) or _STATUS_ZH.get(value)
-        if name:
-            return f"{name} ({value})"
-    return value
+    """A stored value (label, status) as shown: in another language with its name there first, '反驳 (refuted)'."""
+    name = lexicon.section(lang, "term.").get(value) if lang != "en" else None
+    return f"{name} ({value})" if name and name != value else value
 
 
 def cited(row: ClaimRow) -> list[tuple[str, Evidence]]:

@@ -21,11 +21,12 @@ The arithmetic is deterministic and documented (docs/decisions.md): the model sc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from courtroom_desktop.core import lexicon
 from courtroom_desktop.core.court.reasons import Reason
 from courtroom_desktop.core.records import Frozen
 from courtroom_desktop.core.text import language_of
@@ -153,63 +154,10 @@ class DecisionOutcome(Frozen):
 
 
 # ---------------------------------------------------------------- wording (the claim's language)
-_WORDS = {
-    "en": {
-        "weight_up": "If {c} mattered {f:.1f}x as much as you weighted it (weight {w:.2g} instead of {w0:.2g}), {u} would "
-                     "be recommended instead of {r}.",
-        "weight_down": "If {c} mattered less (weight under {w:.2g} instead of {w0:.2g}), {u} would be recommended "
-                       "instead of {r}.",
-        "score_down": "If {o}'s {c} were {x:.1f}/10 or lower (your notes put it at {s:.0f}/10 {cites}), {u} would be "
-                      "recommended instead of {r}.",
-        "score_up": "If {o}'s {c} were {x:.1f}/10 or higher (your notes put it at {s:.0f}/10 {cites}), {u} would be "
-                    "recommended instead of {r}.",
-        "unknown_low": "If {o}'s {c}, which your notes do not establish, turned out below {x:.1f}/10, {u} would be "
-                       "recommended instead of {r}.",
-        "unknown_high": "If {o}'s {c}, which your notes do not establish, turned out above {x:.1f}/10, {u} would be "
-                        "recommended instead of {r}.",
-        "constraint": "If {r} turns out to break the constraint '{k}', {u} would be recommended.",
-        "weak": "{r} is weak on {c} ({s:.0f}/10) {cites}.",
-        "unknown_risk": "{r}'s {c} is not established by your notes; the table assumed the midpoint.",
-        "unknown_constraint_risk": "Whether {r} meets '{k}' is not established by your notes.",
-        "q_cell": "What is {o}'s {c}?",
-        "q_constraint": "Does {o} meet '{k}'?",
-        "why_flip": "It weighs {share:.0%} of the decision and could change the recommendation.",
-        "why_close": "It is the closest call in the table: a change of {d:.1f} points would change the recommendation.",
-        "why_weight": "It is the heaviest criterion your notes leave open for the option that leads.",
-        "why_open": "It is the heaviest cell your notes leave open ({share:.0%} of the decision).",
-        "plain/recommended": "The court's table recommends {r} ({t:.1f}/10) over {u} ({t2:.1f}/10){cites}.",
-        "plain/too close to call": "{r} ({t:.1f}/10) and {u} ({t2:.1f}/10) are too close to call{cites}.",
-        "plain/not enough evidence": "Your notes do not establish enough to recommend an option; {r} leads on what "
-                                     "they do establish ({t:.1f}/10){cites}.",
-        "plain/no option passes": "Every option breaks a hard constraint.",
-    },
-    "zh": {
-        "weight_up": "如果{c}的重要性是你所设权重的{f:.1f}倍（权重{w:.2g}而非{w0:.2g}），推荐的将是{u}而不是{r}。",
-        "weight_down": "如果{c}没那么重要（权重低于{w:.2g}而非{w0:.2g}），推荐的将是{u}而不是{r}。",
-        "score_down": "如果{o}的{c}不高于{x:.1f}/10（你的笔记给出的是{s:.0f}/10 {cites}），推荐的将是{u}而不是{r}。",
-        "score_up": "如果{o}的{c}不低于{x:.1f}/10（你的笔记给出的是{s:.0f}/10 {cites}），推荐的将是{u}而不是{r}。",
-        "unknown_low": "你的笔记没有确定{o}的{c}；如果它低于{x:.1f}/10，推荐的将是{u}而不是{r}。",
-        "unknown_high": "你的笔记没有确定{o}的{c}；如果它高于{x:.1f}/10，推荐的将是{u}而不是{r}。",
-        "constraint": "如果{r}违反约束“{k}”，推荐的将是{u}。",
-        "weak": "{r}在{c}上较弱（{s:.0f}/10）{cites}。",
-        "unknown_risk": "你的笔记没有确定{r}的{c}；表格按中间值计算。",
-        "unknown_constraint_risk": "你的笔记没有确定{r}是否满足“{k}”。",
-        "q_cell": "{o}的{c}如何？",
-        "q_constraint": "{o}是否满足“{k}”？",
-        "why_flip": "它占决定权重的{share:.0%}，可能改变推荐。",
-        "why_close": "这是表格中最接近的一项：变化{d:.1f}分就会改变推荐。",
-        "why_weight": "这是领先选项中你的笔记尚未确定的权重最大的一项。",
-        "why_open": "这是你的笔记尚未确定的权重最大的一项（占决定的{share:.0%}）。",
-        "plain/recommended": "法庭的评分表推荐{r}（{t:.1f}/10），优于{u}（{t2:.1f}/10）{cites}。",
-        "plain/too close to call": "{r}（{t:.1f}/10）与{u}（{t2:.1f}/10）难分高下{cites}。",
-        "plain/not enough evidence": "你的笔记不足以推荐某个选项；就已确定的部分而言，{r}领先（{t:.1f}/10）{cites}。",
-        "plain/no option passes": "每个选项都违反了某项硬性约束。",
-    },
-}
-
-
-def _words(question: str) -> dict[str, str]:
-    return _WORDS["zh"] if language_of(question) in ("zh", "ja") else _WORDS["en"]
+def _words(question: str) -> Mapping[str, str]:
+    """The decision sentences (core.lexicon, ``decision.``) in the question's language; Japanese reads the Chinese."""
+    lang = language_of(question)
+    return lexicon.section("zh" if lang == "ja" else lang, "decision.")
 
 
 def _cites(ids: Sequence[str]) -> str:
@@ -318,7 +266,7 @@ def _leader(rows: Sequence[OptionRow], weights: dict[str, float], values: dict[s
 
 
 def _conditions(best: OptionRow, others: Sequence[OptionRow], spec: DecisionSpec, weights: dict[str, float],
-                words: dict[str, str]) -> list[str]:
+                words: Mapping[str, str]) -> list[str]:
     if not others:
         return []
     rows = [best, *others]
@@ -398,7 +346,7 @@ def _flip_score(rows: Sequence[OptionRow], weights: dict[str, float], base: dict
     return hi
 
 
-def _risks(best: OptionRow, hearings: Sequence[Hearing], words: dict[str, str]) -> list[str]:
+def _risks(best: OptionRow, hearings: Sequence[Hearing], words: Mapping[str, str]) -> list[str]:
     risks = [words["weak"].format(r=best.option, c=s.criterion, s=s.score, cites=_cites(s.citations))
              for s in sorted(best.scores, key=lambda s: s.score if s.score is not None else 99)
              if s.score is not None and s.score <= 4]
@@ -411,7 +359,7 @@ def _risks(best: OptionRow, hearings: Sequence[Hearing], words: dict[str, str]) 
 
 def _next_question(best: OptionRow, others: Sequence[OptionRow], rows: Sequence[OptionRow],
                    hearings: Sequence[Hearing], spec: DecisionSpec, weights: dict[str, float],
-                   words: dict[str, str]) -> tuple[str, str]:
+                   words: Mapping[str, str]) -> tuple[str, str]:
     """The open question whose answer would most change the recommendation."""
     total_weight = sum(weights.values())
     contenders = [best, *others]

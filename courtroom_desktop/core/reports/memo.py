@@ -7,46 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from courtroom_desktop.core import lexicon
 from courtroom_desktop.core.court.decisions import DecisionOutcome, OptionRow
 from courtroom_desktop.core.reports.record import TrialRecord
 from courtroom_desktop.core.reports.words import wording
-
-_WORDS = {
-    "en": {
-        "title": "Decision memo", "table": "Options by criteria", "option": "Option", "total": "Score (0-10)",
-        "status": "Standing", "recommended": "recommended", "leads": "leads", "runner_up": "runner-up", "out": "out: breaks {what}",
-        "unknown": "?", "range": "{low:.1f}-{high:.1f} if the open cells turn out at either end",
-        "table_note": "Each score is the judge's, 0 (very bad) to 10 (excellent), and counts only with a citation; "
-                      "'?' is a cell your notes do not establish, counted at 5. The score is the weighted mean.",
-        "changes": "What would change the recommendation", "next": "Worth finding out next",
-        "verdict/recommended": "RECOMMENDED: {option}", "verdict/too close to call": "TOO CLOSE TO CALL: {option} leads",
-        "verdict/not enough evidence": "NOT ENOUGH EVIDENCE: {option} leads on what is known",
-        "verdict/no option passes": "NO OPTION PASSES",
-        "sentence/recommended": "The court recommends {option}, by {margin:.1f} points over {runner} (confidence "
-                                "{value}).",
-        "sentence/too close to call": "{option} and {runner} are within {margin:.1f} points: too close to call "
-                                      "(confidence {value}).",
-        "sentence/not enough evidence": "Your notes establish too little to recommend an option; {option} leads on "
-                                        "what they do establish (confidence {value}).",
-        "sentence/no option passes": "Every option breaks a hard constraint.",
-        "none": "none",
-    },
-    "zh": {
-        "title": "决策备忘录", "table": "各选项按标准评分", "option": "选项", "total": "得分（0-10）",
-        "status": "结论", "recommended": "推荐", "leads": "领先", "runner_up": "次选", "out": "排除：违反{what}",
-        "unknown": "？", "range": "未定项取两端时为 {low:.1f}-{high:.1f}",
-        "table_note": "每项得分由法官给出，0（很差）到 10（很好），有引用才计入；“？”表示你的笔记未能确定的项，按 5 计。"
-                      "得分为加权平均。",
-        "changes": "什么会改变推荐", "next": "接下来值得弄清的",
-        "verdict/recommended": "推荐：{option}", "verdict/too close to call": "难分高下：{option} 略领先",
-        "verdict/not enough evidence": "证据不足：就已知部分 {option} 领先", "verdict/no option passes": "没有选项满足约束",
-        "sentence/recommended": "法庭推荐{option}，比{runner}高 {margin:.1f} 分（置信度 {value}）。",
-        "sentence/too close to call": "{option}与{runner}相差不到 {margin:.1f} 分，难分高下（置信度 {value}）。",
-        "sentence/not enough evidence": "你的笔记所能确定的内容不足以推荐某个选项；就已确定的部分而言，{option}领先（置信度 {value}）。",
-        "sentence/no option passes": "每个选项都违反了某项硬性约束。",
-        "none": "无",
-    },
-}
 
 
 def outcome(record: TrialRecord) -> DecisionOutcome | None:
@@ -55,14 +19,14 @@ def outcome(record: TrialRecord) -> DecisionOutcome | None:
 
 
 def memo_say(record: TrialRecord, key: str, **fields: object) -> str:
-    return _WORDS.get(wording(record), _WORDS["en"])[key].format(**fields)
+    return lexicon.section(wording(record), "memo.")[key].format(**fields)
 
 
 def standing(result: DecisionOutcome, row: OptionRow, language: str = "en") -> str:
     """``row``'s standing in the options table (``DecisionOutcome.standing``) in words: 'out: breaks ...', 'recommended',
     'leads', 'runner-up' or ''. The report, the window and the command line all word it here."""
     key = result.standing(row)
-    return _WORDS.get(language, _WORDS["en"])[key].format(what=row.excluded) if key else ""
+    return lexicon.section(language, "memo.")[key].format(what=row.excluded) if key else ""
 
 
 def verdict_name(record: TrialRecord, result: DecisionOutcome) -> str:
