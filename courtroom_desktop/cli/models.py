@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from courtroom_desktop.cli import Context
     from courtroom_desktop.core.config import ModelSettings, ModelSpec
+    from courtroom_desktop.core.services.models import PullProgress
 
 USE_HELP = ("ROLE=PROVIDER:MODEL, e.g. judge=ollama:qwen2.5:14b, all=ollama:llama3.2:3b or "
             "defense=embedded:/path/model.gguf (ROLE: prosecution, defense, judge or all); or 'auto': the assignment "
@@ -115,23 +116,6 @@ def _list(args: argparse.Namespace, ctx: Context) -> int:
 
 # ---------------------------------------------------------------------------- pull
 
-class _PullProgress(Protocol):
-    """What is shown of a pull's progress (core.llm.pull.PullProgress, which no service exports)."""
-
-    @property
-    def status(self) -> str: ...
-    @property
-    def overall_total(self) -> int: ...
-    @property
-    def overall_completed(self) -> int: ...
-    @property
-    def bytes_per_s(self) -> float: ...
-    @property
-    def resuming(self) -> bool: ...
-    @property
-    def resumed_from(self) -> int: ...
-
-
 def _ollama_url(ctx: Context, given: str | None) -> str:
     if given:
         return given.rstrip("/")
@@ -160,7 +144,7 @@ def _pull(args: argparse.Namespace, ctx: Context) -> int:
     task = progress.add_task(f"pulling {name}", total=None, speed="")
     said = {"resuming": False}
 
-    def show(p: _PullProgress) -> None:
+    def show(p: PullProgress) -> None:
         if p.resuming and not said["resuming"]:
             said["resuming"] = True
             progress.console.print(f"resuming: {human_bytes(p.resumed_from)} of {name} already downloaded")

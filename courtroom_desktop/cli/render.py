@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.court.records import Reason, TrialEvent
+    from courtroom_desktop.core.services.trials import DecisionOutcome
 
 
 def said(reason: Reason | None) -> str:
@@ -148,8 +149,7 @@ class TranscriptPrinter:
                 c.print("  [dim]quality scores: " + escape("; ".join(wording.quality_score(q) for q in v.quality))
                         + "[/]")
 
-    # result: a DecisionOutcome (core.court.decisions), which no service exports to the command line
-    def _decision_table(self, result: Any) -> None:
+    def _decision_table(self, result: DecisionOutcome) -> None:
         """A decision's options by criteria: scores with citations, the weighted total, recommended or out."""
         from rich.table import Table
 

@@ -4,19 +4,11 @@ kept in step with the library while this command (or the window) runs (see core.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from courtroom_desktop.cli import Context
-
-
-class _WatchReport(Protocol):
-    """What is printed of a watch report (core.library.watch.WatchReport, which no service exports)."""
-
-    @property
-    def failures(self) -> list[tuple[str, str]]: ...
-
-    def summary(self) -> str: ...
+    from courtroom_desktop.core.services.library import WatchReport
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -61,7 +53,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         return 0
     workspace = ctx.workspace()
 
-    def report(result: _WatchReport) -> None:
+    def report(result: WatchReport) -> None:
         line = result.summary()
         print(line or "up to date", flush=True)
         for path, reason in result.failures:

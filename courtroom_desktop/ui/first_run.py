@@ -16,8 +16,9 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
 
     from courtroom_desktop.core.config import AppConfig
+    from courtroom_desktop.core.services.models import Detection, Proposal
     from courtroom_desktop.ui.controllers.library import LibraryController
-    from courtroom_desktop.ui.controllers.settings import Detection, Proposal, SettingsController
+    from courtroom_desktop.ui.controllers.settings import SettingsController
     from courtroom_desktop.ui.controllers.trial import TrialController
     from courtroom_desktop.ui.controllers.workspace import WorkspaceController
     from courtroom_desktop.ui.widgets.courtroom_panel import CourtroomPanel

@@ -7,7 +7,7 @@ import html
 import re
 import time
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr, wording_language
 
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.config import ModelSettings
     from courtroom_desktop.core.court.records import Reason, Verdict
     from courtroom_desktop.core.records import Chunk
+    from courtroom_desktop.core.services.trials import DecisionOutcome
 
 CITE_SCHEME = "cite"
 #: Phrases the core writes into its descriptions of places (core.privacy's servers, a library's location), shown in
@@ -214,8 +215,7 @@ def verdict_markdown(verdict: Verdict, case: str | None = "claim", claim: str = 
     return "\n".join(lines).strip() + "\n"
 
 
-# result: a DecisionOutcome (core.court.decisions), which no service exports to the window
-def decision_markdown(result: Any) -> list[str]:
+def decision_markdown(result: DecisionOutcome) -> list[str]:
     """A decision's options by criteria (core.court.decisions.DecisionOutcome) as a Markdown table, scores with
     their citations as links, and what is worth finding out next."""
     from courtroom_desktop.core.services.export import memo

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.check.claims import FoundClaim, find_claims, why_checkworthy
     from courtroom_desktop.core.check.drafts import Draft, DraftSentence, Location, read_draft, read_text
     from courtroom_desktop.core.check.export import FORMATS as CHECK_FORMATS
-    from courtroom_desktop.core.check.queue import ClaimUpdated, Progress, QueueFinished, QueuePaused
+    from courtroom_desktop.core.check.queue import CheckQueue, ClaimUpdated, Progress, QueueFinished, QueuePaused
     from courtroom_desktop.core.check.records import (
         CheckClaim,
         CheckRecord,
@@ -35,8 +35,8 @@ if TYPE_CHECKING:
         split,
     )
 
-__all__ = ["CHECK_FORMATS", "CheckClaim", "CheckRecord", "CheckSpec", "CheckStatus", "CheckSummary", "ClaimRow",
-           "ClaimStatus", "ClaimUpdated", "Draft", "DraftSentence", "FoundClaim", "Location", "Progress",
+__all__ = ["CHECK_FORMATS", "CheckClaim", "CheckQueue", "CheckRecord", "CheckSpec", "CheckStatus", "CheckSummary",
+           "ClaimRow", "ClaimStatus", "ClaimUpdated", "Draft", "DraftSentence", "FoundClaim", "Location", "Progress",
            "QueueFinished", "QueuePaused", "QuickResult", "SignOff", "TrialOutcome", "add_sentence", "dump_claims",
            "edit", "find_claims", "from_found", "load_claims_file", "merge", "read_draft", "read_text", "split",
            "why_checkworthy"]
@@ -47,7 +47,8 @@ __getattr__ = exports({
     "FoundClaim": "check.claims:FoundClaim", "find_claims": "check.claims:find_claims",
     "why_checkworthy": "check.claims:why_checkworthy",
     "CHECK_FORMATS": "check.export:FORMATS",
-    "ClaimUpdated": "check.queue:ClaimUpdated", "Progress": "check.queue:Progress",
+    "CheckQueue": "check.queue:CheckQueue", "ClaimUpdated": "check.queue:ClaimUpdated",
+    "Progress": "check.queue:Progress",
     "QueuePaused": "check.queue:QueuePaused", "QueueFinished": "check.queue:QueueFinished",
     **{name: f"check.records:{name}" for name in ("CheckClaim", "CheckRecord", "CheckSpec", "CheckStatus",
                                                    "CheckSummary", "ClaimRow", "ClaimStatus", "QuickResult", "SignOff",

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.ray_engine import RayEngine, shutdown
     from courtroom_desktop.core.library.read.text_files import document_text
     from courtroom_desktop.core.library.shared.location import CREDENTIAL_FIELDS, locate, store_credentials
-    from courtroom_desktop.core.library.watch import FolderWatcher, folders_of, unwatching, watching
+    from courtroom_desktop.core.library.watch import FolderWatcher, WatchReport, folders_of, unwatching, watching
     from courtroom_desktop.core.library.zotero import (
         ZoteroImport,
         collection_of,
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CREDENTIAL_FIELDS", "OLLAMA_URL", "CancelToken", "FolderWatcher", "RayEngine", "describe", "document_text", "embedder_server",
            "folders_of", "identity_of", "list_notes", "locate", "read_note", "shutdown", "store_credentials",
-           "unwatching", "watching", "ZoteroImport", "import_items", "read_zotero", "scope_of",
+           "unwatching", "watching", "WatchReport", "ZoteroImport", "import_items", "read_zotero", "scope_of",
            "collection_of",
            "use_embedding_child"]
 
@@ -39,6 +39,7 @@ __getattr__ = exports({
     "document_text": "library.read.text_files:document_text",
     "FolderWatcher": "library.watch:FolderWatcher", "folders_of": "library.watch:folders_of",
     "watching": "library.watch:watching", "unwatching": "library.watch:unwatching",
+    "WatchReport": "library.watch:WatchReport",
     "read_note": "library.notes:read_note", "list_notes": "library.notes:list_notes",
     "identity_of": "library.embed.embedder:identity_of",
     "use_embedding_child": "library.embed.child:use",

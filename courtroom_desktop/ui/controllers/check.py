@@ -8,9 +8,8 @@ claim finder and the queue as awaited work on the qasync loop. The queue's event
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -20,29 +19,15 @@ from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 if TYPE_CHECKING:
     from courtroom_desktop.core.services.check import (
         CheckClaim,
+        CheckQueue,
         CheckRecord,
         ClaimRow,
-        ClaimUpdated,
         Draft,
-        Progress,
-        QueueFinished,
-        QueuePaused,
     )
     from courtroom_desktop.core.services.trials import Workspace
     from courtroom_desktop.ui.controllers.workspace import WorkspaceController
 
 IDLE, READING, RUNNING, PAUSED, CANCELLED, FINISHED = "idle", "reading", "running", "paused", "cancelled", "finished"
-
-
-class CheckQueue(Protocol):
-    """A check's queue of quick checks and trials (the core's check.queue.CheckQueue, which the services do not
-    name): its events, and pausing or cancelling it."""
-
-    def pause(self, reason: str = ...) -> None: ...
-
-    def cancel(self) -> None: ...
-
-    def run(self) -> AsyncIterator[ClaimUpdated | Progress | QueuePaused | QueueFinished]: ...
 
 
 class CheckController(Controller):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -13,28 +13,8 @@ from courtroom_desktop.ui.controllers import Controller
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
+    from courtroom_desktop.core.services.trials import TrialSummary
     from courtroom_desktop.ui.controllers.workspace import WorkspaceController
-
-
-class TrialSummary(Protocol):
-    """A stored trial as the trial store lists it (the core's store.TrialSummary, which the services do not name)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def claim(self) -> str: ...
-    @property
-    def case_type(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def label(self) -> str | None: ...
-    @property
-    def confidence(self) -> float | None: ...
-    @property
-    def created_at(self) -> float: ...
-    @property
-    def events(self) -> int: ...
 
 
 class HistoryController(Controller):

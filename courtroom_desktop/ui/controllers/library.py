@@ -7,9 +7,9 @@ documents private, and keep the watched folders in step (core.library.watch, in 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -20,7 +20,7 @@ from courtroom_desktop.ui.tasks import call_soon_threadsafe
 if TYPE_CHECKING:
     from courtroom_desktop.core.config import AppConfig, LibrarySettings
     from courtroom_desktop.core.records import Document, IngestEvent, IngestFinished
-    from courtroom_desktop.core.services.library import CancelToken, FolderWatcher, ZoteroImport
+    from courtroom_desktop.core.services.library import CancelToken, FolderWatcher, WatchReport, ZoteroImport
     from courtroom_desktop.ui.controllers.workspace import WorkspaceController
 
     EventSink = Callable[[IngestEvent], None]
@@ -32,26 +32,6 @@ R = TypeVar("R", bound="WriteResult")
 
 #: How often the window asks Zotero whether its library changed (one small request to its local API)
 ZOTERO_CHECK_MS = 5 * 60 * 1000
-
-
-class WatchReport(Protocol):
-    """What one pass of the folder watcher did (the core's library.watch.WatchReport, which the services do not
-    name)."""
-
-    @property
-    def folders(self) -> Sequence[str]: ...
-    @property
-    def added(self) -> int: ...
-    @property
-    def updated(self) -> int: ...
-    @property
-    def removed(self) -> int: ...
-    @property
-    def failed(self) -> int: ...
-    @property
-    def missing(self) -> Sequence[str]: ...
-    @property
-    def at(self) -> float: ...
 
 
 class LibraryController(Controller):

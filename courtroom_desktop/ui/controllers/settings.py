@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -18,52 +17,14 @@ from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.config import ModelSettings, ModelSpec
-    from courtroom_desktop.core.services.models import DoctorRow
-
-# The core's records of finding and pulling models (core.llm.discover, core.llm.pull), which the services do not name:
-# what the window reads of them.
-
-
-class Server(Protocol):
-    """A model server found on this computer (discover.Server)."""
-
-    @property
-    def name(self) -> str: ...
-
-
-class Detection(Protocol):
-    """What was found on this computer (discover.Detection)."""
-
-    @property
-    def servers(self) -> Sequence[Server]: ...
-
-
-class Proposal(Protocol):
-    """The model proposed for each role (discover.Proposal)."""
-
-    @property
-    def lines(self) -> Sequence[str]: ...
-
-    def settings(self, current: ModelSettings) -> ModelSettings: ...
-
-
-class PullProgress(Protocol):
-    """How far a pull is (pull.PullProgress)."""
-
-    @property
-    def status(self) -> str: ...
-    @property
-    def resuming(self) -> bool: ...
-
-
-class PullResult(Protocol):
-    """A finished pull (pull.PullResult)."""
-
-    @property
-    def total_bytes(self) -> int: ...
-    @property
-    def seconds(self) -> float: ...
-
+    from courtroom_desktop.core.services.models import (
+        Detection,
+        DoctorRow,
+        Probe,
+        Proposal,
+        PullProgress,
+        PullResult,
+    )
 
 class SettingsController(Controller):
     sig_models_listed = Signal(str, list)
@@ -141,14 +102,14 @@ class SettingsController(Controller):
 
     # ---------------------------------------------------------------- finding models on this computer
     def find_models(self, models: ModelSettings, embedding_model: str = "all-MiniLM-L6-v2",
-                    probes: list[Any] | None = None) -> asyncio.Task[tuple[Detection, Proposal | None] | None]:
+                    probes: list[Probe] | None = None) -> asyncio.Task[tuple[Detection, Proposal | None] | None]:
         """Probe the usual local model servers in a worker thread (well under 2 s with none running) and propose a
         model per role against ``models`` (ModelSettings); answers on sig_detected."""
         return self.tasks.spawn(self._find(models, embedding_model, probes), QT_TRANSLATE_NOOP("", "Finding models on this computer"))
 
     async def _find(self, models: ModelSettings, embedding_model: str,
-                    probes: list[Any] | None) -> tuple[Detection, Proposal | None]:
-        # probes: core.llm.discover.Probe (where to look; tests pass their own), which the services do not name
+                    probes: list[Probe] | None) -> tuple[Detection, Proposal | None]:
+        # probes: where to look (tests pass their own)
         from courtroom_desktop.core.services.models import detect_blocking, propose
 
         self.sig_detect_started.emit()

@@ -7,7 +7,7 @@ thread."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -28,28 +28,10 @@ if TYPE_CHECKING:
     import asyncio
 
     from courtroom_desktop.core.config import ModelSettings
-    from courtroom_desktop.ui.controllers.settings import Detection, Proposal, PullResult, SettingsController
+    from courtroom_desktop.core.services.models import Detection, Proposal, PullProgress, PullResult
+    from courtroom_desktop.ui.controllers.settings import SettingsController
 
 PULL_HINT = QT_TRANSLATE_NOOP("", "e.g. qwen2.5:7b (see ollama.com/library)")
-
-
-class _PullProgress(Protocol):
-    """What the panel shows of a pull's progress (core.llm.pull.PullProgress, which no service exports)."""
-
-    @property
-    def fraction(self) -> float | None: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def overall_total(self) -> int: ...
-    @property
-    def overall_completed(self) -> int: ...
-    @property
-    def bytes_per_s(self) -> float: ...
-    @property
-    def resuming(self) -> bool: ...
-    @property
-    def resumed_from(self) -> int: ...
 
 
 class ModelSetupPanel(QGroupBox):
@@ -64,7 +46,7 @@ class ModelSetupPanel(QGroupBox):
         self.settings_now = settings_now          # -> ModelSettings the proposal keeps the other fields of
         self.embedding_model = embedding_model
         self.ollama_url = ollama_url
-        self.proposal: Any = None  # the last Proposal found (see _on_detected), or None
+        self.proposal: Proposal | None = None  # the last one found (see _on_detected)
 
         self.find_button = push_button(tr("Find models on this computer"), tr("Look for Ollama, LM Studio, llama.cpp's "
                                        "server and vLLM on their usual ports (well under 2 s)"), self.find_models,
@@ -145,9 +127,7 @@ class ModelSetupPanel(QGroupBox):
     def _on_detect_started(self) -> None:
         self.find_status.setText(tr("Looking for model servers on this computer\u2026"))
 
-    # detection, proposal: core.llm.discover's Detection and Proposal (or None), which no service exports; the
-    # detection goes back to the core (nothing_found_lines), which takes only its own class
-    def _on_detected(self, detection: Any, proposal: Any) -> None:
+    def _on_detected(self, detection: Detection, proposal: Proposal | None) -> None:
         from courtroom_desktop.core.services.models import nothing_found_lines
 
         self.proposal = proposal
@@ -195,7 +175,7 @@ class ModelSetupPanel(QGroupBox):
         if on:
             self.pull_bar.setVisible(True)
 
-    def _on_pull_progress(self, p: _PullProgress) -> None:
+    def _on_pull_progress(self, p: PullProgress) -> None:
         from courtroom_desktop.core.services.models import human_bytes
 
         self._pulling(True)

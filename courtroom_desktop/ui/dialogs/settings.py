@@ -53,8 +53,8 @@ from courtroom_desktop.ui.window_layout import fit_to_screen
 if TYPE_CHECKING:
     import asyncio
 
-    from courtroom_desktop.core.services.models import DoctorRow
-    from courtroom_desktop.ui.controllers.settings import Proposal, SettingsController
+    from courtroom_desktop.core.services.models import DoctorRow, Proposal
+    from courtroom_desktop.ui.controllers.settings import SettingsController
 
 #: The settings the Retrieval, Debate and Library tabs show, in order: (section of AppConfig, field). The widget, its
 #: range, step, unit, label and tooltip come from the field itself (core/config.py, see ``dialogs.fields``).

@@ -4,12 +4,15 @@ dialog's "Find models on this computer"; the rows the proposal assigns say to wh
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from courtroom_desktop.ui.qt_models import RecordTableModel
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.services.models import FoundModel, Proposal
 
 COLUMNS = (QT_TRANSLATE_NOOP("", "Server"), QT_TRANSLATE_NOOP("", "Model"), QT_TRANSLATE_NOOP("", "Size"),
            QT_TRANSLATE_NOOP("", "Parameters"), QT_TRANSLATE_NOOP("", "Family"),
@@ -17,43 +20,7 @@ COLUMNS = (QT_TRANSLATE_NOOP("", "Server"), QT_TRANSLATE_NOOP("", "Model"), QT_T
            QT_TRANSLATE_NOOP("", "Proposed for"))
 
 
-class FoundModel(Protocol):
-    """A model a server on this computer offers (the core's discover.FoundModel)."""
-
-    @property
-    def server(self) -> str: ...
-    @property
-    def base_url(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def size_bytes(self) -> int | None: ...
-    @property
-    def parameters_b(self) -> float | None: ...
-    @property
-    def parameter_label(self) -> str: ...
-    @property
-    def family(self) -> str: ...
-    @property
-    def quantization(self) -> str: ...
-    @property
-    def context_length(self) -> int | None: ...
-    @property
-    def embedding(self) -> bool: ...
-    @property
-    def chat(self) -> bool | None: ...
-
-
-class Proposal(Protocol):
-    """The models proposed for the roles (the core's discover.Proposal): the judge's and counsel's."""
-
-    @property
-    def judge(self) -> FoundModel: ...
-    @property
-    def counsel(self) -> FoundModel: ...
-
-
-class FoundModelsModel(RecordTableModel[FoundModel]):
+class FoundModelsModel(RecordTableModel["FoundModel"]):
     COLUMNS = COLUMNS
 
     def __init__(self, parent: QObject | None = None) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 
@@ -11,6 +11,9 @@ from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.text import VERDICT_WORDS, date_time
 from courtroom_desktop.ui.theme import accent
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.services.trials import TrialSummary
 
 COLUMNS = (QT_TRANSLATE_NOOP("", "Claim or decision"), QT_TRANSLATE_NOOP("", "Case"),
            QT_TRANSLATE_NOOP("", "Status"), QT_TRANSLATE_NOOP("", "Verdict"), QT_TRANSLATE_NOOP("", "Confidence"),
@@ -23,28 +26,7 @@ STATUS_WORDS = {"running": QT_TRANSLATE_NOOP("", "Running"), "paused": QT_TRANSL
                 "cancelled": QT_TRANSLATE_NOOP("", "Cancelled")}
 
 
-class TrialSummary(Protocol):
-    """A stored trial as the trial store lists it (the core's store.TrialSummary)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def claim(self) -> str: ...
-    @property
-    def case_type(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def label(self) -> str | None: ...
-    @property
-    def confidence(self) -> float | None: ...
-    @property
-    def created_at(self) -> float: ...
-    @property
-    def events(self) -> int: ...
-
-
-class TrialsModel(RecordTableModel[TrialSummary]):
+class TrialsModel(RecordTableModel["TrialSummary"]):
     """TrialSummary rows, newest first."""
 
     COLUMNS = COLUMNS

@@ -1312,6 +1312,7 @@ Re-embed now?</source>
     </message>
     <message>
         <source>The cited page appears here, the passage highlighted.</source>
+        <extracomment>(x0, y0, x1, y1) as fractions of the page (core.records.Highlight.rects)</extracomment>
         <translation>被引用的页面显示在这里，并高亮该段落。</translation>
     </message>
     <message>
@@ -2125,7 +2126,7 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
     </message>
     <message>
         <source>Argument format</source>
-        <extracomment>The labels and units core/config.py gives its fields (``shown``), for lupdate: shown through tr</extracomment>
+        <extracomment>the hints ``shown(...)`` leaves in a field&apos;s ``json_schema_extra``: JSON values (label, unit, step, choices, ...) a field&apos;s widget, what loads a value into it, and what reads its value The labels and units core/config.py gives its fields (``shown``), for lupdate: shown through tr</extracomment>
         <translation>论证格式</translation>
     </message>
     <message>
@@ -2685,6 +2686,7 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
     </message>
     <message>
         <source>Put a claim on trial: the Prosecution and the Defense argue from your library, the Judge rules after every round, and the verdict appears here.</source>
+        <extracomment>An evidence id (E3) -&gt; its entry in the trial&apos;s pool (None when the pool has none: a rejected citation)</extracomment>
         <translation>把一个主张交付审理：控方与辩方依据你的文献库辩论，法官每轮作出裁定，裁决将显示在这里。</translation>
     </message>
     <message>
@@ -2857,7 +2859,7 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
     </message>
     <message>
         <source>Reading the trials&apos; use of the library</source>
-        <extracomment>How often the window asks Zotero whether its library changed (one small request to its local API)</extracomment>
+        <extracomment>What a write to the library returns: an ingest&apos;s summary, a Zotero import&apos;s (and where it was read), or those of every Zotero scope brought in step again How often the window asks Zotero whether its library changed (one small request to its local API)</extracomment>
         <translation>正在读取各次审理对文献库的使用情况</translation>
     </message>
     <message>
@@ -3362,18 +3364,6 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
     <message>
         <source>check the draft&apos;s source (.docx, .md, .txt) or a PDF exported with text, or run OCR on it first</source>
         <translation>请核查草稿的源文件（.docx、.md、.txt）或带文本导出的 PDF，或先对其进行 OCR</translation>
-    </message>
-    <message>
-        <source>unknown report format(s) {&apos;, &apos;.join(unknown) or &apos;(none)&apos;}: choose from {&apos;, &apos;.join(FORMATS)}</source>
-        <translation>未知的报告格式 {&apos;, &apos;.join(unknown) or &apos;(none)&apos;}：请从 {&apos;, &apos;.join(FORMATS)} 中选择</translation>
-    </message>
-    <message>
-        <source>cannot create the report folder {out_dir} ({exc.strerror})</source>
-        <translation>无法创建报告文件夹 {out_dir}（{exc.strerror}）</translation>
-    </message>
-    <message>
-        <source>cannot write the report into {out_dir} ({exc.strerror or exc})</source>
-        <translation>无法将报告写入 {out_dir}（{exc.strerror or exc}）</translation>
     </message>
     <message>
         <source>claims are waiting for a full trial</source>
@@ -4542,6 +4532,22 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
     <message>
         <source>this trial would send private notes ({&apos;, &apos;.join((repr(t) for t in titles))}{more}) to a model server on another machine: {self.sends()}</source>
         <translation>此次审理会将私密笔记（{&apos;, &apos;.join((repr(t) for t in titles))}{more}）发送到另一台机器上的模型服务器：{self.sends()}</translation>
+    </message>
+    <message>
+        <source>unknown report format(s) {&apos;, &apos;.join(unknown) or &apos;(none)&apos;}: choose from {&apos;, &apos;.join(offered)}</source>
+        <translation>未知的报告格式 {&apos;, &apos;.join(unknown) or &apos;(none)&apos;}：请从 {&apos;, &apos;.join(offered)} 中选择</translation>
+    </message>
+    <message>
+        <source>unknown audience {audience}: choose general or expert</source>
+        <translation>未知的读者类型 {audience}：请选择 general 或 expert</translation>
+    </message>
+    <message>
+        <source>cannot create the report folder {out_dir} ({exc.strerror})</source>
+        <translation>无法创建报告文件夹 {out_dir}（{exc.strerror}）</translation>
+    </message>
+    <message>
+        <source>cannot write the report into {out_dir} ({exc.strerror or exc})</source>
+        <translation>无法将报告写入 {out_dir}（{exc.strerror or exc}）</translation>
     </message>
     <message>
         <source>unknown fusion {method}: use &apos;rrf&apos; or &apos;convex&apos;</source>

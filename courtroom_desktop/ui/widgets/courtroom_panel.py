@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QGuiApplication
@@ -34,6 +34,7 @@ from courtroom_desktop.ui.widgets.transcript import Lookup, TranscriptView
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.court.records import TrialEvent, TrialSpec
+    from courtroom_desktop.core.services.models import TextServer
     from courtroom_desktop.core.services.trials import DecisionSpec
     from courtroom_desktop.ui.controllers.trial import TrialController
     from courtroom_desktop.ui.dialogs.decision import DecisionDialog
@@ -49,15 +50,6 @@ DEMO_NOTE_SOURCE = QT_TRANSLATE_NOOP("", "demo model: try the app, do not rely o
 #: The sides' names as core.court.records.role_name gives them, for lupdate (shown through tr)
 ROLE_NAMES = (QT_TRANSLATE_NOOP("", "Prosecution"), QT_TRANSLATE_NOOP("", "Defense"),
               QT_TRANSLATE_NOOP("", "Counsel for"), QT_TRANSLATE_NOOP("", "Counsel against"))
-
-
-class Server(Protocol):
-    """Where a role's text goes (the core's privacy.Server, which the services do not name)."""
-
-    @property
-    def label(self) -> str: ...
-    @property
-    def local(self) -> bool: ...
 
 
 class CourtroomPanel(QWidget):
@@ -241,10 +233,10 @@ class CourtroomPanel(QWidget):
         self.demo_banner.setToolTip(note)
         self.demo_banner.setVisible(bool(note))
 
-    def set_servers(self, where: Mapping[str, Server]) -> None:
+    def set_servers(self, where: Mapping[str, TextServer]) -> None:
         """``where``: role (and 'embedder') -> core.privacy.Server. Shown as one line, roles grouped by server;
         a server on another machine in bold, so it is clear which text leaves this computer."""
-        groups: dict[Server, list[str]] = {}
+        groups: dict[TextServer, list[str]] = {}
         for role, server in where.items():
             groups.setdefault(server, []).append(role)
         parts = []

@@ -9,9 +9,10 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from courtroom_desktop.ui.controls import push_button, record_table, table_panel
 from courtroom_desktop.ui.i18n import tr
-from courtroom_desktop.ui.qt_models.trials import TrialsModel, TrialSummary
+from courtroom_desktop.ui.qt_models.trials import TrialsModel
 
 if TYPE_CHECKING:
+    from courtroom_desktop.core.services.trials import TrialSummary
     from courtroom_desktop.ui.controllers.history import HistoryController
 
 

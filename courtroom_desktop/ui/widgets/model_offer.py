@@ -18,7 +18,7 @@ from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 
 if TYPE_CHECKING:
-    from courtroom_desktop.ui.controllers.settings import Detection, Proposal
+    from courtroom_desktop.core.services.models import Detection, Proposal
 
 
 class ModelOfferBar(QFrame):
