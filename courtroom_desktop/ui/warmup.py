@@ -19,23 +19,15 @@ import sys
 import threading
 import time
 
+from courtroom_desktop.core.services import FIRST_IMPORTS
+
 log = logging.getLogger(__name__)
 
-#: In the order a first run needs them: the trial list and records (pydantic), the library (numpy, PyMuPDF, pyarrow)
-#: and its vector store, the ONNX embedder's runner, retrieval, the court's engine, the embedded chat model's wrapper
-#: (the preload makes it on the window's thread), and the report writer the window's cards use (``ui/text.py``).
-#: The extension libraries these load on first use (LanceDB, tantivy, onnxruntime, llama.cpp) are not imported here:
-#: the embedding model runs in a child process in the window (``core/library/embed/child.py``).
-MODULES = (
-    "courtroom_desktop.core.court.store",
-    "courtroom_desktop.core.library.library",
-    "courtroom_desktop.core.library.store.vectors",
-    "courtroom_desktop.core.library.embed.onnx",
-    "courtroom_desktop.core.retrieval.retriever",
-    "courtroom_desktop.core.court.engine",
-    "courtroom_desktop.core.llm.embedded",
-    "courtroom_desktop.core.reports",
-)
+#: What the core's use cases import on first use, in the order a first run needs them (the core names them:
+#: ``core.services.FIRST_IMPORTS``). The extension libraries these load on first use (LanceDB, tantivy, onnxruntime,
+#: llama.cpp) are not imported here: the embedding model runs in a child process in the window
+#: (``core/library/embed/child.py``).
+MODULES = FIRST_IMPORTS
 
 #: Seconds between two modules: long enough for a waiting thread (the window's) to take the interpreter lock.
 PAUSE_S = 0.005

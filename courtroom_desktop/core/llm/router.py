@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any, TypedDict
 
@@ -31,6 +32,14 @@ def build_chat_model(spec: ModelSpec, role: str, **kwargs: Any) -> ChatModel:
 
         return OpenAIChatModel(spec, role, **kwargs)
     raise ConfigError(f"models.{role}.provider: unknown provider {spec.provider!r}")
+
+
+def release_loaded_models() -> None:
+    """Free every embedded llama.cpp model this process loaded (at the window's close, not during interpreter
+    shutdown); nothing when none was loaded (the embedded wrapper is not imported for it)."""
+    embedded = sys.modules.get("courtroom_desktop.core.llm.embedded")
+    if embedded is not None:
+        embedded.unload_all()
 
 
 class ModelRouter:

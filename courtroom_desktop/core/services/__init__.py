@@ -14,3 +14,18 @@ An import-linter contract in pyproject.toml holds them to that.
 
 Each service looks its names up when they are used (``_lazy``), so importing one costs nothing until then.
 """
+
+#: The core modules a first run of the window needs, in that order: the trial list and records (pydantic), the library
+#: (numpy, PyMuPDF, pyarrow) and its vector store, the ONNX embedder's runner, retrieval, the court's engine, the
+#: embedded chat model's wrapper, and the report writers. The window's first worker imports them ahead, one at a time
+#: (ui/warmup.py), so that no use case imports them on the window's thread; the core names its own modules here.
+FIRST_IMPORTS = (
+    "courtroom_desktop.core.court.store",
+    "courtroom_desktop.core.library.library",
+    "courtroom_desktop.core.library.store.vectors",
+    "courtroom_desktop.core.library.embed.onnx",
+    "courtroom_desktop.core.retrieval.retriever",
+    "courtroom_desktop.core.court.engine",
+    "courtroom_desktop.core.llm.embedded",
+    "courtroom_desktop.core.reports",
+)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.llm.embedded import resolve_gguf
     from courtroom_desktop.core.llm.ollama import same_model
     from courtroom_desktop.core.llm.pull import PullProgress, PullResult, pull_model
-    from courtroom_desktop.core.llm.router import build_chat_model, list_models
+    from courtroom_desktop.core.llm.router import build_chat_model, list_models, release_loaded_models
     from courtroom_desktop.core.privacy import Server as TextServer
     from courtroom_desktop.core.privacy import servers, where_text_goes
     from courtroom_desktop.core.secrets import key_storage, set_api_key
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 __all__ = ["DEMO_NOTE", "SETUP_IN_WINDOW", "Detection", "DoctorRow", "FoundModel", "Probe", "Proposal", "PullProgress",
            "PullResult", "Server", "TextServer", "build_chat_model", "context_words", "demo_line", "demo_roles",
            "detect_blocking", "failed", "human_bytes", "is_demo_spec", "key_storage", "list_models",
-           "nothing_found_lines", "propose", "pull_model", "ratings", "resolve_gguf", "run_doctor", "same_model",
+           "nothing_found_lines", "propose", "pull_model", "ratings", "release_loaded_models", "resolve_gguf",
+           "run_doctor", "same_model",
            "servers", "set_api_key", "where_text_goes"]
 
 __getattr__ = exports({
@@ -49,6 +50,7 @@ __getattr__ = exports({
     "resolve_gguf": "llm.embedded:resolve_gguf", "same_model": "llm.ollama:same_model",
     "pull_model": "llm.pull:pull_model", "PullProgress": "llm.pull:PullProgress", "PullResult": "llm.pull:PullResult",
     "build_chat_model": "llm.router:build_chat_model", "list_models": "llm.router:list_models",
+    "release_loaded_models": "llm.router:release_loaded_models",
     "servers": "privacy:servers", "TextServer": "privacy:Server", "where_text_goes": "privacy:where_text_goes",
     "key_storage": "secrets:key_storage", "set_api_key": "secrets:set_api_key",
 }, __name__)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -162,7 +161,7 @@ class WorkspaceController(Controller):
             await self.workspace.router.aclose()  # models that were never built cost nothing to close
         finally:
             await asyncio.to_thread(self.workspace.close)
-            embedded = sys.modules.get("courtroom_desktop.core.llm.embedded")
-            if embedded is not None:
-                embedded.unload_all()  # free llama.cpp models now, not during interpreter shutdown
+            from courtroom_desktop.core.services.models import release_loaded_models
+
+            release_loaded_models()  # free llama.cpp models now, not during interpreter shutdown
 
