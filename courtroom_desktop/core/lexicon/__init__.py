@@ -15,7 +15,7 @@ to English) and name it in ``_MODULES``; for the window's own strings, add its `
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
 _MODULES = {"en": "en", "zh": "zh"}  # language -> module of this package
@@ -48,6 +48,25 @@ def table(lang: str) -> Mapping[str, str]:
 def section(lang: str, prefix: str) -> Mapping[str, str]:
     """The keys starting with ``prefix`` ('report.'), without it: {'summary': 'Summary', ...}."""
     return {key[len(prefix):]: value for key, value in table(lang).items() if key.startswith(prefix)}
+
+
+class Sections(Mapping[str, Mapping[str, str]]):
+    """One section per language, ``sections[lang][key]`` ('report.': ``sections["zh"]["summary"]``): a language
+    without a table is not in it (KeyError), so that a caller can fall back to English."""
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+
+    def __getitem__(self, lang: str) -> Mapping[str, str]:
+        if not has(lang):
+            raise KeyError(lang)
+        return section(lang, self.prefix)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(languages())
+
+    def __len__(self) -> int:
+        return len(languages())
 
 
 def word(lang: str, key: str, **fields: object) -> str:

@@ -18,7 +18,7 @@ on (``rests_on``) and what the verdict rule changed of the judge's draft (``corr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from courtroom_desktop.core import lexicon
@@ -27,22 +27,8 @@ from courtroom_desktop.core.reports.words import WORDS, terms
 
 LANGUAGES = lexicon.languages()  # the languages with a table when this module was first imported
 
-class _Templates(Mapping[str, Mapping[str, str]]):
-    """The reason templates per language (``TEMPLATES[lang][code]``): the lexicon's ``reason.`` keys."""
-
-    def __getitem__(self, lang: str) -> Mapping[str, str]:
-        if not lexicon.has(lang):
-            raise KeyError(lang)
-        return lexicon.section(lang, "reason.")
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(lexicon.languages())
-
-    def __len__(self) -> int:
-        return len(lexicon.languages())
-
-
-TEMPLATES: Mapping[str, Mapping[str, str]] = _Templates()
+TEMPLATES: Mapping[str, Mapping[str, str]] = lexicon.Sections("reason.")
+"""The reason templates per language (TEMPLATES[lang][code]): the lexicon's reason. keys."""
 
 # parameters that hold a label, tendency, status or role name: shown by their Chinese names in Chinese
 TERM_KEYS = frozenset({"label", "proposed", "leans", "record_label", "status", "role", "side", "evidence_label",

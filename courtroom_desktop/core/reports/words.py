@@ -13,7 +13,7 @@ language by ``core.reports.wording``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -24,23 +24,8 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.reports.record import TrialRecord
 
 
-class _Wordings(Mapping[str, Mapping[str, str]]):
-    """The reports' wording per language (``WORDS[lang][key]``): the lexicon's ``report.`` keys (core.lexicon, one
-    table per language; the fields in braces are filled in by the caller, already escaped for its format)."""
-
-    def __getitem__(self, lang: str) -> Mapping[str, str]:
-        if not lexicon.has(lang):
-            raise KeyError(lang)
-        return lexicon.section(lang, "report.")
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(lexicon.languages())
-
-    def __len__(self) -> int:
-        return len(lexicon.languages())
-
-
-WORDS: Mapping[str, Mapping[str, str]] = _Wordings()
+WORDS: Mapping[str, Mapping[str, str]] = lexicon.Sections("report.")
+"""The reports' wording per language (WORDS[lang][key]): the lexicon's report. keys."""
 
 
 def terms(lang: str) -> Mapping[str, str]:
