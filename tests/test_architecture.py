@@ -38,8 +38,9 @@ def test_core_imports_without_qt_loaded():
 def test_the_window_and_the_command_line_have_an_allow_list_into_the_core():
     """The ui/cli contract forbids the whole core and lets through only the services, the records, the settings
     and the errors: a new core module is closed to them until it is offered through a service."""
-    allowed = {"courtroom_desktop.core.services", "courtroom_desktop.core.services.**", "courtroom_desktop.core.config", "courtroom_desktop.core.errors",
-               "courtroom_desktop.core.records", "courtroom_desktop.core.court.records"}
+    allowed = {"courtroom_desktop.core.services", "courtroom_desktop.core.services.**",
+               "courtroom_desktop.core.config", "courtroom_desktop.core.errors", "courtroom_desktop.core.records",
+               "courtroom_desktop.core.court.records"}
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     contract = next(c for c in declared if set(c["source_modules"]) == {"courtroom_desktop.ui", "courtroom_desktop.cli"})
     assert contract["type"] == "forbidden" and contract["forbidden_modules"] == ["courtroom_desktop.core"]

@@ -35,3 +35,50 @@ def test_round_bounds_given_on_the_command_line(workspace):
     assert debate.with_rounds(min_rounds=6).max_rounds == 6
     with pytest.raises(ValueError, match="min_rounds \\(3\\) exceeds debate.max_rounds \\(2\\)"):
         debate.with_rounds(min_rounds=3, max_rounds=2)
+
+
+class _Model:
+    def __init__(self, provider: str, loaded: list[str], fails: bool = False):
+        self.provider, self.loaded, self.fails = provider, loaded, fails
+
+    async def load(self) -> None:
+        if self.fails:
+            raise RuntimeError("no such GGUF file")
+        self.loaded.append(self.provider)
+
+
+class _Router:
+    def __init__(self, models):
+        self.models = models
+        self.closed = False
+
+    def for_role(self, role):
+        return self.models[role]
+
+    async def aclose(self):
+        self.closed = True
+
+
+def test_the_window_preloads_the_embedded_chat_models_through_the_workspace(workspace, caplog):
+    """The use case the window calls right after it shows (it used to walk the router itself): embedded models are
+    loaded, the others are not, and a model that fails to load stops the preload with a warning, never an error.
+    Break: load every provider, and the first assertion fails."""
+    import asyncio
+
+    loaded: list[str] = []
+    workspace._router = _Router({"prosecution": _Model("embedded", loaded), "defense": _Model("ollama", loaded),
+                                 "judge": _Model("embedded", loaded)})
+    asyncio.run(workspace.preload_chat_models())
+    assert loaded == ["embedded", "embedded"]
+    workspace._router = _Router({"prosecution": _Model("embedded", loaded, fails=True),
+                                 "defense": _Model("embedded", loaded), "judge": _Model("embedded", loaded)})
+    asyncio.run(workspace.preload_chat_models())
+    assert loaded == ["embedded", "embedded"] and "preloading the prosecution model failed" in caplog.text
+    asyncio.run(workspace.aclose_models())
+    assert workspace._router.closed
+
+
+def test_a_documents_file_before_the_library_opens_is_its_stored_path(workspace):
+    assert not workspace.library_open
+    assert workspace.local_file("/papers/a.pdf") == "/papers/a.pdf"
+    assert not workspace.library_open  # asking did not open it

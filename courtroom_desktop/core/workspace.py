@@ -13,6 +13,7 @@ use cases the command line and the window both call (and nothing else writes out
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -62,6 +63,8 @@ if TYPE_CHECKING:
     EventSink = Callable[[IngestEvent], None]
 
 EMPTY_LIBRARY = "the library is empty: add documents first (`courtroom ingest PATH`, or the sample library in the window)"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -308,6 +311,30 @@ class Workspace:
         library = self.library
         _ = library.embedder.dim
         _ = library.vectors, self.retriever
+
+    async def preload_chat_models(self) -> None:
+        """The embedded chat models the roles use, loaded now (the model and its tokenizer, in a thread), so that a
+        first trial does not wait for them; a model that fails to load is left to the trial, which reports it with
+        its fix."""
+        for role in ROLES:
+            model = self.router.for_role(role)
+            load = getattr(model, "load", None)
+            if getattr(model, "provider", "") == "embedded" and load is not None:
+                try:
+                    await load()
+                except Exception as exc:  # noqa: BLE001 - the trial will report it with its fix
+                    log.warning("preloading the %s model failed: %s", role, exc)
+                    return
+
+    async def aclose_models(self) -> None:
+        """Close the chat models' connections (models never built cost nothing)."""
+        await self.router.aclose()
+
+    def local_file(self, path: str) -> str:
+        """A document's file as this machine can open it: a shared library fetches its stored copy into the cache
+        (``Library.local_file``); before the library is open, the path as stored. Blocking: off the window's
+        thread."""
+        return self.library.local_file(path) if self.library_open else path
 
     # ---------------------------------------------------------------- stored trials
     def trial_list(self) -> list[TrialSummary]:

@@ -94,7 +94,7 @@ class LibraryController(Controller):
         await self.workspace.library()
         core = self.workspace.workspace
         docs, failures, location = await asyncio.to_thread(
-            lambda: (core.documents(), core.failures(), core.library.location))
+            lambda: (core.documents(), core.failures(), core.library_location))
         self.documents, self.failures = list(docs), [(path, why) for path, why in failures]
         self.sig_location.emit(location.describe(), location.read_only)
         self.sig_documents.emit(self.documents, self.failures)

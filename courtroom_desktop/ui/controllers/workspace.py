@@ -4,9 +4,8 @@ applying new settings live, and switching the data folder."""
 from __future__ import annotations
 
 import asyncio
-import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -17,14 +16,6 @@ from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.services.trials import Workspace
-
-log = logging.getLogger(__name__)
-
-
-class _Loads(Protocol):
-    """An embedded chat model (its provider 'embedded'): loaded before it is called."""
-
-    async def load(self) -> None: ...
 
 
 class WorkspaceController(Controller):
@@ -110,15 +101,7 @@ class WorkspaceController(Controller):
         self.sig_models_ready.emit()
 
     async def _load_chat_models(self) -> None:
-        router = self.workspace.router
-        for role in ROLES:
-            model = router.for_role(role)
-            if getattr(model, "provider", "") == "embedded":
-                try:
-                    await cast(_Loads, model).load()  # the model and its tokenizer, in a thread
-                except Exception as exc:  # noqa: BLE001 - the trial will report it with its fix
-                    log.warning("preloading the %s model failed: %s", role, exc)
-                    return
+        await self.workspace.preload_chat_models()
 
     # ---------------------------------------------------------------- settings
     def apply_config(self, config: AppConfig) -> None:
@@ -158,7 +141,7 @@ class WorkspaceController(Controller):
     async def close(self) -> None:
         await self.tasks.cancel_all()
         try:
-            await self.workspace.router.aclose()  # models that were never built cost nothing to close
+            await self.workspace.aclose_models()  # models that were never built cost nothing to close
         finally:
             await asyncio.to_thread(self.workspace.close)
             from courtroom_desktop.core.services.models import release_loaded_models
