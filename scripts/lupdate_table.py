@@ -1,4 +1,4 @@
-"""The part the generated lupdate tables share (scripts/config_words.py, scripts/core_words.py): strings lupdate cannot
+"""The part of a generated lupdate table (scripts/config_words.py) that could serve another: strings lupdate cannot
 see where they are written (in the core, which knows nothing of Qt) written out as ``QT_TRANSLATE_NOOP`` entries of a
 module in the ui package, and a ``--check`` that fails when that module is behind its source."""
 

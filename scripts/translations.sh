@@ -12,7 +12,6 @@ TOOLS="$("$PY" -c 'import PySide6, os; print(os.path.dirname(PySide6.__file__))'
 FOLDER=courtroom_desktop/ui/translations
 if [ "${1:-}" != "--release" ]; then
   "$PY" scripts/config_words.py  # the settings' descriptions (their tooltips), from core/config.py
-  "$PY" scripts/core_words.py  # the messages the core writes for a person (errors, fixes, the doctor), from its source
   mapfile -t SOURCES < <(find courtroom_desktop/ui -name '*.py' | sort)
   for ts in "$FOLDER"/courtroom_*.ts; do
     "$TOOLS/lupdate" -no-obsolete -locations none "${SOURCES[@]}" -ts "$ts"

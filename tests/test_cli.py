@@ -84,3 +84,40 @@ def test_watch_add_then_once_keeps_the_folder_in_step(tmp_path, capsys):
     assert "1 added" in capsys.readouterr().out
     listing = json.loads(courtroom(*dirs, "library", "list", "--json").stdout)
     assert [d["title"] for d in listing["documents"]] == ["Blood Pressure Trial"]
+
+
+def test_the_command_line_speaks_the_users_language(tmp_path, capsys, monkeypatch):
+    """--language zh (or COURTROOM_LANGUAGE, or the locale) says the core's errors, their fixes and a file's skip
+    reason in Chinese from the lexicon's tables; without them the same words come in English (break: main printing
+    str(exc) as it came, and it fails)."""
+    from courtroom_desktop.core.text import has_cjk
+    from testkit.untranslated import english_words
+
+    config_dir, data_dir = tmp_path / "cfg", tmp_path / "data"
+    config_dir.mkdir()
+    (config_dir / "config.toml").write_text("[debate]\nmin_rounds = 5\nmax_rounds = 2\n", encoding="utf-8")
+    base = ["--config-dir", str(config_dir), "--data-dir", str(data_dir)]
+    monkeypatch.delenv("COURTROOM_LANGUAGE", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert main([*base, "library", "list"]) == 2
+    english = capsys.readouterr().err
+    assert english.startswith("error: ") and "exceeds debate.max_rounds" in english
+    for how in ("option", "environment", "locale"):
+        args = ["--language", "zh", *base] if how == "option" else base
+        if how == "environment":
+            monkeypatch.setenv("COURTROOM_LANGUAGE", "zh_CN")
+        if how == "locale":
+            monkeypatch.delenv("COURTROOM_LANGUAGE")
+            monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+        assert main([*args, "library", "list"]) == 2
+        chinese = capsys.readouterr().err
+        assert chinese.startswith("错误：") and "debate.min_rounds" in chinese and has_cjk(chinese), (how, chinese)
+        assert english_words(chinese, {"debate.min_rounds", "debate.max_rounds", "debate", "config.toml"}) == [], chinese
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    (config_dir / "config.toml").unlink()
+    broken = tmp_path / "broken.pdf"
+    make_not_pdf(broken)
+    main(["--language", "zh", *base, "ingest", str(broken)])
+    out = capsys.readouterr()
+    line = next(line for line in (out.out + out.err).splitlines() if "broken.pdf" in line)
+    assert has_cjk(line), line

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from courtroom_desktop import APP_NAME, __version__
+from courtroom_desktop.cli import words
 from courtroom_desktop.core.config import AppConfig, config_dir, data_dir, load_config
 from courtroom_desktop.core.errors import CourtroomError
 
@@ -57,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="settings folder (default: $COURTROOM_CONFIG_DIR or the platform config folder)")
     parser.add_argument("--data-dir", metavar="DIR",
                         help="library and trials folder (default: $COURTROOM_DATA_DIR or the platform data folder)")
+    parser.add_argument("--language", metavar="CODE",
+                        help="language of errors, fixes, the court's reasons and notes: en or zh (default: "
+                             "$COURTROOM_LANGUAGE, else the system's locale; help texts stay English)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
         module = importlib.import_module(f"courtroom_desktop.cli.{name}")
@@ -68,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    words.choose(args.language)
     ctx = Context(config_dir=config_dir(args.config_dir), data_dir=data_dir(args.data_dir))
     if args.command is None:
         from courtroom_desktop.ui.app import run_app
@@ -76,10 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._run(args, ctx) or 0)
     except CourtroomError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(words.label("error") + words.say(str(exc)), file=sys.stderr)
         if exc.fix:
-            print(f"fix: {exc.fix}", file=sys.stderr)
+            print(words.label("fix") + words.say(exc.fix), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(words.word("interrupted"), file=sys.stderr)
         return 130

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.cli import words
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -125,7 +127,7 @@ def drive(workspace: Workspace, check_id: str, report: str | None, formats: str,
                     print(line, file=sys.stderr, flush=True)
                     last_progress = line
             elif isinstance(event, QueuePaused):
-                print(f"paused: {event.reason}", file=sys.stderr, flush=True)
+                print(words.label("paused") + words.say(event.reason), file=sys.stderr, flush=True)
             elif isinstance(event, QueueFinished):
                 ended = event.status
 
@@ -152,7 +154,7 @@ def _export(workspace: Workspace, check_id: str, report: str, formats: str) -> N
         print(f"wrote {len(sources)} highlighted source page{'s' if len(sources) != 1 else ''} into "
               f"{sources[0].parent}")
     for note in done.notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(words.label("note") + words.say(note), file=sys.stderr)
 
 
 def _row_line(row: ClaimRow) -> str:

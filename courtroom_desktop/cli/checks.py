@@ -7,6 +7,8 @@ import json
 import time
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.cli import words
+
 if TYPE_CHECKING:
     from courtroom_desktop.cli import Context
 
@@ -82,7 +84,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
                         f": {row.signoff.label.value}" if row.signoff.label else "")
                 table.add_row(str(row.index + 1), escape(row.claim.text[:80]), row.label.value if row.label else "",
                               f"{row.confidence:.2f}" if row.confidence is not None else "", row.by, escape(signed),
-                              row.status.value + (f": {escape(row.problem[:40])}" if row.problem else ""))
+                              row.status.value + (f": {escape(words.say(row.problem)[:40])}" if row.problem else ""))
             console.print(table)
             return 0
         if args.action == "resume":

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.cli import words
 from courtroom_desktop.core.config import ROLES
 
 if TYPE_CHECKING:
@@ -81,8 +82,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         first = group[0]
         who = f"[bold]{escape(role)}[/]\n{escape(first.provider)}: {escape(first.model)}"
         for i, row in enumerate(group):
-            table.add_row(who if i == 0 else "", escape(row.check), _mark(row), escape(row.detail),
-                          escape(row.fix))
+            table.add_row(who if i == 0 else "", escape(words.say(row.check)), _mark(row), escape(words.say(row.detail)),
+                          escape(words.say(row.fix)))
     console = Console()
     console.print(table)
     from courtroom_desktop.core.services.models import demo_line, ratings

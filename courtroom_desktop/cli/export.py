@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.cli import words
+
 if TYPE_CHECKING:
     from courtroom_desktop.cli import Context
     from courtroom_desktop.core.services.trials import Export
@@ -53,4 +55,4 @@ def print_export(result: Export) -> None:
     for path in result.paths:
         print(path)
     for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(words.label("note") + words.say(note), file=sys.stderr)

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.cli import words
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -108,11 +110,12 @@ def run_ingest(job: Callable[[Callable[[IngestEvent], None], CancelToken], Inges
             if overall is not None:
                 progress.advance(overall)
             pages = f"{event.pages} pages, " if event.pages else ""  # a text document has none
-            detail = f"{pages}{event.chunks} chunks" if event.chunks else event.reason
+            detail = f"{pages}{event.chunks} chunks" if event.chunks else words.say(event.reason)
             console.print(f"[{styles[event.outcome]}]{event.outcome.value:>9}[/] {event.path}: {detail}",
                           highlight=False, markup=True, soft_wrap=True)
             if event.note:
-                console.print(f"[yellow]{'note':>9}[/] {event.note}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{words.word('note'):>9}[/] {words.say(event.note)}", highlight=False,
+                              soft_wrap=True)
 
     with progress:
         try:

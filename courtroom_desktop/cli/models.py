@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.cli import words
+
 if TYPE_CHECKING:
     from courtroom_desktop.cli import Context
     from courtroom_desktop.core.config import ModelSettings, ModelSpec
@@ -241,7 +243,7 @@ def _warn_if_missing(spec: ModelSpec) -> None:
     try:
         names = asyncio.run(list_models(quick))
     except CourtroomError as exc:
-        print(f"note: {exc.reason}; {exc.fix}" if exc.fix else f"note: {exc.reason}")
+        print(words.label("note") + words.say(exc.reason) + (f"; {words.say(exc.fix)}" if exc.fix else ""))
         return
     if not any(same_model(spec.model, n) for n in names):
         print(f"note: {spec.model} is not on Ollama yet: `courtroom models pull {spec.model}`")

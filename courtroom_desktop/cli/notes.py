@@ -8,6 +8,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, TypedDict
 
+from courtroom_desktop.cli import words
+
 if TYPE_CHECKING:
     from courtroom_desktop.cli import Context
 
@@ -49,9 +51,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             path, finished = workspace.save_note(args.title, text, private=True if args.private else None)
             doc = next(iter(workspace.documents_at(path)), None)
             if finished.failed or doc is None:
-                print(f"error: {path} could not be added: "
-                      f"{dict(workspace.failures()).get(str(path), 'see courtroom library list')}",
-                      file=sys.stderr)
+                why = dict(workspace.failures()).get(str(path), "see courtroom library list")
+                print(words.label("error") + words.word("not_added", path=path, why=words.say(why)), file=sys.stderr)
                 return 1
             print(f"{doc.id} {path} ({doc.chunks} passages{', private' if doc.private else ''})")
             return 0

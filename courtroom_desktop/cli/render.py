@@ -9,22 +9,25 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.markup import escape
 
+from courtroom_desktop.cli import words
+
 if TYPE_CHECKING:
     from courtroom_desktop.core.court.records import Reason, TrialEvent
     from courtroom_desktop.core.services.trials import DecisionOutcome
 
 
 def said(reason: Reason | None) -> str:
-    """A reason the court stored, in words (the reports' English wording: core.reports.wording)."""
+    """A reason the court stored, in words in the command line's language (the reports' wording:
+    core.reports.wording)."""
     from courtroom_desktop.core.services.export import wording
 
-    return "" if reason is None else wording.say_reason(reason, "en")
+    return "" if reason is None else wording.say_reason(reason, words.language())
 
 
 def said_all(reasons: Iterable[Reason]) -> str:
     from courtroom_desktop.core.services.export import wording
 
-    return wording.say_reasons(reasons, "en")
+    return wording.say_reasons(reasons, words.language())
 
 
 class TranscriptPrinter:
@@ -81,7 +84,7 @@ class TranscriptPrinter:
             cited = ", ".join(f"{x.evidence_id}{'' if x.valid else ' (invalid)'}" for x in turn.citations) or "none"
             c.print(f"  [dim]cites: {cited}; {turn.usage.tokens_out} tokens in {turn.usage.seconds:.1f} s[/]")
             for flag in turn.flags:
-                c.print(f"  [yellow]flag:[/] {escape(said(flag))}")
+                c.print(f"  [yellow]{escape(words.label('flag'))}[/]{escape(said(flag))}")
             for challenge in turn.challenges:
                 c.print(f"  [cyan]{challenge.id}[/] to {escape(challenge.addressed_to)}: {escape(challenge.text)}")
         elif event.kind == "ruling":
@@ -109,15 +112,15 @@ class TranscriptPrinter:
         elif event.kind == "switch":
             c.rule(f"[bold yellow]Sides switched after round {event.round}[/]")
             for reason in event.reasons:  # each trigger with the numbers behind it, whole (a rule's title is cut)
-                c.print(f"  [yellow]trigger:[/] {escape(said(reason))}")
+                c.print(f"  [yellow]{escape(words.label('trigger'))}[/]{escape(said(reason))}")
         elif event.kind == "warning":
-            c.print(f"  [yellow]warning:[/] {escape(said(event.reason))}")
+            c.print(f"  [yellow]{escape(words.label('warning'))}[/]{escape(said(event.reason))}")
         elif event.kind == "error":
-            c.print(f"[red]error:[/] {escape(event.message)}")
+            c.print(f"[red]{escape(words.label('error'))}[/]{escape(words.say(event.message))}")
             if event.fix:
-                c.print(f"  fix: {escape(event.fix)}")
+                c.print(f"  {escape(words.label('fix'))}{escape(words.say(event.fix))}")
             if event.resumable:
-                c.print(f"  the trial is paused: `courtroom trials resume {event.trial_id}` continues it")
+                c.print(f"  {escape(words.word('trial_paused', trial_id=event.trial_id))}")
         elif event.kind == "verdict":
             v = event.verdict
             c.rule("[bold]Verdict[/]")
@@ -143,7 +146,7 @@ class TranscriptPrinter:
                 c.print(f"  open line of argument {line.challenge.id} ({escape(line.challenge.raised_by)}, round "
                         f"{line.challenge.round}; {line.status.value}): {escape(line.challenge.text)}")
             for flag in v.quality_flags:
-                c.print(f"  [yellow]quality:[/] {escape(said(flag))}")
+                c.print(f"  [yellow]{escape(words.label('quality'))}[/]{escape(said(flag))}")
             if getattr(v, "quality", ()):
                 from courtroom_desktop.core.services.export import wording
                 c.print("  [dim]quality scores: " + escape("; ".join(wording.quality_score(q) for q in v.quality))

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.cli import words
+
 if TYPE_CHECKING:
     from courtroom_desktop.cli import Context
 
@@ -49,7 +51,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     finally:
         workspace.close()
     if problem:  # on stderr, so --json output stays parseable
-        print(f"warning: vector search was skipped, these results come from BM25 alone: {problem}", file=sys.stderr)
+        print(words.label("warning") + words.word("vector_skipped", problem=words.say(problem)), file=sys.stderr)
     if args.json:
         print(json.dumps([{
             "rank": rank, "score": e.score, "document": e.doc_title, "doc_id": e.chunk.doc_id, "path": e.doc_path,

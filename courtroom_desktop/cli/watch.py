@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.cli import words
+
 if TYPE_CHECKING:
     from courtroom_desktop.cli import Context
     from courtroom_desktop.core.services.library import WatchReport
@@ -59,7 +61,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         for path, reason in result.failures:
             print(f"  failed {path}: {reason}", flush=True)
 
-    watcher = workspace.folder_watcher(on_report=report, on_error=lambda m: print(f"error: {m}"))
+    watcher = workspace.folder_watcher(on_report=report, on_error=lambda m: print(words.label("error") + words.say(m)))
     assert watcher is not None  # folders are watched (above)
     try:
         if args.once:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, m
 
 from courtroom_desktop import APP_ID
 from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.lexicon.message import Message, joined, of_validation
 
 SCHEMA_VERSION = 1
 CONFIG_FILE = "config.toml"
@@ -150,8 +151,9 @@ class LibrarySettings(_Section):
         if isinstance(data, dict) and "embedder" not in data and model.lower() not in BUNDLED_NAMES:
             data = {**data, "embedder": "local"}
         if isinstance(data, dict) and data.get("embedder") in ("ollama", "openai") and "embedding_model" not in data:
-            raise ValueError(f"library.embedding_model: name the embedding model on the {data['embedder']} server "
-                             "(e.g. 'bge-m3')")
+            raise ValueError(Message("library.embedding_model: name the embedding model on the {data['embedder']} "
+                                     "server (e.g. 'bge-m3')",
+                                     data['embedder']))
         return data
 
     @model_validator(mode="after")
@@ -164,8 +166,10 @@ class LibrarySettings(_Section):
     @model_validator(mode="after")
     def _overlap_below_size(self) -> Self:
         if self.overlap_tokens >= self.chunk_tokens:
-            raise ValueError(f"library.overlap_tokens ({self.overlap_tokens}) must be smaller than library.chunk_tokens "
-                             f"({self.chunk_tokens}): lower the overlap or raise the passage size")
+            raise ValueError(Message("library.overlap_tokens ({self.overlap_tokens}) must be smaller than "
+                                     "library.chunk_tokens ({self.chunk_tokens}): lower the overlap or raise the "
+                                     "passage size",
+                                     self.overlap_tokens, self.chunk_tokens))
         return self
 
 
@@ -239,7 +243,8 @@ class RetrievalSettings(_Section):
     @model_validator(mode="after")
     def _some_weight(self) -> Self:
         if self.bm25_weight <= 0 and self.vector_weight <= 0:
-            raise ValueError("retrieval.bm25_weight and retrieval.vector_weight are both 0: give at least one a weight")
+            raise ValueError(Message("retrieval.bm25_weight and retrieval.vector_weight are both 0: give at least "
+                                     "one a weight"))
         return self
 
 
@@ -284,7 +289,8 @@ class ModelSettings(_Section):
 
     def for_role(self, role: str) -> ModelSpec:
         if role not in ROLES:
-            raise ConfigError(f"unknown role {role!r}: use one of {', '.join(ROLES)}")
+            raise ConfigError(Message("unknown role {role}: use one of {', '.join(ROLES)}",
+                                      f'{role!r}', ', '.join(ROLES)))
         return getattr(self, role) or self.default
 
 
@@ -403,9 +409,10 @@ class DebateSettings(_Section):
         missing = [level for level in self.evidence_hierarchy
                    if level.lower() != "other" and not self.keyword_list(level)]
         if missing:
-            raise ValueError(f"debate.evidence_hierarchy names {', '.join(repr(m) for m in missing)} but "
-                             "debate.evidence_keywords has no phrases for it: add them, e.g. "
-                             f"evidence_keywords.'{missing[0]}' = ['phrase one', 'phrase two']")
+            raise ValueError(Message("debate.evidence_hierarchy names {', '.join((repr(m) for m in missing))} but "
+                                     "debate.evidence_keywords has no phrases for it: add them, e.g. "
+                                     "evidence_keywords.'{missing[0]}' = ['phrase one', 'phrase two']",
+                                     ', '.join(repr(m) for m in missing), missing[0]))
         return self
 
     def keyword_list(self, level: str) -> list[str]:
@@ -415,8 +422,9 @@ class DebateSettings(_Section):
     @model_validator(mode="after")
     def _rounds_in_order(self) -> Self:
         if self.min_rounds > self.max_rounds:
-            raise ValueError(f"debate.min_rounds ({self.min_rounds}) exceeds debate.max_rounds ({self.max_rounds}): "
-                             "lower the minimum or raise the round limit")
+            raise ValueError(Message("debate.min_rounds ({self.min_rounds}) exceeds debate.max_rounds "
+                                     "({self.max_rounds}): lower the minimum or raise the round limit",
+                                     self.min_rounds, self.max_rounds))
         return self
 
     def with_rounds(self, min_rounds: int | None = None, max_rounds: int | None = None) -> DebateSettings:
@@ -473,7 +481,9 @@ def migrate(raw: dict[str, Any]) -> dict[str, Any]:
     version = int(raw.get("schema_version", 1))
     if version > SCHEMA_VERSION:
         raise ConfigError(
-            f"config schema_version {version} is newer than this app understands ({SCHEMA_VERSION}): upgrade the app"
+            Message("config schema_version {version} is newer than this app understands ({SCHEMA_VERSION}): upgrade "
+                    "the app",
+                    version, SCHEMA_VERSION)
         )
     while version < SCHEMA_VERSION:
         raw = MIGRATIONS[version](raw)
@@ -499,14 +509,13 @@ def load_config(folder: Path) -> AppConfig:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}); fix or delete the file") from exc
+        raise ConfigError(Message("{path}: not valid TOML ({exc}); fix or delete the file", path, exc)) from exc
     try:
         return AppConfig.model_validate(migrate(raw))
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
-        raise ConfigError(f"{path}: {problems}") from exc
+        problems = joined(Message("{field}: {problem}", ".".join(str(p) for p in err["loc"]), of_validation(err))
+                          for err in exc.errors())
+        raise ConfigError(Message("{path}: {problems}", path, problems)) from exc
 
 
 def save_config(config: AppConfig, folder: Path) -> Path:
@@ -524,11 +533,13 @@ def parse_model_override(text: str) -> tuple[list[str], str, str]:
     role, sep, target = text.partition("=")
     provider, _, model = target.partition(":")
     if not sep or provider not in ("embedded", "ollama", "openai"):
-        raise ConfigError(f"--model {text!r}: write ROLE=PROVIDER:MODEL, e.g. judge=ollama:llama3.1 "
-                          "(ROLE: prosecution, defense, judge or all; PROVIDER: embedded, ollama or openai)")
+        raise ConfigError(Message("--model {text}: write ROLE=PROVIDER:MODEL, e.g. judge=ollama:llama3.1 (ROLE: "
+                                  "prosecution, defense, judge or all; PROVIDER: embedded, ollama or openai)",
+                                  f'{text!r}'))
     roles = list(ROLES) if role == "all" else [role]
     if any(r not in ROLES for r in roles):
-        raise ConfigError(f"--model {text!r}: unknown role {role!r}; use prosecution, defense, judge or all")
+        raise ConfigError(Message("--model {text}: unknown role {role}; use prosecution, defense, judge or all",
+                                  f'{text!r}', f'{role!r}'))
     return roles, provider, model
 
 

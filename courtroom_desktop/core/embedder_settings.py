@@ -21,6 +21,8 @@ from __future__ import annotations
 from typing import Protocol
 from urllib.parse import urlsplit
 
+from courtroom_desktop.core.lexicon.message import Message
+
 BUNDLED_NAMES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 MULTILINGUAL_NAME = "multilingual-e5-small"
 CROSSLINGUAL_NAME = "Universal Sentence Encoder multilingual v3"
@@ -51,23 +53,27 @@ def check_embedder(settings: EmbedderFields) -> None:
     provider = settings.embedder
     model = settings.embedding_model.strip()
     if provider == "bundled" and model.lower() not in BUNDLED_NAMES:
-        raise ValueError(f"library.embedding_model = {model!r} but library.embedder = 'bundled' runs all-MiniLM-L6-v2: "
-                         "set library.embedder = 'local' to use a model folder, or embedding_model = 'all-MiniLM-L6-v2'")
+        raise ValueError(Message("library.embedding_model = {model} but library.embedder = 'bundled' runs "
+                                 "all-MiniLM-L6-v2: set library.embedder = 'local' to use a model folder, or "
+                                 "embedding_model = 'all-MiniLM-L6-v2'",
+                                 f'{model!r}'))
     if provider in BUNDLED_MULTILINGUAL:  # one model: whatever embedding_model says (MiniLM by default) is not read
         languages(settings)
         return
     if not model:
         what = "the folder of the sentence-transformers model" if provider == "local" else \
             f"the embedding model's name on the {provider} server (e.g. 'bge-m3')"
-        raise ValueError(f"library.embedding_model is empty: give {what}")
+        raise ValueError(Message("library.embedding_model is empty: give {what}", what))
     url = settings.embedding_url.strip()
     if provider == "openai" and not url:
-        raise ValueError("library.embedding_url is empty: an OpenAI-compatible embedding server needs its URL, "
-                         "e.g. http://127.0.0.1:8000/v1")
+        raise ValueError(Message("library.embedding_url is empty: an OpenAI-compatible embedding server needs its "
+                                 "URL, e.g. http://127.0.0.1:8000/v1"))
     if provider in ENDPOINTS and url:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ValueError(f"library.embedding_url = {url!r} is not an http(s) URL such as http://127.0.0.1:11434")
+            raise ValueError(Message("library.embedding_url = {url} is not an http(s) URL such as "
+                                     "http://127.0.0.1:11434",
+                                     f'{url!r}'))
     languages(settings)
 
 
@@ -89,21 +95,24 @@ def languages(settings: EmbedderFields) -> frozenset[str]:
     codes = {c.strip() for c in raw.replace(";", ",").split(",") if c.strip()}
     unknown = codes - set(LANGUAGES)
     if unknown or not codes:
-        raise ValueError(f"library.embedding_languages = {settings.embedding_languages!r}: use 'all' or codes among "
-                         f"{', '.join(LANGUAGES)}, comma-separated")
+        raise ValueError(Message("library.embedding_languages = {settings.embedding_languages}: use 'all' or codes "
+                                 "among {', '.join(LANGUAGES)}, comma-separated",
+                                 f'{settings.embedding_languages!r}', ', '.join(LANGUAGES)))
     return frozenset(codes)
 
 
 def describe(settings: EmbedderFields) -> str:
     """In words, for messages and the settings dialog: 'Ollama bge-m3 at http://127.0.0.1:11434'."""
     if settings.embedder == "bundled":
-        return "the bundled all-MiniLM-L6-v2"
+        return Message("the bundled all-MiniLM-L6-v2")
     if settings.embedder == "multilingual":
-        return f"the bundled {MULTILINGUAL_NAME}"
+        return Message("the bundled {MULTILINGUAL_NAME}", MULTILINGUAL_NAME)
     if settings.embedder == "crosslingual":
-        return f"the bundled {CROSSLINGUAL_NAME}"
+        return Message("the bundled {CROSSLINGUAL_NAME}", CROSSLINGUAL_NAME)
     if settings.embedder == "local":
-        return f"the model folder {settings.embedding_model}"
+        return Message("the model folder {settings.embedding_model}", settings.embedding_model)
     if settings.embedder == "ollama":
-        return f"Ollama {settings.embedding_model} at {endpoint_url(settings)}"
-    return f"OpenAI-compatible server {settings.embedding_model} at {endpoint_url(settings)}"
+        return Message("Ollama {settings.embedding_model} at {endpoint_url(settings)}",
+                       settings.embedding_model, endpoint_url(settings))
+    return Message("OpenAI-compatible server {settings.embedding_model} at {endpoint_url(settings)}",
+                   settings.embedding_model, endpoint_url(settings))

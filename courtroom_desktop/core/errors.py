@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.core.lexicon.message import Message
+
 if TYPE_CHECKING:
     from courtroom_desktop.core.records import Usage
 
@@ -33,8 +35,14 @@ class CourtroomError(Exception):
 
     def __init__(self, message: str = "", *, reason: str = "", fix: str = ""):
         super().__init__(message)
+        self.message = message
         self.reason = reason or message
         self.fix = fix
+
+    def __str__(self) -> str:
+        """The message as it was given: a core message (lexicon.message.Message) stays one, so that ``str(exc)``
+        can still be said in another language."""
+        return self.message
 
 
 class ConfigError(CourtroomError):
@@ -43,7 +51,7 @@ class ConfigError(CourtroomError):
 
 class IngestError(CourtroomError):
     def __init__(self, path: str, reason: str, *, fix: str = ""):
-        super().__init__(f"{path}: {reason}", reason=reason, fix=fix)
+        super().__init__(Message("{path}: {reason}", path, reason), reason=reason, fix=fix)
         self.path = path
 
 
@@ -51,7 +59,7 @@ class CheckError(CourtroomError):
     """A draft to check could not be read (an encrypted or scanned PDF, a damaged .docx, an unknown extension)."""
 
     def __init__(self, path: str, reason: str, *, fix: str = ""):
-        super().__init__(f"{path}: {reason}", reason=reason, fix=fix)
+        super().__init__(Message("{path}: {reason}", path, reason), reason=reason, fix=fix)
         self.path = path
 
 
@@ -70,7 +78,7 @@ class ModelError(CourtroomError):
     def __init__(self, message: str, *, role: str = "", provider: str = "", model: str = "", raw: str = "",
                  fix: str = "", first_raw: str = "", usage: Usage | None = None):
         where = "/".join(p for p in (role, provider, model) if p)
-        super().__init__(f"[{where}] {message}" if where else message, reason=message, fix=fix)
+        super().__init__(Message("[{where}] {message}", where, message) if where else message, reason=message, fix=fix)
         self.role = role
         self.provider = provider
         self.model = model

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 from courtroom_desktop.core.embedder_settings import ENDPOINTS, OLLAMA_URL, describe, endpoint_url
 from courtroom_desktop.core.errors import TrialError
+from courtroom_desktop.core.lexicon.message import Message
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.config import LibrarySettings, ModelSettings, ModelSpec
@@ -188,8 +189,9 @@ class TrialPolicy:
         titles = [self.title_of(i) or i for i in private[:3]]
         more = f" and {len(private) - 3} more" if len(private) > 3 else ""
         return TrialError(
-            f"this trial would send private notes ({', '.join(repr(t) for t in titles)}{more}) to a model server on "
-            f"another machine: {self.sends()}",
+            Message("this trial would send private notes ({', '.join((repr(t) for t in titles))}{more}) to a model "
+                    "server on another machine: {self.sends()}",
+                    ', '.join(repr(t) for t in titles), more, self.sends()),
             fix="use a model on this computer for those roles (Settings → Models, or --model ROLE=ollama:MODEL with "
                 "a local Ollama)" + (", an embedder on this computer (Settings → Library)" if "embedder" in self.remote
                                      else "") + ", or leave the private notes out of the trial's scope (Scope…, or "

@@ -8,14 +8,34 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
 from enum import StrEnum
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, WithJsonSchema
+
+from courtroom_desktop.core.lexicon import message
 
 
 class Frozen(BaseModel):
     """Immutable, and strict about its fields: a typo in a stored record is an error, not a silent extra."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _said(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(message.Message("text expected"))
+    return message.load(value)
+
+
+#: A field that holds a message the core wrote for a person (a skip reason, an error and its fix): a core message
+#: (lexicon.message.Message) stays one in the record and is stored with its code and values, so that it is said in
+#: the language of whoever reads it later; any other text is kept as it is.
+def _stored(value: Any) -> Any:
+    return message.dump(value) if isinstance(value, str) else value  # in a union, a number is not this field's
+
+
+Said = Annotated[str, PlainValidator(_said), PlainSerializer(_stored, when_used="json"),
+                 WithJsonSchema({"type": "string"})]
 
 
 class Usage(Frozen):
@@ -107,7 +127,7 @@ class Document(Frozen):
     chunks: int = 0
     sections: int = 0
     status: DocStatus = DocStatus.pending
-    error: str = ""
+    error: Said = ""
     added_at: float = 0.0
     pages_without_text: tuple[int, ...] = Field((), description="0-based pages that show an image (a scan) but have "
                                                 "no text layer, and no text OCR could read: not searchable.")
@@ -266,8 +286,8 @@ class FileFinished(Frozen):
     doc_id: str = ""
     pages: int = 0
     chunks: int = 0
-    reason: str = ""
-    note: str = Field("", description="What the user should know about a document that went in, e.g. pages that have "
+    reason: Said = ""
+    note: Said = Field("", description="What the user should know about a document that went in, e.g. pages that have "
                                       "no text layer.")
     seconds: float = 0.0
     kind: str = "file_finished"

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from courtroom_desktop import APP_ID
 from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.lexicon.message import Message
 
 if TYPE_CHECKING:
     from keyring.backend import KeyringBackend
@@ -45,10 +46,10 @@ def normalize_base_url(base_url: str) -> str:
     """``HTTP://Host:8000/v1/`` and ``http://host:8000/v1`` name the same key."""
     raw = (base_url or "").strip()
     if not raw:
-        raise ConfigError("an API key needs the server's base_url")
+        raise ConfigError(Message("an API key needs the server's base_url"))
     parts = urlsplit(raw)
     if not parts.scheme or not parts.netloc:
-        raise ConfigError(f"base_url {raw!r} is not a URL like http://host:port/v1")
+        raise ConfigError(Message("base_url {raw} is not a URL like http://host:port/v1", f'{raw!r}'))
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), "", ""))
 
 
@@ -60,7 +61,10 @@ def mask(key: str | None) -> str:
 
 
 def redact(text: str, *keys: str | None) -> str:
-    """``text`` with every key in ``keys`` replaced by its mask (a server may quote the key it refused)."""
+    """``text`` with every key in ``keys`` replaced by its mask (a server may quote the key it refused); a core
+    message stays one, its values masked."""
+    if isinstance(text, Message):
+        return text.map(lambda value: redact(value, *keys))
     for key in keys:
         if key and len(key) >= 8 and key in text:
             text = text.replace(key, mask(key))
@@ -123,7 +127,8 @@ def _read_file(path: Path) -> dict[str, str]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError(
-            f"{path}: unreadable secrets file ({type(exc).__name__}); delete it and set the keys again"
+            Message("{path}: unreadable secrets file ({type(exc).__name__}); delete it and set the keys again",
+                    path, type(exc).__name__)
         ) from None
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
@@ -175,7 +180,7 @@ def get_api_key(base_url: str, *, data_dir: str | os.PathLike[str] | None = None
 def set_api_key(base_url: str, key: str, *, data_dir: str | os.PathLike[str] | None = None) -> str:
     """Store ``key`` for this server; returns where it went ('keyring' or the file path)."""
     if not key or not key.strip():
-        raise ConfigError("an empty API key cannot be stored; use delete_api_key to remove one")
+        raise ConfigError(Message("an empty API key cannot be stored; use delete_api_key to remove one"))
     name = normalize_base_url(base_url)
     keyring = _keyring_backend()
     if keyring is not None:

@@ -29,6 +29,7 @@ from courtroom_desktop.core.config import (
     with_model_overrides,
 )
 from courtroom_desktop.core.errors import TrialError
+from courtroom_desktop.core.lexicon.message import Message
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.check.drafts import Draft
@@ -492,7 +493,7 @@ class Workspace:
 
         claim = " ".join(claim.split())
         if not claim:
-            raise TrialError("the claim is empty: say what should be put on trial")
+            raise TrialError(Message("the claim is empty: say what should be put on trial"))
         if not self.library.ready_ids():
             raise TrialError(EMPTY_LIBRARY)
         scope = self.scope(documents, sections)
@@ -555,7 +556,7 @@ class Workspace:
         if text is not None:
             return read_text(text)
         if path is None:
-            raise TrialError("no draft: give a file or paste the text")
+            raise TrialError(Message("no draft: give a file or paste the text"))
         return read_draft(Path(path).expanduser())
 
     def claim_finder(self, finder: str | None = None) -> str:
@@ -710,17 +711,19 @@ class Workspace:
             return self.checks.row(check_id, index)
         row = self.checks.row(check_id, index)
         if row.label is None and decision == "accepted":
-            raise CheckError(f"claim {claim}", "it has no verdict to accept yet", fix="wait for its check, or override it")
+            raise CheckError(Message("claim {claim}", claim), Message("it has no verdict to accept yet"), fix=Message("wait for its check, "
+                                                                                              "or override it"))
         name = reviewer or self.config.check.reviewer or getpass.getuser()
         try:
             signoff = SignOff(reviewer=name, decision=decision, label=label or None,  # type: ignore[arg-type]
                               note=note.strip(), at=time.time())
         except ValidationError as exc:
-            raise CheckError(f"claim {claim}", f"not a sign-off ({exc.errors()[0]['msg']})",
-                             fix="decide 'accepted' or 'overridden' (with the reviewer's verdict)") from None
+            raise CheckError(Message("claim {claim}", claim), Message("not a sign-off ({exc.errors()[0]['msg']})",
+                                                       exc.errors()[0]['msg']),
+                             fix=Message("decide 'accepted' or 'overridden' (with the reviewer's verdict)")) from None
         if signoff.decision == "overridden" and signoff.label is None:
-            raise CheckError(f"claim {claim}", "an override needs the reviewer's verdict",
-                             fix="give supported, refuted, mixed or insufficient evidence")
+            raise CheckError(Message("claim {claim}", claim), Message("an override needs the reviewer's verdict"),
+                             fix=Message("give supported, refuted, mixed or insufficient evidence"))
         self.checks.sign_off(check_id, index, signoff)
         return self.checks.row(check_id, index)
 

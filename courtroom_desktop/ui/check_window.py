@@ -43,9 +43,8 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controls import push_button, record_table
-from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.dialogs.export import FolderExportDialog
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.qt_models.checks import CheckRowsModel, ChecksModel
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.widgets.check_table import CheckTablePanel, ClaimPane

@@ -68,6 +68,15 @@ def wording_language() -> str:
     return primary if lexicon.has(primary) else "en"
 
 
+def say(text: str) -> str:
+    """A message the core wrote (an error, its fix, a doctor's detail, a skip reason) in the window's language: the
+    core writes them as codes with parameters (core/lexicon/message.py), rendered from the lexicon's table; any other
+    text is shown as it came."""
+    from courtroom_desktop.core.services.export import lexicon
+
+    return lexicon.say(wording_language(), text) if text else text
+
+
 def tr(text: str) -> str:
     """``text`` in the window's language (itself when there is no translation)."""
     return QCoreApplication.translate("", text)

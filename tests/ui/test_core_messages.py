@@ -1,30 +1,19 @@
-"""The core's messages (errors, their fixes, the doctor's checks, skip reasons) in the window's language: lupdate sees
-them through the generated ui/core_words.py, and ui/core_messages.say shows a message by the template it was made
-from, the values the core formatted into it kept (and said in turn)."""
+"""The core's messages (errors, their fixes, the doctor's checks, skip reasons) in the window's language: the core
+writes them as codes with parameters (core/lexicon/message.py), and ui.i18n.say renders them from the lexicon's
+table; the window never matches English back (tests/test_messages.py covers the messages themselves)."""
 
 from __future__ import annotations
 
 import asyncio
-import re
 import socket
-import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pymupdf
 import pytest
 
-from courtroom_desktop.core.errors import IngestError, ModelUnavailable
+from courtroom_desktop.core.errors import IngestError
 from courtroom_desktop.core.text import has_cjk
-from testkit.scripts import load_script
 from testkit.untranslated import english_words
-
-ROOT = Path(__file__).resolve().parents[2]
-TS = ROOT / "courtroom_desktop" / "ui" / "translations" / "courtroom_zh_CN.ts"
-SLOT = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
-
-
-def _generator():
-    return load_script("core_words")
 
 
 @pytest.fixture
@@ -39,33 +28,6 @@ def chinese(qapp, monkeypatch):
     i18n.install(qapp)
 
 
-def test_the_message_table_follows_the_core():
-    generator = _generator()
-    assert generator.TARGET.read_text(encoding="utf-8") == generator.render(), \
-        "the core changed a message: run scripts/translations.sh"
-    messages = generator.messages()
-    assert len(messages) > 250
-    # the kinds the rules promise: an error's argument, a fix= keyword, a doctor row, a probe's (ok, text)
-    for expected in ("encrypted: the PDF needs a password; save an unprotected copy and ingest that",
-                     "start Ollama (`ollama serve`) and check base_url and the network",
-                     "skipped: an earlier check failed", "cited only given passages: {', '.join(sorted(set(cited)))}"):
-        assert expected in messages
-
-
-def test_every_core_message_has_chinese_that_keeps_its_slots():
-    """Each message in courtroom_zh_CN.ts is translated (not 'unfinished'), and the translation holds exactly the
-    source's {...} (break: a slot renamed in a translation, and it fails)."""
-    translations = {m.findtext("source"): m.find("translation") for m in ElementTree.parse(TS).iter("message")}
-    problems = []
-    for source in _generator().messages():
-        element = translations.get(source)
-        if element is None or element.get("type") in ("unfinished", "vanished", "obsolete") or not element.text:
-            problems.append(("untranslated", source))
-        elif sorted(SLOT.findall(source)) != sorted(SLOT.findall(element.text)):
-            problems.append(("slots differ", source, element.text))
-    assert problems == []
-
-
 def _encrypted_pdf(path: Path) -> Path:
     document = pymupdf.open()
     document.new_page().insert_text((72, 72), "A secret report.")
@@ -74,53 +36,51 @@ def _encrypted_pdf(path: Path) -> Path:
     return path
 
 
-def test_a_core_error_is_said_in_chinese_with_its_file_kept(chinese, tmp_path):
-    """Real errors from the core's PDF checks: the message, its nested reason and the fix come out in Chinese, and
-    the file's name stays as it is."""
-    from courtroom_desktop.core.library.read.extract import check_file, open_pdf
-    from courtroom_desktop.ui.core_messages import say
+def test_the_window_says_a_core_error_in_its_language(chinese, tmp_path):
+    from courtroom_desktop.core.library.read.extract import open_pdf
+    from courtroom_desktop.ui.i18n import say
 
-    empty = tmp_path / "empty report.pdf"
-    empty.write_bytes(b"")
-    encrypted = _encrypted_pdf(tmp_path / "secret.pdf")
-    errors = []
-    for path, step in ((empty, check_file), (encrypted, open_pdf)):
-        with pytest.raises(IngestError) as caught:
-            step(path)
-        errors.append(caught.value)
-    for exc in errors:
-        said = say(str(exc))
-        assert has_cjk(said) and english_words(said, {"empty", "report", "secret"}) == [], said
-        assert exc.path in said
-    timeout = ModelUnavailable("cannot reach Ollama at http://127.0.0.1:9", role="judge", provider="ollama",
-                               model="llama3.2:3b", fix="start Ollama (`ollama serve`), or correct base_url")
-    said, fix = say(str(timeout)), say(timeout.fix)
-    assert "[judge/ollama/llama3.2:3b]" in said and "http://127.0.0.1:9" in said and has_cjk(said), said
-    assert has_cjk(fix) and "`ollama serve`" in fix and "base_url" in fix, fix
+    with pytest.raises(IngestError) as caught:
+        open_pdf(_encrypted_pdf(tmp_path / "secret.pdf"))
+    said = say(str(caught.value))
+    assert has_cjk(said) and english_words(said, {"secret"}) == [] and "secret.pdf" in said, said
 
 
-def test_what_no_template_makes_stays_as_it_came(chinese):
-    from courtroom_desktop.ui.core_messages import say
+def test_the_english_window_shows_core_messages_as_they_came(qapp, tmp_path):
+    from courtroom_desktop.core.library.read.extract import open_pdf
+    from courtroom_desktop.ui.i18n import say
 
-    assert say("a message no template makes") == "a message no template makes"
-    assert say("") == ""
-    # a message is said only whole: the words of one with more after them stay English
-    assert say("the PDF has no pages at all") == "the PDF has no pages at all"
-    assert has_cjk(say("the PDF has no pages"))
-
-
-def test_a_message_with_literal_braces_is_said_with_single_braces(chinese):
-    from courtroom_desktop.ui.core_messages import say
-
-    said = say("messages must be a non-empty list of {'role', 'content'} dicts")
-    assert has_cjk(said) and "{'role', 'content'}" in said and "{{" not in said, said
+    with pytest.raises(IngestError) as caught:
+        open_pdf(_encrypted_pdf(tmp_path / "secret.pdf"))
+    assert say(str(caught.value)) == str(caught.value)
 
 
-def test_the_english_window_shows_core_messages_as_they_came(qapp):
-    from courtroom_desktop.ui.core_messages import say
+def test_a_failed_file_is_said_in_chinese_after_the_library_is_opened_again(chinese, tmp_path):
+    """A file that could not be ingested keeps its reason's code in the library's catalog: opened again later, in a
+    Chinese window, the documents table says why in Chinese (break: the catalog storing the reason as plain text,
+    and it fails)."""
+    from courtroom_desktop.core.library.store.catalog import Catalog
+    from courtroom_desktop.core.records import DocStatus, Document
+    from courtroom_desktop.ui.i18n import say
 
-    english = "encrypted: the PDF needs a password; save an unprotected copy and ingest that"
-    assert say(english) == english
+    pdf = _encrypted_pdf(tmp_path / "secret.pdf")
+    from courtroom_desktop.core.library.read.extract import open_pdf
+
+    with pytest.raises(IngestError) as caught:
+        open_pdf(pdf)
+    catalog = Catalog(tmp_path / "catalog.sqlite")
+    catalog.put(Document(id="d1", path=str(pdf), sha256="0" * 64, status=DocStatus.failed, error=caught.value.reason))
+    catalog.record_failure(str(pdf), "0" * 64, str(caught.value))
+    catalog.close()
+    again = Catalog(tmp_path / "catalog.sqlite")
+    try:
+        stored = again.get("d1")
+        assert stored is not None and stored.error == caught.value.reason
+        for text in (stored.error, dict(again.failures())[str(pdf)]):
+            said = say(text)
+            assert has_cjk(said) and english_words(said, {"secret"}) == [], said
+    finally:
+        again.close()
 
 
 def _closed_port() -> int:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from courtroom_desktop.core.check.export import Cited, cited, lang_of, passage_text, signoff_text, verdict_text
 from courtroom_desktop.core.check.records import CheckRecord, ClaimRow
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.reports.md_writer import md_escape
 from courtroom_desktop.core.reports.view import one_line
 
@@ -66,12 +67,12 @@ def annotate_draft(record: CheckRecord, draft_path: Path, out_dir: Path) -> tupl
     """Write the annotated copy of the draft into ``out_dir``: (its path, '') or (None, why not)."""
     spec = record.spec
     if spec.pasted_text or not spec.draft_sha256:
-        return None, "the draft was pasted text: there is no file to annotate (the report lists every claim)"
+        return None, Message("the draft was pasted text: there is no file to annotate (the report lists every claim)")
     draft_path = Path(draft_path)
     if not draft_path.is_file():
-        return None, f"the draft is no longer at {draft_path}"
+        return None, Message("the draft is no longer at {draft_path}", draft_path)
     if _sha256(draft_path) != spec.draft_sha256:
-        return None, "the draft changed since it was checked: check it again to annotate it"
+        return None, Message("the draft changed since it was checked: check it again to annotate it")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     lang = lang_of(record)
@@ -84,8 +85,9 @@ def annotate_draft(record: CheckRecord, draft_path: Path, out_dir: Path) -> tupl
             return _text(record, draft_path, out_dir / f"{draft_path.stem}-checked.md", lang), ""
     except Exception as exc:  # a draft that opens for reading but not for writing a copy must not stop the export
         log.warning("annotating %s failed", draft_path, exc_info=True)
-        return None, f"the annotated copy could not be made ({type(exc).__name__}: {exc})"
-    return None, f"a draft of kind {spec.kind!r} cannot be annotated"
+        return None, Message("the annotated copy could not be made ({type(exc).__name__}: {exc})",
+                             type(exc).__name__, exc)
+    return None, Message("a draft of kind {spec.kind} cannot be annotated", f'{spec.kind!r}')
 
 
 # ------------------------------------------------------------------------------------------------ PDF
@@ -118,7 +120,7 @@ def _docx(record: CheckRecord, path: Path, out: Path, lang: str) -> tuple[Path |
 
     document = docx.Document(str(path))
     if not hasattr(document, "add_comment"):
-        return None, "Word comments need python-docx 1.2 or later (pip install -U python-docx)"
+        return None, Message("Word comments need python-docx 1.2 or later (pip install -U python-docx)")
     paragraphs = document.paragraphs
     skipped = 0
     for row in record.rows:
@@ -134,7 +136,8 @@ def _docx(record: CheckRecord, path: Path, out: Path, lang: str) -> tuple[Path |
                 continue
             document.add_comment(runs, text=note, author=AUTHOR, initials=INITIALS)
     document.save(str(out))
-    return out, (f"{skipped} claim location(s) did not match the draft's paragraphs and have no comment"
+    return out, (Message("{skipped} claim location(s) did not match the draft's paragraphs and have no comment",
+                         skipped)
                  if skipped else "")
 
 

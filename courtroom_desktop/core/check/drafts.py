@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from courtroom_desktop.core.errors import CheckError, IngestError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.records import Frozen
 from courtroom_desktop.core.text import HAN, language_of, sentence_spans
 
@@ -53,8 +54,9 @@ class Location(Frozen):
 
     def describe(self) -> str:
         if self.kind == "pdf":
-            return f"page {self.page}"
-        return f"paragraph {self.paragraph}, characters {self.start}-{self.end}"
+            return Message("page {self.page}", self.page)
+        return Message("paragraph {self.paragraph}, characters {self.start}-{self.end}",
+                       self.paragraph, self.start, self.end)
 
 
 class DraftSentence(Frozen):
@@ -110,9 +112,10 @@ def read_draft(path: Path) -> Draft:
     path = Path(path)
     kind = KINDS.get(path.suffix.lower())
     if kind is None:
-        raise CheckError(str(path), f"unknown kind of draft ({path.suffix or 'no extension'!r})", fix=FIX_FORMAT)
+        raise CheckError(str(path), Message("unknown kind of draft ({path.suffix or 'no extension'})",
+                                            f"{path.suffix or 'no extension'!r}"), fix=FIX_FORMAT)
     if not path.is_file():
-        raise CheckError(str(path), "file not found", fix="check the path")
+        raise CheckError(str(path), Message("file not found"), fix=Message("check the path"))
     try:
         if kind == "pdf":
             sentences = _pdf(path)
@@ -194,8 +197,9 @@ def _docx(path: Path) -> list[tuple[str, Location]]:
         document = docx.Document(str(path))
         paragraphs = list(document.paragraphs)
     except Exception as exc:  # noqa: BLE001 - python-docx raises zip, XML and its own errors
-        raise CheckError(str(path), f"not a Word document (.docx), or a damaged one ({type(exc).__name__})",
-                         fix="open and save it again in Word, or save it as PDF or text") from None
+        raise CheckError(str(path), Message("not a Word document (.docx), or a damaged one ({type(exc).__name__})",
+                                            type(exc).__name__),
+                         fix=Message("open and save it again in Word, or save it as PDF or text")) from None
     out: list[_Paragraph] = []
     for number, paragraph in enumerate(paragraphs, start=1):
         text = paragraph.text
@@ -214,19 +218,20 @@ def _pdf(path: Path) -> list[tuple[str, Location]]:
     try:
         doc = pymupdf.open(str(path), filetype="pdf")
     except Exception as exc:  # noqa: BLE001 - PyMuPDF raises several types for broken files
-        raise CheckError(str(path), f"a damaged PDF, it cannot be opened ({exc})", fix="repair or re-export it") from None
+        raise CheckError(str(path), Message("a damaged PDF, it cannot be opened ({exc})", exc), fix=Message("repair or re-export "
+                                                                                               "it")) from None
     encrypted = doc.needs_pass or doc.is_encrypted
     doc.close()
     if encrypted:
-        raise CheckError(str(path), "the PDF is encrypted (it needs a password)",
-                         fix="save an unprotected copy of the draft and check that")
+        raise CheckError(str(path), Message("the PDF is encrypted (it needs a password)"),
+                         fix=Message("save an unprotected copy of the draft and check that"))
     try:
         extracted = extract(path)
     except IngestError as exc:
         if "no text layer" in exc.reason:
-            raise CheckError(str(path), "a scanned PDF: its pages are images, with no text layer to read",
-                             fix="check the draft's source (.docx, .md, .txt) or a PDF exported with text, or run OCR "
-                                 "on it first") from None
+            raise CheckError(str(path), Message("a scanned PDF: its pages are images, with no text layer to read"),
+                             fix=Message("check the draft's source (.docx, .md, .txt) or a PDF exported with text, "
+                                         "or run OCR on it first")) from None
         raise
     text = extracted.text
     heading_spans = [(h.start, h.char) for h in extracted.headings if h.start >= 0]

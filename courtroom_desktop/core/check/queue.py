@@ -32,6 +32,7 @@ from courtroom_desktop.core.check.records import (
 from courtroom_desktop.core.check.store import CheckStore
 from courtroom_desktop.core.court.records import VerdictLabel
 from courtroom_desktop.core.errors import CourtroomError, ModelUnavailable, TrialError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.records import Frozen
 
 log = logging.getLogger(__name__)
@@ -208,7 +209,7 @@ class CheckQueue:
                     current = await rows()
                     status = CheckStatus.finished if all(
                         r.status in (ClaimStatus.done, ClaimStatus.failed) for r in current) else CheckStatus.paused
-                    reason = "" if status is CheckStatus.finished else "claims are waiting for a full trial"
+                    reason = "" if status is CheckStatus.finished else Message("claims are waiting for a full trial")
                 await asyncio.to_thread(self.store.set_status, self.check_id, status,
                                         "" if status in (CheckStatus.finished, CheckStatus.cancelled) else reason)
                 if status is CheckStatus.paused:

@@ -26,6 +26,7 @@ from courtroom_desktop.core.court import prompts
 from courtroom_desktop.core.court.bench import ChatModel, Retriever, Verifier
 from courtroom_desktop.core.court.records import Bounded, Cap, VerdictLabel
 from courtroom_desktop.core.court.scored import Ruled, contradicts, decide, numbered
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.privacy import TrialPolicy
 from courtroom_desktop.core.records import Evidence
 from courtroom_desktop.core.text import language_of
@@ -69,8 +70,9 @@ async def quick_check(claim: str, retriever: Retriever, model: ChatModel | None,
         scope = policy.scope(scope)
     found = await retriever.asearch([claim], k=k, scope=scope)
     if not found:
-        return QuickResult(label=VerdictLabel.insufficient, confidence=0.0, reason="No passage of the library "
-                           "matches the claim.", seconds=time.monotonic() - started)
+        return QuickResult(label=VerdictLabel.insufficient, confidence=0.0, reason=Message("No passage of the "
+                                                                                           "library matches the "
+                                                                                           "claim."), seconds=time.monotonic() - started)
     readings = await asyncio.to_thread(verifier.score, [(claim, e.chunk.text) for e in found])
     ruled = decide(claim, numbered([e.chunk.text for e in found], readings), insufficient_cap)
     reason, warnings, tokens = ruled.reason(language_of(claim)), [], 0

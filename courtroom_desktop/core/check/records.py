@@ -17,7 +17,8 @@ from pydantic import Field, model_validator
 from courtroom_desktop.core.check.drafts import Location
 from courtroom_desktop.core.court.records import VerdictLabel
 from courtroom_desktop.core.court.scored import contradicts
-from courtroom_desktop.core.records import Evidence, Frozen, VerifierReading
+from courtroom_desktop.core.lexicon.message import Message
+from courtroom_desktop.core.records import Evidence, Frozen, Said, VerifierReading
 
 TrialsWhen = Literal["auto", "never", "all"]
 
@@ -97,18 +98,21 @@ class QuickResult(Frozen):
         if not self.readings:
             return self
         if len(self.readings) != len(self.passages):
-            raise ValueError(f"{len(self.readings)} verifier readings for {len(self.passages)} passages")
+            raise ValueError(Message("{len(self.readings)} verifier readings for {len(self.passages)} passages",
+                                     len(self.readings), len(self.passages)))
         if any(not (cid[:1] == "E" and cid[1:].isdigit() and 1 <= int(cid[1:]) <= len(self.passages))
                for cid in self.citations):
-            raise ValueError(f"citations {list(self.citations)} name passages that were not shown")
+            raise ValueError(Message("citations {list(self.citations)} name passages that were not shown",
+                                     list(self.citations)))
         read = {self.readings[int(cid[1:]) - 1].backs for cid in self.citations}
         needs = {VerdictLabel.supported: {"supports"}, VerdictLabel.refuted: {"refutes"},
                  VerdictLabel.mixed: {"supports", "refutes"}}.get(self.label, set())
         if not needs <= read:
-            raise ValueError(f"'{self.label.value}' with no cited passage the verifier scored for it")
+            raise ValueError(Message("'{self.label.value}' with no cited passage the verifier scored for it",
+                                     self.label.value))
         problem = contradicts(self.label, self.reason)
         if problem:
-            raise ValueError(f"the reason contradicts the label: {problem}")
+            raise ValueError(Message("the reason contradicts the label: {problem}", problem))
         return self
 
     def cited(self) -> list[tuple[str, Evidence]]:
@@ -153,7 +157,7 @@ class ClaimRow(Frozen):
     status: ClaimStatus = ClaimStatus.pending
     quick: QuickResult | None = None
     trial: TrialOutcome | None = None
-    problem: str = ""
+    problem: Said = ""
     signoff: SignOff | None = None
     sent_to_trial: bool = Field(False, description="The user asked for a full trial of this claim.")
 
@@ -194,7 +198,7 @@ class CheckSummary(Frozen):
     done: int
     failed: int
     signed: int
-    problem: str
+    problem: Said
     created_at: float
     updated_at: float
 
@@ -205,7 +209,7 @@ class CheckRecord(Frozen):
     id: str
     spec: CheckSpec
     status: CheckStatus
-    problem: str = ""
+    problem: Said = ""
     rows: tuple[ClaimRow, ...] = ()
     created_at: float = 0.0
     updated_at: float = 0.0

@@ -22,6 +22,7 @@ from courtroom_desktop.core.check.claims import FoundClaim
 from courtroom_desktop.core.check.drafts import Draft, DraftSentence, Location
 from courtroom_desktop.core.check.records import CheckClaim
 from courtroom_desktop.core.errors import CheckError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.text import CJK, CJK_PUNCT, HAN, STOPWORDS, join_sentences
 
 Origin = Literal["rules", "model", "edited", "merged", "split", "added"]
@@ -163,8 +164,8 @@ def edit(claim: CheckClaim, text: str) -> CheckClaim:
     """The claim with new wording; it stays where it stood."""
     text = text.strip()
     if not text:
-        raise CheckError(REVIEW, f"the edited claim '{_short(claim.text)}' is empty",
-                         fix="type the claim's text, or drop the claim")
+        raise CheckError(REVIEW, Message("the edited claim '{_short(claim.text)}' is empty", _short(claim.text)),
+                         fix=Message("type the claim's text, or drop the claim"))
     return claim.model_copy(update={"text": text, "origin": "edited"})
 
 
@@ -207,8 +208,8 @@ def merge(claims: Sequence[CheckClaim]) -> CheckClaim:
     """One claim of several, in draft order: their texts joined (a space between them, none after CJK), standing at
     all their sentences and locations, with all their reasons."""
     if len(claims) < 2:
-        raise CheckError(REVIEW, f"a merge needs two claims or more ({len(claims)} chosen)",
-                         fix="choose the claims to merge together")
+        raise CheckError(REVIEW, Message("a merge needs two claims or more ({len(claims)} chosen)", len(claims)),
+                         fix=Message("choose the claims to merge together"))
     ordered = sorted(claims, key=_first)
     return CheckClaim(text=join_sentences([c.text.strip() for c in ordered]),
                       sentences=tuple(sorted({i for c in ordered for i in c.sentences})),
@@ -222,8 +223,10 @@ def split(claim: CheckClaim, at: int) -> tuple[CheckClaim, CheckClaim]:
     text = claim.text
     left, right = text[:at], text[at:]
     if not 0 < at < len(text) or not left.strip() or not right.strip():
-        raise CheckError(REVIEW, f"cannot split '{_short(text)}' at character {at}: a part would be empty",
-                         fix=f"split between two words, after character 1 and before character {len(text)}")
+        raise CheckError(REVIEW, Message("cannot split '{_short(text)}' at character {at}: a part would be empty",
+                                         _short(text), at),
+                         fix=Message("split between two words, after character 1 and before character {len(text)}",
+                                     len(text)))
     locations: tuple[tuple[Location, ...], tuple[Location, ...]] = (claim.locations, claim.locations)
     only = claim.locations[0] if len(claim.locations) == 1 else None
     if (only is not None and only.kind == "paragraph" and only.start is not None and only.end is not None
@@ -241,9 +244,11 @@ def split(claim: CheckClaim, at: int) -> tuple[CheckClaim, CheckClaim]:
 def add_sentence(draft: Draft, sentence_index: int) -> CheckClaim:
     """A sentence of the draft, as a claim of its own."""
     if not 0 <= sentence_index < len(draft.sentences):
-        raise CheckError(draft.source, f"there is no sentence {sentence_index} (the draft has {len(draft.sentences)} "
-                         f"sentences, numbered 0 to {len(draft.sentences) - 1})",
-                         fix="choose a sentence of the draft")
+        raise CheckError(draft.source, Message("there is no sentence {sentence_index} (the draft has "
+                                               "{len(draft.sentences)} sentences, numbered 0 to "
+                                               "{len(draft.sentences) - 1})",
+                                               sentence_index, len(draft.sentences), len(draft.sentences) - 1),
+                         fix=Message("choose a sentence of the draft"))
     sentence = draft.sentences[sentence_index]
     return CheckClaim(text=sentence.text, sentences=(sentence.index,), locations=(sentence.location,), origin="added")
 
@@ -265,20 +270,22 @@ def _items(path: Path) -> list[Any]:
     try:
         raw = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise CheckError(str(path), "claims file not found", fix="check the path") from None
+        raise CheckError(str(path), Message("claims file not found"), fix=Message("check the path")) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise CheckError(str(path), f"the claims file cannot be read ({exc})",
-                         fix="save it as UTF-8 text, or check its permissions") from None
+        raise CheckError(str(path), Message("the claims file cannot be read ({exc})", exc),
+                         fix=Message("save it as UTF-8 text, or check its permissions")) from None
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise CheckError(str(path), f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-                         fix=f"correct line {exc.lineno}; {FIX_FILE}") from None
+        raise CheckError(str(path), Message("not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+                                            exc.msg, exc.lineno, exc.colno),
+                         fix=Message("correct line {exc.lineno}; {FIX_FILE}", exc.lineno, FIX_FILE)) from None
     if isinstance(data, dict) and isinstance(data.get("claims"), list):
         return cast(list[Any], data["claims"])
     if isinstance(data, list):
         return data
-    raise CheckError(str(path), "the claims file holds neither a list of claims nor an object with a \"claims\" list",
+    raise CheckError(str(path), Message("the claims file holds neither a list of claims nor an object with a "
+                                        "\"claims\" list"),
                      fix=FIX_FILE)
 
 
@@ -305,14 +312,19 @@ def load_claims_file(path: Path, draft: Draft) -> list[CheckClaim]:
         entry: dict[str, Any] = {"text": item} if isinstance(item, str) else item if isinstance(item, dict) else {}
         text = entry.get("text")
         if not isinstance(text, str) or not text.strip():
-            raise CheckError(str(path), f"claim {number} has no text ({_short(json.dumps(item, ensure_ascii=False))})",
-                             fix=f'give claim {number} a "text", or remove it; {FIX_FILE}')
+            raise CheckError(str(path), Message("claim {number} has no text ({_short(json.dumps(item, "
+                                                "ensure_ascii=False))})",
+                                                number, _short(json.dumps(item, ensure_ascii=False))),
+                             fix=Message('give claim {number} a "text", or remove it; {FIX_FILE}', number, FIX_FILE))
         text = text.strip()
         try:
             sentences, locations, exact = place(text, draft, _hint(entry))
         except LookupError:
-            raise CheckError(str(path), f"claim {number} ('{_short(text)}') is not in the draft {draft.source}",
-                             fix=f"copy claim {number}'s text from the draft (or reword less), or remove it") from None
+            raise CheckError(str(path), Message("claim {number} ('{_short(text)}') is not in the draft "
+                                                "{draft.source}",
+                                                number, _short(text), draft.source),
+                             fix=Message("copy claim {number}'s text from the draft (or reword less), or remove it",
+                                         number)) from None
         why = _why(entry)
         origin = entry.get("origin")
         if origin not in ORIGINS:  # a file written by hand: a reworded finding is an edit, a new one an addition

@@ -24,6 +24,8 @@ from courtroom_desktop.core.check.records import (
     TrialOutcome,
 )
 from courtroom_desktop.core.errors import CheckError
+from courtroom_desktop.core.lexicon import message
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.sqlite import SqliteFile
 
 SCHEMA = """
@@ -50,7 +52,8 @@ class CheckStore(SqliteFile):
     def create(self, spec: CheckSpec, claims: Sequence[CheckClaim], status: CheckStatus = CheckStatus.running) -> str:
         """A new check with its claims, all pending; returns its id."""
         if not claims:
-            raise CheckError(spec.draft, "no claims to check", fix="add a claim, or check a draft with claims in it")
+            raise CheckError(spec.draft, Message("no claims to check"), fix=Message("add a claim, or check a draft with "
+                                                                           "claims in it"))
         check_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         now = time.time()
         title = spec.title or spec.draft
@@ -71,7 +74,7 @@ class CheckStore(SqliteFile):
     def set_status(self, check_id: str, status: CheckStatus, problem: str = "") -> None:
         with self._lock:
             self._db.execute("UPDATE checks SET status = ?, problem = ?, updated_at = ? WHERE id = ?",
-                             (status.value, problem, time.time(), check_id))
+                             (status.value, message.dump(problem), time.time(), check_id))
 
     def _update(self, check_id: str, index: int, **values: object) -> None:
         columns = ", ".join(f"{name} = ?" for name in values)
@@ -80,7 +83,7 @@ class CheckStore(SqliteFile):
             cursor = self._db.execute(f"UPDATE claims SET {columns}, updated_at = ? WHERE check_id = ? AND idx = ?",
                                       (*values.values(), now, check_id, index))
             if cursor.rowcount != 1:
-                raise CheckError(check_id, f"the check has no claim {index + 1}", fix="list its claims")
+                raise CheckError(check_id, Message("the check has no claim {index + 1}", index + 1), fix=Message("list its claims"))
             self._db.execute("UPDATE checks SET updated_at = ? WHERE id = ?", (now, check_id))
 
     def record_quick(self, check_id: str, index: int, result: QuickResult, status: ClaimStatus) -> None:
@@ -99,7 +102,7 @@ class CheckStore(SqliteFile):
         return cursor.rowcount
 
     def record_failure(self, check_id: str, index: int, problem: str) -> None:
-        self._update(check_id, index, status=ClaimStatus.failed.value, problem=problem)
+        self._update(check_id, index, status=ClaimStatus.failed.value, problem=message.dump(problem))
 
     def send_to_trial(self, check_id: str, index: int) -> None:
         """The user asks for a full trial of this claim: it runs at the queue's next pass (after its quick check)."""
@@ -135,14 +138,14 @@ class CheckStore(SqliteFile):
         if len(ids) == 1 and ref:
             return str(ids[0])
         if not ids or not ref:
-            raise CheckError(ref or "(empty)", "no such check", fix="see `courtroom checks list`")
-        raise CheckError(ref, f"{len(ids)} checks start with it", fix="give more of the id")
+            raise CheckError(ref or "(empty)", Message("no such check"), fix=Message("see `courtroom checks list`"))
+        raise CheckError(ref, Message("{len(ids)} checks start with it", len(ids)), fix=Message("give more of the id"))
 
     def spec(self, check_id: str) -> CheckSpec:
         with self._lock:
             row = self._db.execute("SELECT spec FROM checks WHERE id = ?", (check_id,)).fetchone()
         if row is None:
-            raise CheckError(check_id, "no such check", fix="see `courtroom checks list`")
+            raise CheckError(check_id, Message("no such check"), fix=Message("see `courtroom checks list`"))
         return CheckSpec.model_validate_json(row[0])
 
     def rows(self, check_id: str) -> list[ClaimRow]:
@@ -158,7 +161,7 @@ class CheckStore(SqliteFile):
                 "SELECT idx, claim, status, quick, trial, problem, signoff, sent_to_trial FROM claims "
                 "WHERE check_id = ? AND idx = ?", (check_id, index)).fetchone()
         if found is None:
-            raise CheckError(check_id, f"the check has no claim {index + 1}", fix="list its claims")
+            raise CheckError(check_id, Message("the check has no claim {index + 1}", index + 1), fix=Message("list its claims"))
         return _row(*found)
 
     def record(self, check_id: str) -> CheckRecord:
@@ -166,7 +169,7 @@ class CheckStore(SqliteFile):
             head = self._db.execute("SELECT spec, status, problem, created_at, updated_at FROM checks WHERE id = ?",
                                     (check_id,)).fetchone()
         if head is None:
-            raise CheckError(check_id, "no such check", fix="see `courtroom checks list`")
+            raise CheckError(check_id, Message("no such check"), fix=Message("see `courtroom checks list`"))
         return CheckRecord(id=check_id, spec=CheckSpec.model_validate_json(head[0]), status=CheckStatus(head[1]),
                            problem=head[2], rows=tuple(self.rows(check_id)), created_at=head[3], updated_at=head[4])
 

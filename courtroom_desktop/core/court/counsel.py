@@ -51,6 +51,7 @@ from courtroom_desktop.core.court.retry import regenerate_once
 from courtroom_desktop.core.court.stance import wrong_side
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.records import Evidence, Usage
 from courtroom_desktop.core.text import has_cjk
 
@@ -232,7 +233,7 @@ async def _argue(court: Bench, state: TrialState, model: ChatModel, seat: Seat, 
             argued.challenges = [q for q in argued.challenges if normalise(q) in still or normalise(q) not in said]
             argued.text, argued.citations = cut, kept
     if not argued.text.strip():  # nothing to put in the transcript: a failure of the model, never an empty turn
-        raise ModelError(f"{role}'s model gave an empty argument twice", role=SEAT_MODEL[seat],
+        raise ModelError(Message("{role}'s model gave an empty argument twice", role), role=SEAT_MODEL[seat],
                          provider=getattr(model, "provider", ""), model=getattr(model, "model_name", ""))
     return argued
 

@@ -28,6 +28,7 @@ from pydantic import Field, field_validator, model_validator
 
 from courtroom_desktop.core import lexicon
 from courtroom_desktop.core.court.reasons import Reason
+from courtroom_desktop.core.lexicon.message import Message, joined, of_validation
 from courtroom_desktop.core.records import Frozen
 from courtroom_desktop.core.text import language_of
 
@@ -42,7 +43,7 @@ def problem_of(exc: Exception) -> str:
     """A validation error as one line for the user: the messages without pydantic's decoration."""
     errors = getattr(exc, "errors", None)
     if callable(errors):
-        return "; ".join(str(e.get("msg", "")).removeprefix("Value error, ") for e in errors())
+        return joined(of_validation(e) for e in errors())
     return str(exc)
 
 
@@ -56,7 +57,7 @@ class Criterion(Frozen):
     @classmethod
     def _strip(cls, value: str) -> str:
         if not value.strip():
-            raise ValueError("a criterion needs a name")
+            raise ValueError(Message("a criterion needs a name"))
         return value.strip()
 
     @classmethod
@@ -66,8 +67,9 @@ class Criterion(Frozen):
         try:
             return cls(name=name, weight=float(weight) if weight.strip() else 1.0)
         except ValueError as exc:
-            raise ValueError(f"criterion {text!r}: write NAME or NAME=WEIGHT with a positive weight, e.g. "
-                             f"'cost=3' ({problem_of(exc)})") from None
+            raise ValueError(Message("criterion {text}: write NAME or NAME=WEIGHT with a positive weight, e.g. "
+                                     "'cost=3' ({problem_of(exc)})",
+                                     f'{text!r}', problem_of(exc))) from None
 
 
 class DecisionSpec(Frozen):
@@ -81,15 +83,17 @@ class DecisionSpec(Frozen):
     def _check(self) -> DecisionSpec:
         options = [o.strip() for o in self.options]
         if not 2 <= len(options) <= MAX_OPTIONS or not all(options):
-            raise ValueError(f"a decision needs 2 to {MAX_OPTIONS} options, each named (got {len(options)})")
+            raise ValueError(Message("a decision needs 2 to {MAX_OPTIONS} options, each named (got {len(options)})",
+                                     MAX_OPTIONS, len(options)))
         if len({o.casefold() for o in options}) != len(options):
-            raise ValueError("two options have the same name: name each option differently")
+            raise ValueError(Message("two options have the same name: name each option differently"))
         if not 1 <= len(self.criteria) <= MAX_CRITERIA:
-            raise ValueError(f"a decision needs 1 to {MAX_CRITERIA} criteria (got {len(self.criteria)})")
+            raise ValueError(Message("a decision needs 1 to {MAX_CRITERIA} criteria (got {len(self.criteria)})",
+                                     MAX_CRITERIA, len(self.criteria)))
         if len({c.name.casefold() for c in self.criteria}) != len(self.criteria):
-            raise ValueError("two criteria have the same name: name each criterion differently")
+            raise ValueError(Message("two criteria have the same name: name each criterion differently"))
         if len(self.constraints) > MAX_CONSTRAINTS or not all(c.strip() for c in self.constraints):
-            raise ValueError(f"up to {MAX_CONSTRAINTS} hard constraints, each written out")
+            raise ValueError(Message("up to {MAX_CONSTRAINTS} hard constraints, each written out", MAX_CONSTRAINTS))
         return self
 
     def constraint_id(self, index: int) -> str:

@@ -54,6 +54,7 @@ from courtroom_desktop.core.errors import (
     ModelUnavailable,
     TrialError,
 )
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.privacy import TrialPolicy
 from courtroom_desktop.core.records import MODEL_CALLS, Evidence, ModelCall, VerifierReading
 
@@ -103,7 +104,7 @@ class Court:
         """Create the trial record; ``run(trial_id)`` then drives it."""
         spec = spec.model_copy(update={"settings": self.settings.model_dump(mode="json")})
         if not spec.claim.strip():
-            raise TrialError("the claim is empty: say what should be put on trial")
+            raise TrialError(Message("the claim is empty: say what should be put on trial"))
         return self.store.create(spec)
 
     async def run(self, trial_id: str) -> AsyncIterator[TrialEvent]:
@@ -112,7 +113,7 @@ class Court:
         spec, events = await asyncio.to_thread(lambda: (self.store.spec(trial_id), self.store.events(trial_id)))
         state = TrialState.from_events(trial_id, spec, events)
         if state.verdict is not None:
-            raise TrialError(f"trial {trial_id} already has a verdict")
+            raise TrialError(Message("trial {trial_id} already has a verdict", trial_id))
         queue: asyncio.Queue[object] = asyncio.Queue()
         recorder = Recorder(self.store, trial_id, events[-1].seq if events else 0)
         self._calls = recorder.call  # every model call's prompt and raw answer, kept with the trial

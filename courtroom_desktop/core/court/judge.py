@@ -44,6 +44,7 @@ from courtroom_desktop.core.court.retry import regenerate_once
 from courtroom_desktop.core.court.scored import Ruled, Scored, contradicts
 from courtroom_desktop.core.court.state import TrialState
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable, TrialError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.records import Usage
 from courtroom_desktop.core.text import language_of
 
@@ -278,7 +279,7 @@ async def decision_verdict(court: Bench, state: TrialState, stop: Reason, emit: 
     risks), checked like any verdict text and replaced by the table's own sentence when it cannot stand."""
     spec, judge = state.spec, court.model("judge")
     if spec.decision is None:
-        raise TrialError("a decision's verdict needs the decision's options")  # never: verdict() checks
+        raise TrialError(Message("a decision's verdict needs the decision's options"))  # never: verdict() checks
     result = decisions.outcome(spec.claim, spec.decision, [r.hearing for r in state.rulings if r.hearing])
     budget = judge.context_window - VERDICT_TOKENS - 64
     open_lines = rules.open_challenges(state)

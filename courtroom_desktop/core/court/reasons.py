@@ -16,7 +16,7 @@ from typing import Any, Union
 
 from pydantic import model_validator
 
-from courtroom_desktop.core.records import Frozen
+from courtroom_desktop.core.records import Frozen, Said
 
 
 class Code(StrEnum):
@@ -103,7 +103,7 @@ class Reason(Frozen):
     text as it came), another reason ('rejected twice: {problem}'), or several ('{problems}', joined by ';')."""
 
     code: str
-    params: dict[str, str | int | float | Reason | tuple[Reason, ...]] = {}
+    params: dict[str, Said | int | float | Reason | tuple[Reason, ...]] = {}
 
     @model_validator(mode="before")
     @classmethod

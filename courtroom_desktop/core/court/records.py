@@ -16,7 +16,8 @@ from pydantic import BaseModel, Field, TypeAdapter, field_validator, model_valid
 from courtroom_desktop.core.court.decisions import DecisionOutcome, DecisionSpec, Hearing
 from courtroom_desktop.core.court.reasons import Code as Code  # the court's reasons are records too
 from courtroom_desktop.core.court.reasons import Reason as Reason
-from courtroom_desktop.core.records import Evidence, Frozen, Usage, VerifierReading
+from courtroom_desktop.core.lexicon.message import Message
+from courtroom_desktop.core.records import Evidence, Frozen, Said, Usage, VerifierReading
 
 
 class CaseType(StrEnum):
@@ -351,7 +352,7 @@ class TrialSpec(Frozen):
     @model_validator(mode="after")
     def _decision_needs_case(self) -> TrialSpec:
         if self.decision is not None and self.case != CaseType.decision:
-            raise ValueError("options and criteria belong to a decision: use case 'decision'")
+            raise ValueError(Message("options and criteria belong to a decision: use case 'decision'"))
         return self
 
     def option_of(self, round_number: int) -> str | None:
@@ -469,8 +470,8 @@ class TrialWarning(_Event):
 
 class ErrorEvent(_Event):
     kind: Literal["error"] = "error"
-    message: str
-    fix: str = ""
+    message: Said
+    fix: Said = ""
     resumable: bool = True
 
 

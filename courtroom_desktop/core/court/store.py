@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from courtroom_desktop.core.court.records import EVENT_ADAPTER, TokenDelta, TrialEvent, TrialSpec, _Event
 from courtroom_desktop.core.errors import TrialError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.records import ModelCall
 from courtroom_desktop.core.sqlite import SqliteFile
 
@@ -105,7 +106,7 @@ class TrialStore(SqliteFile):
         with self._lock:
             row = self._db.execute("SELECT spec FROM trials WHERE id = ?", (trial_id,)).fetchone()
         if row is None:
-            raise TrialError(f"no trial {trial_id!r}: see `courtroom trials list`")
+            raise TrialError(Message("no trial {trial_id}: see `courtroom trials list`", f'{trial_id!r}'))
         return TrialSpec.model_validate_json(row[0])
 
     def add_call(self, call: ModelCall) -> None:
@@ -151,8 +152,9 @@ class TrialStore(SqliteFile):
         if exact:
             return str(exact[0])
         if len(rows) != 1:
-            raise TrialError(f"{ref!r}: no trial matches; use an id from `courtroom trials list`" if not rows else
-                             f"{ref!r}: several trials match; use an id from `courtroom trials list`")
+            raise TrialError(Message("{ref}: no trial matches; use an id from `courtroom trials list`", f'{ref!r}') if not rows else
+                             Message("{ref}: several trials match; use an id from `courtroom trials list`",
+                                     f'{ref!r}'))
         return str(rows[0][0])
 
     def list(self) -> list[TrialSummary]:
@@ -209,8 +211,8 @@ class Recorder:
 
     def check(self) -> None:
         if self.error is not None:
-            raise TrialError(f"the trial could not be saved ({self.error})",
-                             fix="check that the data folder is writable and has room, then resume the trial")
+            raise TrialError(Message("the trial could not be saved ({self.error})", self.error),
+                             fix=Message("check that the data folder is writable and has room, then resume the trial"))
 
     async def flush(self) -> None:
         """Wait until everything queued so far is written (or has failed), then raise a failed write as ``record``

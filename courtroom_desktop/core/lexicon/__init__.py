@@ -8,6 +8,10 @@ Adding a language: add its module here (a copy of ``en.py`` with every value tra
 to English) and name it in ``_MODULES``; for the window's own strings, add its ``.ts`` file (docs/ui.md).
 ``register`` adds a table at run time (the tests' pseudo-language).
 
+The core's messages (errors, their fixes, the doctor's details, skip reasons) are codes with parameters
+(:class:`message.Message`, whose code is its English template); a language's module translates them in its
+``MESSAGES`` table, and :func:`say` renders one in a language.
+
     word("zh", "report.summary")            -> "摘要"
     section("en", "check.")["title"]        -> "Check of a draft"
 """
@@ -18,8 +22,14 @@ import importlib
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
+from courtroom_desktop.core.lexicon.message import Message, joined, of_validation
+
+__all__ = ["Message", "Sections", "has", "joined", "languages", "messages", "of_validation", "register", "say",
+           "section", "table", "unregister", "word"]
+
 _MODULES = {"en": "en", "zh": "zh"}  # language -> module of this package
 _REGISTERED: dict[str, Mapping[str, str]] = {}
+_REGISTERED_MESSAGES: dict[str, Mapping[str, str]] = {}
 
 
 def languages() -> tuple[str, ...]:
@@ -69,20 +79,45 @@ class Sections(Mapping[str, Mapping[str, str]]):
         return len(languages())
 
 
+@lru_cache(maxsize=16)
+def messages(lang: str) -> Mapping[str, str]:
+    """The core's messages translated into ``lang``, by their English template (empty for English, or a language
+    that translates none)."""
+    if lang in _REGISTERED_MESSAGES:
+        return _REGISTERED_MESSAGES[lang]
+    if lang in _MODULES and lang != "en":
+        found: Mapping[str, str] = getattr(importlib.import_module(f"{__name__}.{_MODULES[lang]}"), "MESSAGES", {})
+        return found
+    return {}
+
+
+def say(lang: str, text: str) -> str:
+    """``text`` in ``lang``: a core message (:class:`message.Message`) rendered from the language's table, any other
+    text as it is."""
+    from courtroom_desktop.core.lexicon import message
+
+    return message.say(lang, text)
+
+
 def word(lang: str, key: str, **fields: object) -> str:
     """The wording ``key`` in ``lang``, its {fields} filled in."""
     text = table(lang)[key]
     return text.format(**fields) if fields else text
 
 
-def register(lang: str, words: Mapping[str, str]) -> None:
-    """A table for ``lang`` added at run time (or replaced); ``unregister`` takes it away."""
+def register(lang: str, words: Mapping[str, str], said: Mapping[str, str] | None = None) -> None:
+    """A table for ``lang`` added at run time (or replaced), with its messages (``said``); ``unregister`` takes it
+    away."""
     _REGISTERED[lang] = dict(words)
+    _REGISTERED_MESSAGES[lang] = dict(said or {})
+    messages.cache_clear()
     table.cache_clear()
     section.cache_clear()
 
 
 def unregister(lang: str) -> None:
     _REGISTERED.pop(lang, None)
+    _REGISTERED_MESSAGES.pop(lang, None)
+    messages.cache_clear()
     table.cache_clear()
     section.cache_clear()

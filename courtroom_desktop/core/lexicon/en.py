@@ -457,4 +457,18 @@ WORDS: dict[str, str] = {
     'quality.no_question': 'no question',
     'quality.trial': 'trial',
     'quality.turns': '{n} turn{s}',
+    # the command line's own words (cli/words.py)
+    'cli.error': 'error',
+    'cli.fix': 'fix',
+    'cli.note': 'note',
+    'cli.warning': 'warning',
+    'cli.interrupted': 'interrupted',
+    'cli.paused': 'paused',
+    'cli.flag': 'flag',
+    'cli.trigger': 'trigger',
+    'cli.quality': 'quality',
+    'cli.overruled': '{what} overruled',
+    'cli.trial_paused': 'the trial is paused: `courtroom trials resume {trial_id}` continues it',
+    'cli.vector_skipped': 'vector search was skipped, these results come from BM25 alone: {problem}',
+    'cli.not_added': '{path} could not be added: {why}',
 }

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled, IngestError, LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.embed.embedder import Embedder, LibraryEmbedder, embedding_text, make_embedder
 from courtroom_desktop.core.library.files import CancelToken, find_files, kind_of, sha256_file
@@ -152,9 +153,10 @@ class Library:
                 identity = self.embedder.identity  # model@backend or server: vectors of two are never mixed
                 recorded = reembed.recorded_identity(self.catalog)
                 if recorded and recorded != identity and self.catalog.ready_ids():
-                    raise LibraryError(f"{self.root}: the library was embedded with {recorded!r} but the settings name "
-                                       f"{identity!r} (library.embedder, embedding_model, embedding_backend): run "
-                                       "`courtroom library reindex` to re-embed it")
+                    raise LibraryError(Message("{self.root}: the library was embedded with {recorded} but the "
+                                               "settings name {identity} (library.embedder, embedding_model, "
+                                               "embedding_backend): run `courtroom library reindex` to re-embed it",
+                                               self.root, f'{recorded!r}', f'{identity!r}'))
                 if recorded == identity:
                     self._vectors = self._recorded_store()
                 else:  # a new library, or an empty one whose embedder changed: a table of this embedder's dimension
@@ -190,8 +192,8 @@ class Library:
         matches = [d for d in docs if d.id == ref or d.path == resolved] or [d for d in docs if d.id.startswith(ref)]
         if len(matches) != 1:
             raise LibraryError(
-                f"{ref!r}: no document matches; use an id from `courtroom library list`" if not matches else
-                f"{ref!r}: several documents match; use an id from `courtroom library list`"
+                Message("{ref}: no document matches; use an id from `courtroom library list`", f'{ref!r}') if not matches else
+                Message("{ref}: several documents match; use an id from `courtroom library list`", f'{ref!r}')
             )
         return matches[0]
 
@@ -311,7 +313,7 @@ class Library:
         try:
             sha = sha256_file(path) if path.exists() and path.is_file() else ""
         except OSError as exc:
-            return "", Prepared(path, "", error=f"cannot read the file ({exc.strerror})")
+            return "", Prepared(path, "", error=Message("cannot read the file ({exc.strerror})", exc.strerror))
         existing = self.catalog.get(sha[:16]) if sha else None
         if existing and existing.status == DocStatus.ready and not force:
             return sha, Prepared(path, sha)  # skipped: same content already in the library
@@ -346,8 +348,8 @@ class Library:
         except Cancelled:
             if cancel.cancelled:
                 return Prepared(path, sha, error="cancelled")
-            return Prepared(path, sha, error=f"gave up after {time.perf_counter() - began:.0f} s "
-                                              f"(library.file_timeout_s)")
+            return Prepared(path, sha, error=Message("gave up after {seconds} s (library.file_timeout_s)",
+                                                     f"{time.perf_counter() - began:.0f}"))
         except IngestError as exc:
             return Prepared(path, sha, error=exc.reason)
         seconds["ocr"] = min(doc.ocr_seconds, time.perf_counter() - began)
@@ -357,7 +359,8 @@ class Library:
                                 self.settings.min_section_tokens)
         seconds["chunk"] = time.perf_counter() - began
         if not chunks:
-            return Prepared(path, sha, error="no text found in the " + ("PDF" if kind_of(path) == "pdf" else "file"))
+            return Prepared(path, sha, error=Message("no text found in the PDF") if kind_of(path) == "pdf"
+                            else Message("no text found in the file"))
         emit(FileProgress(path=str(path), stage=IngestStage.chunk, pages_done=doc.pages, pages=doc.pages,
                           chunks=len(chunks)))
         return Prepared(path, sha, doc=doc, chunks=chunks, seconds=seconds)
@@ -373,7 +376,7 @@ class Library:
         """A document marked private or not (the writer's rule: on object storage, shared and refused read-only);
         returns it as it is now. Raises LibraryError for an unknown id."""
         if self.catalog.get(doc_id) is None:
-            raise LibraryError(f"no document with id {doc_id!r}: see `courtroom library list`")
+            raise LibraryError(Message("no document with id {doc_id}: see `courtroom library list`", f'{doc_id!r}'))
         self.writer.set_private(doc_id, private)
         doc = self.catalog.get(doc_id)
         assert doc is not None
@@ -383,7 +386,7 @@ class Library:
         """A document out of the library (the writer's rule); raises LibraryError for an unknown id."""
         removed = self.writer.delete([doc_id])
         if not removed:
-            raise LibraryError(f"no document with id {doc_id!r}: see `courtroom library list`")
+            raise LibraryError(Message("no document with id {doc_id}: see `courtroom library list`", f'{doc_id!r}'))
         return removed[0]
 
     def _current_vectors(self) -> VectorStore | None:
@@ -425,9 +428,10 @@ class Library:
             if target.identity != recorded:
                 if self.location.shared and recorded:
                     raise LibraryError(
-                        f"{self.location.uri}: this shared library's vectors were made by "
-                        f"{recorded!r}; switching a shared library to another embedder "
-                        "is not supported: set library.embedder back, or fill a new library with the new one")
+                        Message("{self.location.uri}: this shared library's vectors were made by {recorded}; "
+                                "switching a shared library to another embedder is not supported: set "
+                                "library.embedder back, or fill a new library with the new one",
+                                self.location.uri, f'{recorded!r}'))
                 spec = reembed.spec_of(settings or self.settings, target)
                 try:
                     finished = reembed.switch(self.writer, self.root, self._current_vectors(), target, spec,
@@ -442,5 +446,7 @@ class Library:
         docs = [self.catalog.get(i) for i in doc_ids] if doc_ids else self.catalog.documents(DocStatus.ready)
         missing = [d.path for d in docs if d and not Path(d.path).exists()]
         if missing:
-            raise LibraryError(f"cannot re-index, file moved or deleted: {', '.join(missing)}; remove it or restore it")
+            raise LibraryError(Message("cannot re-index, file moved or deleted: {', '.join(missing)}; remove it or "
+                                       "restore it",
+                                       ', '.join(missing)))
         return self.ingest([d.path for d in docs if d], on_event=on_event, cancel=cancel, force=True)

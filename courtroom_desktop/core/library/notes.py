@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from courtroom_desktop.core.errors import LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 
 MAX_SLUG = 60
 
@@ -47,9 +48,9 @@ def write_note(folder: Path, title: str, text: str, path: Path | None = None) ->
     written whole to a temporary name and renamed over the old one, so a watcher or a crash never sees half a note."""
     title = " ".join((title or "").split())
     if not title:
-        raise LibraryError("the note has no title: give it one")
+        raise LibraryError(Message("the note has no title: give it one"))
     if not (text or "").strip():
-        raise LibraryError("the note is empty: write or paste its text")
+        raise LibraryError(Message("the note is empty: write or paste its text"))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     if path is None:

@@ -31,6 +31,7 @@ import numpy as np
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import ConfigError, IngestError, LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.embed.embedder import Embedder, embedding_text, make_embedder
 from courtroom_desktop.core.library.files import CancelToken, kind_of
@@ -71,8 +72,8 @@ def prepare_bytes(name: str, data: bytes, sha: str, path: str, settings: Library
     chunks = chunk_document(doc, sha[:16], settings.chunk_tokens, settings.overlap_tokens, settings.min_section_tokens)
     seconds["chunk"] = time.perf_counter() - began
     if not chunks:
-        kind = "PDF" if kind_of(local) == "pdf" else "file"
-        return Prepared(Path(path), sha, error=f"no text found in the {kind}"), np.zeros((0, 0), np.float32)
+        error = Message("no text found in the PDF") if kind_of(local) == "pdf" else Message("no text found in the file")
+        return Prepared(Path(path), sha, error=error), np.zeros((0, 0), np.float32)
     began = time.perf_counter()
     texts = [embedding_text(doc.title, c) for c in chunks]
     batch = max(settings.embed_batch, 1)
@@ -113,8 +114,8 @@ class RayEngine:
         try:
             import ray
         except ImportError:
-            raise ConfigError("--engine ray needs Ray: pip install 'courtroom-desktop[scale]' (make test installs "
-                              "it)") from None
+            raise ConfigError(Message("--engine ray needs Ray: pip install 'courtroom-desktop[scale]' (make test "
+                                      "installs it)")) from None
         if not ray.is_initialized():
             options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                        "configure_logging": False}
@@ -134,9 +135,10 @@ class RayEngine:
             identity = library.embedder.identity
             theirs = set(ray.get([a.identity.remote() for a in actors]))
             if theirs != {identity}:
-                raise LibraryError(f"the Ray workers embed with {', '.join(sorted(theirs))} but the library's vectors "
-                                   f"are {identity}: the workers build their embedder from library.embedder and "
-                                   "embedding_model, which must name the library's")
+                raise LibraryError(Message("the Ray workers embed with {', '.join(sorted(theirs))} but the "
+                                           "library's vectors are {identity}: the workers build their embedder from "
+                                           "library.embedder and embedding_model, which must name the library's",
+                                           ', '.join(sorted(theirs)), identity))
             yield from self._run(ray, actors, library, files, emit, cancel, force, identity)
         finally:
             for a in actors:
@@ -176,8 +178,9 @@ class RayEngine:
                 try:
                     item, vectors = ray.get(ref)
                 except RayError as exc:
-                    yield Prepared(path, sha, error=f"the Ray worker failed {self.max_retries + 1} times "
-                                                    f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]})")
+                    yield Prepared(path, sha, error=Message("the Ray worker failed {times} times ({problem})",
+                                                            self.max_retries + 1,
+                                                            f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"))
                     continue
                 if item.storable and item.chunks:
                     texts = [embedding_text(item.doc.title, c) for c in item.chunks]

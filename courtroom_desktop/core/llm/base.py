@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from courtroom_desktop.core.errors import ModelError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.llm.repair import RepairError, parse_structured, strip_think
 from courtroom_desktop.core.records import ModelCall, Usage, observe_model_call
 
@@ -54,13 +55,13 @@ def estimate_messages_tokens(messages: Messages, count: Callable[[str], int] = e
 def check_messages(messages: Messages) -> Messages:
     """Validate the plain message format; return a shallow copy."""
     if not isinstance(messages, list) or not messages:
-        raise ValueError("messages must be a non-empty list of {'role', 'content'} dicts")
+        raise ValueError(Message("messages must be a non-empty list of {{'role', 'content'}} dicts"))
     out = []
     for i, m in enumerate(messages):
         if not isinstance(m, dict) or m.get("role") not in ("system", "user", "assistant"):
-            raise ValueError(f"message {i}: role must be 'system', 'user' or 'assistant'")
+            raise ValueError(Message("message {i}: role must be 'system', 'user' or 'assistant'", i))
         if not isinstance(m.get("content"), str):
-            raise ValueError(f"message {i}: content must be a string")
+            raise ValueError(Message("message {i}: content must be a string", i))
         out.append({"role": m["role"], "content": m["content"]})
     return out
 
@@ -182,9 +183,10 @@ class ChatModel:
         except RepairError as exc:
             reason = exc.reason
             if not retry:
-                raise ModelError(f"no valid {schema.__name__}: {reason}", role=self.role, provider=self.provider,
+                raise ModelError(Message("no valid {schema.__name__}: {reason}", schema.__name__, reason), role=self.role,
+                                 provider=self.provider,
                                  model=self.model_name, raw=first, usage=usage,
-                                 fix="use a model that follows JSON instructions, or raise max_tokens") from None
+                                 fix=Message("use a model that follows JSON instructions, or raise max_tokens")) from None
             log.info("%s: %s answer did not validate (%s); retrying once", self.role, schema.__name__, reason)
         again = retry_messages(msgs, first, reason)
         second, usage2 = await self._with_retries(lambda: self._generate_json(again, schema, limit))
@@ -194,9 +196,10 @@ class ChatModel:
             return parse_structured(second, schema), usage
         except RepairError as exc:
             raise ModelError(
-                f"no valid {schema.__name__} after one retry: {exc.reason} (first attempt: {reason})",
+                Message("no valid {schema.__name__} after one retry: {exc.reason} (first attempt: {reason})",
+                        schema.__name__, exc.reason, reason),
                 role=self.role, provider=self.provider, model=self.model_name, raw=second,
-                fix="use a model that follows JSON instructions, or raise max_tokens", first_raw=first, usage=usage,
+                fix=Message("use a model that follows JSON instructions, or raise max_tokens"), first_raw=first, usage=usage,
             ) from None
 
     def count_tokens(self, text: str) -> int:

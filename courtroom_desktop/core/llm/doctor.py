@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 
 from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
 from courtroom_desktop.core.errors import CourtroomError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.llm.base import ChatModel
 from courtroom_desktop.core.llm.router import build_chat_model, list_models
 from courtroom_desktop.core.text import CITATION
@@ -64,7 +65,7 @@ class ProbeClaim(BaseModel):
     evidence: list[str] = Field(max_length=3, description="Ids of the passages the verdict rests on, e.g. E1.")
 
 
-RATING_FIX = "use a larger chat model: `courtroom models list` (or Settings \u2192 Models \u2192 Find models)"
+RATING_FIX = Message("use a larger chat model: `courtroom models list` (or Settings → Models → Find models)")
 PROBE_SYSTEM = "You are a careful assistant. Use only the passages you are given."
 FACTS_PROMPT = ("The Eiffel Tower in Paris, France, was completed in 1889. Give the city, the country and the year "
                 "it was completed.")
@@ -136,14 +137,16 @@ async def check_spec(spec: ModelSpec, role: str, *, calls: bool = True, data_dir
         return rows
     label = _model_label(spec)
     if any(r.ok is not True for r in rows) or rows[-1].check != "structured call":
-        rows.append(DoctorRow(role, spec.provider, label, "rating", None, "not rated: an earlier check failed",
-                              "fix the failed checks first", kind="rating", result="not rated"))
+        rows.append(DoctorRow(role, spec.provider, label, "rating", None, Message("not rated: an earlier check "
+                                                                                  "failed"),
+                              Message("fix the failed checks first"), kind="rating", result="not rated"))
         return rows
     from courtroom_desktop.core.llm.demo import is_demo_spec
 
     if is_demo_spec(spec):  # rated without a call: the bundled model is the demo model whatever it scores
-        rows.append(DoctorRow(role, spec.provider, label, "rating", False, "the bundled SmolLM2-135M is for trying "
-                              "the app, not for verdicts (not probed)", RATING_FIX, kind="rating", result="demo only"))
+        rows.append(DoctorRow(role, spec.provider, label, "rating", False, Message("the bundled SmolLM2-135M is for trying "
+                                                                                   "the app, not for verdicts (not probed)"),
+                              RATING_FIX, kind="rating", result="demo only"))
         return rows
     rows.extend(await probe_model(built[0], spec, role))
     return rows
@@ -167,7 +170,7 @@ async def _check_setup(spec: ModelSpec, role: str, *, calls: bool, data_dir: Any
         for name in CHECKS[CHECKS.index(start):]:
             if name in ("one-token call", "structured call") and not calls:
                 continue
-            add(name, None, "skipped: an earlier check failed")
+            add(name, None, Message("skipped: an earlier check failed"))
         return rows
 
     # settings
@@ -176,27 +179,29 @@ async def _check_setup(spec: ModelSpec, role: str, *, calls: bool, data_dir: Any
             kwargs = {"data_dir": data_dir} if spec.provider == "openai" else {}
             model = build_chat_model(spec, role, **kwargs)
             built.append(model)  # the probes reuse it (a loaded model, a warm client)
-        add("settings", True, f"{spec.provider}: {label}")
+        add("settings", True, Message("{spec.provider}: {label}", spec.provider, label))
     except CourtroomError as exc:
         add("settings", False, *_describe(exc))
         if not rows[-1].fix:
-            rows[-1] = replace(rows[-1], fix="correct [models] in the settings file")
+            rows[-1] = replace(rows[-1], fix=Message("correct [models] in the settings file"))
         return skip_rest("context")
 
     # context window (known from the settings; the embedded model's is confirmed when it loads)
     window = model.context_window
     if window < MIN_NUM_CTX:
-        add("context", False, f"num_ctx is {window}; courtroom prompts need {MIN_NUM_CTX} or more",
-            f"raise num_ctx to {MIN_NUM_CTX} or more under [models.{role}] (or [models.default])")
+        add("context", False, Message("num_ctx is {window}; courtroom prompts need {MIN_NUM_CTX} or more",
+                                      window, MIN_NUM_CTX),
+            Message("raise num_ctx to {MIN_NUM_CTX} or more under [models.{role}] (or [models.default])",
+                    MIN_NUM_CTX, role))
     else:
-        add("context", True, f"num_ctx {window}")
+        add("context", True, Message("num_ctx {window}", window))
 
     # server (or file) and model presence
     deadline = spec.connect_timeout_s + min(spec.read_timeout_s, 30.0) + 5.0
     try:
         available = await _bounded(list_models(spec, data_dir=data_dir), deadline)
         where = spec.base_url or ("http://localhost:11434" if spec.provider == "ollama" else "local file")
-        add("server", True, f"{where}: {len(available)} model(s)")
+        add("server", True, Message("{where}: {len(available)} model(s)", where, len(available)))
     except (CourtroomError, TimeoutError) as exc:
         reason, fix = _describe(exc) if not isinstance(exc, TimeoutError) else (
             f"no answer within {deadline:g}s", "check that the server is not stuck")
@@ -216,12 +221,12 @@ async def _check_setup(spec: ModelSpec, role: str, *, calls: bool, data_dir: Any
 
         match = (lambda a, b: same_model(a, b)) if spec.provider == "ollama" else (lambda a, b: a == b)
         if any(match(spec.model, name) for name in available):
-            add("model", True, f"{spec.model} is available")
+            add("model", True, Message("{spec.model} is available", spec.model))
         else:
             shown = ", ".join(available[:8]) + (" ..." if len(available) > 8 else "") or "none"
-            fix = f"ollama pull {spec.model}" if spec.provider == "ollama" else (
-                "set model to one the server lists")
-            add("model", False, f"{spec.model} is not on the server (it has: {shown})", fix)
+            fix = Message("ollama pull {spec.model}", spec.model) if spec.provider == "ollama" else (
+                Message("set model to one the server lists"))
+            add("model", False, Message("{spec.model} is not on the server (it has: {shown})", spec.model, shown), fix)
             return skip_rest("one-token call")
 
     if not calls or failed:
@@ -231,12 +236,14 @@ async def _check_setup(spec: ModelSpec, role: str, *, calls: bool, data_dir: Any
     try:
         text, usage = await _bounded(
             model.complete([{"role": "user", "content": "Reply with the single word: OK"}], max_tokens=1), budget)
-        add("one-token call", True, f"{usage.tokens_out} token in {usage.seconds:.2f}s: {text.strip()[:20]!r}")
+        add(Message("one-token call"), True, Message("{usage.tokens_out} token in {usage.seconds}s: {text.strip()[:20]}",
+                                            usage.tokens_out, f'{usage.seconds:.2f}', f'{text.strip()[:20]!r}'))
     except (CourtroomError, TimeoutError) as exc:
         if isinstance(exc, TimeoutError):
-            add("one-token call", False, f"no answer within {budget:g}s", "check the server, or raise read_timeout_s")
+            add(Message("one-token call"), False, Message("no answer within {budget}s", f'{budget:g}'),
+                Message("check the server, or raise read_timeout_s"))
         else:
-            add("one-token call", False, *_describe(exc))
+            add(Message("one-token call"), False, *_describe(exc))
         return skip_rest("structured call")
 
     try:
@@ -245,14 +252,15 @@ async def _check_setup(spec: ModelSpec, role: str, *, calls: bool, data_dir: Any
             {"role": "user", "content": 'Answer {"ok": true, "word": "<any word>"}.'},
         ]
         ping, usage = await _bounded(model.structured(messages, DoctorPing, max_tokens=48), budget * 2)
-        add("structured call", True, f"valid JSON in {usage.seconds:.2f}s: {ping.model_dump_json()}")
+        add(Message("structured call"), True, Message("valid JSON in {usage.seconds}s: {ping.model_dump_json()}",
+                                             f'{usage.seconds:.2f}', ping.model_dump_json()))
     except (CourtroomError, TimeoutError) as exc:
         if isinstance(exc, TimeoutError):
-            add("structured call", False, f"no answer within {budget * 2:g}s",
-                "check the server, or raise read_timeout_s")
+            add(Message("structured call"), False, Message("no answer within {budget * 2}s", f'{budget * 2:g}'),
+                Message("check the server, or raise read_timeout_s"))
         else:
             reason, fix = _describe(exc)
-            add("structured call", False, reason, fix or "use a model that follows JSON instructions")
+            add(Message("structured call"), False, reason, fix or Message("use a model that follows JSON instructions"))
     return rows
 
 
@@ -260,7 +268,7 @@ async def _probe(name: str, coro: Awaitable[tuple[bool, str]], budget: float) ->
     try:
         return await _bounded(coro, budget)
     except TimeoutError:
-        return False, f"no answer within {budget:g}s"
+        return False, Message("no answer within {budget}s", f'{budget:g}')
     except CourtroomError as exc:
         return False, _describe(exc)[0][:200]
 
@@ -270,7 +278,7 @@ async def _probe_json(model: ChatModel) -> tuple[bool, str]:
     facts, _usage = await model.structured(messages, ProbeFacts, max_tokens=64, retry=False)
     right = "paris" in facts.city.lower() and "france" in facts.country.lower() and facts.year == 1889
     shown = facts.model_dump_json()
-    return right, (f"valid and right: {shown}" if right else f"valid JSON but wrong facts: {shown}")
+    return right, (Message("valid and right: {shown}", shown) if right else Message("valid JSON but wrong facts: {shown}", shown))
 
 
 async def _probe_citations(model: ChatModel) -> tuple[bool, str]:
@@ -279,22 +287,24 @@ async def _probe_citations(model: ChatModel) -> tuple[bool, str]:
     cited = [i for group in CITATION.findall(text) for i in re.findall(r"E\d+", group)]
     unknown = sorted({i for i in cited if i not in CITATION_POOL})
     if not cited:
-        return False, f"cited no passage: {' '.join(text.split())[:100]!r}"
+        return False, Message("cited no passage: {' '.join(text.split())[:100]}", f"{' '.join(text.split())[:100]!r}")
     if unknown:
-        return False, f"cited {', '.join(unknown)}, which it was not given (given: E1, E2, E3)"
-    return True, f"cited only given passages: {', '.join(sorted(set(cited)))}"
+        return False, Message("cited {', '.join(unknown)}, which it was not given (given: E1, E2, E3)",
+                              ', '.join(unknown))
+    return True, Message("cited only given passages: {', '.join(sorted(set(cited)))}", ', '.join(sorted(set(cited))))
 
 
 async def _probe_claim(model: ChatModel) -> tuple[bool, str]:
     messages = [{"role": "system", "content": PROBE_SYSTEM}, {"role": "user", "content": CLAIM_PROMPT}]
     answer, _usage = await model.structured(messages, ProbeClaim, max_tokens=48, retry=False)
     ids = {re.sub(r"[^A-Z0-9]", "", e.upper()) for e in answer.evidence}
-    said = f"{answer.verdict}, citing {', '.join(sorted(ids)) or 'nothing'}"
+    said = Message("{answer.verdict}, citing {', '.join(sorted(ids)) or 'nothing'}",
+                   answer.verdict, ', '.join(sorted(ids)) or 'nothing')
     if answer.verdict != "supported":
-        return False, f"said {said} (expected supported, citing E2)"
+        return False, Message("said {said} (expected supported, citing E2)", said)
     if "E2" not in ids or "E1" in ids:
-        return False, f"said {said} (expected E2 only: E1 is irrelevant)"
-    return True, f"said {said}"
+        return False, Message("said {said} (expected E2 only: E1 is irrelevant)", said)
+    return True, Message("said {said}", said)
 
 
 def rate(passed: int, demo: bool) -> str:
@@ -314,13 +324,15 @@ async def probe_model(model: ChatModel, spec: ModelSpec, role: str) -> list[Doct
     for name, probe in zip(PROBES, (_probe_json, _probe_citations, _probe_claim), strict=True):
         ok, detail = await _probe(name, probe(model), budget)
         rows.append(DoctorRow(role, spec.provider, label, name, ok, detail, "" if ok else
-                              "a model that misses this may cite wrongly or misjudge evidence in a trial",
+                              Message("a model that misses this may cite wrongly or misjudge evidence in a trial"),
                               kind="probe", result="pass" if ok else "miss"))
     passed = sum(1 for r in rows if r.ok)
     demo = is_demo_spec(spec)
     rating = rate(passed, demo)
-    detail = (f"{passed} of {len(PROBES)} probes passed; the bundled SmolLM2-135M is for trying the app, not for verdicts"
-              if demo else f"{passed} of {len(PROBES)} probes passed")
+    detail = (Message("{passed} of {len(PROBES)} probes passed; the bundled SmolLM2-135M is for trying the app, not "
+                      "for verdicts",
+                      passed, len(PROBES))
+              if demo else Message("{passed} of {len(PROBES)} probes passed", passed, len(PROBES)))
     fix = "" if rating == "good" else RATING_FIX
     rows.append(DoctorRow(role, spec.provider, label, "rating", rating != "demo only", detail, fix, kind="rating",
                           result=rating))

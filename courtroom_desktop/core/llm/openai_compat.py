@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.llm._lc import PerLoop, http_errors, stream_chat
 from courtroom_desktop.core.llm.base import (
     ChatModel,
@@ -62,10 +63,12 @@ class OpenAIChatModel(ChatModel):
 
     def __init__(self, spec: ModelSpec, role: str, *, api_key: str | None = None, data_dir: Any = None):
         if not spec.base_url.strip():
-            raise ConfigError(f"models.{role}.base_url: an OpenAI-compatible server needs its URL, "
-                              "e.g. http://127.0.0.1:8000/v1")
+            raise ConfigError(Message("models.{role}.base_url: an OpenAI-compatible server needs its URL, e.g. "
+                                      "http://127.0.0.1:8000/v1",
+                                      role))
         if not spec.model.strip():
-            raise ConfigError(f"models.{role}.model: name the model to use on {spec.base_url}")
+            raise ConfigError(Message("models.{role}.model: name the model to use on {spec.base_url}",
+                                      role, spec.base_url))
         super().__init__(role=role, model_name=spec.model.strip(), context_window=spec.num_ctx,
                          max_tokens=spec.max_tokens, retries=spec.retries, read_timeout_s=spec.read_timeout_s)
         self.spec = spec
@@ -117,9 +120,10 @@ class OpenAIChatModel(ChatModel):
                                  drop_final_repeat=response_format is not None)
 
     def _stalled(self) -> ModelError:
-        return self._error(f"{self.base_url} sent nothing for {chunk_timeout(self.spec.read_timeout_s):g}s",
+        return self._error(Message("{self.base_url} sent nothing for {chunk_timeout(self.spec.read_timeout_s)}s",
+                                   self.base_url, f'{chunk_timeout(self.spec.read_timeout_s):g}'),
                            cls=ModelUnavailable,
-                           fix="check the server (restart it), or raise read_timeout_s for a slow model")
+                           fix=Message("check the server (restart it), or raise read_timeout_s for a slow model"))
 
     async def _stream_text(self, messages: Messages, max_tokens: int, stop: list[str],
                            on_token: TokenCallback) -> tuple[str, Usage]:
@@ -170,7 +174,7 @@ def _redact_key(error: ModelError, key: str) -> None:
     if not key or key == NO_KEY:
         return
     error.args = tuple(redact(a, key) if isinstance(a, str) else a for a in error.args)
-    for name in ("reason", "raw", "fix"):
+    for name in ("message", "reason", "raw", "fix"):
         value = getattr(error, name, None)
         if isinstance(value, str):
             setattr(error, name, redact(value, key))
@@ -217,44 +221,51 @@ def classify_openai_error(exc: BaseException, model: OpenAIChatModel) -> Classif
     detail = _status_detail(exc) if isinstance(exc, Exception) else str(exc)
     if isinstance(exc, openai.APITimeoutError):
         return Classified(model._error(
-            f"{url} did not answer within {model.spec.read_timeout_s:g}s", cls=ModelUnavailable,
-            fix="check that the server is not stuck, or raise read_timeout_s for a slow model"))
+            Message("{url} did not answer within {model.spec.read_timeout_s}s", url, f'{model.spec.read_timeout_s:g}'),
+            cls=ModelUnavailable,
+            fix=Message("check that the server is not stuck, or raise read_timeout_s for a slow model")))
     if isinstance(exc, openai.APIConnectionError):
         causes = _causes(exc)
         cause = causes[-1] if causes else None
         refused = (*http_errors("ConnectError", "ConnectTimeout"), ConnectionRefusedError)
         if any(isinstance(c, refused) for c in causes):
-            return Classified(model._error(f"cannot reach {url}", cls=ModelUnavailable,
-                                           fix="start the server, or correct base_url"))
-        return Classified(model._error(f"connection to {url} failed ({type(cause).__name__ if cause else exc})",
-                                       cls=ModelUnavailable, fix="check the server and the network"),
+            return Classified(model._error(Message("cannot reach {url}", url), cls=ModelUnavailable,
+                                           fix=Message("start the server, or correct base_url")))
+        return Classified(model._error(Message("connection to {url} failed ({type(cause).__name__ if cause else "
+                                               "exc})",
+                                               url, type(cause).__name__ if cause else exc),
+                                       cls=ModelUnavailable, fix=Message("check the server and the network")),
                           transient=True)
     if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
         return Classified(model._error(
-            f"{url} refused the API key ({detail})", cls=ModelUnavailable,
-            fix=f"wrong API key: store the right one with `keyring set courtroom-desktop {url}`"))
+            Message("{url} refused the API key ({detail})", url, detail), cls=ModelUnavailable,
+            fix=Message("wrong API key: store the right one with `keyring set courtroom-desktop {url}`", url)))
     if isinstance(exc, openai.NotFoundError):
         if "model" in detail.lower():
-            return Classified(model._error(f"model {name!r} not found on {url} ({detail})", cls=ModelUnavailable,
-                                           fix="pick a model the server lists (`courtroom doctor` shows them)"))
-        return Classified(model._error(f"{url} has no such endpoint ({detail})", cls=ModelUnavailable,
-                                       fix="base_url should be the API root, usually ending in /v1"))
+            return Classified(model._error(Message("model {name} not found on {url} ({detail})",
+                                                   f'{name!r}', url, detail), cls=ModelUnavailable,
+                                           fix=Message("pick a model the server lists (`courtroom doctor` shows "
+                                                       "them)")))
+        return Classified(model._error(Message("{url} has no such endpoint ({detail})", url, detail), cls=ModelUnavailable,
+                                       fix=Message("base_url should be the API root, usually ending in /v1")))
     if isinstance(exc, openai.RateLimitError):
-        return Classified(model._error(f"{url} is rate limiting ({detail})", cls=ModelUnavailable,
-                                       fix="wait, or lower the request rate"), transient=True)
+        return Classified(model._error(Message("{url} is rate limiting ({detail})", url, detail), cls=ModelUnavailable,
+                                       fix=Message("wait, or lower the request rate")), transient=True)
     if isinstance(exc, openai.InternalServerError):
-        return Classified(model._error(f"{url} had a server error ({detail})", cls=ModelUnavailable,
-                                       fix="check the server's log"), transient=True)
+        return Classified(model._error(Message("{url} had a server error ({detail})", url, detail), cls=ModelUnavailable,
+                                       fix=Message("check the server's log")), transient=True)
     if isinstance(exc, openai.APIStatusError):
         if _is_context_overflow(exc):
-            return Classified(model._error(f"the prompt does not fit the model's context ({detail})",
-                                           fix="raise num_ctx on the server, or shorten the prompt"))
+            return Classified(model._error(Message("the prompt does not fit the model's context ({detail})", detail),
+                                           fix=Message("raise num_ctx on the server, or shorten the prompt")))
         transient = getattr(exc, "status_code", 0) in (408, 409)
-        return Classified(model._error(f"{url} rejected the request ({detail})"), transient=transient)
+        return Classified(model._error(Message("{url} rejected the request ({detail})", url, detail)), transient=transient)
     if isinstance(exc, TimeoutError):
-        return Classified(model._error(f"{url} stopped sending for {model.spec.read_timeout_s:g}s",
+        return Classified(model._error(Message("{url} stopped sending for {model.spec.read_timeout_s}s",
+                                               url, f'{model.spec.read_timeout_s:g}'),
                                        cls=ModelUnavailable,
-                                       fix="check the server, or raise read_timeout_s for a slow model"))
+                                       fix=Message("check the server, or raise read_timeout_s for a slow model")))
     if isinstance(exc, openai.OpenAIError):
-        return Classified(model._error(f"OpenAI client error: {type(exc).__name__}: {exc}"))
+        return Classified(model._error(Message("OpenAI client error: {type(exc).__name__}: {exc}",
+                                               type(exc).__name__, exc)))
     return None

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from courtroom_desktop.core.errors import ModelError, ModelUnavailable
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.llm.discover import DEFAULT_OLLAMA, human_bytes, ollama_root
 from courtroom_desktop.core.privacy import is_this_computer
 
@@ -39,7 +40,7 @@ MIN_FREE_BYTES = 1_000_000_000
 #: Room left over after a layer: a disk filled to the last byte breaks more than the pull.
 HEADROOM_BYTES = 200_000_000
 SPEED_WINDOW_S = 3.0
-START_FIX = "start Ollama: `ollama serve` (or install it from https://ollama.com)"
+START_FIX = Message("start Ollama: `ollama serve` (or install it from https://ollama.com)")
 
 
 class PullError(ModelError):
@@ -159,16 +160,20 @@ async def pull_model(name: str, base_url: str = "", *, on_progress: Callable[[Pu
 
     name = name.strip()
     if not name or any(c.isspace() for c in name):
-        raise PullError(f"{name!r} is not an Ollama model name", fix=f"names look like qwen2.5:7b; see {LIBRARY_URL}")
+        raise PullError(Message("{name} is not an Ollama model name", f'{name!r}'), fix=Message("names look like qwen2.5:7b; see "
+                                                                             "{LIBRARY_URL}",
+                                                                             LIBRARY_URL))
     base = (base_url or ollama_root(os.environ.get("OLLAMA_HOST", "") or DEFAULT_OLLAMA)).rstrip("/")
     local = is_local(base) if check_disk is None else check_disk
     folder = ollama_models_dir()
     if local:
         free = free_bytes(folder)
         if free < min_free_bytes:
-            raise PullError(f"only {human_bytes(free) or '0 B'} free in {folder}: not enough to pull {name}",
-                            fix=f"free at least {human_bytes(min_free_bytes)} there (or set OLLAMA_MODELS to a "
-                            "folder on a larger disk and restart Ollama)")
+            raise PullError(Message("only {human_bytes(free) or '0 B'} free in {folder}: not enough to pull {name}",
+                                    human_bytes(free) or '0 B', folder, name),
+                            fix=Message("free at least {human_bytes(min_free_bytes)} there (or set OLLAMA_MODELS to "
+                                        "a folder on a larger disk and restart Ollama)",
+                                        human_bytes(min_free_bytes)))
 
     tracker = _Tracker(name)
     start = time.monotonic()
@@ -198,30 +203,38 @@ async def pull_model(name: str, base_url: str = "", *, on_progress: Callable[[Pu
                             free = free_bytes(folder)
                             if remaining + HEADROOM_BYTES > free:
                                 raise PullError(
-                                    f"not enough disk space for {name}: it needs {human_bytes(remaining)} more, "
-                                    f"{human_bytes(free) or '0 B'} is free in {folder}",
-                                    fix="free some space there (`ollama rm` a model you no longer use), or set "
-                                    "OLLAMA_MODELS to a folder on a larger disk and restart Ollama")
+                                    Message("not enough disk space for {name}: it needs {human_bytes(remaining)} "
+                                            "more, {human_bytes(free) or '0 B'} is free in {folder}",
+                                            name, human_bytes(remaining), human_bytes(free) or '0 B', folder),
+                                    fix=Message("free some space there (`ollama rm` a model you no longer use), or "
+                                                "set OLLAMA_MODELS to a folder on a larger disk and restart Ollama"))
                         if on_progress is not None:
                             on_progress(progress)
                         if line.get("status") == "success":
                             return PullResult(name, progress.overall_total, time.monotonic() - start,
                                               tracker.resumed_from, tracker.statuses)
     except httpx.ConnectError:
-        raise ModelUnavailable(f"cannot reach Ollama at {base}", fix=START_FIX) from None
+        raise ModelUnavailable(Message("cannot reach Ollama at {base}", base), fix=START_FIX) from None
     except httpx.ConnectTimeout:
-        raise ModelUnavailable(f"Ollama at {base} did not accept the connection within {connect_timeout_s:g}s",
+        raise ModelUnavailable(Message("Ollama at {base} did not accept the connection within {connect_timeout_s}s",
+                                       base, f'{connect_timeout_s:g}'),
                                fix=START_FIX) from None
     except httpx.TimeoutException:
-        raise PullError(f"Ollama at {base} sent nothing for {read_timeout_s:g}s while pulling {name}",
-                        fix=f"check Ollama's log, then pull again: it resumes (`courtroom models pull {name}`)",
+        raise PullError(Message("Ollama at {base} sent nothing for {read_timeout_s}s while pulling {name}",
+                                base, f'{read_timeout_s:g}', name),
+                        fix=Message("check Ollama's log, then pull again: it resumes (`courtroom models pull "
+                                    "{name}`)",
+                                    name),
                         ) from None
     except httpx.HTTPError as exc:
-        raise PullError(f"the connection to Ollama at {base} broke while pulling {name} ({type(exc).__name__})",
-                        fix=f"pull again: Ollama resumes where it stopped (`courtroom models pull {name}`)",
+        raise PullError(Message("the connection to Ollama at {base} broke while pulling {name} "
+                                "({type(exc).__name__})",
+                                base, name, type(exc).__name__),
+                        fix=Message("pull again: Ollama resumes where it stopped (`courtroom models pull {name}`)",
+                                    name),
                         ) from None
-    raise PullError(f"Ollama at {base} ended the pull of {name} before it finished",
-                    fix=f"pull again: Ollama resumes where it stopped (`courtroom models pull {name}`)")
+    raise PullError(Message("Ollama at {base} ended the pull of {name} before it finished", base, name),
+                    fix=Message("pull again: Ollama resumes where it stopped (`courtroom models pull {name}`)", name))
 
 
 def _error_of(body: str) -> str:
@@ -234,8 +247,10 @@ def _error_of(body: str) -> str:
 
 def _raise_for(name: str, detail: str) -> None:
     if _unknown(name, detail):
-        raise PullError(f"no model {name} in the Ollama library; see {LIBRARY_URL} ({detail})",
-                        fix=f"check the name and its tag on {LIBRARY_URL}, e.g. qwen2.5:7b")
+        raise PullError(Message("no model {name} in the Ollama library; see {LIBRARY_URL} ({detail})",
+                                name, LIBRARY_URL, detail),
+                        fix=Message("check the name and its tag on {LIBRARY_URL}, e.g. qwen2.5:7b", LIBRARY_URL))
     if "space" in detail.lower() or "disk" in detail.lower():
-        raise PullError(f"Ollama could not store {name}: {detail}", fix="free some disk space, then pull again")
-    raise PullError(f"Ollama refused to pull {name}: {detail}", fix="check Ollama's log")
+        raise PullError(Message("Ollama could not store {name}: {detail}", name, detail), fix=Message("free some disk space, then pull "
+                                                                                "again"))
+    raise PullError(Message("Ollama refused to pull {name}: {detail}", name, detail), fix=Message("check Ollama's log"))

@@ -23,6 +23,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from courtroom_desktop.core.lexicon.message import Message
+
 T = TypeVar("T", bound=BaseModel)
 
 _THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.IGNORECASE | re.DOTALL)
@@ -164,7 +166,7 @@ def extract_json_object(text: str) -> dict[str, Any]:
     """
     cleaned = strip_think(text)
     if not cleaned:
-        raise RepairError("the answer was empty (nothing outside reasoning tags)", text=text)
+        raise RepairError(Message("the answer was empty (nothing outside reasoning tags)"), text=text)
     sources = [*fenced_blocks(cleaned), cleaned]
     for source in sources:
         objects = balanced_objects(source)
@@ -178,10 +180,10 @@ def extract_json_object(text: str) -> dict[str, Any]:
             if value is not None:
                 return value
     if "{" not in cleaned:
-        raise RepairError("the answer contains no JSON object", text=text)
+        raise RepairError(Message("the answer contains no JSON object"), text=text)
     if not any(balanced_objects(s) for s in sources):
-        raise RepairError("the JSON object is incomplete (cut off before its closing brace)", text=text)
-    raise RepairError("the JSON object is not valid JSON (check quotes, commas and escapes)", text=text)
+        raise RepairError(Message("the JSON object is incomplete (cut off before its closing brace)"), text=text)
+    raise RepairError(Message("the JSON object is not valid JSON (check quotes, commas and escapes)"), text=text)
 
 
 def close_truncated(text: str, tries: int = 40) -> dict[str, Any] | None:
@@ -250,7 +252,8 @@ def validate_object(value: dict[str, Any], schema: type[T]) -> T:
             return schema.model_validate(inner)
         except ValidationError:
             continue
-    raise RepairError(f"the JSON does not match the schema: {describe_validation_error(first)}")
+    raise RepairError(Message("the JSON does not match the schema: {describe_validation_error(first)}",
+                              describe_validation_error(first)))
 
 
 def parse_structured(text: str, schema: type[T]) -> T:

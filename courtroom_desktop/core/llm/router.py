@@ -8,6 +8,7 @@ from typing import Any, TypedDict
 
 from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
 from courtroom_desktop.core.errors import ConfigError, ModelError, ModelUnavailable
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.llm.base import ChatModel
 
 #: Listing models is quick on any healthy server: never wait long for it.
@@ -18,7 +19,7 @@ def build_chat_model(spec: ModelSpec, role: str, **kwargs: Any) -> ChatModel:
     """A chat model for ``role`` as ``spec`` describes. Nothing is loaded or contacted yet.
     ``kwargs`` reach the provider (``api_key=`` / ``data_dir=`` for openai)."""
     if role not in ROLES:
-        raise ConfigError(f"unknown role {role!r}: use one of {', '.join(ROLES)}")
+        raise ConfigError(Message("unknown role {role}: use one of {', '.join(ROLES)}", f'{role!r}', ', '.join(ROLES)))
     if spec.provider == "embedded":
         from courtroom_desktop.core.llm.embedded import EmbeddedChatModel
 
@@ -31,7 +32,7 @@ def build_chat_model(spec: ModelSpec, role: str, **kwargs: Any) -> ChatModel:
         from courtroom_desktop.core.llm.openai_compat import OpenAIChatModel
 
         return OpenAIChatModel(spec, role, **kwargs)
-    raise ConfigError(f"models.{role}.provider: unknown provider {spec.provider!r}")
+    raise ConfigError(Message("models.{role}.provider: unknown provider {spec.provider}", role, f'{spec.provider!r}'))
 
 
 def release_loaded_models() -> None:
@@ -58,7 +59,8 @@ class ModelRouter:
         self._lock = threading.Lock()
         for role, model in (overrides or {}).items():
             if role not in ROLES:
-                raise ConfigError(f"unknown role {role!r}: use one of {', '.join(ROLES)}")
+                raise ConfigError(Message("unknown role {role}: use one of {', '.join(ROLES)}",
+                                          f'{role!r}', ', '.join(ROLES)))
             self._models[role] = model
 
     def spec_for(self, role: str) -> ModelSpec:
@@ -116,10 +118,10 @@ async def list_models(spec: ModelSpec, *, api_key: str | None = None, data_dir: 
 
         base = ollama_base_url(spec)
         url, headers, name = f"{base}/api/tags", {}, "Ollama"
-        start_fix = "start Ollama (`ollama serve`), or correct base_url"
+        start_fix = Message("start Ollama (`ollama serve`), or correct base_url")
     elif spec.provider == "openai":
         if not spec.base_url:
-            raise ConfigError("an OpenAI-compatible provider needs base_url, e.g. http://127.0.0.1:8000/v1")
+            raise ConfigError(Message("an OpenAI-compatible provider needs base_url, e.g. http://127.0.0.1:8000/v1"))
         base = spec.base_url.rstrip("/")
         url, name = f"{base}/models", "the server"
         if api_key is None:
@@ -127,9 +129,9 @@ async def list_models(spec: ModelSpec, *, api_key: str | None = None, data_dir: 
 
             api_key = get_api_key(base, data_dir=data_dir)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        start_fix = "start the server, or correct base_url"
+        start_fix = Message("start the server, or correct base_url")
     else:
-        raise ConfigError(f"unknown provider {spec.provider!r}")
+        raise ConfigError(Message("unknown provider {spec.provider}", f'{spec.provider!r}'))
 
     timeout = httpx.Timeout(min(spec.read_timeout_s, LIST_READ_TIMEOUT_S), connect=spec.connect_timeout_s)
     where: _Where = {"provider": spec.provider, "model": spec.model}
@@ -137,35 +139,42 @@ async def list_models(spec: ModelSpec, *, api_key: str | None = None, data_dir: 
         async with httpx.AsyncClient(timeout=timeout) as client:
             response = await client.get(url, headers=headers)
     except httpx.ConnectTimeout:
-        raise ModelUnavailable(f"{name} at {base} did not accept the connection within "
-                         f"{spec.connect_timeout_s:g}s", fix=start_fix, **where) from None
+        raise ModelUnavailable(Message("{name} at {base} did not accept the connection within "
+                                       "{spec.connect_timeout_s}s",
+                                       name, base, f'{spec.connect_timeout_s:g}'), fix=start_fix, **where) from None
     except httpx.ConnectError:
-        raise ModelUnavailable(f"cannot reach {name} at {base}", fix=start_fix, **where) from None
+        raise ModelUnavailable(Message("cannot reach {name} at {base}", name, base), fix=start_fix, **where) from None
     except httpx.TimeoutException:
-        raise ModelUnavailable(f"{name} at {base} did not answer {url} in time",
-                         fix="check that the server is not stuck", **where) from None
+        raise ModelUnavailable(Message("{name} at {base} did not answer {url} in time", name, base, url),
+                         fix=Message("check that the server is not stuck"), **where) from None
     except httpx.HTTPError as exc:
-        raise ModelUnavailable(f"talking to {name} at {base} failed: {type(exc).__name__}: {exc}",
-                         fix="check the server and base_url", **where) from None
+        raise ModelUnavailable(Message("talking to {name} at {base} failed: {type(exc).__name__}: {exc}",
+                                       name, base, type(exc).__name__, exc),
+                         fix=Message("check the server and base_url"), **where) from None
     if response.status_code in (401, 403):
-        raise ModelUnavailable(f"{base} refused the API key (status {response.status_code})",
-                         fix=f"wrong API key: store the right one with `keyring set courtroom-desktop {base}`",
+        raise ModelUnavailable(Message("{base} refused the API key (status {response.status_code})",
+                                       base, response.status_code),
+                         fix=Message("wrong API key: store the right one with `keyring set courtroom-desktop "
+                                     "{base}`",
+                                     base),
                          **where)
     if response.status_code == 404:
-        fix = "base_url should be the API root, usually ending in /v1" if spec.provider == "openai" else (
-            "base_url should point at Ollama, e.g. http://localhost:11434")
-        raise ModelUnavailable(f"{url} does not exist (404)", fix=fix, **where)
+        fix = Message("base_url should be the API root, usually ending in /v1") if spec.provider == "openai" else (
+            Message("base_url should point at Ollama, e.g. http://localhost:11434"))
+        raise ModelUnavailable(Message("{url} does not exist (404)", url), fix=fix, **where)
     if response.status_code >= 400:
         from courtroom_desktop.core.secrets import redact
 
         detail = redact(response.text[:200], api_key) if spec.provider == "openai" else response.text[:200]
-        raise ModelUnavailable(f"{url} answered status {response.status_code}: {detail}",
-                         fix="check the server's log", **where)
+        raise ModelUnavailable(Message("{url} answered status {response.status_code}: {detail}",
+                                       url, response.status_code, detail),
+                         fix=Message("check the server's log"), **where)
     try:
         body = response.json()
         if spec.provider == "ollama":
             return [str(m.get("name") or m.get("model")) for m in body.get("models", [])]
         return [str(m["id"]) for m in body.get("data", [])]
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ModelError(f"{url} did not answer like {name} ({type(exc).__name__})",
-                         fix="check that base_url points at the right kind of server", **where) from None
+        raise ModelError(Message("{url} did not answer like {name} ({type(exc).__name__})",
+                                 url, name, type(exc).__name__),
+                         fix=Message("check that base_url points at the right kind of server"), **where) from None

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from pydantic import BaseModel
 
 from courtroom_desktop.core.errors import ModelError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.llm.base import (
     ChatModel,
     Messages,
@@ -61,7 +62,8 @@ class ScriptedChatModel(ChatModel):
         if schema in self.standing:
             reply = self.standing[schema]
         elif self._next >= len(self.replies):
-            raise self._error(f"the script has no reply left for call {len(self.calls)} ({kind})")
+            raise self._error(Message("the script has no reply left for call {len(self.calls)} ({kind})",
+                                      len(self.calls), kind))
         else:
             reply = self.replies[self._next]
             self._next += 1
@@ -70,7 +72,8 @@ class ScriptedChatModel(ChatModel):
         if callable(reply):
             reply = reply(messages)
         if not isinstance(reply, str):
-            raise ModelError(f"scripted reply {self._next} is {type(reply).__name__}, not str", role=self.role,
+            raise ModelError(Message("scripted reply {self._next} is {type(reply).__name__}, not str",
+                                     self._next, type(reply).__name__), role=self.role,
                              provider=self.provider, model=self.model_name)
         return reply
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from courtroom_desktop.core.errors import ReportError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.reports.document import Document
 from courtroom_desktop.core.reports.record import Audience, TrialRecord
 from courtroom_desktop.core.reports.sources import Locate, highlight_sources
@@ -37,7 +38,9 @@ def wanted_formats(formats: Iterable[str], offered: Iterable[str]) -> list[str]:
     wanted = list(dict.fromkeys(formats))
     unknown = [f for f in wanted if f not in offered]
     if unknown or not wanted:
-        raise ReportError(f"unknown report format(s) {', '.join(unknown) or '(none)'}: choose from {', '.join(offered)}")
+        raise ReportError(Message("unknown report format(s) {', '.join(unknown) or '(none)'}: choose from {', "
+                                  "'.join(offered)}",
+                                  ', '.join(unknown) or '(none)', ', '.join(offered)))
     return wanted
 
 
@@ -46,7 +49,7 @@ def report_folder(out_dir: Path) -> Path:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ReportError(f"cannot create the report folder {out_dir} ({exc.strerror})") from exc
+        raise ReportError(Message("cannot create the report folder {out_dir} ({exc.strerror})", out_dir, exc.strerror)) from exc
     return out_dir
 
 
@@ -68,7 +71,8 @@ def write_report(out_dir: Path, stem: str, wanted: list[str], document: Callable
                 writers[fmt](built, path)
             written.append(path)
     except OSError as exc:
-        raise ReportError(f"cannot write the report into {out_dir} ({exc.strerror or exc})") from exc
+        raise ReportError(Message("cannot write the report into {out_dir} ({exc.strerror or exc})",
+                                  out_dir, exc.strerror or exc)) from exc
     return written
 
 
@@ -82,7 +86,7 @@ def export(record: TrialRecord, formats: Iterable[str], out_dir: Path, audience:
 
     wanted = wanted_formats(formats, FORMATS)
     if audience not in ("general", "expert"):
-        raise ReportError(f"unknown audience {audience!r}: choose general or expert")
+        raise ReportError(Message("unknown audience {audience}: choose general or expert", f'{audience!r}'))
     out_dir = report_folder(out_dir)
     record = highlight_sources(record, out_dir, locate)
     if notes is not None:

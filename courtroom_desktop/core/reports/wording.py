@@ -23,6 +23,7 @@ from typing import Any
 
 from courtroom_desktop.core import lexicon
 from courtroom_desktop.core.court.reasons import Code, Reason
+from courtroom_desktop.core.lexicon import message
 from courtroom_desktop.core.reports.words import WORDS, terms
 
 LANGUAGES = lexicon.languages()  # the languages with a table when this module was first imported
@@ -54,6 +55,8 @@ def _value(key: str, value: Any, lang: str) -> Any:
         return say_reason(value, lang)
     if isinstance(value, tuple | list):
         return say_reasons(value, lang)
+    if isinstance(value, message.Message):  # a core message in a reason ('the embedding failed: {problem}')
+        return message.say(lang, value)
     if lang != "en" and key in TERM_KEYS and isinstance(value, str):
         return terms(lang).get(value, value)
     return value

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from courtroom_desktop.core.lexicon.message import Message
+
 BM25 = "bm25"
 VECTOR = "vector"
 TRANSLATED = "translated"  # BM25 with the query's words in the other language (core.retrieval.translate): no weight
@@ -113,7 +115,7 @@ def normalised(scores: Sequence[float], how: str = "max") -> list[float]:
     if how == "max" and high > 1e-12:
         return [max(s, 0.0) / high for s in scores]
     if how not in ("max", "minmax"):
-        raise ValueError(f"unknown score normalisation {how!r}: use 'max', 'minmax' or 'dist'")
+        raise ValueError(Message("unknown score normalisation {how}: use 'max', 'minmax' or 'dist'", f'{how!r}'))
     if high - low <= 1e-12:
         return [1.0] * len(scores)
     return [(s - low) / (high - low) for s in scores]
@@ -141,7 +143,7 @@ def fuse(lists: Iterable[RankedList], weights: dict[str, float], method: str = "
         return weighted_rrf(lists, weights, rrf_k, depth)
     if method == "convex":
         return convex_fuse(lists, weights, depth, normalisation)
-    raise ValueError(f"unknown fusion {method!r}: use 'rrf' or 'convex'")
+    raise ValueError(Message("unknown fusion {method}: use 'rrf' or 'convex'", f'{method!r}'))
 
 
 def by_document(fused: Sequence[Fused]) -> list[tuple[str, float]]:

@@ -16,6 +16,7 @@ import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError, RetrievalError
 from courtroom_desktop.core.lazy import LazyModel
+from courtroom_desktop.core.lexicon.message import Message
 
 if TYPE_CHECKING:
     from sentence_transformers import CrossEncoder
@@ -79,7 +80,7 @@ class MMRReranker:
             return []
         vectors = [c.vector for c in candidates if c.vector is not None]
         if len(vectors) < len(candidates):
-            raise RetrievalError("MMR needs every candidate's vector")
+            raise RetrievalError(Message("MMR needs every candidate's vector"))
         order = mmr(np.array([c.relevance for c in candidates]), np.stack(vectors), k, self.lam)
         return [(candidates[i].id, score) for i, score in order]
 
@@ -91,8 +92,9 @@ class CrossEncoderReranker:
     def __init__(self, path: str | os.PathLike[str], batch_size: int = 32, max_length: int = 512):
         self.path = Path(path).expanduser()
         if not self.path.is_dir():
-            raise ConfigError(f"retrieval.reranker = {str(path)!r}: no such folder; use 'none', 'mmr' or the folder "
-                              "of a local sentence-transformers cross-encoder")
+            raise ConfigError(Message("retrieval.reranker = {str(path)}: no such folder; use 'none', 'mmr' or the "
+                                      "folder of a local sentence-transformers cross-encoder",
+                                      f'{str(path)!r}'))
         self.name = f"cross-encoder:{self.path.name}"
         self.batch_size = batch_size
         self.max_length = max_length
@@ -102,14 +104,16 @@ class CrossEncoderReranker:
         try:
             from sentence_transformers import CrossEncoder
         except ImportError as exc:
-            raise ConfigError(f"retrieval.reranker = {str(self.path)!r}: a cross-encoder runs on PyTorch, which is not "
-                              f"installed ({exc}): python -m pip install 'courtroom-desktop[torch]', or use 'mmr'") from exc
+            raise ConfigError(Message("retrieval.reranker = {str(self.path)}: a cross-encoder runs on PyTorch, "
+                                      "which is not installed ({exc}): python -m pip install "
+                                      "'courtroom-desktop[torch]', or use 'mmr'",
+                                      f'{str(self.path)!r}', exc)) from exc
         try:
             # CrossEncoder's __init__ is wrapped by an untyped decorator: its call is Any to the checker
             model: CrossEncoder = CrossEncoder(str(self.path), device="cpu", max_length=self.max_length)
             return model
         except Exception as exc:
-            raise RetrievalError(f"{self.path}: cannot load the cross-encoder ({exc})") from exc
+            raise RetrievalError(Message("{self.path}: cannot load the cross-encoder ({exc})", self.path, exc)) from exc
 
     def _load(self) -> CrossEncoder:
         return self._model.get()

@@ -29,6 +29,7 @@ import numpy as np
 
 from courtroom_desktop.core.config import RetrievalSettings
 from courtroom_desktop.core.errors import CourtroomError, LibraryError, RetrievalError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.embed.embedder import embedding_text, encode_queries
 from courtroom_desktop.core.library.store.text_index import GRAMS_FIELD
 from courtroom_desktop.core.records import Chunk, Document, Evidence
@@ -232,7 +233,7 @@ class Retriever:
         except CourtroomError:
             raise
         except Exception as exc:  # lancedb / tantivy / torch errors become one error type
-            raise RetrievalError(f"search failed: {exc}") from exc
+            raise RetrievalError(Message("search failed: {exc}", exc)) from exc
 
     async def asearch(self, queries: str | Sequence[str], k: int | None = None,
                       scope: Scope | None = None) -> list[Evidence]:

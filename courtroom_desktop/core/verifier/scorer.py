@@ -16,6 +16,7 @@ import numpy as np
 
 from courtroom_desktop.core.errors import ModelError
 from courtroom_desktop.core.lazy import LazyModel
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.records import VERIFIER_STANCES, VerifierReading
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
@@ -45,10 +46,11 @@ class ClaimVerifier:
         try:
             self.card: dict[str, Any] = json.loads(card.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            detail = f"{card.name} cannot be read ({exc})"
+            detail = Message("{card.name} cannot be read ({exc})", card.name, exc)
             raise self._damaged(detail) from exc
         if tuple(self.card.get("labels", ())) != STANCES:
-            detail = f"{card.name}: its labels are {self.card.get('labels')}, not supports, refutes, neither"
+            detail = Message("{card.name}: its labels are {self.card.get('labels')}, not supports, refutes, neither",
+                             card.name, self.card.get('labels'))
             raise self._damaged(detail)
         self.temperature = float(self.card["temperature"])
         self.max_tokens = int(self.card["max_tokens"])
@@ -56,8 +58,11 @@ class ClaimVerifier:
         self._lock = threading.Lock()
 
     def _damaged(self, detail: str) -> ModelError:
-        return ModelError(f"the claim verifier's model files in {self.model_dir} are missing or damaged ({detail})",
-                          fix="reinstall Courtroom Desktop: the verifier's model files are part of the package")
+        return ModelError(Message("the claim verifier's model files in {self.model_dir} are missing or damaged "
+                                  "({detail})",
+                                  self.model_dir, detail),
+                          fix=Message("reinstall Courtroom Desktop: the verifier's model files are part of the "
+                                      "package"))
 
     @property
     def onnx_path(self) -> Path:
@@ -70,7 +75,7 @@ class ClaimVerifier:
         path = self.onnx_path
         expected = self.card["sha256"][path.name]
         if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != expected:
-            detail = f"{path.name}: missing, or its checksum differs"
+            detail = Message("{path.name}: missing, or its checksum differs", path.name)
             raise self._damaged(detail)
         tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
         tok.enable_truncation(max_length=self.max_tokens, strategy="longest_first")

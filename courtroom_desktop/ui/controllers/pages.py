@@ -16,8 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
 from courtroom_desktop.ui.controllers import Controller
-from courtroom_desktop.ui.core_messages import say
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 
 if TYPE_CHECKING:
     import pymupdf

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from courtroom_desktop.ui.controllers import Controller
-from courtroom_desktop.ui.core_messages import say
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.config import ModelSettings, ModelSpec

@@ -31,8 +31,7 @@ from courtroom_desktop.core.services.trials import (
     DecisionSpec,
     problem_of,
 )
-from courtroom_desktop.ui.core_messages import say
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
 BACKGROUND_TIP = QT_TRANSLATE_NOOP("", "Your situation in a few lines: every role reads it, as data (it is not "
@@ -194,6 +193,6 @@ class DecisionDialog(QDialog):
             try:
                 self.decision()
             except ValueError as exc:
-                problem = "; ".join(say(part) for part in problem_of(exc).split("; "))
+                problem = say(problem_of(exc))
         self.problem.setText(problem)
         self.ok_button.setEnabled(not problem)

@@ -26,9 +26,8 @@ from PySide6.QtWidgets import (
 from courtroom_desktop.core.config import EMBEDDERS, LibrarySettings
 from courtroom_desktop.core.services.library import OLLAMA_URL, describe
 from courtroom_desktop.ui.controls import push_button
-from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.dialogs.role_editor import _first_error, _row
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 
 if TYPE_CHECKING:
     from courtroom_desktop.ui.controllers.library import LibraryController

@@ -9,10 +9,10 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from courtroom_desktop.core.config import ModelSpec
+from courtroom_desktop.core.services.export import lexicon
 from courtroom_desktop.ui.controls import push_button
-from courtroom_desktop.ui.core_messages import say
 from courtroom_desktop.ui.dialogs.fields import FieldEditor, field_editor
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 
 PROVIDERS = (("embedded", QT_TRANSLATE_NOOP("", "Embedded (llama.cpp, no server)")), ("ollama", "Ollama"),
              ("openai", QT_TRANSLATE_NOOP("", "OpenAI-compatible server")))
@@ -189,7 +189,7 @@ def _enable(widget: QWidget) -> None:
 
 def _first_error(exc: Exception) -> str:
     """Pydantic's first error as 'where: what'; a validator's own message (which names its fields) as it is; in the
-    window's language where the core wrote it (ui/core_messages.py)."""
+    window's language where the core wrote it (a core message)."""
     return say(_first_error_text(exc))
 
 
@@ -199,8 +199,8 @@ def _first_error_text(exc: Exception) -> str:
         try:
             first = errors()[0]
             where = ".".join(str(p) for p in first["loc"])
-            message = str(first["msg"]).removeprefix("Value error, ")
-            return message if message.startswith(where) else f"{where}: {message}"
+            message = lexicon.of_validation(first)
+            return message if message.startswith(where) else lexicon.Message("{field}: {problem}", where, message)
         except (IndexError, KeyError, TypeError):
             pass
     return str(exc)

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
-from courtroom_desktop.ui.core_messages import say
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.text import VERDICT_WORDS, date_time, pages_label
 from courtroom_desktop.ui.theme import accent, tint

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 
-from courtroom_desktop.ui.core_messages import say
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.qt_models import RecordTableModel
 from courtroom_desktop.ui.theme import accent
 

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from courtroom_desktop.ui.core_messages import say
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.qt_models import RecordRole, RecordTableModel
 from courtroom_desktop.ui.text import said, said_all
 

@@ -28,8 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controls import push_button, record_table
-from courtroom_desktop.ui.core_messages import say
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import say, tr
 from courtroom_desktop.ui.qt_models import RecordRole
 from courtroom_desktop.ui.qt_models.checks import (
     BY,

@@ -7,8 +7,7 @@ import html
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
-from courtroom_desktop.ui.core_messages import say
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import say, tr
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from courtroom_desktop.core.errors import CourtroomError, LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.child_process import (
     child_streams,
     command,
@@ -71,8 +72,10 @@ class ChildModel:
             self._running()  # started and loaded now: a folder it cannot load fails here, and dim is known
 
     def _fail(self, reason: str, fix: str = "") -> LibraryError:
-        return LibraryError(f"the embedding model {self.folder.name} ({self.backend}): {reason}",
-                            reason=reason, fix=fix or "try again; if it keeps failing, restart the app and see its log")
+        return LibraryError(Message("the embedding model {self.folder.name} ({self.backend}): {reason}",
+                                    self.folder.name, self.backend, reason),
+                            reason=reason, fix=fix or Message("try again; if it keeps failing, restart the app and "
+                                                              "see its log"))
 
     def _answer_error(self, answer: Any, default: str) -> LibraryError:
         if answer is not None and answer[0] == "error":
@@ -141,8 +144,9 @@ def _load(folder: str, backend: str) -> OnnxModel:
     except CourtroomError:
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged or partial model folder
-        raise LibraryError(f"cannot load the model folder {folder} ({type(exc).__name__}: {exc})",
-                           fix="delete that folder: the model is exported again on next use") from exc
+        raise LibraryError(Message("cannot load the model folder {folder} ({type(exc).__name__}: {exc})",
+                                   folder, type(exc).__name__, exc),
+                           fix=Message("delete that folder: the model is exported again on next use")) from exc
 
 
 def serve() -> None:  # pragma: no cover - runs in the child process

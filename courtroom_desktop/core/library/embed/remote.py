@@ -32,6 +32,7 @@ import numpy as np
 
 from courtroom_desktop.core.embedder_settings import LANGUAGES
 from courtroom_desktop.core.errors import LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 
 if TYPE_CHECKING:
     import httpx
@@ -49,7 +50,8 @@ class RemoteEmbedder:
                  connect_timeout_s: float = 5.0, languages: frozenset[str] | None = None, api_key: str | None = None,
                  data_dir: str | os.PathLike[str] | None = None, retry_pause_s: float = 0.5):
         if provider not in KINDS:
-            raise LibraryError(f"library.embedder = {provider!r}: an endpoint embedder is 'ollama' or 'openai'")
+            raise LibraryError(Message("library.embedder = {provider}: an endpoint embedder is 'ollama' or 'openai'",
+                                       f'{provider!r}'))
         self.provider = provider
         self.name = model.strip()
         self.base_url = base_url.strip().rstrip("/")
@@ -110,7 +112,7 @@ class RemoteEmbedder:
         vectors = self._vectors(answer, len(texts))
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         if not np.all(np.isfinite(vectors)) or np.any(norms == 0):
-            raise self._error("answered with a zero or non-finite vector", "check the model on the server")
+            raise self._error(Message("answered with a zero or non-finite vector"), Message("check the model on the server"))
         normalised: np.ndarray = (vectors / norms).astype(np.float32)
         return normalised
 
@@ -121,25 +123,27 @@ class RemoteEmbedder:
             else:
                 rows = [item["embedding"] for item in sorted(answer["data"], key=lambda item: int(item["index"]))]
             if len(rows) != count:
-                raise self._error(f"answered {len(rows)} vectors for {count} texts",
-                                  "check that the URL and the model are those of an embedding server")
+                raise self._error(Message("answered {len(rows)} vectors for {count} texts", len(rows), count),
+                                  Message("check that the URL and the model are those of an embedding server"))
             vectors = np.asarray(rows, dtype=np.float32)
         except LibraryError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
             field = "embeddings" if self.provider == "ollama" else "data[].embedding"
-            raise self._error(f"answered without the expected {field!r} list ({type(exc).__name__}: {exc})",
-                              "check that the URL and the model are those of an embedding server") from None
+            raise self._error(Message("answered without the expected {field} list ({type(exc).__name__}: {exc})",
+                                      f'{field!r}', type(exc).__name__, exc),
+                              Message("check that the URL and the model are those of an embedding server")) from None
         if vectors.ndim != 2 or vectors.shape[1] == 0:
-            raise self._error("answered vectors of uneven or zero length", "check the model on the server")
+            raise self._error(Message("answered vectors of uneven or zero length"), Message("check the model on the server"))
         with self._lock:
             if self._dim is None:
                 self._dim = int(vectors.shape[1])
                 log.info("embedding with %s (%s): %d dimensions", self.name, self.base_url, self._dim)
             elif vectors.shape[1] != self._dim:
-                raise self._error(f"answered {vectors.shape[1]}-dimensional vectors where its first answer had "
-                                  f"{self._dim}", "the model on the server changed: re-embed the library "
-                                  "(`courtroom library reindex`)")
+                raise self._error(Message("answered {vectors.shape[1]}-dimensional vectors where its first answer "
+                                          "had {self._dim}",
+                                          vectors.shape[1], self._dim), Message("the model on the server changed: re-embed the library "
+                                                          "(`courtroom library reindex`)"))
         return vectors
 
     # ---------------------------------------------------------------- HTTP
@@ -175,24 +179,31 @@ class RemoteEmbedder:
             try:
                 response = client.post(self.endpoint, json=body)
             except httpx.TimeoutException as exc:
-                problem = self._error(f"gave no answer within {self.timeout_s:g} s ({type(exc).__name__}), twice",
-                                      "check the server, or raise library.embedding_timeout_s")
+                problem = self._error(Message("gave no answer within {self.timeout_s} s ({type(exc).__name__}), "
+                                              "twice",
+                                              f'{self.timeout_s:g}', type(exc).__name__),
+                                      Message("check the server, or raise library.embedding_timeout_s"))
             except httpx.HTTPError as exc:
-                problem = self._error(f"cannot be reached ({type(exc).__name__}: {exc})",
-                                      "start the server, or correct library.embedding_url (Settings → Library)")
+                problem = self._error(Message("cannot be reached ({type(exc).__name__}: {exc})",
+                                              type(exc).__name__, exc),
+                                      Message("start the server, or correct library.embedding_url (Settings → "
+                                              "Library)"))
             else:
                 if response.status_code >= 500:
-                    problem = self._error(f"answered HTTP {response.status_code}: {self._said(response)}",
-                                          "check the server's log")
+                    problem = self._error(Message("answered HTTP {response.status_code}: {self._said(response)}",
+                                                  response.status_code, self._said(response)),
+                                          Message("check the server's log"))
                 elif response.status_code >= 400:
-                    raise self._error(f"answered HTTP {response.status_code}: {self._said(response)}",
+                    raise self._error(Message("answered HTTP {response.status_code}: {self._said(response)}",
+                                              response.status_code, self._said(response)),
                                       self._fix_for(response.status_code))
                 else:
                     try:
                         return response.json()
                     except ValueError:
-                        raise self._error(f"answered something that is not JSON ({self._said(response)!r})",
-                                          "check that the URL is that of the embedding API") from None
+                        raise self._error(Message("answered something that is not JSON ({self._said(response)})",
+                                                  f'{self._said(response)!r}'),
+                                          Message("check that the URL is that of the embedding API")) from None
             if attempt == 1:
                 log.info("embedding request to %s failed (%s): retrying once", self.endpoint, problem.reason)
                 time.sleep(self.retry_pause_s)
@@ -220,8 +231,10 @@ class RemoteEmbedder:
         return "check library.embedding_model and library.embedding_url"
 
     def _error(self, what: str, fix: str) -> LibraryError:
-        reason = f"{self.where} ({self.endpoint}, library.embedder = {self.provider!r}, model {self.name!r}) {what}"
-        return LibraryError(f"{reason}: {fix}", reason=reason, fix=fix)
+        reason = Message("{self.where} ({self.endpoint}, library.embedder = {self.provider}, model {self.name}) "
+                         "{what}",
+                         self.where, self.endpoint, f'{self.provider!r}', f'{self.name!r}', what)
+        return LibraryError(Message("{reason}: {fix}", reason, fix), reason=reason, fix=fix)
 
     def __enter__(self) -> RemoteEmbedder:
         return self

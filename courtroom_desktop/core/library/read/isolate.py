@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from courtroom_desktop.core.errors import Cancelled, IngestError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.child_process import (
     child_streams,
     command,
@@ -70,13 +71,13 @@ PDF_MODULES = ("pymupdf", "fitz")
 OCR_MODULES = ("rapidocr_onnxruntime", "onnxruntime", "cv2", "courtroom_desktop.core.library.read.ocr",
                "courtroom_desktop.core.library.read.ocr_geometry")
 CORRUPT, OCR, INTERNAL = "corrupt", "ocr", "internal"
-CORRUPT_FIX = "repair or re-export the PDF (save or print it again to a new PDF), then add it again"
-OCR_FIX = ('reinstall the OCR engine (pip install --force-reinstall "rapidocr-onnxruntime>=1.4.4,<1.5"), or turn '
-           'OCR off (Settings > Library > OCR of scanned pages: off, or `courtroom config set library.ocr off`) and '
-           'add the file again')
-INTERNAL_FIX = ("this is a bug in Courtroom Desktop, not a problem with the file: report it with the traceback "
-                "logged just before this error (logger courtroom_desktop.core.library.read.isolate, in the app's log "
-                "output) and, if you can share it, the file; the other files are not affected")
+CORRUPT_FIX = Message("repair or re-export the PDF (save or print it again to a new PDF), then add it again")
+OCR_FIX = Message('reinstall the OCR engine (pip install --force-reinstall "rapidocr-onnxruntime>=1.4.4,<1.5"), or '
+                  'turn OCR off (Settings > Library > OCR of scanned pages: off, or `courtroom config set library.ocr '
+                  'off`) and add the file again')
+INTERNAL_FIX = Message("this is a bug in Courtroom Desktop, not a problem with the file: report it with the traceback "
+                       "logged just before this error (logger courtroom_desktop.core.library.read.isolate, in the "
+                       "app's log output) and, if you can share it, the file; the other files are not affected")
 
 
 def _within(module: str, roots: tuple[str, ...]) -> bool:
@@ -107,11 +108,11 @@ def describe_failure(exc: BaseException) -> tuple[str, str, str]:
     what = f"{type(cause).__name__}: {cause}"
     if kind == CORRUPT:
         reason = exc.reason if isinstance(exc, IngestError) else \
-            f"corrupt PDF, text extraction failed ({what}): repair or re-export it"
+            Message("corrupt PDF, text extraction failed ({what}): repair or re-export it", what)
         return kind, reason, CORRUPT_FIX
     if kind == OCR:
-        return kind, f"OCR failed while reading the scanned pages ({what})", OCR_FIX
-    return kind, f"internal error in the text extractor ({what})", INTERNAL_FIX
+        return kind, Message("OCR failed while reading the scanned pages ({what})", what), OCR_FIX
+    return kind, Message("internal error in the text extractor ({what})", what), INTERNAL_FIX
 
 
 def _inject_test_fault(kind: str) -> None:  # pragma: no cover - runs in the child process, for tests only
@@ -129,7 +130,8 @@ def _inject_test_fault(kind: str) -> None:  # pragma: no cover - runs in the chi
     elif kind == INTERNAL:
         error = TypeError("injected test fault: a bug")
     else:
-        raise ValueError(f"{TEST_FAULT_ENV}={kind!r}: expected {CORRUPT}, {OCR} or {INTERNAL}")
+        raise ValueError(Message("{TEST_FAULT_ENV}={kind}: expected {CORRUPT}, {OCR} or {INTERNAL}",
+                                 TEST_FAULT_ENV, f'{kind!r}', CORRUPT, OCR, INTERNAL))
 
     def page_lines(page: pymupdf.Page, page_number: int) -> NoReturn:
         raise error
@@ -264,7 +266,7 @@ class ExtractWorker:
                 except (OSError, ValueError):
                     self._stop(kill=True)
                     if attempt:
-                        raise IngestError(str(path), "the text extractor could not be started") from None
+                        raise IngestError(str(path), Message("the text extractor could not be started")) from None
             inbox = self._inbox
             lines: list[Line] = []
             while True:
@@ -281,7 +283,9 @@ class ExtractWorker:
                     self._stop(kill=True)
                     how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
                     log.warning("%s: the text extractor died (%s)", path, how)
-                    raise IngestError(str(path), f"the PDF crashed the text extractor ({how}): repair or re-export it")
+                    raise IngestError(str(path), Message("the PDF crashed the text extractor ({how}): repair or "
+                                                         "re-export it",
+                                                         how))
                 kind = message[0]
                 if kind == "page":
                     if on_page is not None:

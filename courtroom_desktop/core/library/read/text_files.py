@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.errors import IngestError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.files import kind_of
 from courtroom_desktop.core.library.read.extracted import ExtractedDoc, SectionMark
 from courtroom_desktop.core.library.read.headings import KNOWN_HEADINGS, NUMBERED, heading_title
@@ -66,13 +67,14 @@ def document_text(path: Path) -> str:
 def read_layout(path: Path) -> TextLayout:
     kind = kind_of(path)
     if not path.exists():
-        raise IngestError(str(path), "file not found")
+        raise IngestError(str(path), Message("file not found"))
     size = path.stat().st_size
     if size == 0:
-        raise IngestError(str(path), "empty file (0 bytes): nothing to ingest")
+        raise IngestError(str(path), Message("empty file (0 bytes): nothing to ingest"))
     if size > MAX_BYTES:
-        raise IngestError(str(path), f"{size // (1024 * 1024)} MB is too large for a text document (at most "
-                                     f"{MAX_BYTES // (1024 * 1024)} MB): split it")
+        raise IngestError(str(path), Message("{size // (1024 * 1024)} MB is too large for a text document (at most "
+                                             "{MAX_BYTES // (1024 * 1024)} MB): split it",
+                                             size // (1024 * 1024), MAX_BYTES // (1024 * 1024)))
     if kind == "docx":
         layout = _docx(path)
     else:
@@ -98,7 +100,7 @@ def decode(data: bytes, where: str) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         text = data.decode("utf-16", errors="replace")
     elif b"\x00" in data[:8192]:
-        raise IngestError(where, "not a text file (it holds binary data): save it as text, Markdown or PDF")
+        raise IngestError(where, Message("not a text file (it holds binary data): save it as text, Markdown or PDF"))
     else:
         for encoding in ("utf-8-sig", "gb18030", "cp1252"):
             try:
@@ -212,8 +214,9 @@ def _docx(path: Path) -> TextLayout:
 
         document = docx.Document(str(path))
     except Exception as exc:  # noqa: BLE001 - python-docx raises zip, XML and its own errors
-        raise IngestError(str(path), f"not a Word document (.docx), or a damaged one ({type(exc).__name__}): "
-                                     "open and save it again in Word, or save it as PDF") from None
+        raise IngestError(str(path), Message("not a Word document (.docx), or a damaged one ({type(exc).__name__}): "
+                                             "open and save it again in Word, or save it as PDF",
+                                             type(exc).__name__)) from None
     layout = TextLayout(kind="docx", text="")
     pieces: list[str] = []
     length = 0

@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 from courtroom_desktop.core.errors import LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.shared.location import LibraryLocation
 
 log = logging.getLogger(__name__)
@@ -87,9 +88,10 @@ class CommitLock:
         except (PreconditionError, NotFoundError):
             return False
         except Exception as exc:  # noqa: BLE001 - a store that cannot do this must say so, not lock nothing
-            raise LibraryError(f"{self.location.uri}: the commit lock could not be written ({exc}). The store must "
-                               "allow conditional writes (S3, MinIO since 2024, GCS, Azure); check the credentials "
-                               "and `library.read_only`") from exc
+            raise LibraryError(Message("{self.location.uri}: the commit lock could not be written ({exc}). The "
+                                       "store must allow conditional writes (S3, MinIO since 2024, GCS, Azure); "
+                                       "check the credentials and `library.read_only`",
+                                       self.location.uri, exc)) from exc
         try:
             current = obstore.get(self.store, LOCK_PATH)
             etag = current.meta["e_tag"]
@@ -136,8 +138,9 @@ class CommitLock:
                 if taken is not False:
                     break
                 if time.monotonic() > deadline:
-                    raise LibraryError(f"{self.location.uri}: another writer has held the library's commit lock for "
-                                       f"over {self.wait_s:.0f} s; try again later")
+                    raise LibraryError(Message("{self.location.uri}: another writer has held the library's commit "
+                                               "lock for over {self.wait_s} s; try again later",
+                                               self.location.uri, f'{self.wait_s:.0f}'))
                 time.sleep(self.poll_s)
             self._depth = 1
             self._stop.clear()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from courtroom_desktop.core.errors import LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.shared.location import LibraryLocation
 
 FOLDER = "files"
@@ -39,7 +40,9 @@ class SharedFiles:
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
-            raise LibraryError(f"{path}: cannot read the file to keep it in the shared library ({exc.strerror})") \
+            raise LibraryError(Message("{path}: cannot read the file to keep it in the shared library "
+                                       "({exc.strerror})",
+                                       path, exc.strerror)) \
                 from exc
         try:
             obstore.put(self.store, name, data, mode="create")
@@ -62,8 +65,9 @@ class SharedFiles:
         try:
             data = bytes(obstore.get(self.store, name).bytes())
         except NotFoundError:
-            raise LibraryError(f"{path} is not on this computer and the shared library has no copy of it "
-                               f"({self.location.uri}/{name}): ingest it again from a machine that has it") from None
+            raise LibraryError(Message("{path} is not on this computer and the shared library has no copy of it "
+                                       "({self.location.uri}/{name}): ingest it again from a machine that has it",
+                                       path, self.location.uri, name)) from None
         self.cache.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=self.cache, suffix=".part")
         with os.fdopen(fd, "wb") as out:

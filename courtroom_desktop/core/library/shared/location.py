@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from courtroom_desktop.core.errors import ConfigError
+from courtroom_desktop.core.lexicon.message import Message
 
 SCHEMES = {"s3": "s3", "s3a": "s3", "gs": "gs", "gcs": "gs", "az": "az", "azure": "az", "abfs": "az", "abfss": "az"}
 """The object stores a library may live on, by URI scheme (the value: the store's kind)."""
@@ -74,7 +75,7 @@ class LibraryLocation:
     def describe(self) -> str:
         """Where it lives, in words for the window and `courtroom library info`."""
         if not self.shared:
-            return f"this computer: {self.uri}"
+            return Message("this computer: {self.uri}", self.uri)
         where = {"s3": "S3", "gs": "Google Cloud Storage", "az": "Azure Blob Storage"}[self.kind]
         endpoint = self.options.get("aws_endpoint")
         mode = "read-only" if self.read_only else "read-write"
@@ -95,10 +96,12 @@ def locate(uri: str, default_folder: Path, *, endpoint: str = "", region: str = 
         path = Path(parts.path if scheme == "file" else raw).expanduser()
         return LibraryLocation(str(path.resolve()), read_only=read_only)
     if scheme not in SCHEMES:
-        raise ConfigError(f"library.uri {raw!r}: '{scheme}://' is not a store the library can live on; use a folder, "
-                          "s3://bucket/prefix, gs://bucket/prefix or az://container/prefix")
+        raise ConfigError(Message("library.uri {raw}: '{scheme}://' is not a store the library can live on; use a "
+                                  "folder, s3://bucket/prefix, gs://bucket/prefix or az://container/prefix",
+                                  f'{raw!r}', scheme))
     if not parts.netloc:
-        raise ConfigError(f"library.uri {raw!r} names no bucket: write it as {scheme}://bucket/prefix")
+        raise ConfigError(Message("library.uri {raw} names no bucket: write it as {scheme}://bucket/prefix",
+                                  f'{raw!r}', scheme))
     kind = SCHEMES[scheme]
     options: dict[str, str] = {}
     if kind == "s3":
@@ -140,8 +143,9 @@ def stored_credentials(location: LibraryLocation, data_dir: str | os.PathLike[st
     try:
         values = json.loads(stored)
     except ValueError:
-        raise ConfigError(f"the keyring entry for {location.credentials_name} is not what "
-                          "`courtroom library credentials` writes: set it again with that command") from None
+        raise ConfigError(Message("the keyring entry for {location.credentials_name} is not what `courtroom library "
+                                  "credentials` writes: set it again with that command",
+                                  location.credentials_name)) from None
     allowed = CREDENTIAL_FIELDS[location.kind]
     return {k: str(v) for k, v in values.items() if k in allowed and v}
 
@@ -152,12 +156,15 @@ def store_credentials(location: LibraryLocation, values: dict[str, str],
     from courtroom_desktop.core.secrets import set_api_key
 
     if not location.shared:
-        raise ConfigError(f"{location.uri} is a folder on this computer: it needs no credentials")
+        raise ConfigError(Message("{location.uri} is a folder on this computer: it needs no credentials",
+                                  location.uri))
     allowed = CREDENTIAL_FIELDS[location.kind]
     unknown = sorted(set(values) - set(allowed))
     if unknown:
-        raise ConfigError(f"{', '.join(unknown)}: not a credential of {location.kind} (use {', '.join(allowed)})")
+        raise ConfigError(Message("{', '.join(unknown)}: not a credential of {location.kind} (use {', "
+                                  "'.join(allowed)})",
+                                  ', '.join(unknown), location.kind, ', '.join(allowed)))
     kept = {k: v for k, v in values.items() if v}
     if not kept:
-        raise ConfigError("no credential given")
+        raise ConfigError(Message("no credential given"))
     return set_api_key(location.credentials_name, json.dumps(kept), data_dir=data_dir)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from courtroom_desktop.core.errors import LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.shared.catalog import SharedCatalog
 from courtroom_desktop.core.library.shared.commit_lock import CommitLock
 from courtroom_desktop.core.library.shared.files import SharedFiles
@@ -45,8 +46,9 @@ class SharedWriter(LibraryWriter):
 
     def _writable(self) -> None:
         if self.read_only:
-            raise LibraryError(f"{self.shared.location.uri} is opened read-only (library.read_only): adding or "
-                               "removing documents is for a read-write opening")
+            raise LibraryError(Message("{self.shared.location.uri} is opened read-only (library.read_only): adding "
+                                       "or removing documents is for a read-write opening",
+                                       self.shared.location.uri))
 
     @contextmanager
     def _committing(self) -> Iterator[bool]:

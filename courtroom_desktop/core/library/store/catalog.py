@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from courtroom_desktop.core.lexicon import message
 from courtroom_desktop.core.records import DocStatus, Document
 from courtroom_desktop.core.sqlite import SqliteFile
 
@@ -122,8 +123,9 @@ class Catalog(SqliteFile):
 
     def set_status(self, doc_id: str, status: DocStatus, **fields: object) -> None:
         assignments = ", ".join(f"{k} = ?" for k in ("status", *fields))
+        values = [message.dump(v) if k == "error" and isinstance(v, str) else v for k, v in fields.items()]
         with self._lock:
-            self._db.execute(f"UPDATE documents SET {assignments} WHERE id = ?", (status.value, *fields.values(), doc_id))
+            self._db.execute(f"UPDATE documents SET {assignments} WHERE id = ?", (status.value, *values, doc_id))
 
     def set_private(self, doc_id: str, private: bool) -> None:
         with self._lock:
@@ -181,15 +183,18 @@ class Catalog(SqliteFile):
     # ---------------------------------------------------------------- failures (files that never made it in)
     def record_failure(self, path: str, sha256: str, error: str) -> None:
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO failures VALUES (?, ?, ?, ?)", (path, sha256, error, time.time()))
+            self._db.execute("INSERT OR REPLACE INTO failures VALUES (?, ?, ?, ?)",
+                             (path, sha256, message.dump(error), time.time()))
 
     def clear_failure(self, path: str) -> None:
         with self._lock:
             self._db.execute("DELETE FROM failures WHERE path = ?", (path,))
 
     def failures(self) -> list[tuple[str, str]]:
+        """(path, why) of each file that could not be ingested; the why a core message where the core wrote one."""
         with self._lock:
-            return self._db.execute("SELECT path, error FROM failures ORDER BY path").fetchall()
+            rows = self._db.execute("SELECT path, error FROM failures ORDER BY path").fetchall()
+        return [(path, message.load(error)) for path, error in rows]
 
     # ---------------------------------------------------------------- embedding cache
     def cached_vectors(self, model: str, keys: list[str]) -> dict[str, np.ndarray]:
@@ -237,4 +242,6 @@ def _column(doc: Document, name: str) -> object:
         return value.value
     if name in PAGE_LISTS:
         return ",".join(str(p) for p in value)
+    if name == "error":  # a core message keeps its code (read back by Document's validator)
+        return message.dump(value)
     return value

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled, LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.embed.embedder import (
     Embedder,
     LibraryEmbedder,
@@ -135,10 +136,11 @@ def switch(writer: LibraryWriter, root: Path, current: VectorStore | None, targe
         docs = catalog.documents(DocStatus.ready)
         refusal = embedding_refusal(docs, target)
         if refusal:
-            raise LibraryError(f"{root}: cannot switch the embedder: {refusal}", reason=refusal,
-                               fix="use an embedder on this computer, or mark the documents not private")
+            raise LibraryError(Message("{root}: cannot switch the embedder: {refusal}", root, refusal), reason=refusal,
+                               fix=Message("use an embedder on this computer, or mark the documents not private"))
         if current is None and docs:
-            raise LibraryError(f"{root}: the library's vectors are missing", fix="run `courtroom library check`")
+            raise LibraryError(Message("{root}: the library's vectors are missing", root), fix=Message("run `courtroom library "
+                                                                                         "check`"))
         name = f"{DEFAULT_FOLDER}-{uuid.uuid4().hex[:8]}"
         folder = root / name
         emit(IngestStarted(files=len(docs)))

@@ -15,6 +15,7 @@ import numpy as np
 
 from courtroom_desktop.core.config import LibrarySettings
 from courtroom_desktop.core.errors import Cancelled
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.chunking import chunk_document
 from courtroom_desktop.core.library.embed.embedder import embedding_text
 from courtroom_desktop.core.library.files import CancelToken, notes_folder
@@ -122,7 +123,7 @@ class Storer:
         if self.private is not None:
             self.writer.set_private(doc_id, self.private)
         self.emit(FileFinished(path=path, outcome=FileOutcome.skipped, doc_id=doc_id,
-                               reason="unchanged: already in the library"))
+                               reason=Message("unchanged: already in the library")))
         return FileOutcome.skipped
 
     def store_batch(self, items: list[Prepared]) -> bool:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.errors import LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.records import Chunk
 from courtroom_desktop.core.text import han_grams, has_cjk, words
 
@@ -69,7 +70,9 @@ class TextIndex:
                 CJK_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())
                 .filter(tantivy.Filter.lowercase()).build())
         except Exception as exc:
-            raise LibraryError(f"{self.folder}: cannot open the tantivy index ({exc}); run `courtroom library reindex`") \
+            raise LibraryError(Message("{self.folder}: cannot open the tantivy index ({exc}); run `courtroom "
+                                       "library reindex`",
+                                       self.folder, exc)) \
                 from exc
         if not self.stale:
             self._record()
@@ -97,7 +100,9 @@ class TextIndex:
             writer = self.index.writer(heap_size=64_000_000, num_threads=1)
         except Exception as exc:
             raise LibraryError(
-                f"{self.folder}: the text index is locked by another process ({exc}); wait for the other ingest to end"
+                Message("{self.folder}: the text index is locked by another process ({exc}); wait for the other "
+                        "ingest to end",
+                        self.folder, exc)
             ) from exc
         if not self._collected:
             # A process killed mid-commit leaves files no commit refers to, e.g. a delete file named after the next

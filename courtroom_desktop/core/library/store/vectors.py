@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from courtroom_desktop.core.errors import LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.records import Chunk, Highlight
 
 if TYPE_CHECKING:
@@ -81,8 +82,10 @@ class VectorStore:
                 existing = self.table.schema.field("vector").type.list_size
                 if existing != dim:
                     raise LibraryError(
-                        f"{folder}: the chunk table holds {existing}-dimensional vectors but the embedding model gives "
-                        f"{dim}: run `courtroom library reindex` to rebuild it with the current model"
+                        Message("{folder}: the chunk table holds {existing}-dimensional vectors but the embedding "
+                                "model gives {dim}: run `courtroom library reindex` to rebuild it with the current "
+                                "model",
+                                folder, existing, dim)
                     )
                 if "ocr_confidence" not in self.table.schema.names:  # a table from before OCR: every chunk's is null
                     self.table.add_columns({"ocr_confidence": "CAST(NULL AS FLOAT)"})
@@ -91,7 +94,7 @@ class VectorStore:
         except LibraryError:
             raise
         except Exception as exc:
-            raise LibraryError(f"{folder}: cannot open the LanceDB chunk table ({exc})") from exc
+            raise LibraryError(Message("{folder}: cannot open the LanceDB chunk table ({exc})", folder, exc)) from exc
 
     def refresh(self) -> None:
         """See what other writers committed since (a table on object storage; local ones are this process's)."""
@@ -279,7 +282,8 @@ class VectorStore:
                     config = IvfPq(distance_type="cosine", num_partitions=partitions,
                                    num_sub_vectors=num_sub_vectors or max(1, self.dim // 8))
                 else:
-                    raise LibraryError(f"unknown vector index type {index_type!r}: use IVF_HNSW_SQ or IVF_PQ")
+                    raise LibraryError(Message("unknown vector index type {index_type}: use IVF_HNSW_SQ or IVF_PQ",
+                                               f'{index_type!r}'))
                 self.table.create_index("vector", config=config, replace=True)
                 created.append(f"vector:{kind}")
         return created

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.zotero.data_folder import default_folder, read_folder
 from courtroom_desktop.core.library.zotero.items import Attachment, SourceRecord, ZoteroItem, citation
 from courtroom_desktop.core.library.zotero.local_api import DEFAULT_URL, LocalApi, ZoteroUnavailable
@@ -36,16 +37,16 @@ def read_zotero(collection: str | None = None, url: str | None = None,
     the local API at ``url`` (default: Zotero's own address), else, when it cannot be reached and no ``url`` was
     named, the default data folder; ``folder``: that data folder only."""
     if folder is not None:
-        return read_folder(Path(folder), collection), f"the Zotero data folder {folder}"
+        return read_folder(Path(folder), collection), Message("the Zotero data folder {folder}", folder)
     try:
         with LocalApi(url or DEFAULT_URL) as api:
-            return api.items(collection), f"Zotero's local API at {api.url}"
+            return api.items(collection), Message("Zotero's local API at {api.url}", api.url)
     except ZoteroUnavailable as exc:
         fallback = default_folder()
         if url is not None or not (fallback / "zotero.sqlite").is_file():
             raise
         items = read_folder(fallback, collection)
-        return items, f"the Zotero data folder {fallback} ({exc})"
+        return items, Message("the Zotero data folder {fallback} ({exc})", fallback, exc)
 
 
 def library_version(url: str | None = None) -> int | None:

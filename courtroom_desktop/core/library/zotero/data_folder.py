@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from courtroom_desktop.core.errors import LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.zotero.items import Attachment, ZoteroItem, year_of
 from courtroom_desktop.core.library.zotero.local_api import collection_keys
 
@@ -30,9 +31,9 @@ def read_folder(folder: Path, collection: str | None = None) -> list[ZoteroItem]
     folder = Path(folder).expanduser()
     database = folder / "zotero.sqlite"
     if not database.is_file():
-        raise LibraryError(f"{folder} is not a Zotero data folder (no zotero.sqlite in it)",
-                           fix="point --zotero-dir at the folder Zotero shows under Settings -> Advanced -> Files "
-                           "and Folders -> Data Directory Location")
+        raise LibraryError(Message("{folder} is not a Zotero data folder (no zotero.sqlite in it)", folder),
+                           fix=Message("point --zotero-dir at the folder Zotero shows under Settings -> Advanced -> "
+                                       "Files and Folders -> Data Directory Location"))
     with tempfile.TemporaryDirectory(prefix="courtroom-zotero-") as tmp:
         copy = Path(tmp) / "zotero.sqlite"
         try:
@@ -41,13 +42,14 @@ def read_folder(folder: Path, collection: str | None = None) -> list[ZoteroItem]
                 if (folder / f"zotero.sqlite{suffix}").is_file():
                     shutil.copyfile(folder / f"zotero.sqlite{suffix}", Path(tmp) / f"zotero.sqlite{suffix}")
         except OSError as exc:
-            raise LibraryError(f"cannot copy {database}: {exc}", fix="check that the file can be read") from exc
+            raise LibraryError(Message("cannot copy {database}: {exc}", database, exc),
+                               fix=Message("check that the file can be read")) from exc
         db = sqlite3.connect(copy)
         try:
             return _items(db, folder, collection)
         except sqlite3.DatabaseError as exc:
-            raise LibraryError(f"{database} cannot be read as a Zotero database: {exc}",
-                               fix="open Zotero once so it repairs or upgrades its database, then try again") from exc
+            raise LibraryError(Message("{database} cannot be read as a Zotero database: {exc}", database, exc),
+                               fix=Message("open Zotero once so it repairs or upgrades its database, then try again")) from exc
         finally:
             db.close()
 

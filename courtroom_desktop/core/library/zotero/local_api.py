@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlparse
 import httpx
 
 from courtroom_desktop.core.errors import LibraryError
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.zotero.items import Attachment, ZoteroItem, year_of
 
 DEFAULT_URL = "http://127.0.0.1:23119/api"
@@ -61,18 +62,20 @@ class LocalApi:
         try:
             response = self._client.get(address, params=params, follow_redirects=follow)
         except httpx.TimeoutException as exc:
-            raise ZoteroUnavailable(f"Zotero's local API at {self.url} did not answer in time",
-                                    fix="check that Zotero is running and not busy, then try again") from exc
+            raise ZoteroUnavailable(Message("Zotero's local API at {self.url} did not answer in time", self.url),
+                                    fix=Message("check that Zotero is running and not busy, then try again")) from exc
         except httpx.HTTPError as exc:
             raise ZoteroUnavailable(
-                f"Zotero's local API at {self.url} cannot be reached ({type(exc).__name__})",
+                Message("Zotero's local API at {self.url} cannot be reached ({type(exc).__name__})",
+                        self.url, type(exc).__name__),
                 fix="start Zotero 7 and allow the local API (" + ALLOW + "), or import its data folder with "
                 "--zotero-dir (read-only, works while Zotero is closed)") from exc
         if response.status_code == 403:
-            raise ZoteroUnavailable(f"Zotero's local API at {self.url} refused the request (403)", fix=ALLOW)
+            raise ZoteroUnavailable(Message("Zotero's local API at {self.url} refused the request (403)", self.url), fix=ALLOW)
         if response.status_code >= 400 and follow:
-            raise ZoteroUnavailable(f"Zotero's local API answered {response.status_code} for {address}",
-                                    fix="update Zotero to version 7 or later, which serves the local API")
+            raise ZoteroUnavailable(Message("Zotero's local API answered {response.status_code} for {address}",
+                                            response.status_code, address),
+                                    fix=Message("update Zotero to version 7 or later, which serves the local API"))
         return response
 
     def _pages(self, path: str, params: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
@@ -82,9 +85,9 @@ class LocalApi:
             try:
                 rows = response.json()
             except ValueError as exc:
-                raise ZoteroUnavailable(f"Zotero's local API sent something that is not JSON for {path}") from exc
+                raise ZoteroUnavailable(Message("Zotero's local API sent something that is not JSON for {path}", path)) from exc
             if not isinstance(rows, list):
-                raise ZoteroUnavailable(f"Zotero's local API sent an unexpected answer for {path}")
+                raise ZoteroUnavailable(Message("Zotero's local API sent an unexpected answer for {path}", path))
             yield from (row for row in rows if isinstance(row, dict))
             total = int(response.headers.get("Total-Results", len(rows)) or 0)
             start += len(rows)
@@ -170,7 +173,7 @@ def collection_keys(collections: dict[str, tuple[str, str | None]], name: str) -
     roots = [key for key, (title, _) in collections.items() if title.casefold() == name.strip().casefold()]
     if not roots:
         known = ", ".join(sorted(title for title, _ in collections.values())) or "none"
-        raise LibraryError(f"no Zotero collection named {name!r}", fix=f"the collections are: {known}")
+        raise LibraryError(Message("no Zotero collection named {name}", f'{name!r}'), fix=Message("the collections are: {known}", known))
     keys, queue = [], list(roots)
     while queue:
         key = queue.pop()
