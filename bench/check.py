@@ -65,24 +65,24 @@ sugar control in people with type 2 diabetes.
 
 
 async def warm(workspace: Workspace) -> None:
-    router = workspace.router
+    router = workspace.parts.router
     for role in ("prosecution", "defense", "judge"):
         load = getattr(router.for_role(role), "load", None)
         if load is not None and inspect.isawaitable(result := load()):
             await result
-    workspace.retriever.search(["vitamin D"], k=1)  # the retriever and the embedding model
-    workspace.verifier.score([("vitamin D", "vitamin D")])  # the claim verifier
+    workspace.parts.retriever.search(["vitamin D"], k=1)  # the retriever and the embedding model
+    workspace.parts.verifier.score([("vitamin D", "vitamin D")])  # the claim verifier
 
 
 async def quick_check(workspace: Workspace, draft, claims) -> dict:
     from courtroom_desktop.core.check.queue import ClaimUpdated, QueueFinished
 
     began = time.perf_counter()
-    check_id = workspace.create_check(draft, claims, trials="never", finder="rules")
+    check_id = workspace.checks.create(draft, claims, trials="never", finder="rules")
     first = None
     done = 0
     status = None
-    async for event in workspace.check_queue(check_id).run():
+    async for event in workspace.checks.queue(check_id).run():
         if isinstance(event, ClaimUpdated) and event.row.status.value in ("done", "failed"):
             done += 1
             print(f"  quick check {done}/{len(claims)}: {event.row.label.value if event.row.label else event.row.status.value} "
@@ -92,7 +92,7 @@ async def quick_check(workspace: Workspace, draft, claims) -> dict:
         elif isinstance(event, QueueFinished):
             status = event.status.value
     wall = time.perf_counter() - began
-    record = workspace.check_record(check_id)
+    record = workspace.checks.record(check_id)
     for row in record.rows:  # each row's label and what it rests on: the passages scored for it
         quick = row.quick
         if quick is None:
@@ -110,11 +110,11 @@ async def run(workspace: Workspace, n: int, n_baseline: int) -> None:
     """Everything on one event loop, as the CLI and the window run it; each figure printed as soon as it is known
     (a run stopped during the baseline keeps the quick check's figures and the trials finished so far)."""
     await warm(workspace)
-    draft = workspace.read_draft(text=DRAFT)
-    claims, _ = await workspace.find_claims(draft, "rules")
+    draft = workspace.checks.read_draft(text=DRAFT)
+    claims, _ = await workspace.checks.find_claims(draft, "rules")
     claims = claims[:n]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"models: {workspace.model_labels()}; {os.cpu_count()} CPUs, load average {load:.1f}", flush=True)
+    print(f"models: {workspace.models.labels()}; {os.cpu_count()} CPUs, load average {load:.1f}", flush=True)
     quick = await quick_check(workspace, draft, claims)
     print(f"quick check: {quick['claims']} claims in {quick['wall']:.1f} s = {per_minute(quick):.2f} claims/min "
           f"(first row after {quick['first']:.1f} s; {quick['status']}, {quick['failed']} failed; {quick['counts']})",
@@ -124,10 +124,10 @@ async def run(workspace: Workspace, n: int, n_baseline: int) -> None:
     first = None
     labels: list[str | None] = []
     for text in [c.text for c in claims[:n_baseline]]:
-        run = await asyncio.to_thread(workspace.start_trial, text)
+        run = await asyncio.to_thread(workspace.trials.start, text)
         async for _ in run.events():
             pass
-        label = workspace._trial_outcome(run.trial_id).label
+        label = workspace.trials.outcome(run.trial_id).label
         labels.append(label.value if label else None)
         wall = time.perf_counter() - began
         first = wall if first is None else first

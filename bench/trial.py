@@ -55,15 +55,15 @@ class Timed:
 async def run_trial(workspace: Workspace, claim: str, rounds: int) -> dict:
     clock = {"model": 0.0, "calls": 0}
     settings = workspace.config.debate.model_copy(update={"max_rounds": rounds, "min_rounds": min(2, rounds)})
-    court = workspace.court(None, settings)
-    router = workspace.router
+    court = workspace.parts.court(None, settings)
+    router = workspace.parts.router
     court.models = lambda role: Timed(router.for_role(role), clock)
     for role in ("prosecution", "defense", "judge"):
         load = getattr(router.for_role(role), "load", None)
         if load is not None and inspect.isawaitable(result := load()):
             await result
-    workspace.retriever.search([claim], k=1)  # warm the retriever and the embedding model
-    trial_id = court.start(TrialSpec(claim=claim, models=workspace.model_labels()))
+    workspace.parts.retriever.search([claim], k=1)  # warm the retriever and the embedding model
+    trial_id = court.start(TrialSpec(claim=claim, models=workspace.models.labels()))
     began = time.perf_counter()
     kinds: dict[str, int] = {}
     async for event in court.run(trial_id):
@@ -86,7 +86,7 @@ def main() -> None:
         clock = asyncio.run(run_trial(workspace, args.claim, args.rounds))
         workspace.close()
     other = clock["wall"] - clock["model"]
-    print(f"models: {workspace.model_labels()}")
+    print(f"models: {workspace.models.labels()}")
     print(f"events: {clock['events']}")
     print(f"trial wall time: {clock['wall']:.2f} s over {clock['calls']} model calls")
     print(f"  model time:      {clock['model']:.2f} s ({clock['model'] / clock['wall']:.1%})")

@@ -78,7 +78,7 @@ def main(out: Path, options: int) -> None:
             window.grab().save(str(out / "10-decision.png"))
             print(f"saved {out / '10-decision.png'}", flush=True)
             memo = tmp / "memo"
-            result = await asyncio.to_thread(window.workspace.workspace.export_trial, window.trial.trial_id,
+            result = await asyncio.to_thread(window.workspace.workspace.trials.export, window.trial.trial_id,
                                              ["md", "pdf"], memo)
             pdf = next(p for p in result.paths if p.suffix == ".pdf")
             with pymupdf.open(pdf) as doc:

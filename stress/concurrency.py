@@ -149,12 +149,12 @@ def trials_at_once(root: Path, section: Section) -> None:
 def remove_cited_document(root: Path, section: Section) -> None:
     data_dir = root / "data-c"
     workspace = Workspace(root / "config-c", data_dir, AppConfig())
-    workspace._library = open_library(data_dir / "library")
+    workspace.parts._library = open_library(data_dir / "library")
     problems: list[str] = []
     try:
-        library = workspace.library
+        library = workspace.parts.library
         library.ingest(make_docs(root / "docs", 6))
-        store = workspace.trials
+        store = workspace.parts.trials
         court = Court(_models(0.0), Retriever(library, retrieval_settings()), store, _settings(2))
         trial_id = court.start(TrialSpec(claim=CLAIM))
         removed: dict[str, str] = {}
@@ -184,7 +184,7 @@ def remove_cited_document(root: Path, section: Section) -> None:
             if any(e.evidence.chunk.doc_id == removed["doc_id"] for e in after_removal):
                 problems.append("a search returned the removed document")
             out = root / "report-c"
-            workspace.export_trial(trial_id, ["md", "json"], out)
+            workspace.trials.export(trial_id, ["md", "json"], out)
             report = json.loads((out / "report.json").read_text(encoding="utf-8"))
             kept = [p for p in report["pool"] if p["id"] == removed["evidence_id"]]
             text = kept[0]["evidence"]["chunk"]["text"] if kept else ""

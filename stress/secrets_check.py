@@ -62,10 +62,10 @@ def spec_for(url: str, **updates) -> ModelSpec:
 
 async def _trial(workspace: Workspace) -> tuple[str, list]:
     settings = DebateSettings(min_rounds=2, max_rounds=2, max_switches=0, argument_format="text", novelty_min=0.0)
-    court = workspace.court(None, settings)
-    trial_id = court.start(TrialSpec(claim=CLAIM, models=workspace.model_labels()))
+    court = workspace.parts.court(None, settings)
+    trial_id = court.start(TrialSpec(claim=CLAIM, models=workspace.models.labels()))
     events = [e async for e in court.run(trial_id)]
-    await workspace.router.aclose()
+    await workspace.parts.router.aclose()
     return trial_id, events
 
 
@@ -116,11 +116,11 @@ def run(work: Path | None = None, log=print) -> Section:
                     config = AppConfig(models=ModelSettings(default=spec_for(server.url)))
                     save_config(config, config_dir)
                     workspace = Workspace(config_dir, data_dir, config)
-                    workspace._library = open_library(data_dir / "library")
+                    workspace.parts._library = open_library(data_dir / "library")
                     try:
                         workspace.library.ingest(write_baseline(root / "docs"))
                         trial_id, events = asyncio.run(_trial(workspace))
-                        workspace.export_trial(trial_id, ["md", "html", "pdf", "json"], report_dir)
+                        workspace.trials.export(trial_id, ["md", "html", "pdf", "json"], report_dir)
                         rows = asyncio.run(run_doctor(config, roles=["judge"], data_dir=data_dir))
                         # 3. a server that quotes the key in its 401 answer
                         workspace.reconfigure(AppConfig(models=ModelSettings(default=spec_for(server.url),

@@ -48,3 +48,30 @@ def test_the_window_and_the_command_line_have_an_allow_list_into_the_core():
         importer, target = (part.strip() for part in expression.split("->"))
         assert importer.startswith(("courtroom_desktop.ui", "courtroom_desktop.cli")), expression
         assert target in allowed, expression
+
+
+def test_the_window_and_the_command_line_use_the_workspace_through_its_services():
+    """A workspace hands the front ends one service per feature (library, trials, checks, models), which take and
+    return records and ids; its parts (the library, the stores, the router) are for the services and tests. No
+    module of the window or the command line reaches them (break: ``workspace.parts.library`` in a controller, and
+    it is named here), and each service returns no Library, store or router."""
+    import ast
+
+    from courtroom_desktop.core.workspace import CheckService, LibraryService, ModelService, TrialService
+
+    reached = [f"{path.relative_to(ROOT)}:{node.lineno}"
+               for folder in ("ui", "cli") for path in sorted((ROOT / "courtroom_desktop" / folder).rglob("*.py"))
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+               if isinstance(node, ast.Attribute) and node.attr in ("parts", "_parts")]
+    assert reached == []
+    internal = ("Library", "TrialStore", "CheckStore", "ModelRouter", "Retriever", "Catalog", "Parts")
+    handed_out = []
+    for service in (LibraryService, TrialService, CheckService, ModelService):
+        for name, member in vars(service).items():
+            function = member.fget if isinstance(member, property) else member
+            if name.startswith("_") or not callable(function):
+                continue
+            returned = str(function.__annotations__.get("return", ""))  # as written (the types are imported lazily)
+            handed_out += [f"{service.__name__}.{name} -> {kind}" for kind in internal
+                           if re.search(rf"\b{kind}\b", returned)]
+    assert handed_out == []

@@ -60,9 +60,9 @@ def test_a_decision_from_notes_with_the_bundled_model_to_the_memo(tmp_path):
     config = AppConfig(debate=DebateSettings(min_rounds=1, max_rounds=2, passages_per_turn=3))
     workspace = Workspace(tmp_path / "config", tmp_path / "data", config)
     try:
-        result = workspace.ingest([str(p) for p in sample.files])
+        result = workspace.library.ingest([str(p) for p in sample.files])
         assert result.added == 4 and not result.failed
-        run = workspace.start_trial(sample.question, "decision", background=sample.background, decision=DECISION)
+        run = workspace.trials.start(sample.question, "decision", background=sample.background, decision=DECISION)
 
         async def drive():
             return [event async for event in run.events()]
@@ -96,7 +96,7 @@ def test_a_decision_from_notes_with_the_bundled_model_to_the_memo(tmp_path):
         if leader is not None:
             assert leader.casefold() in verdict.summary.casefold(), verdict.summary
 
-        export = workspace.export_trial(run.trial_id, ["md", "html", "pdf", "json"], tmp_path / "memo")
+        export = workspace.trials.export(run.trial_id, ["md", "html", "pdf", "json"], tmp_path / "memo")
         md = (tmp_path / "memo" / "report.md").read_text(encoding="utf-8")
         assert md.startswith("# Decision memo\n") and "## Options by criteria" in md
         assert f"**Verdict: {md_escape(VERDICT_BOX[label].format(o=leader))}**" in md

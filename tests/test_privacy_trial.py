@@ -91,15 +91,15 @@ def test_a_private_note_ingested_mid_trial_never_reaches_the_remote_server(folde
     def ingest_private_note(n: int) -> bool:
         if n != 3:  # the first search plan of round 2
             return False
-        ws.ingest([folder / "private-notes" / "budget.md"], private=True)
+        ws.library.ingest([folder / "private-notes" / "budget.md"], private=True)
         return True
 
     with Recording(ingest_private_note) as server, resolving(REMOTE_HOST):
         url = server.url.replace("127.0.0.1", REMOTE_HOST)
         ws = remote_workspace(folder, url)
         try:
-            ws.ingest([folder / "docs"])
-            run = ws.start_trial(CLAIM)  # nothing private yet: the trial starts
+            ws.library.ingest([folder / "docs"])
+            run = ws.trials.start(CLAIM)  # nothing private yet: the trial starts
             events = run_trial(run)
             assert server.marks, "the note was ingested mid-trial"
             everything = [json.dumps(b, ensure_ascii=False) for b in server.requests]
@@ -113,12 +113,12 @@ def test_a_private_note_ingested_mid_trial_never_reaches_the_remote_server(folde
             errors = [e for e in events if e.kind == "error"]
             assert len(errors) == 1 and not any(e.kind == "verdict" for e in events)
             with pytest.raises(TrialError) as start:
-                ws.start_trial(CLAIM)
+                ws.trials.start(CLAIM)
             assert errors[0].message == str(start.value)
             assert "private notes ('Budget')" in errors[0].message and REMOTE_HOST in errors[0].message
             assert next(t for t in ws.trials.list() if t.id == run.trial_id).status == "paused"
             with pytest.raises(TrialError, match="private notes"):
-                ws.resume_trial(run.trial_id)  # a resume refuses as well
+                ws.trials.resume(run.trial_id)  # a resume refuses as well
         finally:
             ws.close()
 
@@ -135,15 +135,15 @@ def test_a_heard_document_marked_private_mid_trial_is_never_sent_again(folder):
         heard = [e.entry for e in ws.trials.events(run.trial_id) if e.kind == "evidence_added"]
         doc_id = heard[0].evidence.chunk.doc_id
         marked.extend(e.evidence.chunk.text for e in heard if e.evidence.chunk.doc_id == doc_id)
-        ws.set_private(doc_id, True)
+        ws.library.set_private(doc_id, True)
         return True
 
     with Recording(mark_heard_document_private) as server, resolving(REMOTE_HOST):
         ws = remote_workspace(folder, server.url.replace("127.0.0.1", REMOTE_HOST))
         try:
-            ws.ingest([folder / "docs"])
-            ids = [d.id for d in ws.library.catalog.documents()]
-            run = ws.start_trial(CLAIM, documents=ids)  # an explicit scope
+            ws.library.ingest([folder / "docs"])
+            ids = [d.id for d in ws.parts.library.catalog.documents()]
+            run = ws.trials.start(CLAIM, documents=ids)  # an explicit scope
             events = run_trial(run)
             assert marked, "a heard document was marked private mid-trial"
             before = [json.dumps(b, ensure_ascii=False) for b in server.requests[: server.marks[0]]]
@@ -162,11 +162,11 @@ def test_a_heard_document_marked_private_mid_trial_is_never_sent_again(folder):
 def test_a_search_without_private_documents_reads_the_flags_at_each_search(folder):
     ws = Workspace(folder / "config", folder / "data", AppConfig())
     try:
-        ws.ingest([folder / "docs"])
-        ws.ingest([folder / "private-notes"], private=True)
-        retriever = Retriever(ws.library, ws.config.retrieval)
-        budget = next(d.id for d in ws.library.catalog.documents() if d.title == "Budget")
-        offers = next(d.id for d in ws.library.catalog.documents() if d.title == "Offers")
+        ws.library.ingest([folder / "docs"])
+        ws.library.ingest([folder / "private-notes"], private=True)
+        retriever = Retriever(ws.parts.library, ws.config.retrieval)
+        budget = next(d.id for d in ws.parts.library.catalog.documents() if d.title == "Budget")
+        offers = next(d.id for d in ws.parts.library.catalog.documents() if d.title == "Offers")
 
         def docs(scope):
             return {e.chunk.doc_id for e in retriever.search(["rent in Arroios Lisbon", "Kreuzberg offer"], k=10,
@@ -174,7 +174,7 @@ def test_a_search_without_private_documents_reads_the_flags_at_each_search(folde
 
         assert budget in docs(Scope.all())  # an ordinary search finds the private note
         assert budget not in docs(Scope.all().without_private()) and offers in docs(Scope.all().without_private())
-        ws.set_private(offers, True)  # marked private after the retriever was made: the next search knows
+        ws.library.set_private(offers, True)  # marked private after the retriever was made: the next search knows
         assert not docs(Scope.documents([budget, offers]).without_private())
         assert Scope.all().without_private().doc_ids is None and not Scope.all().without_private().is_all
     finally:

@@ -58,10 +58,10 @@ def workspace_with(tmp_path, models: ModelSettings) -> Workspace:
 def test_a_trial_over_private_notes_refuses_a_remote_server_and_names_it(tmp_path, notes):
     ws = workspace_with(tmp_path, ModelSettings(default=ModelSpec(), judge=REMOTE))
     try:
-        ws.ingest([notes / "budget.md"], private=True)
-        ws.ingest([notes / "offers.md"])
+        ws.library.ingest([notes / "budget.md"], private=True)
+        ws.library.ingest([notes / "offers.md"])
         with pytest.raises(TrialError) as caught:
-            ws.start_trial("Should I move to Lisbon?", "decision")
+            ws.trials.start("Should I move to Lisbon?", "decision")
         message = str(caught.value)
         assert "private notes ('Budget')" in message
         assert "the judge would send it to OpenAI-compatible server at api.example.com" in message
@@ -69,8 +69,8 @@ def test_a_trial_over_private_notes_refuses_a_remote_server_and_names_it(tmp_pat
         assert "Settings" in caught.value.fix and "scope" in caught.value.fix
         assert ws.trials.list() == []  # nothing was created
         # the same trial over the notes that are not private goes ahead
-        offers = next(d for d in ws.library.catalog.documents() if d.title == "Offers")
-        run = ws.start_trial("Should I move to Lisbon?", "decision", documents=[offers.id])
+        offers = next(d for d in ws.parts.library.catalog.documents() if d.title == "Offers")
+        run = ws.trials.start("Should I move to Lisbon?", "decision", documents=[offers.id])
         assert run.trial_id
     finally:
         ws.close()
@@ -79,14 +79,14 @@ def test_a_trial_over_private_notes_refuses_a_remote_server_and_names_it(tmp_pat
 def test_local_servers_may_read_private_notes_and_a_resume_checks_again(tmp_path, notes):
     ws = workspace_with(tmp_path, ModelSettings(default=ModelSpec(), judge=LOCAL_OLLAMA))
     try:
-        ws.ingest([notes], private=True)
-        run = ws.start_trial("Should I move to Lisbon?", "decision")
+        ws.library.ingest([notes], private=True)
+        run = ws.trials.start("Should I move to Lisbon?", "decision")
     finally:
         ws.close()
     # the settings change to a remote judge before the trial is resumed: the resume refuses
     ws = workspace_with(tmp_path, ModelSettings(default=ModelSpec(), judge=REMOTE))
     try:
         with pytest.raises(TrialError, match="the judge would send it to OpenAI-compatible server"):
-            ws.resume_trial(run.trial_id)
+            ws.trials.resume(run.trial_id)
     finally:
         ws.close()

@@ -17,15 +17,15 @@ def workspace(tmp_path):
 
 
 def test_the_court_takes_its_passages_per_turn_from_the_debate_settings(workspace):
-    assert workspace.court().k == 4
-    assert workspace.court(settings=DebateSettings(passages_per_turn=9)).k == 9
+    assert workspace.parts.court().k == 4
+    assert workspace.parts.court(settings=DebateSettings(passages_per_turn=9)).k == 9
 
 
 def test_a_trial_needs_a_claim_and_a_library(workspace):
     with pytest.raises(TrialError, match="claim is empty"):
-        workspace.start_trial("   ")
+        workspace.trials.start("   ")
     with pytest.raises(TrialError) as caught:
-        workspace.start_trial("Coffee prevents colds.")
+        workspace.trials.start("Coffee prevents colds.")
     assert str(caught.value) == EMPTY_LIBRARY and "courtroom ingest" in EMPTY_LIBRARY
 
 
@@ -66,19 +66,19 @@ def test_the_window_preloads_the_embedded_chat_models_through_the_workspace(work
     import asyncio
 
     loaded: list[str] = []
-    workspace._router = _Router({"prosecution": _Model("embedded", loaded), "defense": _Model("ollama", loaded),
+    workspace.parts._router = _Router({"prosecution": _Model("embedded", loaded), "defense": _Model("ollama", loaded),
                                  "judge": _Model("embedded", loaded)})
-    asyncio.run(workspace.preload_chat_models())
+    asyncio.run(workspace.models.preload())
     assert loaded == ["embedded", "embedded"]
-    workspace._router = _Router({"prosecution": _Model("embedded", loaded, fails=True),
+    workspace.parts._router = _Router({"prosecution": _Model("embedded", loaded, fails=True),
                                  "defense": _Model("embedded", loaded), "judge": _Model("embedded", loaded)})
-    asyncio.run(workspace.preload_chat_models())
+    asyncio.run(workspace.models.preload())
     assert loaded == ["embedded", "embedded"] and "preloading the prosecution model failed" in caplog.text
-    asyncio.run(workspace.aclose_models())
-    assert workspace._router.closed
+    asyncio.run(workspace.models.aclose())
+    assert workspace.parts._router.closed
 
 
 def test_a_documents_file_before_the_library_opens_is_its_stored_path(workspace):
-    assert not workspace.library_open
-    assert workspace.local_file("/papers/a.pdf") == "/papers/a.pdf"
-    assert not workspace.library_open  # asking did not open it
+    assert not workspace.library.is_open
+    assert workspace.library.local_file("/papers/a.pdf") == "/papers/a.pdf"
+    assert not workspace.library.is_open  # asking did not open it

@@ -34,11 +34,11 @@ def test_a_chinese_trial_on_the_real_stack_reaches_a_cited_chinese_verdict(tmp_p
     )
     workspace = Workspace(tmp_path / "config", tmp_path / "data", config)
     try:
-        summary = workspace.ingest([SAMPLES_ZH])
-        assert len(workspace.library.ready_ids()) == 4, summary
-        assert workspace.model_labels()["judge"] == "embedded:bundled SmolLM2-135M"  # the embedded default
+        summary = workspace.library.ingest([SAMPLES_ZH])
+        assert len(workspace.parts.library.ready_ids()) == 4, summary
+        assert workspace.models.labels()["judge"] == "embedded:bundled SmolLM2-135M"  # the embedded default
 
-        run = workspace.start_trial(CLAIM)
+        run = workspace.trials.start(CLAIM)
         events = []
 
         async def drive():
@@ -67,7 +67,7 @@ def test_a_chinese_trial_on_the_real_stack_reaches_a_cited_chinese_verdict(tmp_p
         assert cited and set(cited) <= set(pool), (sorted(set(cited) - set(pool)), sorted(pool))
 
         out = tmp_path / "report"
-        export = workspace.export_trial(run.trial_id, ["md", "html"], out)
+        export = workspace.trials.export(run.trial_id, ["md", "html"], out)
         assert {p.name for p in export.paths} >= {"report.md", "report.html"}
         md = (out / "report.md").read_text(encoding="utf-8")
         html = (out / "report.html").read_text(encoding="utf-8")

@@ -58,10 +58,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     workspace = ctx.workspace(args.model)
     try:
-        draft = workspace.read_draft(text=sys.stdin.read()) if args.draft == "-" else workspace.read_draft(args.draft)
+        checks = workspace.checks
+        draft = checks.read_draft(text=sys.stdin.read()) if args.draft == "-" else checks.read_draft(args.draft)
         if args.max_rounds:
-            workspace.config = workspace.config.model_copy(
-                update={"debate": workspace.config.debate.with_rounds(None, args.max_rounds)})
+            workspace.reconfigure(workspace.config.model_copy(
+                update={"debate": workspace.config.debate.with_rounds(None, args.max_rounds)}))
         warnings: list[str]
         if args.claims:
             from courtroom_desktop.core.services.check import load_claims_file
@@ -70,8 +71,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         else:
             import asyncio
 
-            finder = workspace.claim_finder(args.finder)
-            claims, warnings = asyncio.run(workspace.find_claims(draft, finder))
+            finder = workspace.checks.claim_finder(args.finder)
+            claims, warnings = asyncio.run(workspace.checks.find_claims(draft, finder))
         for warning in warnings:
             print(f"courtroom check: {warning}", file=sys.stderr)
         if args.list_claims:
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         if not claims:
             print(f"{draft.source}: no claims worth checking among {len(draft.sentences)} sentences")
             return 0
-        check_id = workspace.create_check(draft, claims, title=args.title, trials=args.trials,
+        check_id = workspace.checks.create(draft, claims, title=args.title, trials=args.trials,
                                           trial_below=args.trial_below, documents=args.documents, finder=finder)
         print(f"check {check_id}: {len(claims)} claims of {draft.source} ({draft.kind}, {draft.language})",
               flush=True)
@@ -109,7 +110,7 @@ def drive(workspace: Workspace, check_id: str, report: str | None, formats: str,
 
     from courtroom_desktop.core.services.check import ClaimUpdated, Progress, QueueFinished, QueuePaused
 
-    queue = workspace.check_queue(check_id)
+    queue = workspace.checks.queue(check_id)
     ended: CheckStatus | None = None
 
     async def main() -> None:
@@ -145,7 +146,7 @@ def drive(workspace: Workspace, check_id: str, report: str | None, formats: str,
 
 
 def _export(workspace: Workspace, check_id: str, report: str, formats: str) -> None:
-    done = workspace.export_check(check_id, [f.strip() for f in formats.split(",") if f.strip()], report)
+    done = workspace.checks.export(check_id, [f.strip() for f in formats.split(",") if f.strip()], report)
     sources = [p for p in done.paths if p.parent.name == "sources"]
     for path in done.paths:
         if path not in sources:

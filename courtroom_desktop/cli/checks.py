@@ -62,7 +62,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     try:
         if args.action == "list":
             table = Table("id", "draft", "status", "claims", "done", "failed", "signed", "updated")
-            for c in workspace.check_list():
+            for c in workspace.checks.list():
                 table.add_row(c.id, escape(c.title[:50]), c.status.value + (f" ({escape(c.problem[:40])})"
                                                                             if c.problem else ""),
                               str(c.claims), str(c.done), str(c.failed), str(c.signed),
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             console.print(table)
             return 0
         if args.action == "show":
-            record = workspace.check_record(args.check)
+            record = workspace.checks.record(args.check)
             if args.json:
                 print(json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2))
                 return 0
@@ -90,14 +90,14 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         if args.action == "resume":
             from courtroom_desktop.cli.check import drive
 
-            check_id = workspace.check_id(args.check)
+            check_id = workspace.checks.id(args.check)
             return drive(workspace, check_id, args.report, args.formats)
         if args.action == "signoff":
             decision = "accepted" if args.accept else "withdrawn" if args.withdraw else "overridden"
             label = None
             if args.override:
                 label = "insufficient evidence" if args.override.startswith("insufficient") else args.override
-            row = workspace.sign_off(args.check, args.claim, decision, label, args.note, args.reviewer)
+            row = workspace.checks.sign_off(args.check, args.claim, decision, label, args.note, args.reviewer)
             if row.signoff is None:
                 print(f"claim {args.claim}: sign-off withdrawn")
             else:
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
                       + f" (the court: {row.label.value if row.label else 'no verdict yet'})")
             return 0
         if args.action == "trial":
-            row = workspace.send_to_trial(args.check, args.claim)
+            row = workspace.checks.send_to_trial(args.check, args.claim)
             print(f"claim {args.claim} goes to a full trial: `courtroom checks resume {args.check}` runs it"
                   if row.status.value != "done" or row.trial is None else
                   f"claim {args.claim} already had its trial {row.trial.trial_id}")
@@ -116,14 +116,14 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
             formats = args.formats
             if args.no_annotate:
-                done = workspace.export_check(args.check, [f.strip() for f in formats.split(",") if f.strip()],
+                done = workspace.checks.export(args.check, [f.strip() for f in formats.split(",") if f.strip()],
                                               args.out, annotate=False)
                 for path in done.paths:
                     print(f"wrote {path}")
                 return 0
-            _export(workspace, workspace.check_id(args.check), args.out, formats)
+            _export(workspace, workspace.checks.id(args.check), args.out, formats)
             return 0
-        ids = workspace.delete_checks([args.check])
+        ids = workspace.checks.delete([args.check])
         print(f"deleted {ids[0]}")
         return 0
     finally:

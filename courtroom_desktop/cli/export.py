@@ -39,9 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     workspace = ctx.workspace()
     try:
-        trial_id = workspace.trial_id(args.trial)
+        trial_id = workspace.trials.id(args.trial)
         out = Path(args.out) if args.out else Path(f"report-{trial_id}")
-        print_export(workspace.export_trial(trial_id, args.formats or list(FORMATS), out, audience=args.audience,
+        print_export(workspace.trials.export(trial_id, args.formats or list(FORMATS), out, audience=args.audience,
                                               with_prompts=args.with_prompts))
         return 0
     finally:

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         return 2
     workspace = ctx.workspace()
     try:
-        finished = run_ingest(lambda emit, cancel: workspace.ingest(args.paths, on_event=emit, cancel=cancel,
+        finished = run_ingest(lambda emit, cancel: workspace.library.ingest(args.paths, on_event=emit, cancel=cancel,
                                                                     force=args.force, private=args.private,
                                                                     engine=engine),
                               quiet=args.quiet)

@@ -58,10 +58,10 @@ def _run(args: argparse.Namespace, workspace: Workspace) -> int:
 
     console = Console()
     if args.action == "list":
-        docs = workspace.documents()
+        docs = workspace.library.documents()
         if args.json:
             print(json.dumps({"documents": [d.model_dump(mode="json") for d in docs],
-                              "failures": [{"path": p, "error": e} for p, e in workspace.failures()]}, indent=2))
+                              "failures": [{"path": p, "error": e} for p, e in workspace.library.failures()]}, indent=2))
             return 0
         table = Table("id", "title", "kind", "year", "pages", "sections", "chunks", "status", "path")
         for d in docs:
@@ -71,7 +71,7 @@ def _run(args: argparse.Namespace, workspace: Workspace) -> int:
         for d in docs:
             if d.pages_without_text:
                 console.print(f"[yellow]note:[/] {d.title or d.path}: {d.no_text_note()}", highlight=False)
-        failures = workspace.failures()
+        failures = workspace.library.failures()
         if failures:
             failed = Table("file that could not be ingested", "reason", title="failed")
             for path, error in failures:
@@ -81,14 +81,14 @@ def _run(args: argparse.Namespace, workspace: Workspace) -> int:
             console.print("The library is empty: add documents with `courtroom ingest PATH`.")
         return 0
     if args.action == "show":
-        doc = workspace.document(args.document)
+        doc = workspace.library.document(args.document)
         console.print(f"[bold]{doc.title}[/]  ({doc.id})\n{doc.path}\nauthors: {doc.authors or '-'}  year: "
                       f"{doc.year or '-'}  kind: {doc.kind}{' (private)' if doc.private else ''}  "
                       f"{'pages: ' + str(doc.pages) + '  ' if doc.on_pages else ''}chunks: {doc.chunks}  status: "
                       f"{doc.status.value}{'  error: ' + doc.error if doc.error else ''}", highlight=False)
         table = Table("section", "pages" if doc.on_pages else "characters", "chunks")
         sections: dict[str, list[Chunk]] = {}
-        chunks = workspace.passages(doc.id)
+        chunks = workspace.library.passages(doc.id)
         for chunk in chunks:
             sections.setdefault(chunk.section_path or "(before the first heading)", []).append(chunk)
         for path, members in sections.items():
@@ -106,17 +106,17 @@ def _run(args: argparse.Namespace, workspace: Workspace) -> int:
         return 0
     if args.action == "remove":
         for ref in args.documents:
-            for doc in workspace.remove([ref]):
+            for doc in workspace.library.remove([ref]):
                 console.print(f"removed {doc.id} {doc.path}", highlight=False)
         return 0
     if args.action == "reindex":
         from courtroom_desktop.cli.ingest import run_ingest
 
         refs = list(args.documents) or None
-        finished = run_ingest(lambda emit, cancel: workspace.reindex(refs, on_event=emit, cancel=cancel))
+        finished = run_ingest(lambda emit, cancel: workspace.library.reindex(refs, on_event=emit, cancel=cancel))
         return 1 if finished.failed or finished.cancelled else 0
     if args.action == "where":
-        location = workspace.library_location
+        location = workspace.library.location
         console.print(location.describe(), highlight=False)
         if location.shared:
             console.print(f"this machine's BM25 index, caches and fetched files: "
@@ -125,7 +125,7 @@ def _run(args: argparse.Namespace, workspace: Workspace) -> int:
     if args.action == "check":
         from collections.abc import Sized
 
-        report = workspace.check_library()
+        report = workspace.library.check_consistency()
         for store in ("catalog", "lancedb", "tantivy"):
             ids = report[store]
             assert isinstance(ids, Sized)  # the set of document ids the store holds
@@ -133,7 +133,7 @@ def _run(args: argparse.Namespace, workspace: Workspace) -> int:
         console.print("consistent" if report["consistent"] else "[red]INCONSISTENT[/]: run `courtroom library reindex`")
         return 0 if report["consistent"] else 1
     if args.action == "private":
-        doc = workspace.set_private(args.document, args.state == "on")
+        doc = workspace.library.set_private(args.document, args.state == "on")
         console.print(f"{doc.id} {doc.title or doc.path}: {'private' if args.state == 'on' else 'not private'}",
                       highlight=False)
         return 0

@@ -48,26 +48,26 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             text = args.text if args.file is None else Path(args.file).read_text(encoding="utf-8")
             if text == "-":
                 text = sys.stdin.read()
-            path, finished = workspace.save_note(args.title, text, private=True if args.private else None)
-            doc = next(iter(workspace.documents_at(path)), None)
+            path, finished = workspace.library.save_note(args.title, text, private=True if args.private else None)
+            doc = next(iter(workspace.library.documents_at(path)), None)
             if finished.failed or doc is None:
-                why = dict(workspace.failures()).get(str(path), "see courtroom library list")
+                why = dict(workspace.library.failures()).get(str(path), "see courtroom library list")
                 print(words.label("error") + words.word("not_added", path=path, why=words.say(why)), file=sys.stderr)
                 return 1
             print(f"{doc.id} {path} ({doc.chunks} passages{', private' if doc.private else ''})")
             return 0
         from courtroom_desktop.core.services.library import list_notes
 
-        docs = {d.path: d for d in workspace.documents()}
+        docs = {d.path: d for d in workspace.library.documents()}
         rows: list[_NoteRow] = []
-        for note in list_notes(workspace.notes_dir):
+        for note in list_notes(workspace.library.notes_dir):
             doc = docs.get(str(note.path))
             rows.append({"path": str(note.path), "title": note.title, "id": doc.id if doc else "",
                          "private": bool(doc and doc.private), "status": doc.status.value if doc else "not ingested"})
         if args.json:
             print(json.dumps(rows, indent=2, ensure_ascii=False))
         elif not rows:
-            print(f"No notes yet: `courtroom notes add --title T --text TEXT` (kept in {workspace.notes_dir}).")
+            print(f"No notes yet: `courtroom notes add --title T --text TEXT` (kept in {workspace.library.notes_dir}).")
         for row in rows if not args.json else ():
             print(f"{row['id'] or '-':16}  {row['title'][:50]:50}  {'private' if row['private'] else '':7}  "
                   f"{row['status']:8}  {row['path']}")

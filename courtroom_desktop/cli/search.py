@@ -44,10 +44,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         raise ConfigError("--k must be at least 1")
     workspace = ctx.workspace()
     try:
-        evidence = workspace.search(args.queries, k=args.k, documents=args.documents, sections=args.section,
+        evidence = workspace.library.search(args.queries, k=args.k, documents=args.documents, sections=args.section,
                                     reranker=args.reranker)
-        empty = not evidence and not workspace.has_documents()
-        problem = workspace.search_problem
+        empty = not evidence and not workspace.library.has_documents()
+        problem = workspace.library.search_problem
     finally:
         workspace.close()
     if problem:  # on stderr, so --json output stays parseable

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     workspace = ctx.workspace(args.model)
     try:
         settings = workspace.config.debate.with_rounds(args.min_rounds, args.max_rounds)
-        run = workspace.start_trial(args.claim, case, args.documents, args.sections, settings, background=background,
+        run = workspace.trials.start(args.claim, case, args.documents, args.sections, settings, background=background,
                                     decision=decision)
         return drive(workspace, run, args.report, stream=not args.no_stream)
     finally:
@@ -116,5 +116,5 @@ def drive(workspace: Workspace, run: TrialRun, report: str | None, stream: bool)
     if report:
         from courtroom_desktop.cli.export import print_export
 
-        print_export(workspace.export_trial(run.trial_id, ["md", "html", "pdf", "json"], report))
+        print_export(workspace.trials.export(run.trial_id, ["md", "html", "pdf", "json"], report))
     return 0

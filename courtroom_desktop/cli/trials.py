@@ -37,26 +37,26 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     try:
         if args.action == "list":
             table = Table("id", "claim", "case", "status", "verdict", "confidence", "updated")
-            for t in workspace.trial_list():
+            for t in workspace.trials.list():
                 table.add_row(t.id, t.claim[:60], t.case_type, t.status, t.label or "",
                               f"{t.confidence:.2f}" if t.confidence is not None else "",
                               time.strftime("%Y-%m-%d %H:%M", time.localtime(t.updated_at)))
             console.print(table)
             return 0
-        trial_id = workspace.trial_id(args.trial)
+        trial_id = workspace.trials.id(args.trial)
         if args.action == "show":
             from courtroom_desktop.cli.render import TranscriptPrinter
 
             printer = TranscriptPrinter(console, show_tokens=False)
-            for event in workspace.trial_events(trial_id):
+            for event in workspace.trials.events(trial_id):
                 print(event.model_dump_json()) if args.json else printer(event)
             return 0
         if args.action == "delete":
-            workspace.delete_trials([trial_id])
+            workspace.trials.delete([trial_id])
             console.print(f"deleted {trial_id}")
             return 0
         from courtroom_desktop.cli.trial import drive
 
-        return drive(workspace, workspace.resume_trial(trial_id), args.report, stream=True)
+        return drive(workspace, workspace.trials.resume(trial_id), args.report, stream=True)
     finally:
         workspace.close()

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         for path, reason in result.failures:
             print(f"  failed {path}: {reason}", flush=True)
 
-    watcher = workspace.folder_watcher(on_report=report, on_error=lambda m: print(words.label("error") + words.say(m)))
+    watcher = workspace.library.folder_watcher(on_report=report, on_error=lambda m: print(words.label("error") + words.say(m)))
     assert watcher is not None  # folders are watched (above)
     try:
         if args.once:

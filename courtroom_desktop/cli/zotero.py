@@ -62,7 +62,7 @@ def _import(workspace: Workspace, collection: str | None, args: argparse.Namespa
     outcome: list[tuple[ZoteroImport, str]] = []  # the import's summary and where it was read
 
     def job(emit: Callable[[IngestEvent], None], cancel: CancelToken) -> IngestFinished:
-        result, where = workspace.import_zotero(collection, args.zotero_url, args.zotero_dir, emit, cancel)
+        result, where = workspace.library.import_zotero(collection, args.zotero_url, args.zotero_dir, emit, cancel)
         outcome.append((result, where))
         assert result.ingest is not None  # import_items always sets it
         return result.ingest
@@ -81,7 +81,7 @@ def _sync(workspace: Workspace, args: argparse.Namespace) -> int:
     """Each scope imported before, imported again (one progress run each)."""
     from courtroom_desktop.core.services.library import collection_of
 
-    scopes = workspace.zotero_scopes()
+    scopes = workspace.library.zotero_scopes()
     if not scopes:
         print("Zotero: nothing in the library came from Zotero yet; import it first: courtroom zotero import")
         return 0

@@ -221,7 +221,7 @@ class MainWindow(FirstRun, QMainWindow):
     def _local_file(self, path: str) -> str:
         """A document's file as this machine can open it (the page renderer's thread calls this): a shared library
         fetches its stored copy into the cache (core.library.Library.local_file)."""
-        return self.workspace.workspace.local_file(path)
+        return self.workspace.workspace.library.local_file(path)
 
     def _on_documents(self, documents: list[Document], failures: list[tuple[str, str]]) -> None:
         self.documents_model.set_documents(documents, failures)

@@ -50,14 +50,14 @@ def workspace(tmp_path, template, quick_answer, config=None, judge_script=None):
     shutil.copytree(template, data)
     config = config or AppConfig(debate=FAST_DEBATE, check=CheckSettings(trials="auto", trial_below=0.6))
     ws = Workspace(tmp_path / "config", data, config)
-    ws._library = open_library(data, config.library)
+    ws.parts._library = open_library(data, config.library)
     judge = ScriptedChatModel(judge_script or [ruling(0.85, ready=True, reason="[E1] decides it"), ruling(0.9, ready=True),
                                                verdict()] * 3, role="judge",
                               standing={"EvidenceAssessment": assess_all(), "Explanation": quick_answer})
-    ws._router = ModelRouter(config.models, overrides={
+    ws.parts._router = ModelRouter(config.models, overrides={
         "prosecution": ScriptedChatModel([counsel] * 40, role="prosecution"),
         "defense": ScriptedChatModel([counsel] * 40, role="defense"), "judge": judge})
-    ws._verifier = ScriptedVerifier(read_by_claim)
+    ws.parts._verifier = ScriptedVerifier(read_by_claim)
     return ws, judge
 
 
@@ -78,7 +78,7 @@ def answer_by_claim(messages):
 
 async def run_queue(ws, check_id):
     events = []
-    async for event in ws.check_queue(check_id).run():
+    async for event in ws.checks.queue(check_id).run():
         events.append(event)
     return events
 
@@ -86,13 +86,13 @@ async def run_queue(ws, check_id):
 def test_a_draft_is_checked_claim_by_claim_against_the_library(tmp_path, library_template):
     ws, judge = workspace(tmp_path, library_template, answer_by_claim)
     try:
-        draft = ws.read_draft(text=DRAFT)
-        claims, warnings = asyncio.run(ws.find_claims(draft))
+        draft = ws.checks.read_draft(text=DRAFT)
+        claims, warnings = asyncio.run(ws.checks.find_claims(draft))
         assert warnings == [] and len(claims) == 3  # the Tuesday sentence is no claim
-        check_id = ws.create_check(draft, claims, title="memo")
+        check_id = ws.checks.create(draft, claims, title="memo")
         events = asyncio.run(run_queue(ws, check_id))
         assert isinstance(events[-1], QueueFinished) and events[-1].status is CheckStatus.finished
-        record = ws.check_record(check_id[:12])
+        record = ws.checks.record(check_id[:12])
         assert [r.status for r in record.rows] == [ClaimStatus.done] * 3
         first = record.rows[0]
         assert first.by == "quick check" and first.quick.citations == ("E1", "E2")
@@ -105,20 +105,20 @@ def test_a_draft_is_checked_claim_by_claim_against_the_library(tmp_path, library
         unsure = record.rows[1]
         assert unsure.quick.confidence == round(claim_confidence(0.2), 3) < 0.6
         assert unsure.by == "trial" and unsure.trial.label is VerdictLabel.supported
-        trial_events = ws.trial_events(unsure.trial.trial_id)
+        trial_events = ws.trials.events(unsure.trial.trial_id)
         assert trial_events[0].kind == "trial_started" and trial_events[-1].kind == "verdict"
         assert "Vitamin D supplements" in record.spec.pasted_text and record.spec.title == "memo"
         quick_prompts = [c for c in judge.calls if "In one sentence, why?" in c[-1]["content"]]
         assert len(quick_prompts) == 3  # one quick check per claim, none repeated
 
-        row = ws.sign_off(check_id, 1, "overridden", "refuted", "the trial was in mice", reviewer="Ana")
+        row = ws.checks.sign_off(check_id, 1, "overridden", "refuted", "the trial was in mice", reviewer="Ana")
         assert (row.label, row.final_label, row.signoff.reviewer) == (VerdictLabel.supported, VerdictLabel.refuted,
                                                                       "Ana")
         with pytest.raises(CheckError, match="needs the reviewer's verdict"):
-            ws.sign_off(check_id, 2, "overridden")
-        assert ws.check_list()[0].signed == 1
-        assert ws.delete_checks([check_id]) == [check_id] and ws.check_list() == []
-        assert ws.trial_list()  # the trial it started stays a trial like any other
+            ws.checks.sign_off(check_id, 2, "overridden")
+        assert ws.checks.list()[0].signed == 1
+        assert ws.checks.delete([check_id]) == [check_id] and ws.checks.list() == []
+        assert ws.trials.list()  # the trial it started stays a trial like any other
     finally:
         ws.close()
 
@@ -128,21 +128,21 @@ def test_a_check_needs_a_library_and_a_private_library_stays_home(tmp_path, libr
 
     empty = Workspace(tmp_path / "c", tmp_path / "d", AppConfig())
     try:
-        draft = empty.read_draft(text=DRAFT)
+        draft = empty.checks.read_draft(text=DRAFT)
         with pytest.raises(TrialError, match="library is empty"):
-            empty.create_check(draft, [])
+            empty.checks.create(draft, [])
     finally:
         empty.close()
     remote = AppConfig(models=ModelSettings(default=ModelSpec(provider="openai", base_url="http://10.1.2.3:8000/v1",
                                                               model="m")))
     ws, _ = workspace(tmp_path / "r", library_template, answer_by_claim, config=remote)
     try:
-        doc = ws.documents()[0]
-        ws.set_private(doc.id, True)
-        draft = ws.read_draft(text=DRAFT)
-        claims, _ = asyncio.run(ws.find_claims(draft, "rules"))
+        doc = ws.library.documents()[0]
+        ws.library.set_private(doc.id, True)
+        draft = ws.checks.read_draft(text=DRAFT)
+        claims, _ = asyncio.run(ws.checks.find_claims(draft, "rules"))
         with pytest.raises(TrialError, match="private"):
-            ws.create_check(draft, claims)
+            ws.checks.create(draft, claims)
     finally:
         ws.close()
 
@@ -151,9 +151,9 @@ def test_the_finder_setting(tmp_path):
     from courtroom_desktop.core.workspace import Workspace
 
     ws = Workspace(tmp_path / "c", tmp_path / "d", AppConfig())
-    assert ws.claim_finder() == "rules"  # the bundled model is too small to find claims
-    ws.config = AppConfig(models=ModelSettings(default=ModelSpec(provider="ollama", model="llama3.1")))
-    assert ws.claim_finder() == "both" and ws.claim_finder("model") == "model"
+    assert ws.checks.claim_finder() == "rules"  # the bundled model is too small to find claims
+    ws.reconfigure(AppConfig(models=ModelSettings(default=ModelSpec(provider="ollama", model="llama3.1"))))
+    assert ws.checks.claim_finder() == "both" and ws.checks.claim_finder("model") == "model"
     ws.close()
 
 
@@ -168,7 +168,7 @@ def test_with_a_model_other_than_the_bundled_one_the_judges_model_finds_claims_t
     ws, judge = workspace(tmp_path, library_template, answer_by_claim, config=config)
     judge.standing["DraftClaims"] = draft_claims
     try:
-        claims, warnings = asyncio.run(ws.find_claims(ws.read_draft(text=DRAFT)))
+        claims, warnings = asyncio.run(ws.checks.find_claims(ws.checks.read_draft(text=DRAFT)))
         texts = [c.text for c in claims]
         assert "written on a Tuesday" in texts and len(texts) == 4  # the rules' three and the model's one
         assert [c.origin for c in claims].count("model") == 1

@@ -407,15 +407,24 @@ class _Run:
         yield
 
 
+class _Trials:
+    def __init__(self):
+        self.started = []
+
+    def start(self, claim, case, documents, sections, settings, background="", decision=None):
+        self.started.append((claim, case, background, decision))
+        return _Run()
+
+
 class _Workspace:
     def __init__(self):
         from courtroom_desktop.core.config import AppConfig
 
-        self.config, self.started, self.closed = AppConfig(), [], False
+        self.config, self.trials, self.closed = AppConfig(), _Trials(), False
 
-    def start_trial(self, claim, case, documents, sections, settings, background="", decision=None):
-        self.started.append((claim, case, background, decision))
-        return _Run()
+    @property
+    def started(self):
+        return self.trials.started
 
     def close(self):
         self.closed = True

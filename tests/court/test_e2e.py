@@ -24,9 +24,9 @@ async def test_trial_on_the_sample_library_with_the_embedded_model(tmp_path, sam
         # one round: two turns, a ruling and the verdict (up to two rounds run in tests/ui/test_real_model.py and
         # tests/test_decision_e2e.py; round after round is the scripted tests' job); a second round here cost 3 min
         settings = workspace.config.debate.model_copy(update={"max_rounds": 1, "min_rounds": 1})
-        court = workspace.court(None, settings)
+        court = workspace.parts.court(None, settings)
         trial_id = court.start(TrialSpec(claim="Vitamin D deficiency is unrelated to birth weight.",
-                                         models=workspace.model_labels()))
+                                         models=workspace.models.labels()))
         events = [event async for event in court.run(trial_id)]
         assert events[-1].kind == "verdict", [e for e in events if e.kind in ("error", "warning")]
         stored = workspace.trials.events(trial_id)

@@ -134,21 +134,21 @@ async def test_passages_turned_away_are_recorded_with_the_reason_and_show_in_the
 async def test_an_export_leaves_the_prompts_out_unless_asked(tmp_path):
     workspace = Workspace(tmp_path / "config", tmp_path / "data")
     try:
-        c = make_court(workspace.trials, [ruling(0.5), ruling(0.85, ready=True, reason="[E1] decides it"),
+        c = make_court(workspace.parts.trials, [ruling(0.5), ruling(0.85, ready=True, reason="[E1] decides it"),
                                           verdict()])
         trial_id, _ = await run_trial(c)
-        system = workspace.trial_calls(trial_id, step="turn", turn=0)[-1].messages[0]["content"]
+        system = workspace.trials.calls(trial_id, step="turn", turn=0)[-1].messages[0]["content"]
         marker = system.split("\n")[0][:60]
-        plain = workspace.export_trial(trial_id, ["md", "json"], tmp_path / "plain")
+        plain = workspace.trials.export(trial_id, ["md", "json"], tmp_path / "plain")
         assert {p.name for p in plain.paths} >= {"report.md", "report.json"}
         assert not any(p.name.startswith("prompts") for p in (tmp_path / "plain").rglob("*"))
         assert all(marker not in p.read_text(encoding="utf-8") for p in plain.paths if p.suffix in (".md", ".json"))
-        asked = workspace.export_trial(trial_id, ["md"], tmp_path / "asked", with_prompts=True)
+        asked = workspace.trials.export(trial_id, ["md"], tmp_path / "asked", with_prompts=True)
         kept = json.loads((tmp_path / "asked" / "prompts.json").read_text(encoding="utf-8"))
-        assert len(kept["calls"]) == len(workspace.trial_calls(trial_id))
+        assert len(kept["calls"]) == len(workspace.trials.calls(trial_id))
         assert marker in (tmp_path / "asked" / "prompts.md").read_text(encoding="utf-8")
         assert tmp_path / "asked" / "prompts.md" in asked.paths
-        workspace.delete_trials([trial_id])
-        assert workspace.trials.calls(trial_id) == []
+        workspace.trials.delete([trial_id])
+        assert workspace.parts.trials.calls(trial_id) == []
     finally:
         workspace.close()

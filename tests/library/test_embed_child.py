@@ -61,8 +61,8 @@ def test_the_windows_process_gets_the_same_vectors_without_importing_onnxruntime
         from courtroom_desktop.core.workspace import Workspace
         workspace = Workspace(Path(sys.argv[1]) / "config", Path(sys.argv[1]) / "data",
                               AppConfig(library=LibrarySettings(isolate_extraction=False)))
-        workspace.preload()
-        vectors = workspace.library.embedder.encode(json.loads(sys.argv[2]))
+        workspace.library.preload()
+        vectors = workspace.parts.library.embedder.encode(json.loads(sys.argv[2]))
         print(json.dumps({"vectors": vectors.tolist(),
                           "imported": [m for m in ("onnxruntime", "tokenizers") if m in sys.modules]}))
         workspace.close()

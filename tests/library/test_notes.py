@@ -15,28 +15,28 @@ from stress.common import HashEmbedder, library_settings, open_library
 
 def _workspace(tmp_path) -> Workspace:
     ws = Workspace(tmp_path / "config", tmp_path / "data", AppConfig(library=library_settings()))
-    ws._library = open_library(tmp_path / "data" / "library")
+    ws.parts._library = open_library(tmp_path / "data" / "library")
     return ws
 
 
 def test_a_note_is_saved_as_markdown_ingested_and_edited(tmp_path):
     ws = _workspace(tmp_path)
     try:
-        path, finished = ws.save_note("Lisbon: rents?", "## Rent\n\nTwo rooms cost 1,400 euros a month.\n")
+        path, finished = ws.library.save_note("Lisbon: rents?", "## Rent\n\nTwo rooms cost 1,400 euros a month.\n")
         assert finished.added == 1 and path == tmp_path / "data" / "notes" / "lisbon-rents.md"
         assert path.read_text(encoding="utf-8").startswith("# Lisbon: rents?\n\n## Rent")
-        doc = ws.library.catalog.by_path(str(path))[0]
+        doc = ws.parts.library.catalog.by_path(str(path))[0]
         assert doc.kind == "note" and doc.title == "Lisbon: rents?" and not doc.private and doc.pages == 0
-        assert [c.section_path for c in ws.library.doc_chunks(doc.id)] == ["Lisbon: rents? > Rent"]
-        again, _ = ws.save_note("Lisbon: rents?", "Another note with the same title.")
+        assert [c.section_path for c in ws.parts.library.doc_chunks(doc.id)] == ["Lisbon: rents? > Rent"]
+        again, _ = ws.library.save_note("Lisbon: rents?", "Another note with the same title.")
         assert again.name == "lisbon-rents-2.md"  # a new note never overwrites another
         note = read_note(path)
-        edited, finished = ws.save_note(note.title, note.text + "\nSchools charge a fee.\n", path=path, private=True)
+        edited, finished = ws.library.save_note(note.title, note.text + "\nSchools charge a fee.\n", path=path, private=True)
         assert edited == path and finished.updated == 1
-        now = ws.library.catalog.by_path(str(path))
+        now = ws.parts.library.catalog.by_path(str(path))
         assert len(now) == 1 and now[0].id != doc.id and now[0].private  # the old version left every store
         assert ws.library.check_consistency()["consistent"]
-        assert [n.title for n in list_notes(ws.notes_dir)] == ["Lisbon: rents?", "Lisbon: rents?"]
+        assert [n.title for n in list_notes(ws.library.notes_dir)] == ["Lisbon: rents?", "Lisbon: rents?"]
     finally:
         ws.close()
     assert slug("搬到里斯本？ Yes!") == "搬到里斯本-yes" and slug("???") == "note"

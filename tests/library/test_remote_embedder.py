@@ -293,13 +293,13 @@ def test_a_trial_over_private_notes_is_refused_while_the_embedder_is_remote(tmp_
             workspace.library.ingest([_notes(tmp_path / "docs", {"rent": "# 搬家预算\n\n每月房租约一千四百欧元。\n"})],
                                      private=True)
             assert "embedder" not in remote_roles(config.models, config.library)
-            workspace.check_private(None)  # loopback: allowed
-            workspace.config = config.model_copy(update={"library": config.library.model_copy(
-                update={"embedding_url": ELSEWHERE})})
+            workspace.parts.privacy(None).check()  # loopback: allowed
+            workspace.reconfigure(config.model_copy(update={"library": config.library.model_copy(
+                update={"embedding_url": ELSEWHERE})}))
             assert "embedder" in remote_roles(workspace.config.models, workspace.config.library)
             with pytest.raises(TrialError, match=r"private notes \('搬家预算'\).*the embedder would send it to the "
                                                  r"Ollama embedding server at 10.255.255.1:11434") as caught:
-                workspace.start_trial("Rent is affordable")
+                workspace.trials.start("Rent is affordable")
             assert "an embedder on this computer" in caught.value.fix
         finally:
             workspace.close()
@@ -328,10 +328,10 @@ def test_a_changed_embedding_model_reaches_the_open_library_through_reconfigure(
     with FakeEmbedServer() as first, FakeEmbedServer(model="other-embed") as second:
         workspace = Workspace(tmp_path / "config", tmp_path / "data", AppConfig(library=_settings(first)))
         try:
-            workspace.ingest([_notes(tmp_path / "docs", DOCS)])
+            workspace.library.ingest([_notes(tmp_path / "docs", DOCS)])
             workspace.reconfigure(workspace.config.model_copy(update={"library": _settings(second)}))
             assert workspace.library.reindex().updated == 3
-            assert workspace.library.catalog.get_meta("embedding_model") == f"ollama:other-embed@{second.url}"
+            assert workspace.parts.library.catalog.get_meta("embedding_model") == f"ollama:other-embed@{second.url}"
         finally:
             workspace.close()
 

@@ -34,7 +34,7 @@ def test_unknown_trial_is_an_error(trial, tmp_path, capsys):
 def test_export_trial_as_the_trial_command_calls_it(trial, tmp_path, capsys):
     workspace = Workspace(tmp_path / "config", trial.data_dir)
     try:
-        result = workspace.export_trial(trial.trial_id, ["md", "html", "pdf", "json"], str(tmp_path / "report"))
+        result = workspace.trials.export(trial.trial_id, ["md", "html", "pdf", "json"], str(tmp_path / "report"))
         print_export(result)
         paths = result.paths
     finally:

@@ -31,9 +31,9 @@ def test_a_trial_over_a_shared_library_opened_from_the_settings(s3, tmp_path, pd
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", SECRET_KEY)
     config = shared_config(s3, "team")
     ws = Workspace(tmp_path / "config", tmp_path / "data", config)
-    assert ws.library_location.shared and "S3: s3://team-library/team at http://127.0.0.1" in \
-        ws.library_location.describe()
-    assert ws.ingest(pdfs).added == 3
+    assert ws.library.location.shared and "S3: s3://team-library/team at http://127.0.0.1" in \
+        ws.library.location.describe()
+    assert ws.library.ingest(pdfs).added == 3
     saved = save_config(config, tmp_path / "config").read_text()
     assert s3.uri("team") in saved and SECRET_KEY not in saved and ACCESS_KEY not in saved
     shutil.rmtree(pdfs[0].parent)
@@ -42,10 +42,10 @@ def test_a_trial_over_a_shared_library_opened_from_the_settings(s3, tmp_path, pd
     colleague = Workspace(tmp_path / "config2", tmp_path / "data2", config)  # another machine, nothing local
     judge = ScriptedChatModel([ruling(0.85, ready=True, reason="[E1] decides it"), ruling(0.9, ready=True),
                                verdict()] * 3, role="judge", standing={"EvidenceAssessment": assess_all()})
-    colleague._router = ModelRouter(config.models, overrides={
+    colleague.parts._router = ModelRouter(config.models, overrides={
         "prosecution": ScriptedChatModel([counsel] * 40, role="prosecution"),
         "defense": ScriptedChatModel([counsel] * 40, role="defense"), "judge": judge})
-    run = colleague.start_trial("Vitamin D supplements in pregnancy raise birth weight.")
+    run = colleague.trials.start("Vitamin D supplements in pregnancy raise birth weight.")
 
     async def drive():
         return [e async for e in run.events()]
@@ -54,9 +54,9 @@ def test_a_trial_over_a_shared_library_opened_from_the_settings(s3, tmp_path, pd
     assert events[-1].kind == "verdict"
     cited = [e.entry.evidence for e in events if e.kind == "evidence_added"]
     assert cited
-    located = colleague.locate_document(cited[0].chunk.doc_id)
+    located = colleague.library.locate(cited[0].chunk.doc_id)
     assert located and located.startswith(str(tmp_path / "data2"))  # fetched from the stored copy
-    paths = colleague.export_trial(run.trial_id, ["html"], tmp_path / "report").paths
+    paths = colleague.trials.export(run.trial_id, ["html"], tmp_path / "report").paths
     assert any(p.suffix == ".pdf" for p in paths)  # the highlighted source pages, cut from the stored copy
     colleague.close()
 

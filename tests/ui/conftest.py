@@ -88,9 +88,9 @@ def make_workspace(tmp_path: Path, template: Path | None = None, config: AppConf
         shutil.copytree(template, data)
     config = config or AppConfig(debate=FAST_DEBATE)
     ws = Workspace(tmp_path / "config", data, config)
-    ws._library = open_library(data, config.library)  # tests pass collaborators in: the hashing embedder
-    ws._router = scripted_router(config, judge, counsel_delay)
-    ws._verifier = ScriptedVerifier(lambda claim, passage, position: reading(0.8) if position == 0 else NEITHER)
+    ws.parts._library = open_library(data, config.library)  # tests pass collaborators in: the hashing embedder
+    ws.parts._router = scripted_router(config, judge, counsel_delay)
+    ws.parts._verifier = ScriptedVerifier(lambda claim, passage, position: reading(0.8) if position == 0 else NEITHER)
     return ws
 
 

@@ -72,11 +72,11 @@ def check_workspace(tmp_path, template, *, delay: float = 0.0, reply=verdict_rep
     base = scripted_router(config)
     judge = base.for_role("judge")
     judge.standing["Explanation"] = reply
-    ws._verifier = ScriptedVerifier(read_by_claim)
+    ws.parts._verifier = ScriptedVerifier(read_by_claim)
     if judge_replies is not None:
         judge.replies = list(judge_replies)
     judge.token_delay_s = delay
-    ws._router = ModelRouter(config.models, overrides={"judge": judge, "prosecution": base.for_role("prosecution"),
+    ws.parts._router = ModelRouter(config.models, overrides={"judge": judge, "prosecution": base.for_role("prosecution"),
                                                        "defense": base.for_role("defense")})
     return ws, judge
 
@@ -173,7 +173,7 @@ def test_review_edits_reach_the_check_then_the_table_sorts_filters_signs_off_and
         await finished(check)
 
     run(qloop, check_them(), 90)
-    record = ws.check_record(check.controller.check_id)
+    record = ws.checks.record(check.controller.check_id)
     assert [(r.claim.text, r.claim.origin) for r in record.rows] == reviewed
     assert len(quick_calls(judge)) == len(reviewed)
     results = check.results
@@ -229,7 +229,7 @@ def test_review_edits_reach_the_check_then_the_table_sorts_filters_signs_off_and
     assert source_row.data() == "Refuted"
     assert model.index(refuted, SIGNOFF).data() == "overridden: Supported (Ada Reviewer)"
     assert "Signed off: overridden: Supported" in pane.signoff_state.text()
-    stored = ws.check_record(record.id).rows[refuted]
+    stored = ws.checks.record(record.id).rows[refuted]
     assert stored.signoff.decision == "overridden" and stored.signoff.label.value == "supported"
     assert stored.label.value == "refuted" and stored.signoff.note == "E1 is about another population."
 
@@ -263,7 +263,7 @@ def test_pause_then_resume_checks_every_claim_once_and_the_window_stays_responsi
 
     ws, judge = check_workspace(tmp_path, sample_library_template, delay=0.4)
     on_gui: list[str] = []
-    search, score = Retriever.search, ws._verifier.score
+    search, score = Retriever.search, ws.parts._verifier.score
 
     def spied_search(self, *args, **kwargs):
         if threading.current_thread() is threading.main_thread():
@@ -276,7 +276,7 @@ def test_pause_then_resume_checks_every_claim_once_and_the_window_stays_responsi
         return score(*args, **kwargs)
 
     monkeypatch.setattr(Retriever, "search", spied_search)
-    monkeypatch.setattr(ws._verifier, "score", spied_score)
+    monkeypatch.setattr(ws.parts._verifier, "score", spied_score)
     window = make_window(workspace=ws)
     ticks: list[float] = []
     timer = QTimer()
@@ -317,7 +317,7 @@ def test_pause_then_resume_checks_every_claim_once_and_the_window_stays_responsi
     assert not state["done_at_pause"] & set(after_pause), "a claim finished before the pause was checked again"
     assert set(calls) == {r.claim.text for r in check.results.model.rows()}
     assert len(calls) <= claims + 1  # at most the one claim in flight at the pause was asked again
-    assert all(r.status.value == "done" for r in ws.check_record(check.controller.check_id).rows)
+    assert all(r.status.value == "done" for r in ws.checks.record(check.controller.check_id).rows)
     assert check.results.progress.value() == claims
     # the GUI thread ticked all along: claims ran in the loop and in worker threads, never on it
     begin, end = state["window"]
@@ -359,10 +359,10 @@ def test_stored_checks_reopen_and_delete(make_window, sample_library_template, q
     from courtroom_desktop.core.services.check import find_claims, from_found
 
     ws, judge = check_workspace(tmp_path, sample_library_template)
-    draft = ws.read_draft(draft_file)
+    draft = ws.checks.read_draft(draft_file)
     claims = from_found(find_claims(draft.sentences))
-    first = ws.create_check(draft, claims[:2], title="First memo")
-    second = ws.create_check(draft, claims[2:], title="Second memo")
+    first = ws.checks.create(draft, claims[:2], title="First memo")
+    second = ws.checks.create(draft, claims[2:], title="Second memo")
     window = make_window(workspace=ws)
 
     async def scenario():
@@ -400,7 +400,7 @@ def test_stored_checks_reopen_and_delete(make_window, sample_library_template, q
 
     run(qloop, delete())
     assert start.checks_model.check(0).id == first
-    assert [c.id for c in ws.check_list()] == [first]
+    assert [c.id for c in ws.checks.list()] == [first]
 
 
 def test_a_claim_sent_to_a_full_trial_runs_it_and_the_trial_opens_in_the_main_window(

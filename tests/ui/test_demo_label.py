@@ -72,7 +72,7 @@ def test_the_command_line_says_so_before_the_trial_and_after_the_verdict(sample_
 
     workspace = make_workspace(tmp_path, sample_library_template)
     try:
-        run = workspace.start_trial(CLAIM)
+        run = workspace.trials.start(CLAIM)
         assert drive(workspace, run, None, stream=False) == 0
     finally:
         workspace.close()
@@ -88,7 +88,7 @@ def test_the_command_line_says_nothing_for_another_model(sample_library_template
 
     workspace = make_workspace(tmp_path, sample_library_template, config=OLLAMA)
     try:
-        assert drive(workspace, workspace.start_trial(CLAIM), None, stream=False) == 0
+        assert drive(workspace, workspace.trials.start(CLAIM), None, stream=False) == 0
     finally:
         workspace.close()
     assert DEMO_NOTE not in capsys.readouterr().out
@@ -115,7 +115,7 @@ def test_every_report_says_so_next_to_the_verdict(sample_library_template, tmp_p
         workspace = make_workspace(tmp_path / ("demo" if config is None else "ollama"), sample_library_template,
                                    config=config)
         try:
-            run = workspace.start_trial(CLAIM)
+            run = workspace.trials.start(CLAIM)
 
             async def drain():
                 async for _event in run.events():
@@ -123,8 +123,8 @@ def test_every_report_says_so_next_to_the_verdict(sample_library_template, tmp_p
 
             asyncio.run(drain())
             out = tmp_path / f"report-{run.trial_id}"
-            workspace.export_trial(run.trial_id, ["md", "html", "pdf", "json"], out)
-            return out, TrialRecord.from_store(workspace.trials, run.trial_id)
+            workspace.trials.export(run.trial_id, ["md", "html", "pdf", "json"], out)
+            return out, TrialRecord.from_store(workspace.parts.trials, run.trial_id)
         finally:
             workspace.close()
 

@@ -14,7 +14,7 @@ from .conftest import opened, run, until
 def test_choosing_an_endpoint_embedder_re_embeds_the_library(sample_window, qloop):
     window = sample_window
     run(qloop, opened(window))
-    library = window.workspace.workspace.library
+    library = window.workspace.workspace.parts.library
     before = library.catalog.get_meta("embedding_model")
     events = []
     window.library.sig_ingest_event.connect(events.append)
@@ -43,7 +43,7 @@ def test_choosing_an_endpoint_embedder_re_embeds_the_library(sample_window, qloo
         assert library.catalog.get_meta("embedding_model") == f"ollama:fake-embed@{server.url}"
         assert server.texts >= sum(d.chunks for d in library.documents())
         assert [e.kind for e in events].count("file_finished") == 6 and events[-1].kind == "finished"
-        assert window.workspace.workspace.search("vitamin D", k=2)
+        assert window.workspace.workspace.library.search("vitamin D", k=2)
     dialog.close()
 
 

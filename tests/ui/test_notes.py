@@ -55,7 +55,7 @@ def test_note_editor_saves_edits_and_marks_a_note_private(make_window, qloop, qt
         assert "Edit note\u2026" in labels and "Mark private" in labels and "Watch a folder\u2026" in labels
         panel.set_private(edited, True)
         await until(lambda: _notes(model)[0].doc.private, 10, "the note marked private")
-        assert window.workspace.workspace.private_documents([edited[0].doc.id + "-0000"]) == {edited[0].doc.id}
+        assert window.workspace.workspace.library.private_documents([edited[0].doc.id + "-0000"]) == {edited[0].doc.id}
 
     run(qloop, scenario(), 90)
 

@@ -291,7 +291,7 @@ def test_settings_dialog_lists_models_tests_and_applies(make_window, qloop, qtbo
     soon(qloop, lambda: config_file.exists() and "max_rounds = 5" in config_file.read_text(encoding="utf-8"),
          "the settings to be saved")
     assert 'model = "tiny:latest"' in config_file.read_text(encoding="utf-8")
-    soon(qloop, lambda: window.workspace.workspace.library.settings.chunk_tokens == 180,
+    soon(qloop, lambda: window.workspace.workspace.parts.library.settings.chunk_tokens == 180,
          "the settings applied without a restart")
     soon(qloop, lambda: "settings" not in window.dialogs, "the dialog to close")
 
@@ -353,11 +353,11 @@ def test_settings_can_switch_the_data_folder(make_window, qloop, sample_library_
     dialog = window.open_settings()
     dialog.data_dir.setText(str(other))
     # the embedding model of the copied library is the test's hashing one: open it the same way
-    from courtroom_desktop.core.workspace import Workspace
+    from courtroom_desktop.core.workspace.parts import Parts
 
     from .conftest import open_library
 
-    original = Workspace.library
+    original = Parts.library
 
     def library(self):
         if self._library is None:
@@ -365,11 +365,11 @@ def test_settings_can_switch_the_data_folder(make_window, qloop, sample_library_
         return self._library
 
     try:
-        Workspace.library = property(library)
+        Parts.library = property(library)
         dialog.apply()
         soon(qloop, lambda: len(window.library.documents) == 6, "the other library", 2 * WAIT_S)
     finally:
-        Workspace.library = original
+        Parts.library = original
     soon(qloop, lambda: window.workspace.data_dir == other and window.settings.value("paths/data_dir") == str(other),
          "the data folder to be remembered")
     dialog.close()

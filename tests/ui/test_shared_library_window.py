@@ -40,9 +40,9 @@ def test_a_read_only_shared_library_in_the_window(s3, tmp_path, make_window, qlo
     library = LibrarySettings(uri=s3.uri("window"), endpoint=s3.endpoint, read_only=True)
     config = AppConfig(debate=FAST_DEBATE, library=library)
     ws = Workspace(tmp_path / "config", tmp_path / "data", config)
-    location = ws.library_location
-    ws._library = Library(location.cache_folder(ws.data_dir), library, HashEmbedder(), location=location)
-    ws._router = scripted_router(config, None, 0.0)
+    location = ws.library.location
+    ws.parts._library = Library(location.cache_folder(ws.data_dir), library, HashEmbedder(), location=location)
+    ws.parts._router = scripted_router(config, None, 0.0)
     window = make_window(workspace=ws)
     panel = window.library_panel
     rendered, failed = [], []

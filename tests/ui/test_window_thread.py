@@ -63,10 +63,11 @@ def test_the_zotero_check_imports_its_reader_off_the_window_thread():
         "class Catalog:\n"
         "    def sources(self): return {}\n"
         "class Library: catalog = Catalog()\n"
-        "from courtroom_desktop.core.workspace import Workspace as Core\n"
-        "class Fake:\n"  # the core's use case, on a library with nothing from Zotero
+        "from courtroom_desktop.core.workspace import LibraryService\n"
+        "class Parts:\n"  # the core's use case, on a library with nothing from Zotero
         "    library = Library()\n"
-        "    zotero_version = Core.zotero_version\n"
+        "class Fake:\n"
+        "    library = LibraryService(Parts())\n"
         "class Workspace:\n"
         "    workspace = Fake()\n"
         "    async def library(self): return None\n"

@@ -1226,4 +1226,10 @@ MESSAGES: dict[str, str] = {
         '{url} 拒绝了该请求（{detail}）',
     '{url} stopped sending for {model.spec.read_timeout_s}s':
         '{url} 已停止发送 {model.spec.read_timeout_s} 秒',
+    'the annotated draft was not written: {why}':
+        '未写出加批注的草稿：{why}',
+    'the annotated draft was not written: the draft was pasted text (there is no file)':
+        '未写出加批注的草稿：该草稿是粘贴的文本（没有文件）',
+    'the library is empty: add documents first (`courtroom ingest PATH`, or the sample library in the window)':
+        '文献库是空的：请先添加文档（`courtroom ingest PATH`，或在窗口中使用示例文献库）',
 }

@@ -81,8 +81,8 @@ class CheckController(Controller):
         self.sig_busy.emit(True)
         self._set_state(READING)
         try:
-            draft = await asyncio.to_thread(self.ws.read_draft, path, text)
-            claims, warnings = await self.ws.find_claims(draft)
+            draft = await asyncio.to_thread(self.ws.checks.read_draft, path, text)
+            claims, warnings = await self.ws.checks.find_claims(draft)
         finally:
             self.sig_busy.emit(False)
             self._set_state(IDLE)
@@ -97,9 +97,9 @@ class CheckController(Controller):
         try:
             await self.workspace.library()
             ws = self.ws
-            finder = ws.claim_finder()
-            check_id = await asyncio.to_thread(lambda: ws.create_check(draft, claims, title=title, finder=finder))
-            record = await asyncio.to_thread(ws.check_record, check_id)
+            finder = ws.checks.claim_finder()
+            check_id = await asyncio.to_thread(lambda: ws.checks.create(draft, claims, title=title, finder=finder))
+            record = await asyncio.to_thread(ws.checks.record, check_id)
         finally:
             self.sig_busy.emit(False)
         self._show(record)
@@ -120,7 +120,7 @@ class CheckController(Controller):
         return self.tasks.spawn(self._open(check_id, resume), QT_TRANSLATE_NOOP("", "Opening the check"))
 
     async def _open(self, check_id: str, resume: bool) -> None:
-        record = await asyncio.to_thread(self.ws.check_record, check_id)
+        record = await asyncio.to_thread(self.ws.checks.record, check_id)
         self._show(record)
         self._set_state(_state_of(record))
         if resume:
@@ -132,7 +132,7 @@ class CheckController(Controller):
     async def _refresh_list(self) -> None:
         self._reads += 1
         read = self._reads
-        checks = await asyncio.to_thread(self.ws.check_list)
+        checks = await asyncio.to_thread(self.ws.checks.list)
         if read == self._reads:  # a list read before a deletion must not arrive after the one read after it
             self.sig_checks.emit(checks)
 
@@ -143,7 +143,7 @@ class CheckController(Controller):
         if self.running and self.check_id in check_ids:
             check_ids = [c for c in check_ids if c != self.check_id]
             self.sig_error.emit(tr("Deleting checks"), tr("the check that is running was kept"), tr("pause or cancel it first"))
-        await asyncio.to_thread(self.ws.delete_checks, check_ids)
+        await asyncio.to_thread(self.ws.checks.delete, check_ids)
         if self.check_id in check_ids:
             self.check_id, self.record = None, None
             self._set_state(IDLE)
@@ -172,7 +172,7 @@ class CheckController(Controller):
         from courtroom_desktop.core.services.check import ClaimUpdated, Progress, QueueFinished, QueuePaused
 
         await self.workspace.library()
-        queue = await asyncio.to_thread(self.ws.check_queue, check_id)
+        queue = await asyncio.to_thread(self.ws.checks.queue, check_id)
         self.queue = queue
         async for event in queue.run():  # each kind of event is its own class ('claim_updated': ClaimUpdated, ...)
             if isinstance(event, ClaimUpdated):
@@ -209,7 +209,7 @@ class CheckController(Controller):
 
     async def _sign_off(self, check_id: str, claim: int, decision: str, label: str | None, note: str,
                         reviewer: str) -> None:
-        row = await asyncio.to_thread(self.ws.sign_off, check_id, claim, decision, label, note, reviewer)
+        row = await asyncio.to_thread(self.ws.checks.sign_off, check_id, claim, decision, label, note, reviewer)
         if check_id == self.check_id:
             self._note_row(row)
 
@@ -220,7 +220,7 @@ class CheckController(Controller):
         return self.tasks.spawn(self._send_to_trial(self.check_id, claim), QT_TRANSLATE_NOOP("", "Sending the claim to a full trial"))
 
     async def _send_to_trial(self, check_id: str, claim: int) -> None:
-        row = await asyncio.to_thread(self.ws.send_to_trial, check_id, claim)
+        row = await asyncio.to_thread(self.ws.checks.send_to_trial, check_id, claim)
         if check_id == self.check_id:
             self._note_row(row)
             self._start_queue()
@@ -248,7 +248,7 @@ class CheckController(Controller):
         self.sig_busy.emit(True)
         try:
             await self.workspace.library()
-            result = await asyncio.to_thread(self.ws.export_check, check_id, formats, out_dir, annotate)
+            result = await asyncio.to_thread(self.ws.checks.export, check_id, formats, out_dir, annotate)
         finally:
             self.sig_busy.emit(False)
         self.sig_exported.emit(list(result.paths), list(result.notes))

@@ -36,7 +36,7 @@ class ExportController(Controller):
         self.sig_busy.emit(True)
         try:
             await self.workspace.trials()
-            result = await asyncio.to_thread(self.workspace.workspace.export_trial, trial_id, formats, out_dir,
+            result = await asyncio.to_thread(self.workspace.workspace.trials.export, trial_id, formats, out_dir,
                                              audience=audience)
         finally:
             self.sig_busy.emit(False)

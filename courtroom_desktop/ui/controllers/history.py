@@ -36,7 +36,7 @@ class HistoryController(Controller):
         self._reads += 1
         read = self._reads
         await self.workspace.trials()
-        trials = await asyncio.to_thread(self.workspace.workspace.trial_list)
+        trials = await asyncio.to_thread(self.workspace.workspace.trials.list)
         if read == self._reads:
             self.trials = trials
             self.sig_trials.emit(trials)
@@ -46,5 +46,5 @@ class HistoryController(Controller):
 
     async def _delete(self, trial_ids: list[str]) -> None:
         await self.workspace.trials()
-        await asyncio.to_thread(self.workspace.workspace.delete_trials, trial_ids)
+        await asyncio.to_thread(self.workspace.workspace.trials.delete, trial_ids)
         await self._refresh()

@@ -85,7 +85,7 @@ class LibraryController(Controller):
     async def _use(self) -> None:
         await self.workspace.library()
         await self.workspace.trials()
-        self.sig_use.emit(await asyncio.to_thread(self.workspace.workspace.library_use))
+        self.sig_use.emit(await asyncio.to_thread(self.workspace.workspace.library.use))
 
     def refresh(self) -> asyncio.Task[None]:
         return self.tasks.spawn(self._refresh(), QT_TRANSLATE_NOOP("", "Reading the library"))
@@ -94,7 +94,7 @@ class LibraryController(Controller):
         await self.workspace.library()
         core = self.workspace.workspace
         docs, failures, location = await asyncio.to_thread(
-            lambda: (core.documents(), core.failures(), core.library_location))
+            lambda: (core.library.documents(), core.library.failures(), core.library.location))
         self.documents, self.failures = list(docs), [(path, why) for path, why in failures]
         self.sig_location.emit(location.describe(), location.read_only)
         self.sig_documents.emit(self.documents, self.failures)
@@ -105,19 +105,19 @@ class LibraryController(Controller):
         if not paths:
             return None
         core = self.workspace.workspace
-        return self._write(lambda on_event, cancel: core.ingest(paths, on_event=on_event, cancel=cancel),
+        return self._write(lambda on_event, cancel: core.library.ingest(paths, on_event=on_event, cancel=cancel),
                            QT_TRANSLATE_NOOP("", "Adding documents"))
 
     def reindex(self, doc_ids: list[str] | None = None) -> asyncio.Task[None] | None:
         core = self.workspace.workspace
-        return self._write(lambda on_event, cancel: core.reindex(doc_ids or None, on_event=on_event, cancel=cancel),
+        return self._write(lambda on_event, cancel: core.library.reindex(doc_ids or None, on_event=on_event, cancel=cancel),
                            QT_TRANSLATE_NOOP("", "Re-indexing"))
 
     def reembed(self, settings: LibrarySettings) -> asyncio.Task[None] | None:
         """Embed the whole library again with ``settings``' embedder (LibrarySettings), with progress and Cancel;
         searches use the current vectors until the new ones are complete."""
         core = self.workspace.workspace
-        return self._write(lambda on_event, cancel: core.reembed(settings, on_event=on_event, cancel=cancel),
+        return self._write(lambda on_event, cancel: core.library.reembed(settings, on_event=on_event, cancel=cancel),
                            QT_TRANSLATE_NOOP("", "Re-embedding the library"))
 
     def import_zotero(self, collection: str | None = None, folder: str | None = None) -> asyncio.Task[None] | None:
@@ -128,7 +128,7 @@ class LibraryController(Controller):
             folder = str(Path(folder).expanduser())
 
         def work(on_event: EventSink, cancel: CancelToken) -> tuple[ZoteroImport, str]:
-            return core.import_zotero(collection, None, folder, on_event, cancel)
+            return core.library.import_zotero(collection, None, folder, on_event, cancel)
 
         return self._write(work, QT_TRANSLATE_NOOP("", "Importing from Zotero"), done=self._zotero_done)
 
@@ -166,12 +166,12 @@ class LibraryController(Controller):
         core = self.workspace.workspace
         # in a worker thread, imports included: the Zotero reader brings httpx (0.15 s), which on the window's
         # thread was a 0.3 s stall right after the library opened (bench/ui.py's preload phase)
-        version = await asyncio.to_thread(core.zotero_version, url)
+        version = await asyncio.to_thread(core.library.zotero_version, url)
         if version is None or version == self.zotero_version or self._busy:
             return
 
         def work(on_event: EventSink, cancel: CancelToken) -> list[tuple[str | None, ZoteroImport, str]]:
-            return core.sync_zotero(url, None, on_event, cancel)
+            return core.library.sync_zotero(url, None, on_event, cancel)
 
         def done(outcome: list[tuple[str | None, ZoteroImport, str]]) -> None:
             if all(not (result.failed or result.cancelled) for _, result, _ in outcome):
@@ -235,7 +235,7 @@ class LibraryController(Controller):
         core = self.workspace.workspace
 
         def work() -> None:
-            core.remove(doc_ids, failure_paths)
+            core.library.remove(doc_ids, failure_paths)
 
         self._set_busy(True)
         try:
@@ -263,7 +263,7 @@ class LibraryController(Controller):
     def save_note(self, title: str, text: str, private: bool, path: str | None = None) -> asyncio.Task[None] | None:
         """Write the note (a new one, or the one at ``path``) and add it to the library, with progress like any file."""
         core = self.workspace.workspace
-        return self._write(lambda on_event, cancel: core.save_note(title, text, path, private, on_event, cancel)[1],
+        return self._write(lambda on_event, cancel: core.library.save_note(title, text, path, private, on_event, cancel)[1],
                            QT_TRANSLATE_NOOP("", "Saving the note"))
 
     def set_private(self, doc_ids: list[str], private: bool) -> asyncio.Task[None]:
@@ -272,7 +272,7 @@ class LibraryController(Controller):
     async def _set_private(self, doc_ids: list[str], private: bool) -> None:
         await self.workspace.library()
         core = self.workspace.workspace
-        await asyncio.to_thread(lambda: [core.set_private(i, private) for i in doc_ids])
+        await asyncio.to_thread(lambda: [core.library.set_private(i, private) for i in doc_ids])
         await self._refresh()
 
     # ---------------------------------------------------------------- watched folders
@@ -300,7 +300,7 @@ class LibraryController(Controller):
         await self.stop_watching()
         await self.workspace.library()  # opened in a thread, once
         loop = asyncio.get_running_loop()
-        self.watcher = self.workspace.workspace.folder_watcher(
+        self.watcher = self.workspace.workspace.library.folder_watcher(
             on_report=lambda report: call_soon_threadsafe(loop, self._on_watch_report, report),
             on_error=lambda message: call_soon_threadsafe(loop, self._set_watch_line,
                                                               tr("Watched folders: {problem}").format(problem=message)))

@@ -75,7 +75,7 @@ class TrialController(Controller):
                      settings: DebateSettings | None, background: str = "",
                      decision: DecisionSpec | None = None) -> None:
         await self.workspace.library()  # opened by the controller, which tells the panels
-        run = await asyncio.to_thread(lambda: self.workspace.workspace.start_trial(
+        run = await asyncio.to_thread(lambda: self.workspace.workspace.trials.start(
             claim, case, documents, sections, settings, background=background, decision=decision))
         self.trial_id, self.spec = run.trial_id, run.spec
         self.sig_opened.emit(run.trial_id, run.spec, [])
@@ -97,9 +97,9 @@ class TrialController(Controller):
 
     async def _resume(self, trial_id: str) -> None:
         await self.workspace.library()
-        run = await asyncio.to_thread(self.workspace.workspace.resume_trial, trial_id)
+        run = await asyncio.to_thread(self.workspace.workspace.trials.resume, trial_id)
         if trial_id != self.trial_id:
-            events = await asyncio.to_thread(self.workspace.workspace.trial_events, trial_id)
+            events = await asyncio.to_thread(self.workspace.workspace.trials.events, trial_id)
             self.trial_id, self.spec = trial_id, run.spec
             self.sig_opened.emit(trial_id, run.spec, events)
         await self._drive(run)
@@ -132,7 +132,7 @@ class TrialController(Controller):
 
     async def _open(self, trial_id: str) -> None:
         await self.workspace.trials()
-        spec, events, status = await asyncio.to_thread(self.workspace.workspace.trial_opened, trial_id)
+        spec, events, status = await asyncio.to_thread(self.workspace.workspace.trials.opened, trial_id)
         self.trial_id, self.spec = trial_id, spec
         self.sig_opened.emit(trial_id, spec, events)
         has_verdict = any(e.kind == "verdict" for e in events)
@@ -148,7 +148,7 @@ class TrialController(Controller):
     async def _calls(self, trial_id: str, step: str, number: int) -> None:
         await self.workspace.trials()
         asked = {"turn": {"turn": number}, "ruling": {"round_number": number}}.get(step, {})
-        calls = await asyncio.to_thread(lambda: self.workspace.workspace.trial_calls(trial_id, step, **asked))
+        calls = await asyncio.to_thread(lambda: self.workspace.workspace.trials.calls(trial_id, step, **asked))
         self.sig_calls.emit(step, number, calls)
 
     def show_coverage(self) -> asyncio.Task[None] | None:
@@ -159,7 +159,7 @@ class TrialController(Controller):
 
     async def _coverage(self, trial_id: str) -> None:
         await self.workspace.library()  # the documents in scope, to find those never retrieved
-        self.sig_coverage.emit(await asyncio.to_thread(self.workspace.workspace.trial_coverage, trial_id))
+        self.sig_coverage.emit(await asyncio.to_thread(self.workspace.workspace.trials.coverage, trial_id))
 
     def clear(self) -> None:
         """A new, empty courtroom."""

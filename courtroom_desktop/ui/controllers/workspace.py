@@ -90,7 +90,7 @@ class WorkspaceController(Controller):
             # Every heavy first use happens here, right after the window shows, not in the middle of an ingest or a
             # trial: importing an extension module holds the GIL (lancedb's import alone stalled the loop 250 ms).
             self.sig_status.emit(tr("Loading the embedding model\u2026"))
-            await asyncio.to_thread(self.workspace.preload)
+            await asyncio.to_thread(self.workspace.library.preload)
             if self.uses_embedded_model():
                 self.sig_status.emit(tr("Loading the embedded chat model\u2026"))
                 await self._load_chat_models()
@@ -101,7 +101,7 @@ class WorkspaceController(Controller):
         self.sig_models_ready.emit()
 
     async def _load_chat_models(self) -> None:
-        await self.workspace.preload_chat_models()
+        await self.workspace.models.preload()
 
     # ---------------------------------------------------------------- settings
     def apply_config(self, config: AppConfig) -> None:
@@ -141,7 +141,7 @@ class WorkspaceController(Controller):
     async def close(self) -> None:
         await self.tasks.cancel_all()
         try:
-            await self.workspace.aclose_models()  # models that were never built cost nothing to close
+            await self.workspace.models.aclose()  # models that were never built cost nothing to close
         finally:
             await asyncio.to_thread(self.workspace.close)
             from courtroom_desktop.core.services.models import release_loaded_models
