@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from courtroom_desktop.core.embedder_settings import ENDPOINTS, OLLAMA_URL, describe, endpoint_url
 from courtroom_desktop.core.errors import TrialError
-from courtroom_desktop.core.lexicon.message import Message
+from courtroom_desktop.core.lexicon.message import Message, joined
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.config import LibrarySettings, ModelSettings, ModelSpec
@@ -68,16 +68,26 @@ class Server:
     local: bool     # on this computer: private documents may go there
 
 
+#: The roles (and the embedder) as a message names them
+_ROLE = {"prosecution": Message("prosecution"), "defense": Message("defense"), "judge": Message("judge"),
+         "embedder": Message("embedder")}
+
+
 def server_of(spec: ModelSpec) -> Server:
     """Where a ``config.ModelSpec`` sends its prompts."""
     if spec.provider == "embedded":
-        name = "bundled model" if not spec.model else "GGUF file"
-        return Server(f"this computer ({name}, llama.cpp in the app)", "", True)
+        return Server(Message("this computer (bundled model, llama.cpp in the app)") if not spec.model
+                      else Message("this computer (GGUF file, llama.cpp in the app)"), "", True)
     url = spec.base_url or (OLLAMA_URL if spec.provider == "ollama" else "")
-    where = urlsplit(url).netloc or url or "no URL set"
-    kind = "Ollama" if spec.provider == "ollama" else "OpenAI-compatible server"
+    where = urlsplit(url).netloc or url or Message("no URL set")
     local = bool(url) and is_this_computer(url)
-    return Server(f"{kind} at {where}" + (" (this computer)" if local else " (another machine)"), url, local)
+    if spec.provider == "ollama":
+        label = (Message("Ollama at {where} (this computer)", where) if local
+                 else Message("Ollama at {where} (another machine)", where))
+    else:
+        label = (Message("OpenAI-compatible server at {where} (this computer)", where) if local
+                 else Message("OpenAI-compatible server at {where} (another machine)", where))
+    return Server(label, url, local)
 
 
 def servers(models: ModelSettings) -> dict[str, Server]:
@@ -89,12 +99,17 @@ def embedder_server(library: LibrarySettings) -> Server:
     """Where a ``config.LibrarySettings``' embedder sends passage text (and queries): this computer for the bundled
     and local models, else its server."""
     if library.embedder not in ENDPOINTS:
-        return Server(f"this computer ({describe(library)})", "", True)
+        return Server(Message("this computer ({embedder})", describe(library)), "", True)
     url = endpoint_url(library)
     local = is_this_computer(url)
-    kind = "Ollama" if library.embedder == "ollama" else "OpenAI-compatible"
-    return Server(f"the {kind} embedding server at {urlsplit(url).netloc or url}"
-                  + (" (this computer)" if local else " (another machine)"), url, local)
+    where = urlsplit(url).netloc or url
+    if library.embedder == "ollama":
+        label = (Message("the Ollama embedding server at {where} (this computer)", where) if local
+                 else Message("the Ollama embedding server at {where} (another machine)", where))
+    else:
+        label = (Message("the OpenAI-compatible embedding server at {where} (this computer)", where) if local
+                 else Message("the OpenAI-compatible embedding server at {where} (another machine)", where))
+    return Server(label, url, local)
 
 
 def where_text_goes(models: ModelSettings, library: LibrarySettings) -> dict[str, Server]:
@@ -127,9 +142,13 @@ def embedding_refusal(docs: Iterable[object], embedder: object) -> str:
     private = [d for d in docs if getattr(d, "private", False)]
     if not private:
         return ""
-    return (f"private document{'s' if len(private) > 1 else ''} {_names(private)} would be sent to "
-            f"{getattr(embedder, 'where', url)} ({url}), another machine: use an embedder on this computer "
-            "(Settings → Library → Embedder), or mark the document not private")
+    names, where = _names(private), getattr(embedder, "where", url)
+    if len(private) == 1:
+        return Message("private document {names} would be sent to {where} ({url}), another machine: use an embedder "
+                       "on this computer (Settings → Library → Embedder), or mark the document not private",
+                       names, where, url)
+    return Message("private documents {names} would be sent to {where} ({url}), another machine: use an embedder on "
+                   "this computer (Settings → Library → Embedder), or mark the documents not private", names, where, url)
 
 
 # ------------------------------------------------------------------------------------------ a trial
@@ -192,15 +211,19 @@ class TrialPolicy:
             Message("this trial would send private notes ({', '.join((repr(t) for t in titles))}{more}) to a model "
                     "server on another machine: {self.sends()}",
                     ', '.join(repr(t) for t in titles), more, self.sends()),
-            fix="use a model on this computer for those roles (Settings → Models, or --model ROLE=ollama:MODEL with "
-                "a local Ollama)" + (", an embedder on this computer (Settings → Library)" if "embedder" in self.remote
-                                     else "") + ", or leave the private notes out of the trial's scope (Scope…, or "
-                                                "--documents)")
+            fix=Message("use a model on this computer for those roles (Settings → Models, or --model "
+                        "ROLE=ollama:MODEL with a local Ollama), an embedder on this computer (Settings → Library), or "
+                        "leave the private notes out of the trial's scope (Scope…, or --documents)")
+            if "embedder" in self.remote else
+            Message("use a model on this computer for those roles (Settings → Models, or --model ROLE=ollama:MODEL "
+                    "with a local Ollama), or leave the private notes out of the trial's scope (Scope…, or "
+                    "--documents)"))
 
     def sends(self) -> str:
         """'the judge would send it to OpenAI-compatible server at api.example.com (another machine) (https://...)'."""
-        return "; ".join(f"the {role} would send it to {server.label}" + (f" ({server.url})" if server.url else "")
-                         for role, server in self.remote.items())
+        return joined(Message("the {role} would send it to {server} ({url})", _ROLE[role], server.label, server.url)
+                      if server.url else Message("the {role} would send it to {server}", _ROLE[role], server.label)
+                      for role, server in self.remote.items())
 
     def left_out(self) -> list[str]:
         """The private documents of the scope that this trial's searches leave out and that were not reported yet

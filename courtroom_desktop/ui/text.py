@@ -18,13 +18,9 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.services.trials import DecisionOutcome
 
 CITE_SCHEME = "cite"
-#: Phrases the core writes into its descriptions of places (core.privacy's servers, a library's location), shown in
-#: the window's language by ``localized`` (longest first, so 'this computer' inside a longer phrase goes with it).
-PHRASES = (QT_TRANSLATE_NOOP("", "llama.cpp in the app"), QT_TRANSLATE_NOOP("", "bundled model"),
-           QT_TRANSLATE_NOOP("", "another machine"), QT_TRANSLATE_NOOP("", "this computer"),
-           QT_TRANSLATE_NOOP("", "the bundled"), QT_TRANSLATE_NOOP("", "prosecution"),
-           QT_TRANSLATE_NOOP("", "defense"), QT_TRANSLATE_NOOP("", "judge"), QT_TRANSLATE_NOOP("", "embedder"),
-           QT_TRANSLATE_NOOP("", "object storage"))
+#: The roles (and the embedder) by their stored names, shown through tr (where each one's text goes)
+ROLE_WORDS = (QT_TRANSLATE_NOOP("", "prosecution"), QT_TRANSLATE_NOOP("", "defense"), QT_TRANSLATE_NOOP("", "judge"),
+              QT_TRANSLATE_NOOP("", "embedder"))
 #: The default evidence levels (config.DebateSettings.evidence_hierarchy), for lupdate: shown through tr
 LEVELS = (QT_TRANSLATE_NOOP("", "systematic review"), QT_TRANSLATE_NOOP("", "randomised trial"),
           QT_TRANSLATE_NOOP("", "cohort"), QT_TRANSLATE_NOOP("", "case report"),
@@ -59,15 +55,6 @@ def demo_words(models: ModelSettings | Mapping[str, str] | None) -> str:
     who = tr("every role") if len(roles) == len(ROLES) else tr(", ").join(tr(role) for role in roles)
     return tr("{note} ({who} on the bundled {model}; set up a model in Settings \u2192 Models (Find models on this "
               "computer))").format(note=tr(DEMO_NOTE), who=who, model="SmolLM2-135M")
-
-
-def localized(text: str) -> str:
-    """A description the core wrote (where text goes, where the library lives) with its known phrases in the window's
-    language; names, paths and addresses stay as they are."""
-    for phrase in sorted(PHRASES, key=len, reverse=True):
-        if phrase in text:
-            text = re.sub(rf"(?<![\w.]){re.escape(phrase)}(?![\w])", tr(phrase).replace("\\", "\\\\"), text)
-    return text
 
 
 def _value(x: str | None) -> str:

@@ -141,3 +141,37 @@ def test_a_decision_the_court_cannot_weigh_is_explained_in_chinese(chinese, qtbo
     dialog.option_edits[0].setText("Move to Lisbon")
     problem = dialog.problem.text()
     assert not dialog.ok_button.isEnabled() and has_cjk(problem) and english_words(problem) == [], problem
+
+
+def test_a_core_error_reaches_the_notice_bar_through_the_controllers_signal_still_a_message(chinese, tmp_path):
+    """Every task's failure travels on a controller's ``sig_error`` to the notice bar: the message and its fix must
+    arrive as messages to be said in Chinese (break: ``sig_error = Signal(str, str, str)``, which hands over the
+    English text only, and it fails)."""
+    from courtroom_desktop.core.library.read.extract import open_pdf
+    from courtroom_desktop.ui.controllers import Controller
+    from courtroom_desktop.ui.widgets.notice_bar import NoticeBar
+    from testkit.untranslated import english
+
+    with pytest.raises(IngestError) as caught:
+        open_pdf(_encrypted_pdf(tmp_path / "secret.pdf"))
+    controller, notice = Controller(), NoticeBar()
+    controller.sig_error.connect(notice.show_error)
+    controller.sig_error.emit("Adding documents", str(caught.value), caught.value.fix)
+    assert notice.messages and english(notice, {"secret", "Adding", "documents"}) == []
+
+
+def test_where_text_goes_is_said_in_chinese(chinese, qapp):
+    """Where each role's text goes (core.privacy's servers, as the courtroom panel shows them) and where the library
+    lives: Chinese but for the addresses; the window no longer swaps known English phrases inside them."""
+    from courtroom_desktop.core.config import LibrarySettings, ModelSettings, ModelSpec
+    from courtroom_desktop.core.services.models import where_text_goes
+    from courtroom_desktop.ui.i18n import say
+
+    models = ModelSettings(default=ModelSpec(), judge=ModelSpec(provider="openai", model="gpt",
+                                                               base_url="https://api.example.com/v1"))
+    labels = [say(server.label) for server in where_text_goes(models, LibrarySettings()).values()]
+    for label in labels:
+        assert has_cjk(label), label
+        assert english_words(label, {"api.example.com", "llama.cpp", "MiniLM", "all-MiniLM-L6-v2", "OpenAI",
+                                     "GGUF"}) == [], label
+    assert any("api.example.com" in label for label in labels)

@@ -1232,4 +1232,64 @@ MESSAGES: dict[str, str] = {
         '未写出加批注的草稿：该草稿是粘贴的文本（没有文件）',
     'the library is empty: add documents first (`courtroom ingest PATH`, or the sample library in the window)':
         '文献库是空的：请先添加文档（`courtroom ingest PATH`，或在窗口中使用示例文献库）',
+    '{where}: {uri} (read-only)':
+        '{where}：{uri}（只读）',
+    '{where}: {uri} (read-write)':
+        '{where}：{uri}（可读写）',
+    '{where}: {uri} at {endpoint} (read-only)':
+        '{where}：{uri}，位于 {endpoint}（只读）',
+    '{where}: {uri} at {endpoint} (read-write)':
+        '{where}：{uri}，位于 {endpoint}（可读写）',
+    '{item}: no PDF attachment':
+        '{item}：没有 PDF 附件',
+    '{item}: its PDF is not on this computer ({path})':
+        '{item}：它的 PDF 不在这台电脑上（{path}）',
+    '{item}: its PDF is not on this computer':
+        '{item}：它的 PDF 不在这台电脑上',
+    'private document {names} would be sent to {where} ({url}), another machine: use an embedder on this computer (Settings → Library → Embedder), or mark the document not private':
+        '私密文档 {names} 将被发送到另一台机器上的 {where}（{url}）：请使用这台电脑上的嵌入模型（设置 → 文献库 → 嵌入模型），或将该文档标为非私密',
+    'private documents {names} would be sent to {where} ({url}), another machine: use an embedder on this computer (Settings → Library → Embedder), or mark the documents not private':
+        '私密文档 {names} 将被发送到另一台机器上的 {where}（{url}）：请使用这台电脑上的嵌入模型（设置 → 文献库 → 嵌入模型），或将这些文档标为非私密',
+    'no URL set':
+        '未设置 URL',
+    'Ollama at {where} (this computer)':
+        '{where} 上的 Ollama（这台电脑）',
+    'Ollama at {where} (another machine)':
+        '{where} 上的 Ollama（另一台机器）',
+    'OpenAI-compatible server at {where} (this computer)':
+        '{where} 上的 OpenAI 兼容服务器（这台电脑）',
+    'OpenAI-compatible server at {where} (another machine)':
+        '{where} 上的 OpenAI 兼容服务器（另一台机器）',
+    'this computer ({embedder})':
+        '这台电脑（{embedder}）',
+    'the Ollama embedding server at {where} (this computer)':
+        '{where} 上的 Ollama 嵌入服务器（这台电脑）',
+    'the Ollama embedding server at {where} (another machine)':
+        '{where} 上的 Ollama 嵌入服务器（另一台机器）',
+    'the OpenAI-compatible embedding server at {where} (this computer)':
+        '{where} 上的 OpenAI 兼容嵌入服务器（这台电脑）',
+    'the OpenAI-compatible embedding server at {where} (another machine)':
+        '{where} 上的 OpenAI 兼容嵌入服务器（另一台机器）',
+    'this computer (bundled model, llama.cpp in the app)':
+        '这台电脑（内置模型，应用内的 llama.cpp）',
+    'this computer (GGUF file, llama.cpp in the app)':
+        '这台电脑（GGUF 文件，应用内的 llama.cpp）',
+    "use a model on this computer for those roles (Settings → Models, or --model ROLE=ollama:MODEL with a local Ollama), an embedder on this computer (Settings → Library), or leave the private notes out of the trial's scope (Scope…, or --documents)":
+        '请为这些角色使用这台电脑上的模型（设置 → 模型，或 --model ROLE=ollama:MODEL 配合本机 Ollama）、使用这台电脑上的嵌入模型（设置 → 文献库），或将私密笔记排除在审理范围之外（范围…，或 --documents）',
+    "use a model on this computer for those roles (Settings → Models, or --model ROLE=ollama:MODEL with a local Ollama), or leave the private notes out of the trial's scope (Scope…, or --documents)":
+        '请为这些角色使用这台电脑上的模型（设置 → 模型，或 --model ROLE=ollama:MODEL 配合本机 Ollama），或将私密笔记排除在审理范围之外（范围…，或 --documents）',
+    'the {role} would send it to {server} ({url})':
+        '{role}会把它发送到 {server}（{url}）',
+    'the {role} would send it to {server}':
+        '{role}会把它发送到 {server}',
+    'the embedding server at {url} (another machine)':
+        '{url} 上的嵌入服务器（另一台机器）',
+    'prosecution':
+        '控方',
+    'defense':
+        '辩方',
+    'judge':
+        '法官',
+    'embedder':
+        '嵌入模型',
 }

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.config import ROLES, AppConfig, DebateSettings, with_model_overrides
+from courtroom_desktop.core.lexicon.message import Message
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.check.store import CheckStore
@@ -130,7 +131,7 @@ class Parts:
         remote = remote_roles(self.config.models, self.config.library)
         url = getattr(self._library.embedder if self._library is not None else None, "base_url", "")
         if "embedder" not in remote and url and not is_this_computer(url):  # vectors made by the library's embedder
-            remote["embedder"] = Server(f"the embedding server at {url} (another machine)", url, False)
+            remote["embedder"] = Server(Message("the embedding server at {url} (another machine)", url), url, False)
 
         def title_of(doc_id: str) -> str:
             catalog = self.catalog_only()

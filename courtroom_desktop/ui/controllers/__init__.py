@@ -12,8 +12,10 @@ class Controller(QObject):
     """What every controller has: its :class:`Tasks`, whose failures (and the controller's own refusals) it reports
     on ``sig_error``; the window shows them in its notice bar."""
 
-    sig_error = Signal(str, str, str)
-    """(title, message, fix): what failed, why, and what the person can do about it ("" when nothing)."""
+    sig_error = Signal(str, object, object)
+    """(title, message, fix): what failed, why, and what the person can do about it ("" when nothing). The message
+    and the fix travel as objects: a core message (core.lexicon Message) stays one until the notice bar says it in
+    the window's language (a ``str`` signal would hand over its English text only)."""
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)

@@ -39,7 +39,7 @@ class CheckController(Controller):
     """A ClaimRow that changed (queue, sign-off, sent to trial)."""
     sig_progress = Signal(object)
     """The queue's Progress (done, total, running, trials_left, eta_s)."""
-    sig_paused = Signal(str)
+    sig_paused = Signal(object)  # why (a core message: an object, so that it is still one when said)
     """The queue paused: why (the user, or a model server that went down)."""
     sig_state = Signal(str)
     """idle, reading, running, paused, cancelled or finished."""

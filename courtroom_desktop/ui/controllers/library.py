@@ -43,7 +43,7 @@ class LibraryController(Controller):
     """Each ingest event (IngestStarted, FileStarted, FileProgress, FileFinished, IngestFinished), on the GUI thread."""
     sig_watch = Signal(str)
     """A line about the watched folders: how many are watched, and what the last pass did."""
-    sig_location = Signal(str, bool)
+    sig_location = Signal(object, bool)  # where (a core message: an object, so that it is still one when said)
     """(where the library lives, in words; whether it is opened read-only) once it is open."""
     sig_use = Signal(dict)
     """doc id -> its use across the stored trials (core.court.coverage.LibraryUse): cited, never retrieved."""

@@ -2378,27 +2378,6 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>已取消</translation>
     </message>
     <message>
-        <source>llama.cpp in the app</source>
-        <extracomment>Phrases the core writes into its descriptions of places (core.privacy&apos;s servers, a library&apos;s location), shown in the window&apos;s language by ``localized`` (longest first, so &apos;this computer&apos; inside a longer phrase goes with it).</extracomment>
-        <translation>应用内的 llama.cpp</translation>
-    </message>
-    <message>
-        <source>bundled model</source>
-        <translation>内置模型</translation>
-    </message>
-    <message>
-        <source>another machine</source>
-        <translation>另一台机器</translation>
-    </message>
-    <message>
-        <source>this computer</source>
-        <translation>本机</translation>
-    </message>
-    <message>
-        <source>the bundled</source>
-        <translation>内置的</translation>
-    </message>
-    <message>
         <source>Search queries</source>
         <extracomment>What a call asked for, by its schema (shown through tr)</extracomment>
         <translation>搜索查询</translation>
@@ -2417,7 +2396,9 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
     </message>
     <message>
         <source>prosecution</source>
-        <extracomment>The role whose model answered (core.records.ModelCall.role), shown through tr</extracomment>
+        <extracomment>The role whose model answered (core.records.ModelCall.role), shown through tr
+----------
+The roles (and the embedder) by their stored names, shown through tr (where each one&apos;s text goes)</extracomment>
         <translation>控方</translation>
     </message>
     <message>
@@ -2479,10 +2460,6 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
     <message>
         <source>embedder</source>
         <translation>嵌入模型</translation>
-    </message>
-    <message>
-        <source>object storage</source>
-        <translation>对象存储</translation>
     </message>
     <message>
         <source>systematic review</source>

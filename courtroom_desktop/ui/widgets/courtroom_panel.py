@@ -24,9 +24,8 @@ from PySide6.QtWidgets import (
 from courtroom_desktop.ui.controllers.trial import FINISHED, IDLE, PAUSED, RUNNING, STARTING, STOPPED
 from courtroom_desktop.ui.controls import push_button
 from courtroom_desktop.ui.controls.flow import FlowLayout
-from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
+from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
-from courtroom_desktop.ui.text import localized
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 from courtroom_desktop.ui.widgets.chart import ConfidenceChart
 from courtroom_desktop.ui.widgets.record_bar import RecordBar
@@ -241,8 +240,8 @@ class CourtroomPanel(QWidget):
             groups.setdefault(server, []).append(role)
         parts = []
         for server, roles in groups.items():
-            label = html.escape(localized(server.label))
-            names = tr(", ").join(localized(role) for role in roles)
+            label = html.escape(say(server.label))
+            names = tr(", ").join(tr(role) for role in roles)
             parts.append(f"{html.escape(names)} \u2192 " + (label if server.local else f"<b>{label}</b>"))
         self.servers_line.setText("<span>" + tr("Text goes to: {servers}").format(servers=tr("; ").join(parts))
                                   + "</span>" if parts else "")

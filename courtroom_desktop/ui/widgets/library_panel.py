@@ -28,10 +28,9 @@ from PySide6.QtWidgets import (
 
 from courtroom_desktop.ui.controls import push_button, record_table, table_panel
 from courtroom_desktop.ui.dialogs.note_editor import NoteEditor
-from courtroom_desktop.ui.i18n import tr
+from courtroom_desktop.ui.i18n import say, tr
 from courtroom_desktop.ui.qt_models import ProgressRole
 from courtroom_desktop.ui.qt_models.documents import COLUMNS, DocRow, DocumentsModel, LibraryUse, ingest_progress
-from courtroom_desktop.ui.text import localized
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.records import IngestEvent
@@ -339,7 +338,7 @@ class LibraryPanel(QWidget):
         self.table.setColumnWidth(1, max(self.table.columnWidth(1), self.fontMetrics().horizontalAdvance("embedding 000/000") + 16))
 
     def _on_location(self, where: str, read_only: bool) -> None:
-        self.location.setText(tr("Library: {where}").format(where=localized(where)))
+        self.location.setText(tr("Library: {where}").format(where=say(where)))
         self.location.setToolTip(tr("Settings > Library & data: Library location (library.uri); docs/scale.md"))
         self.read_only = read_only
         self._update_buttons()

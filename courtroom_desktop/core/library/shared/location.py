@@ -78,8 +78,11 @@ class LibraryLocation:
             return Message("this computer: {self.uri}", self.uri)
         where = {"s3": "S3", "gs": "Google Cloud Storage", "az": "Azure Blob Storage"}[self.kind]
         endpoint = self.options.get("aws_endpoint")
-        mode = "read-only" if self.read_only else "read-write"
-        return f"{where}: {self.uri}" + (f" at {endpoint}" if endpoint else "") + f" ({mode})"
+        if endpoint:
+            return (Message("{where}: {uri} at {endpoint} (read-only)", where, self.uri, endpoint) if self.read_only
+                 else Message("{where}: {uri} at {endpoint} (read-write)", where, self.uri, endpoint))
+        return (Message("{where}: {uri} (read-only)", where, self.uri) if self.read_only
+                 else Message("{where}: {uri} (read-write)", where, self.uri))
 
 
 def locate(uri: str, default_folder: Path, *, endpoint: str = "", region: str = "", read_only: bool = False,

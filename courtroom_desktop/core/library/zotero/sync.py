@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.files import CancelToken
 from courtroom_desktop.core.library.zotero.items import SourceRecord, ZoteroItem
 from courtroom_desktop.core.records import DocStatus, IngestFinished
@@ -67,11 +68,13 @@ def import_items(library: Library, items: list[ZoteroItem], scope: str, on_event
     for item in items:
         pdfs = item.pdfs
         if not pdfs:
-            result.missing.append(f"{item.title or item.key}: no PDF attachment")
+            result.missing.append(Message("{item}: no PDF attachment", item.title or item.key))
         for attachment in pdfs:
             if attachment.path is None or not attachment.path.is_file():
-                where = f" ({attachment.path})" if attachment.path is not None else ""
-                result.missing.append(f"{item.title or item.key}: its PDF is not on this computer{where}")
+                result.missing.append(
+                    Message("{item}: its PDF is not on this computer ({path})", item.title or item.key, attachment.path)
+                    if attachment.path is not None else
+                    Message("{item}: its PDF is not on this computer", item.title or item.key))
                 continue
             wanted[str(attachment.path)] = (item, attachment.key)
     result.pdfs = len(wanted)
