@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from courtroom_desktop.cli import Context
-    from courtroom_desktop.core.services.check import CheckClaim, CheckStatus, ClaimRow, Draft
+    from courtroom_desktop.core.services.check import CheckClaim, CheckStatus, CitedReferences, ClaimRow, Draft
     from courtroom_desktop.core.services.trials import Workspace
 
 FORMATS_DEFAULT = "md,html,pdf,json,csv"
@@ -33,6 +33,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("draft", metavar="DRAFT", help="the draft: .pdf, .docx, .md or .txt, or '-' for standard input")
     parser.add_argument("--list-claims", action="store_true",
                         help="only list the claims found (with --json: a claims file to edit and give to --claims)")
+    parser.add_argument("--references-only", action="store_true",
+                        help="only list the draft's references: each one's number, first author and year, title, "
+                             "DOI, the sentences that cite it, and the library document it was matched to (by DOI, "
+                             "title, or first author and year) or 'cited, not in your library'; no claim is checked")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--claims", metavar="FILE",
                         help="check these claims instead of the ones found: a JSON list, e.g. the output of "
@@ -59,6 +63,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     workspace = ctx.workspace(args.model)
     try:
         checks = workspace.checks
+        if args.references_only:
+            pasted = sys.stdin.read() if args.draft == "-" else None
+            cited = checks.references(None if pasted is not None else args.draft, pasted)
+            return _references(cited, args.json)
         draft = checks.read_draft(text=sys.stdin.read()) if args.draft == "-" else checks.read_draft(args.draft)
         if args.max_rounds:
             workspace.reconfigure(workspace.config.model_copy(
@@ -175,3 +183,37 @@ def _row_line(row: ClaimRow) -> str:
 def _duration(seconds: float) -> str:
     seconds = int(round(seconds))
     return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"
+
+
+def _references(cited: CitedReferences, as_json: bool) -> int:
+    """The draft's references and their matches, as a table or JSON; 0 even when some are not in the library."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from courtroom_desktop.core.services.check import NOT_IN_LIBRARY
+
+    rows = []
+    for ref, match in zip(cited.references, cited.matches, strict=True):
+        rows.append({"reference": ref.index + 1, "number": ref.number, "first_author": ref.first_author,
+                     "year": f"{ref.year or ''}{ref.letter}", "title": ref.title, "doi": ref.doi,
+                     "cited_in_sentences": [i + 1 for i in cited.cited_by(ref.index)],
+                     "in_library": match.found, "document": match.doc_id, "document_title": match.title,
+                     "matched_by": match.how, "score": match.score})
+    unplaced = [c.text for c in cited.citations if not c.references]
+    if as_json:
+        print(json.dumps({"references": rows, "citations_without_reference": unplaced}, ensure_ascii=False, indent=2))
+        return 0
+    if not rows:
+        print("no reference list found (a heading 'References', 'Bibliography' or '参考文献' and the entries after it)")
+        return 0
+    table = Table("#", "reference", "cited in", "in your library")
+    for ref, match in zip(cited.references, cited.matches, strict=True):
+        who = " ".join(str(x) for x in (ref.first_author, f"{ref.year or ''}{ref.letter}") if x)
+        found = (f"{match.title} ({match.how}, {match.score:.2f})" if match.found else words.say(NOT_IN_LIBRARY))
+        table.add_row(str(ref.number or ref.index + 1), escape(f"{who}: {ref.title}"),
+                      ", ".join(str(i + 1) for i in cited.cited_by(ref.index)) or "-", escape(found))
+    Console(highlight=False).print(table)
+    if unplaced:
+        print(f"{len(unplaced)} citation(s) name no entry of the list: {', '.join(unplaced)}")
+    return 0

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.read.extracted import SectionMark
 
 KINDS = {".pdf": "pdf", ".docx": "docx", ".md": "markdown", ".markdown": "markdown", ".txt": "text"}
-FIX_FORMAT = "give a .pdf, .docx, .md or .txt file, or paste the text"
+FIX_FORMAT = Message("give a .pdf, .docx, .md or .txt file, or paste the text")
 
 # words whose full stop does not end a sentence (lower-cased, without their final '.'); "etc." usually does
 ABBREVIATIONS = frozenset("""e.g i.e vs cf fig figs eq eqs al approx ca dr mr mrs ms prof no nos vol vols pp p sec secs
@@ -130,6 +130,29 @@ def read_draft(path: Path) -> Draft:
     except IngestError as exc:
         raise CheckError(str(path), exc.reason.replace("ingest", "check"), fix=exc.fix or FIX_FORMAT) from None
     return _draft(str(path), kind, sentences)
+
+
+def draft_text(path: Path) -> str:
+    """The draft's whole text, one line per line or paragraph (its reference list is read from it:
+    core.check.references); CheckError as ``read_draft`` raises it."""
+    path = Path(path)
+    kind = KINDS.get(path.suffix.lower())
+    if kind is None or not path.is_file():
+        read_draft(path)  # raises the error that names the file and the fix
+    try:
+        if kind == "pdf":
+            import pymupdf
+
+            with pymupdf.open(str(path)) as document:
+                return "\n".join(page.get_text() for page in document)
+        if kind == "docx":
+            import docx
+
+            return "\n".join(p.text for p in docx.Document(str(path)).paragraphs)
+        return path.read_text(encoding="utf-8", errors="replace")
+    except Exception as exc:  # noqa: BLE001 - PyMuPDF, python-docx and the file system raise their own errors
+        raise CheckError(str(path), Message("cannot be read ({type(exc).__name__}: {exc})", type(exc).__name__, exc),
+                         fix=FIX_FORMAT) from None
 
 
 def read_text(text: str, source: str = "pasted text") -> Draft:

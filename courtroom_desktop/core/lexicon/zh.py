@@ -1292,4 +1292,10 @@ MESSAGES: dict[str, str] = {
         '法官',
     'embedder':
         '嵌入模型',
+    'give a .pdf, .docx, .md or .txt file, or paste the text':
+        '请提供 .pdf、.docx、.md 或 .txt 文件，或粘贴文本',
+    'cannot be read ({type(exc).__name__}: {exc})':
+        '无法读取（{type(exc).__name__}：{exc}）',
+    'cited, not in your library':
+        '被引用，但不在你的文献库中',
 }

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         SignOff,
         TrialOutcome,
     )
+    from courtroom_desktop.core.check.references import NOT_IN_LIBRARY, CitedReferences
     from courtroom_desktop.core.check.review import (
         add_sentence,
         dump_claims,
@@ -35,11 +36,11 @@ if TYPE_CHECKING:
         split,
     )
 
-__all__ = ["CHECK_FORMATS", "CheckClaim", "CheckQueue", "CheckRecord", "CheckSpec", "CheckStatus", "CheckSummary",
-           "ClaimRow", "ClaimStatus", "ClaimUpdated", "Draft", "DraftSentence", "FoundClaim", "Location", "Progress",
-           "QueueFinished", "QueuePaused", "QuickResult", "SignOff", "TrialOutcome", "add_sentence", "dump_claims",
-           "edit", "find_claims", "from_found", "load_claims_file", "merge", "read_draft", "read_text", "split",
-           "why_checkworthy"]
+__all__ = ["CHECK_FORMATS", "NOT_IN_LIBRARY", "CheckClaim", "CitedReferences", "CheckQueue", "CheckRecord",
+           "CheckSpec", "CheckStatus", "CheckSummary", "ClaimRow", "ClaimStatus", "ClaimUpdated", "Draft",
+           "DraftSentence", "FoundClaim", "Location", "Progress", "QueueFinished", "QueuePaused", "QuickResult",
+           "SignOff", "TrialOutcome", "add_sentence", "dump_claims", "edit", "find_claims", "from_found",
+           "load_claims_file", "merge", "read_draft", "read_text", "split", "why_checkworthy"]
 
 __getattr__ = exports({
     "Draft": "check.drafts:Draft", "DraftSentence": "check.drafts:DraftSentence", "Location": "check.drafts:Location",
@@ -47,6 +48,7 @@ __getattr__ = exports({
     "FoundClaim": "check.claims:FoundClaim", "find_claims": "check.claims:find_claims",
     "why_checkworthy": "check.claims:why_checkworthy",
     "CHECK_FORMATS": "check.export:FORMATS",
+    "CitedReferences": "check.references:CitedReferences", "NOT_IN_LIBRARY": "check.references:NOT_IN_LIBRARY",
     "CheckQueue": "check.queue:CheckQueue", "ClaimUpdated": "check.queue:ClaimUpdated",
     "Progress": "check.queue:Progress",
     "QueuePaused": "check.queue:QueuePaused", "QueueFinished": "check.queue:QueueFinished",

@@ -40,7 +40,7 @@ class Workspace:
         self.parts = Parts(config_dir, data_dir, config or load_config(Path(config_dir)))
         self.library = LibraryService(self.parts)
         self.trials = TrialService(self.parts)
-        self.checks = CheckService(self.parts, self.trials)
+        self.checks = CheckService(self.parts, self.trials, self.library)
         self.models = ModelService(self.parts)
 
     @property

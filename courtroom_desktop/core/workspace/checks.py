@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from courtroom_desktop.core.errors import TrialError
 from courtroom_desktop.core.lexicon.message import Message
+from courtroom_desktop.core.workspace.library import LibraryService
 from courtroom_desktop.core.workspace.parts import Parts
 from courtroom_desktop.core.workspace.trials import EMPTY_LIBRARY, Export, TrialService
 
@@ -26,14 +27,16 @@ if TYPE_CHECKING:
         TrialOutcome,
         TrialsWhen,
     )
+    from courtroom_desktop.core.check.references import CitedReferences
     from courtroom_desktop.core.court.bench import ChatModel
     from courtroom_desktop.core.court.records import VerdictLabel
 
 
 class CheckService:
-    def __init__(self, parts: Parts, trials: TrialService):
+    def __init__(self, parts: Parts, trials: TrialService, library: LibraryService):
         self._parts = parts
         self._trials = trials
+        self._library = library
 
     # ---------------------------------------------------------------- a draft to its claims
     def read_draft(self, path: str | PathLike[str] | None = None, text: str | None = None) -> Draft:
@@ -101,6 +104,20 @@ class CheckService:
                          k=k or settings.passages, documents=tuple(sorted(scope.doc_ids or ())),
                          models=parts.model_labels(), finder=finder)
         return parts.checks.create(spec, claims)
+
+    def references(self, path: str | PathLike[str] | None = None, text: str | None = None) -> CitedReferences:
+        """What a draft cites: its reference list, its in-text citations (each tied to the sentences that carry it)
+        and each reference's library document, or none ("cited, not in your library")."""
+        from courtroom_desktop.core.check.drafts import draft_text
+        from courtroom_desktop.core.check.references import CitedReferences, find_citations, match_references
+        from courtroom_desktop.core.check.references import read_references as parse
+
+        draft = self.read_draft(path, text)
+        whole = text if text is not None else draft_text(Path(path or ""))
+        references = parse(whole)
+        citations = find_citations(((s.index, s.text) for s in draft.sentences), references)
+        matches = match_references(references, self._library.works()) if references else []
+        return CitedReferences(references=tuple(references), citations=tuple(citations), matches=tuple(matches))
 
     # ---------------------------------------------------------------- running one
     def queue(self, ref: str) -> CheckQueue:

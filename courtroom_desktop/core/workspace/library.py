@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from courtroom_desktop.core.workspace.parts import Parts
 
 if TYPE_CHECKING:
+    from courtroom_desktop.core.check.references import Work
     from courtroom_desktop.core.config import LibrarySettings
     from courtroom_desktop.core.court.coverage import LibraryUse
     from courtroom_desktop.core.library import CancelToken
@@ -117,6 +118,28 @@ class LibraryService:
         found = retriever.search(queries, k=k, scope=parts.scope(documents, sections))
         self.search_problem = retriever.vector_problem  # '' or why this search ran on BM25 alone
         return found
+
+    def works(self) -> list[Work]:
+        """What a draft's references are matched against (core.check.references): each ready document's title,
+        authors, year and DOI (its Zotero item's, else the first one its opening passages print)."""
+        import json
+
+        from courtroom_desktop.core.check.references import DOI, Work
+        from courtroom_desktop.core.records import DocStatus
+
+        library = self._parts.library
+        sources = library.catalog.sources()
+        works: list[Work] = []
+        for doc in library.documents():
+            if doc.status != DocStatus.ready:
+                continue
+            doi = str(json.loads(sources[doc.id]).get("doi") or "") if doc.id in sources else ""
+            if not doi:
+                opening = " ".join(c.text for c in library.doc_chunks(doc.id)[:2])
+                found = DOI.search(opening)
+                doi = found.group(0).rstrip(".,;)") if found else ""
+            works.append(Work(doc_id=doc.id, title=doc.title, authors=doc.authors, year=doc.year, doi=doi.lower()))
+        return works
 
     # ---------------------------------------------------------------- changing it
     def ingest(self, paths: Iterable[str | PathLike[str]], on_event: EventSink | None = None,

@@ -1,0 +1,298 @@
+"""What a draft cites: its in-text citations, its reference list, and which library document each reference is.
+
+Citations, in a sentence:
+
+- numbered: ``[3]``, ``[3, 5]``, ``[3-5]``, ``[3–5, 8]`` (a range is every number in it);
+- author-year, in brackets: ``(Smith 2020)``, ``(Smith and Lee, 2020)``, ``(Smith & Lee 2020; Chen et al., 2019a)``,
+  and narrative: ``Smith et al. (2020)``; in Chinese ``（张三等，2020）`` and ``张三等（2020）``.
+
+The reference list is what follows a heading line that is only "References", "Bibliography", "Works cited",
+"Literature cited" or "参考文献" (a Markdown ``#`` before it, a colon after it, are allowed), one entry per line or
+paragraph, a line that does not start an entry continuing the one before. An entry's number (``[3]``, ``3.``), its
+first author's surname, its year (with a letter: 2020a), its DOI and its title are read from it by the usual
+shapes: "Surname, A., ... (2020). Title. Journal", "Surname A, ... Title. Journal. 2020;...", "张三, 李四. 标题[J].
+期刊, 2020". A numbered citation names the entry of that number; an author-year one the entry whose first author and
+year (letter included) it gives.
+
+Matching a reference to a library document (:func:`match_references`): by DOI first (the same DOI, letter case
+aside), then by title (the share of the reference title's words, and of the document title's, that the other has:
+the smaller of the two, at least ``TITLE_MATCH``), then by first author and year (one document only). A match says
+how it was made and how sure it is; an unmatched reference is "cited, not in your library".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+from courtroom_desktop.core.lexicon.message import Message
+from courtroom_desktop.core.records import Frozen
+from courtroom_desktop.core.text import HAN
+
+HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?(references|bibliography|works cited|literature cited|reference list|"
+                     r"参考文献|引用文献)\s*[:：]?\s*$", re.IGNORECASE)
+DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
+YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})([a-z])?(?![\d])")
+ENTRY_NUMBER = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})[.)]\s)\s*")
+NUMBERED = re.compile(r"\[(\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\]")
+SURNAME = r"[A-Z][A-Za-z'’\-]+(?:\s(?:van|von|de|der|da|di|le|la)\s[A-Z][A-Za-z'’\-]+)?"
+AUTHORS = rf"{SURNAME}(?:\s+et\s+al\.?|\s+(?:and|&)\s+{SURNAME})?"
+BRACKETED = re.compile(r"[(（]([^()（）]*?(?:19|20)\d{2}[a-z]?[^()（）]*)[)）]")
+IN_BRACKET = re.compile(rf"({AUTHORS}|[{HAN}]{{2,4}}(?:等|和[{HAN}]{{2,4}})?)\s*[,，]?\s*((?:19|20)\d{{2}})([a-z])?")
+NARRATIVE = re.compile(rf"({AUTHORS}|[{HAN}]{{2,4}}(?:等)?)\s*[(（]((?:19|20)\d{{2}})([a-z])?[)）]")
+#: A Vancouver author list ('Roth DE, Leung M, Mesfin E', 'Smith J et al'), or what is left of one after a split
+AUTHOR_LIST = re.compile(rf"^(?:{SURNAME}\s+[A-Z]{{1,3}}|[A-Z]{{1,3}})(?:,\s*{SURNAME}\s+[A-Z]{{1,3}})*(?:,?\s+et\s+al)?$")
+ZH_TYPE = re.compile(r"\[(?:J|M|C|D|R|N|S|P|EB/OL|Z)\]")
+NOT_IN_LIBRARY = Message("cited, not in your library")
+#: A reference and a document are the same work when each title has at least this share of the other's words
+TITLE_MATCH = 0.8
+
+
+class Reference(Frozen):
+    """One entry of the reference list."""
+
+    index: int                    # from 0, in list order
+    text: str                     # the entry as written
+    number: int | None = None     # its number in a numbered list
+    first_author: str = ""        # the first author's surname (a Chinese name whole), as written
+    year: int | None = None
+    letter: str = ""              # 'a' of 2020a
+    title: str = ""
+    doi: str = ""                 # lower-cased
+
+
+class Citation(Frozen):
+    """One in-text citation in a sentence, and the reference entries it names (none when it names no entry)."""
+
+    sentence: int                 # the sentence's index in the draft
+    text: str                     # as written: '[3-5]', 'Smith et al., 2020a'
+    references: tuple[int, ...]   # indexes into the reference list
+
+
+class Match(Frozen):
+    """Which library document a reference is, and how that was found."""
+
+    reference: int
+    doc_id: str = ""              # '' when the library has no such document
+    how: Literal["doi", "title", "author and year", ""] = ""
+    score: float = 0.0            # 1.0 for a DOI; the title overlap; 0.6 for author and year
+    title: str = ""               # the document's title
+
+    @property
+    def found(self) -> bool:
+        return bool(self.doc_id)
+
+
+class CitedReferences(Frozen):
+    """A draft's references, its citations and each reference's match (in reference order)."""
+
+    references: tuple[Reference, ...] = ()
+    citations: tuple[Citation, ...] = ()
+    matches: tuple[Match, ...] = ()
+
+    def cited_by(self, reference: int) -> list[int]:
+        """The sentences that cite reference ``reference``."""
+        return sorted({c.sentence for c in self.citations if reference in c.references})
+
+
+class Work(Frozen):
+    """What the matcher knows of a library document."""
+
+    doc_id: str
+    title: str = ""
+    authors: str = ""
+    year: int | None = None
+    doi: str = ""
+
+
+# ------------------------------------------------------------------------------------------ the reference list
+
+def split_reference_list(text: str) -> tuple[str, list[str]]:
+    """``text`` cut at its first reference-list heading: the body before it and the entries after it ([] and the
+    whole text when there is no such heading). A second such heading (an English list, then a Chinese one) goes on
+    with the same list; any other Markdown heading ends it."""
+    lines = text.splitlines()
+    at = next((i for i, line in enumerate(lines) if HEADING.match(line)), None)
+    if at is None:
+        return text, []
+    entries: list[str] = []
+    for line in lines[at + 1:]:
+        stripped = re.sub(r"^\s*(?:[-*+\u2022]\s+)", "", line).strip()
+        if not stripped:
+            if entries and entries[-1]:
+                entries.append("")  # a blank line ends an entry
+            continue
+        if HEADING.match(stripped):
+            entries.append("")
+            continue
+        if stripped.startswith("#"):
+            break
+        starts = not entries or not entries[-1] or ENTRY_NUMBER.match(stripped) or _starts_entry(stripped)
+        if starts:
+            entries.append(stripped)
+        else:
+            entries[-1] += " " + stripped
+    return "\n".join(lines[:at]), [e for e in entries if e]
+
+
+def _starts_entry(line: str) -> bool:
+    """A line that begins a new entry of an unnumbered list: a surname and initials, or a Chinese name, first."""
+    return bool(re.match(rf"^(?:{SURNAME}),?\s+(?:[A-Z]\.?\s?)+[,.]", line) or re.match(rf"^[{HAN}]{{2,4}}[,，、.]", line))
+
+
+def parse_reference(text: str, index: int) -> Reference:
+    """One entry read into its parts (those it lacks are left empty)."""
+    number = None
+    body = text
+    if found := ENTRY_NUMBER.match(text):
+        number = int(found.group(1) or found.group(2))
+        body = text[found.end():]
+    doi = ""
+    if found_doi := DOI.search(body):
+        doi = found_doi.group(0).rstrip(".,;)").lower()
+    years = list(YEAR.finditer(body.replace(doi, "") if doi else body))
+    year = int(years[0].group(1)) if years else None
+    letter = (years[0].group(2) or "") if years else ""
+    return Reference(index=index, text=text, number=number, first_author=_first_author(body), year=year,
+                     letter=letter, title=_title(body), doi=doi)
+
+
+def _first_author(body: str) -> str:
+    if found := re.match(rf"^\s*([{HAN}]{{2,4}})", body):
+        return found.group(1)
+    if found := re.match(rf"^\s*({SURNAME})", body):
+        return found.group(1)
+    return ""
+
+
+def _title(body: str) -> str:
+    """The title by the usual shapes: after '(2020). ' up to the next full stop (APA); before '[J]' (GB/T 7714);
+    else the second full-stop piece, the authors' being the first (Vancouver)."""
+    if found := re.search(r"\((?:19|20)\d{2}[a-z]?\)\.?\s+(.+?)(?:\.\s|\.?$)", body):
+        return found.group(1).strip()
+    if ZH_TYPE.search(body):
+        head = ZH_TYPE.split(body)[0]
+        pieces = re.split(r"[.．]\s*", head.strip())
+        return pieces[-1].strip() if len(pieces) > 1 else head.strip()
+    pieces = [p.strip() for p in re.split(r"\.\s+", body) if p.strip()]
+    for at, piece in enumerate(pieces):
+        if not AUTHOR_LIST.match(piece):
+            return piece if at > 0 else ""
+    return ""
+
+
+def read_references(text: str) -> list[Reference]:
+    """The reference list of a draft's text, parsed; [] when it has none."""
+    _, entries = split_reference_list(text)
+    return [parse_reference(entry, i) for i, entry in enumerate(entries)]
+
+
+# ------------------------------------------------------------------------------------------ citations
+
+def find_citations(sentences: Iterable[tuple[int, str]], references: Sequence[Reference]) -> list[Citation]:
+    """The citations in (index, text) sentences, each with the entries it names."""
+    by_number = {r.number: r.index for r in references if r.number is not None}
+    found: list[Citation] = []
+    for index, text in sentences:
+        for match in NUMBERED.finditer(text):
+            numbers = _numbers(match.group(1))
+            found.append(Citation(sentence=index, text=match.group(0),
+                                  references=tuple(by_number[n] for n in numbers if n in by_number)))
+        cited = [(m.group(1), int(m.group(2)), m.group(3) or "", m.group(0))
+                 for bracket in BRACKETED.finditer(text) for part in re.split(r"[;；]", bracket.group(1))
+                 for m in IN_BRACKET.finditer(part)]
+        cited += [(m.group(1), int(m.group(2)), m.group(3) or "", m.group(0)) for m in NARRATIVE.finditer(text)]
+        seen: set[str] = set()
+        for authors, year, letter, written in cited:
+            if written in seen:
+                continue
+            seen.add(written)
+            found.append(Citation(sentence=index, text=written.strip(),
+                                  references=tuple(r.index for r in references
+                                                   if _same_author(authors, r.first_author) and r.year == year
+                                                   and (not letter or r.letter == letter))))
+    return found
+
+
+def _numbers(spec: str) -> list[int]:
+    out: list[int] = []
+    for part in re.split(r"\s*,\s*", spec):
+        if found := re.match(r"(\d+)\s*[-–]\s*(\d+)", part):
+            low, high = int(found.group(1)), int(found.group(2))
+            out += list(range(low, high + 1)) if 0 <= high - low <= 50 else [low, high]
+        elif part.strip().isdigit():
+            out.append(int(part))
+    return out
+
+
+def _same_author(cited: str, first_author: str) -> bool:
+    """Whether a citation's authors ('Smith et al.', '张三等') start with the reference's first author."""
+    if not first_author:
+        return False
+    head = re.split(r"\s+(?:et\s+al\.?|and|&)\s*|等|和", cited.strip())[0].strip()
+    return _fold(head) == _fold(first_author)
+
+
+# ------------------------------------------------------------------------------------------ matching
+
+def match_references(references: Sequence[Reference], works: Sequence[Work],
+                     threshold: float = TITLE_MATCH) -> list[Match]:
+    """Each reference's library document: by DOI, then title, then first author and year (see the module's
+    docstring); a reference with none is unmatched (``found`` False)."""
+    by_doi = {w.doi.lower(): w for w in works if w.doi}
+    found: dict[int, Match] = {}
+    for ref in references:
+        if ref.doi and (work := by_doi.get(ref.doi)) is not None:
+            found[ref.index] = Match(reference=ref.index, doc_id=work.doc_id, how="doi", score=1.0, title=work.title)
+            continue
+        scored = sorted(((title_overlap(ref.title, w.title), w) for w in works if ref.title and w.title),
+                        key=lambda pair: -pair[0])
+        if scored and scored[0][0] >= threshold:
+            score, work = scored[0]
+            found[ref.index] = Match(reference=ref.index, doc_id=work.doc_id, how="title", score=round(score, 3),
+                                     title=work.title)
+    # first author and year, last: only for an entry no other entry shares them with (2020a and 2020b are two
+    # works: neither can be told apart by them), and only a document no entry was matched to already
+    taken = {m.doc_id for m in found.values()}
+    for ref in references:
+        if ref.index in found or not ref.first_author or ref.year is None:
+            continue
+        siblings = [r for r in references if r.index != ref.index and r.year == ref.year
+                    and _fold(r.first_author) == _fold(ref.first_author)]
+        same = [w for w in works if w.doc_id not in taken and w.year == ref.year
+                and _fold(ref.first_author) in {_fold(a) for a in _surnames(w.authors)}]
+        if not siblings and len(same) == 1:
+            found[ref.index] = Match(reference=ref.index, doc_id=same[0].doc_id, how="author and year", score=0.6,
+                                     title=same[0].title)
+            taken.add(same[0].doc_id)
+    return [found.get(ref.index) or Match(reference=ref.index) for ref in references]
+
+
+def title_overlap(a: str, b: str) -> float:
+    """The smaller of the shares of each title's words (Chinese: characters) found in the other; 0 for none."""
+    left, right = _words(a), _words(b)
+    if not left or not right:
+        return 0.0
+    common = len(left & right)
+    return min(common / len(left), common / len(right))
+
+
+def _words(text: str) -> set[str]:
+    folded = _fold(text)
+    return set(re.findall(r"[a-z0-9]+", folded)) | set(re.findall(f"[{HAN}]", folded)) - {"the", "a", "an", "of"}
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold().strip()
+
+
+def _surnames(authors: str) -> list[str]:
+    """The surnames in a document's author line ('Smith, J.; Lee, K.' or 'J. Smith, K. Lee' or '张三, 李四')."""
+    out: list[str] = []
+    for part in re.split(r"[;；,，、]|\band\b|&", authors):
+        words = [w for w in re.findall(rf"[A-Za-z'’\-]+|[{HAN}]{{2,4}}", part) if len(w) > 1 or re.match(f"[{HAN}]", w)]
+        if words:
+            out.append(words[-1] if not re.match(f"[{HAN}]", words[0]) and len(words) > 1 else words[0])
+    return out
