@@ -77,7 +77,8 @@ def test_quick_checks_run_first_in_order_and_unsure_or_mixed_ones_go_on_to_a_tri
                 CLAIMS[3]: result(VerdictLabel.refuted, 0.8), CLAIMS[4]: result(confidence=0.95)}
     order = []
 
-    async def quick(text):
+    async def quick(claim):
+        text = claim.text
         order.append(("quick", text))
         return verdicts[text]
 
@@ -103,7 +104,7 @@ def test_quick_checks_run_first_in_order_and_unsure_or_mixed_ones_go_on_to_a_tri
 
 
 def test_trials_never_and_all(store):
-    async def quick(text):
+    async def quick(claim):
         return result(confidence=0.1)
 
     tried = []
@@ -114,7 +115,7 @@ def test_trials_never_and_all(store):
 
     asyncio.run(drain(CheckQueue(store, new_check(store, "never"), quick=quick, trial=trial)))
     assert tried == []
-    asyncio.run(drain(CheckQueue(store, new_check(store, "all", texts=CLAIMS[:2]), quick=lambda t: quick(t),
+    asyncio.run(drain(CheckQueue(store, new_check(store, "all", texts=CLAIMS[:2]), quick=lambda c: quick(c),
                                  trial=trial)))
     assert tried == CLAIMS[:2]
 
@@ -124,7 +125,8 @@ def test_a_server_that_goes_down_pauses_the_queue_and_a_resume_loses_no_finished
     calls = []
     down = {"now": False}
 
-    async def quick(text):
+    async def quick(claim):
+        text = claim.text
         calls.append(text)
         if text == CLAIMS[2] and not down["now"]:
             down["now"] = True
@@ -147,7 +149,8 @@ def test_a_server_that_goes_down_pauses_the_queue_and_a_resume_loses_no_finished
 def test_a_claim_that_fails_alone_is_marked_with_why_and_the_others_go_on(store):
     check_id = new_check(store, "never")
 
-    async def quick(text):
+    async def quick(claim):
+        text = claim.text
         if text == CLAIMS[1]:
             raise LibraryError("the vector table is damaged: run `courtroom library reindex`")
         if text == CLAIMS[3]:
@@ -163,7 +166,8 @@ def test_a_claim_that_fails_alone_is_marked_with_why_and_the_others_go_on(store)
 
     asked = []
 
-    async def mended(text):
+    async def mended(claim):
+        text = claim.text
         asked.append(text)
         return result()
 
@@ -178,7 +182,8 @@ def test_pause_stops_claims_in_flight_and_resume_runs_them_again(store):
     started = asyncio.Event()
 
     async def run_and_pause():
-        async def quick(text):
+        async def quick(claim):
+            text = claim.text
             if text == CLAIMS[1]:
                 started.set()
                 await asyncio.sleep(30)  # in flight when the pause comes
@@ -199,7 +204,7 @@ def test_pause_stops_claims_in_flight_and_resume_runs_them_again(store):
     assert events[-1].status is CheckStatus.paused
     assert [r.status for r in store.rows(check_id)][:2] == [ClaimStatus.done, ClaimStatus.pending]
 
-    async def quick(text):
+    async def quick(claim):
         return result()
 
     asyncio.run(drain(CheckQueue(store, check_id, quick=quick, trial=None)))
@@ -210,7 +215,7 @@ def test_a_trial_in_flight_resumes_with_the_id_it_was_given(store):
     check_id = new_check(store, "all", texts=CLAIMS[:1])
     seen_ids = []
 
-    async def quick(text):
+    async def quick(claim):
         return result()
 
     async def stopping(text, trial_id, started):
@@ -234,7 +239,7 @@ def test_a_trial_in_flight_resumes_with_the_id_it_was_given(store):
 def test_a_claim_sent_to_trial_by_the_user_runs_at_the_next_pass(store):
     check_id = new_check(store, "never", texts=CLAIMS[:2])
 
-    async def quick(text):
+    async def quick(claim):
         return result()
 
     tried = []

@@ -198,3 +198,42 @@ def test_the_command_line_lists_a_drafts_references_against_a_real_library(tmp_p
     assert listed[0]["cited_in_sentences"] == [1] and listed[1]["cited_in_sentences"] == [2]
     assert main([*base, "--language", "zh", "check", str(draft), "--references-only"]) == 0
     assert "被引用，但不在你的文献库中" in capsys.readouterr().out
+
+
+def test_a_claim_citing_the_wrong_paper_is_flagged(tmp_path, capsys):
+    """A whole check over a real library (PDFs in LanceDB and tantivy, the shipped claim verifier, the bundled chat
+    model): the claim whose cited paper says it is read there first and "supports"; the claim that cites a paper
+    saying something else gets "cited source does not support" beside its verdict, in the CSV, the JSON and the
+    report (break: the cited scope not searched first, and the wrong citation goes unflagged)."""
+    import csv
+
+    from courtroom_desktop.cli import main
+
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    _paper(papers / "okafor.pdf", "Iron Supplementation in Late Pregnancy and Maternal Anaemia", "Chidi Okafor",
+           "https://doi.org/10.1016/S2214-109X(19)30012-4\n\nIron supplements given in the third trimester reduced "
+           "anaemia at delivery by a third compared with placebo, in a trial of 1,200 pregnant women.")
+    _paper(papers / "lindqvist.pdf", "Prophylactic iron and gestational length: a cohort of 12,000 Swedish births",
+           "P. Lindqvist", "Gestational length did not differ between women who took prophylactic iron and those "
+                           "who did not, across 12,000 births in Sweden.")
+    draft = tmp_path / "memo.md"
+    draft.write_text("# Iron in pregnancy\n\nIron supplements given in the third trimester reduced anaemia at delivery "
+                     "by a third [1].\n\nIron supplements reduced anaemia at delivery by a third in a trial of 1,200 "
+                     "pregnant women [2].\n\n" + VANCOUVER[VANCOUVER.index("References"):], encoding="utf-8")
+    base = ["--config-dir", str(tmp_path / "config"), "--data-dir", str(tmp_path / "data")]
+    assert main([*base, "ingest", str(papers)]) == 0
+    out = tmp_path / "out"
+    assert main([*base, "check", str(draft), "--trials", "never", "--report", str(out), "--formats", "md,json,csv"]) == 0
+    capsys.readouterr()
+    claims = json.loads((out / "check.json").read_text(encoding="utf-8"))["claims"]
+    assert [c["claim"][-4:] for c in claims] == ["[1].", "[2]."]  # the reference list is not checked as claims
+    right, wrong = claims
+    assert right["cited_in_library"] is True and right["cited_source_says"] == "supports"
+    assert not right["cited_source_does_not_support"]
+    assert wrong["cited_reference"].startswith("2. Lindqvist") and wrong["cited_in_library"] is True
+    assert wrong["cited_source_says"] in ("refutes", "does not address") and wrong["cited_source_does_not_support"]
+    assert wrong["library_says"] == "supported"  # the rest of the library (Okafor) backs the claim itself
+    rows = list(csv.DictReader((out / "check.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert [r["cited_source_says"] for r in rows] == ["supports", wrong["cited_source_says"]]
+    assert "cited source does not support the claim" in (out / "check.md").read_text(encoding="utf-8")

@@ -47,7 +47,8 @@ JSON_SCHEMA = "courtroom-check/1"
 SOURCE_FILE = re.compile(r"^C\d+-E\d+(-p\d+\.(pdf|png)|\.html)$")
 CSV_COLUMNS = ("index", "claim", "location", "court_label", "court_confidence", "verdict_by", "trial_id", "citations",
                "signoff_decision", "reviewer_label", "reviewer", "signed_at", "note", "final_label", "status",
-               "problem", "warnings")
+               "problem", "warnings", "cited_reference", "cited_in_library", "cited_source_says", "library_says",
+               "retracted")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 _CSS_LABEL = {"supported": "v-supported", "refuted": "v-refuted", "mixed": "v-mixed",
@@ -266,6 +267,8 @@ def _claim_row(row: ClaimRow, items: list[Cited], lang: str) -> Row:
     verdict: list[Span] = [Text(verdict_text(row, lang), bold=True, css="label")]
     if row.quick and row.quick.reason:
         verdict += [Break(), Text(one_line(row.quick.reason), css="small")]
+    if row.claim.cites:
+        verdict += [Break(), Text(cited_text(row, lang), bold=row.cited_source_fails, css="small")]
     signoff = row.signoff
     overridden = signoff is not None and signoff.decision == "overridden" and signoff.label is not None
     signoff_css = _CSS_LABEL.get(signoff.label.value, "") if overridden and signoff and signoff.label else ""
@@ -277,6 +280,26 @@ def _claim_row(row: ClaimRow, items: list[Cited], lang: str) -> Row:
              tuple(passages) or (Text(_say(lang, "none")),),
              tuple(warnings))
     return Row(cells, id=f"claim-{row.index + 1}", css=("", "", _CSS_LABEL.get(label, ""), signoff_css, "", ""))
+
+
+def cited_text(row: ClaimRow, lang: str) -> str:
+    """What the claim cites and what that source says of it: 'Cited: Lindqvist 2016 (in your library): does not
+    support the claim'; a cited source the library lacks is named so."""
+    names = "; ".join(one_line(c.reference)[:80] for c in row.claim.cites)
+    if not row.cited_in_library:
+        return _say(lang, "cited_missing", names=names)
+    says = row.quick.cited_says if row.quick else ""
+    return _say(lang, f"cited_{says.replace(' ', '_')}" if says else "cited_unchecked", names=names)
+
+
+def cited_columns(row: ClaimRow) -> dict[str, object]:
+    """The CSV's and JSON's cited-source columns: the references, whether the library has them, what they say,
+    what the library says, and whether a cited source is retracted (not read yet: always False)."""
+    return {"cited_reference": "; ".join(c.reference for c in row.claim.cites),
+            "cited_in_library": row.cited_in_library if row.claim.cites else "",
+            "cited_source_says": (row.quick.cited_says if row.quick else "") or "",
+            "library_says": row.label.value if row.label else "",
+            "retracted": False}
 
 
 # ------------------------------------------------------------------------------------------------ JSON and CSV
@@ -298,6 +321,7 @@ def check_json(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], ma
                            "note": item.copy.note if item.copy else "",
                            "verifier": _reading(row, item.id)} for item in items],
             "missing_quantities": list(row.quick.missing) if row.quick else [],
+            **cited_columns(row), "cited_source_does_not_support": row.cited_source_fails,
             "warnings": list(row.quick.warnings) if row.quick else [],
         })
     return {"schema": JSON_SCHEMA, "app_version": __version__, "generated_at": made, "counts": record.counts(),
@@ -332,7 +356,7 @@ def render_csv(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]]) ->
             signoff.decision if signoff else "", signoff.label.value if signoff and signoff.label else "",
             signoff.reviewer if signoff else "", signoff.when() if signoff else "", signoff.note if signoff else "",
             row.final_label.value if row.final_label else "", row.status.value, row.problem,
-            "; ".join(row.quick.warnings) if row.quick else "",
+            "; ".join(row.quick.warnings) if row.quick else "", *cited_columns(row).values(),
         ]
         writer.writerow([_cell(v) for v in values])
     return buffer.getvalue()

@@ -23,6 +23,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from courtroom_desktop.core.check.records import (
+    CheckClaim,
     CheckStatus,
     ClaimRow,
     ClaimStatus,
@@ -37,7 +38,7 @@ from courtroom_desktop.core.records import Frozen
 
 log = logging.getLogger(__name__)
 
-Quick = Callable[[str], Awaitable[QuickResult]]
+Quick = Callable[[CheckClaim], Awaitable[QuickResult]]
 # (claim text, the trial id it already has or None, a callback taking the new trial's id) -> the trial's outcome
 Trial = Callable[[str, "str | None", Callable[[str], None]], Awaitable[TrialOutcome]]
 
@@ -137,7 +138,7 @@ class CheckQueue:
             started = self.clock()
             try:
                 if row.status is ClaimStatus.pending:
-                    result = await self.quick(row.claim.text)
+                    result = await self.quick(row.claim)
                     goes_on = self.trial is not None and wants_trial(row, result, spec.trials, spec.trial_below)
                     await asyncio.to_thread(self.store.record_quick, self.check_id, row.index, result,
                                             ClaimStatus.trial if goes_on else ClaimStatus.done)

@@ -59,20 +59,39 @@ def messages(claim: str, passages: Sequence[Evidence], ruled: Ruled, words: int 
     ]
 
 
+#: What a cited source's own passages say of a claim, by the label the rule gives over them alone
+SAYS: dict[VerdictLabel, Literal["supports", "refutes", "does not address"]] = {
+    VerdictLabel.supported: "supports", VerdictLabel.refuted: "refutes"}
+
+
 async def quick_check(claim: str, retriever: Retriever, model: ChatModel | None, verifier: Verifier, *, k: int = 6,
                       scope: Any = None, policy: TrialPolicy | None = None, max_tokens: int = 80,
-                      insufficient_cap: float = 0.5) -> QuickResult:
+                      insufficient_cap: float = 0.5, cited: Any = None) -> QuickResult:
     """Retrieve once with the claim, score every passage, decide by the rule, and ask ``model`` (None: no model) for
     the reason. ``policy``: while text goes to another machine, the search leaves private documents out and the call
-    is refused (TrialError) when one is in scope."""
+    is refused (TrialError) when one is in scope. ``cited``: the scope of the sources the claim cites (None: it cites
+    none the library has): they are searched first, what they alone say is ``cited_says``, and their passages come
+    first, before those of the rest of the library."""
     started = time.monotonic()
     if policy is not None and policy.sends_away:
         scope = policy.scope(scope)
-    found = await retriever.asearch([claim], k=k, scope=scope)
+        cited = policy.scope(cited) if cited is not None else None
+    first: list[Evidence] = []
+    cited_says: Literal["supports", "refutes", "does not address", ""] = ""
+    if cited is not None:
+        first = list(await retriever.asearch([claim], k=k, scope=cited))
+        cited_says = "does not address"
+        if first:
+            own = await asyncio.to_thread(verifier.score, [(claim, e.chunk.text) for e in first])
+            cited_says = SAYS.get(decide(claim, numbered([e.chunk.text for e in first], own), insufficient_cap).label,
+                                  "does not address")
+    rest = await retriever.asearch([claim], k=k, scope=scope)
+    seen = {e.chunk.id for e in first}
+    found = first + [e for e in rest if e.chunk.id not in seen]
     if not found:
-        return QuickResult(label=VerdictLabel.insufficient, confidence=0.0, reason=Message("No passage of the "
-                                                                                           "library matches the "
-                                                                                           "claim."), seconds=time.monotonic() - started)
+        return QuickResult(label=VerdictLabel.insufficient, confidence=0.0,
+                           reason=Message("No passage of the library matches the claim."), cited_says=cited_says,
+                           seconds=time.monotonic() - started)
     readings = await asyncio.to_thread(verifier.score, [(claim, e.chunk.text) for e in found])
     ruled = decide(claim, numbered([e.chunk.text for e in found], readings), insufficient_cap)
     reason, warnings, tokens = ruled.reason(language_of(claim)), [], 0
@@ -90,5 +109,5 @@ async def quick_check(claim: str, retriever: Retriever, model: ChatModel | None,
             reason, by = said, "model"
     return QuickResult(label=ruled.label, confidence=ruled.confidence, reason=reason[:400], reason_by=by,
                        passages=tuple(found), readings=tuple(readings), citations=ruled.backing,
-                       missing=ruled.missing, warnings=tuple(warnings), tokens=tokens,
+                       missing=ruled.missing, warnings=tuple(warnings), tokens=tokens, cited_says=cited_says,
                        seconds=round(time.monotonic() - started, 3))

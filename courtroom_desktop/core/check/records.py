@@ -59,6 +59,14 @@ class CheckSpec(Frozen):
     finder: str = Field("rules", description="How the claims were found: rules, model, or both.")
 
 
+class CitedSource(Frozen):
+    """A reference the claim's sentence cites (core.check.references) and the library document it is."""
+
+    reference: str = Field(description="The entry as the draft's reference list gives it.")
+    doc_id: str = Field("", description="The library document it was matched to; '' when the library lacks it.")
+    how: str = Field("", description="How it was matched: doi, title, or author and year.")
+
+
 class CheckClaim(Frozen):
     """A claim as the reviewer left it: found by the rules or the model, edited, merged, split or added by hand. A
     merged claim stands at the locations of all its sentences."""
@@ -68,6 +76,8 @@ class CheckClaim(Frozen):
     locations: tuple[Location, ...] = ()
     why: tuple[str, ...] = ()
     origin: Literal["rules", "model", "edited", "merged", "split", "added"] = "rules"
+    cites: tuple[CitedSource, ...] = Field((), description="The references its sentences cite; their documents are "
+                                           "searched first.")
 
 
 class QuickResult(Frozen):
@@ -89,6 +99,9 @@ class QuickResult(Frozen):
     readings: tuple[VerifierReading, ...] = ()
     citations: tuple[str, ...] = ()
     missing: tuple[str, ...] = Field((), description="The claim's numbers or quantities that no passage states.")
+    cited_says: Literal["supports", "refutes", "does not address", ""] = Field(
+        "", description="What the cited sources' own passages say of the claim, by the label rule over them alone: "
+        "'' when the claim cites nothing the library has.")
     warnings: tuple[str, ...] = ()
     tokens: int = 0
     seconds: float = 0.0
@@ -180,6 +193,16 @@ class ClaimRow(Frozen):
         if self.trial is not None and self.trial.label is not None:
             return "trial"
         return "quick check" if self.quick is not None else ""
+
+    @property
+    def cited_in_library(self) -> bool:
+        return any(c.doc_id for c in self.claim.cites)
+
+    @property
+    def cited_source_fails(self) -> bool:
+        """The finding a reviewer most needs: the claim cites a source the library has, and that source does not
+        support it (it refutes it, or does not address it)."""
+        return self.quick is not None and self.quick.cited_says in ("refutes", "does not address")
 
     @property
     def final_label(self) -> VerdictLabel | None:

@@ -398,6 +398,11 @@ WORDS: dict[str, str] = {
     'check.confidence': 'confidence {value}',
     'check.page': '{doc}, p. {pages}',
     'check.open_excerpt': 'excerpt',
+    'check.cited_missing': 'Cited: {names}: not in your library',
+    'check.cited_supports': 'Cited: {names}: supports the claim',
+    'check.cited_refutes': 'Cited: {names}: refutes the claim (cited source does not support the claim)',
+    'check.cited_does_not_address': 'Cited: {names}: does not address the claim (cited source does not support the claim)',
+    'check.cited_unchecked': 'Cited: {names}: not checked yet',
     'check.none': 'none',
     'check.location': '{where}',
     'check.intro': (

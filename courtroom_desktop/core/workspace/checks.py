@@ -66,7 +66,9 @@ class CheckService:
         from courtroom_desktop.core.check.review import from_found
 
         chosen = self.claim_finder(finder)
-        rules = from_found(find_claims(draft.sentences)) if chosen in ("rules", "both") else []
+        listed = self._in_reference_list(draft)
+        body = [s for s in draft.sentences if s.index not in listed]  # a reference entry is not a claim
+        rules = from_found(find_claims(body)) if chosen in ("rules", "both") else []
         if chosen == "rules":
             return rules, []
         from courtroom_desktop.core.check.model_claims import combine, find_with_model
@@ -75,6 +77,7 @@ class CheckService:
         models = self._parts.config.models
         judge = ServerLimits(models).wrap(self._parts.router.for_role("judge"), models.for_role("judge"))
         found, warnings = await find_with_model(draft, judge)
+        found = [c for c in found if not set(c.sentences) <= listed]
         return (combine(rules, found) if chosen == "both" else found), warnings
 
     def create(self, draft: Draft, claims: Sequence[CheckClaim], *, title: str = "",
@@ -103,7 +106,7 @@ class CheckService:
                          trial_below=settings.trial_below if trial_below is None else trial_below,
                          k=k or settings.passages, documents=tuple(sorted(scope.doc_ids or ())),
                          models=parts.model_labels(), finder=finder)
-        return parts.checks.create(spec, claims)
+        return parts.checks.create(spec, self.with_citations(draft, claims))
 
     def references(self, path: str | PathLike[str] | None = None, text: str | None = None) -> CitedReferences:
         """What a draft cites: its reference list, its in-text citations (each tied to the sentences that carry it)
@@ -119,11 +122,54 @@ class CheckService:
         matches = match_references(references, self._library.works()) if references else []
         return CitedReferences(references=tuple(references), citations=tuple(citations), matches=tuple(matches))
 
+    def _text_of(self, draft: Draft) -> str:
+        """The draft's whole text again ('' when its file cannot be read now)."""
+        from courtroom_desktop.core.check.drafts import draft_text
+        from courtroom_desktop.core.errors import CheckError
+
+        if draft.source == "pasted text":
+            return "\n".join(s.text for s in draft.sentences)
+        try:
+            return draft_text(Path(draft.source))
+        except CheckError:
+            return ""
+
+    def _in_reference_list(self, draft: Draft) -> set[int]:
+        """The sentences that belong to the draft's reference list (their text is part of one of its entries)."""
+        from courtroom_desktop.core.check.references import split_reference_list
+
+        _, entries = split_reference_list(self._text_of(draft))
+        listed = [" ".join(e.split()) for e in entries]
+        return {s.index for s in draft.sentences if listed and any(" ".join(s.text.split()) in e for e in listed)}
+
+    def with_citations(self, draft: Draft, claims: Sequence[CheckClaim]) -> builtins.list[CheckClaim]:
+        """``claims`` with the references their sentences cite (``CheckClaim.cites``), each matched to the library;
+        a draft that cites nothing, or whose text cannot be read again, leaves them as they are."""
+        from courtroom_desktop.core.check.records import CitedSource
+        from courtroom_desktop.core.check.references import find_citations, match_references, read_references
+
+        references = read_references(self._text_of(draft))
+        if not references:
+            return builtins.list(claims)
+        matches = match_references(references, self._library.works())
+        by_sentence: dict[int, builtins.list[int]] = {}
+        for citation in find_citations(((s.index, s.text) for s in draft.sentences), references):
+            by_sentence.setdefault(citation.sentence, []).extend(citation.references)
+        out = []
+        for claim in claims:
+            cited = sorted({r for i in claim.sentences for r in by_sentence.get(i, [])})
+            cites = tuple(CitedSource(reference=references[r].text[:300], doc_id=matches[r].doc_id,
+                                      how=matches[r].how) for r in cited)
+            out.append(claim.model_copy(update={"cites": cites}) if cites else claim)
+        return out
+
     # ---------------------------------------------------------------- running one
     def queue(self, ref: str) -> CheckQueue:
         """The queue of a stored check (id or unique prefix), new or stopped, ready to ``run()``: quick checks with
         the judge's model, full trials with every role's, each model's calls held to its server's ``max_parallel``
         (core.llm.limits), today's privacy rule applied to every search and call."""
+        import asyncio
+
         from courtroom_desktop.core.check.queue import CheckQueue
         from courtroom_desktop.core.check.quick import quick_check
         from courtroom_desktop.core.check.records import QuickResult
@@ -147,13 +193,13 @@ class CheckService:
         cap = parts.config.debate.verdict_rule.insufficient_max_confidence
         trials = self._trials
 
-        async def quick(text: str) -> QuickResult:
-            return await quick_check(text, retriever, judge, verifier, k=spec.k, scope=scope, policy=policy,
-                                     insufficient_cap=cap)
+        async def quick(claim: CheckClaim) -> QuickResult:
+            cited_ids = sorted({c.doc_id for c in claim.cites if c.doc_id})
+            cited = await asyncio.to_thread(parts.scope, cited_ids) if cited_ids else None
+            return await quick_check(claim.text, retriever, judge, verifier, k=spec.k, scope=scope, policy=policy,
+                                     insufficient_cap=cap, cited=cited)
 
         async def trial(text: str, trial_id: str | None, started: Callable[[str], None]) -> TrialOutcome:
-            import asyncio
-
             if trial_id is None:
                 run = await asyncio.to_thread(trials.start, text, "claim", list(spec.documents) or None,
                                               models=models)
