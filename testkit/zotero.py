@@ -43,6 +43,7 @@ class ZItem:
     attachment_key: str = ""
     item_type: str = "journalArticle"
     trashed: bool = False
+    retracted: dict | None = None  # Zotero's Retraction Watch data for the item (retractedItems.data), or None
 
     def __post_init__(self) -> None:
         if self.pdf is not None and not self.attachment_key:
@@ -165,6 +166,7 @@ CREATE TABLE collectionItems (collectionID INT NOT NULL, itemID INT NOT NULL, or
 CREATE TABLE itemAttachments (itemID INTEGER PRIMARY KEY, parentItemID INT, linkMode INT, contentType TEXT,
     path TEXT);
 CREATE TABLE deletedItems (itemID INTEGER PRIMARY KEY, dateDeleted DEFAULT CURRENT_TIMESTAMP NOT NULL);
+CREATE TABLE retractedItems (itemID INTEGER PRIMARY KEY, data TEXT, flag INT DEFAULT 0);
 """
 TYPES = {"attachment": 3, "journalArticle": 22, "book": 7, "note": 28, "report": 31}
 FIELDS = {"title": 1, "date": 6, "DOI": 26, "url": 13}
@@ -214,6 +216,8 @@ def write_data_folder(folder: Path, items: list[ZItem], collections: list[ZColle
             db.execute("INSERT INTO collectionItems (collectionID, itemID) VALUES (?, ?)", (ids[key], item_id))
         if item.trashed:
             db.execute("INSERT INTO deletedItems (itemID) VALUES (?)", (item_id,))
+        if item.retracted is not None:
+            db.execute("INSERT INTO retractedItems (itemID, data) VALUES (?, ?)", (item_id, json.dumps(item.retracted)))
         if item.pdf is not None:
             attachment_id, next_id = next_id, next_id + 1
             db.execute("INSERT INTO items (itemID, itemTypeID, libraryID, key) VALUES (?, ?, 1, ?)",

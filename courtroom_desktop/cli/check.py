@@ -199,7 +199,8 @@ def _references(cited: CitedReferences, as_json: bool) -> int:
                      "year": f"{ref.year or ''}{ref.letter}", "title": ref.title, "doi": ref.doi,
                      "cited_in_sentences": [i + 1 for i in cited.cited_by(ref.index)],
                      "in_library": match.found, "document": match.doc_id, "document_title": match.title,
-                     "matched_by": match.how, "score": match.score})
+                     "matched_by": match.how, "score": match.score, "notice": match.notice,
+                     "retracted": match.notice == "retraction"})
     unplaced = [c.text for c in cited.citations if not c.references]
     if as_json:
         print(json.dumps({"references": rows, "citations_without_reference": unplaced}, ensure_ascii=False, indent=2))
@@ -210,7 +211,8 @@ def _references(cited: CitedReferences, as_json: bool) -> int:
     table = Table("#", "reference", "cited in", "in your library")
     for ref, match in zip(cited.references, cited.matches, strict=True):
         who = " ".join(str(x) for x in (ref.first_author, f"{ref.year or ''}{ref.letter}") if x)
-        found = (f"{match.title} ({match.how}, {match.score:.2f})" if match.found else words.say(NOT_IN_LIBRARY))
+        found = (f"{match.title} ({match.how}, {match.score:.2f})" + (f" [{match.notice}]" if match.notice else "")
+                 if match.found else words.say(NOT_IN_LIBRARY))
         table.add_row(str(ref.number or ref.index + 1), escape(f"{who}: {ref.title}"),
                       ", ".join(str(i + 1) for i in cited.cited_by(ref.index)) or "-", escape(found))
     Console(highlight=False).print(table)

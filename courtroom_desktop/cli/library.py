@@ -8,6 +8,8 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from courtroom_desktop.cli import Context
     from courtroom_desktop.core.records import Chunk
     from courtroom_desktop.core.services.trials import Workspace
@@ -32,6 +34,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                                  "on another machine), or not")
     private.add_argument("document", help="document id (or a unique prefix of it) or file path")
     private.add_argument("state", choices=("on", "off"))
+    retractions = actions.add_parser(
+        "retractions", help="flag retracted, corrected or concerned works: import the Retraction Watch CSV (matched by "
+        "DOI and PubMed id; nothing is fetched), or list the flags (Zotero's are read when it is imported)")
+    retractions.add_argument("retraction_action", choices=("import", "list"), metavar="import|list")
+    retractions.add_argument("file", nargs="?", help="the Retraction Watch CSV (for import)")
     actions.add_parser("where", help="where the library lives (library.uri: this computer or object storage), and "
                        "this machine's folder of its local parts")
     credentials = actions.add_parser(
@@ -132,12 +139,33 @@ def _run(args: argparse.Namespace, workspace: Workspace) -> int:
             console.print(f"{store:>8}: {len(ids)} documents")
         console.print("consistent" if report["consistent"] else "[red]INCONSISTENT[/]: run `courtroom library reindex`")
         return 0 if report["consistent"] else 1
+    if args.action == "retractions":
+        return _retractions(args, workspace, console)
     if args.action == "private":
         doc = workspace.library.set_private(args.document, args.state == "on")
         console.print(f"{doc.id} {doc.title or doc.path}: {'private' if args.state == 'on' else 'not private'}",
                       highlight=False)
         return 0
     return 2
+
+
+def _retractions(args: argparse.Namespace, workspace: Workspace, console: Console) -> int:
+    from rich.markup import escape
+
+    if args.retraction_action == "import":
+        if not args.file:
+            console.print("give the CSV: `courtroom library retractions import retraction_watch.csv`")
+            return 2
+        listed, flagged = workspace.library.import_retractions(args.file)
+        console.print(f"{listed} notices in the file; {len(flagged)} documents of the library flagged", highlight=False)
+    notices = workspace.library.notices()
+    titles = {d.id: d.title or d.path for d in workspace.library.documents()}
+    for doc_id, notice in sorted(notices.items()):
+        when = f" {notice.date}" if notice.date else ""
+        why = f": {notice.reason}" if notice.reason else ""
+        console.print(escape(f"{doc_id} {titles.get(doc_id, '')}: {notice.kind}{when}{why} ({notice.source})"),
+                      highlight=False)
+    return 0
 
 
 def _credentials(args: argparse.Namespace, ctx: Context) -> int:

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, WithJsonSchema
 
@@ -162,6 +162,20 @@ def no_text_note(pages_without_text: Sequence[int], pages: int, pages_ocr: Itera
     return f"{head} They are not searchable until they are read by OCR (library.ocr)"
 
 
+class Notice(Frozen):
+    """A notice on a published work: retracted, corrected, or under an expression of concern (from Zotero's
+    Retraction Watch flags, or a Retraction Watch CSV: core.library.retractions)."""
+
+    kind: Literal["retraction", "correction", "expression of concern"]
+    date: str = ""
+    reason: str = ""
+    source: str = Field("", description="Where the notice was read: 'zotero' or 'retraction watch'.")
+
+    @property
+    def retracted(self) -> bool:
+        return self.kind == "retraction"
+
+
 class Evidence(Frozen):
     """A retrieved passage and how it was found."""
 
@@ -182,6 +196,12 @@ class Evidence(Frozen):
     rerank_score: float | None = None
     queries: tuple[str, ...] = Field((), description="Every query that found it, the most contributing first.")
     duplicates: tuple[str, ...] = Field((), description="Ids of near-duplicate chunks collapsed into this one.")
+    doc_notice: Notice | None = Field(None, description="A retraction, correction or expression of concern on the "
+                                      "passage's document; None when the library knows of none.")
+
+    @property
+    def retracted(self) -> bool:
+        return self.doc_notice is not None and self.doc_notice.retracted
 
 
 VERIFIER_STANCES = ("supports", "refutes", "neither")

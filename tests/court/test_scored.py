@@ -15,6 +15,7 @@ from courtroom_desktop.core.court.scored import (
     claim_confidence,
     contradicts,
     decide,
+    numbered,
 )
 from courtroom_desktop.core.records import VERIFIER_BACKS, VerifierReading
 
@@ -192,3 +193,14 @@ def test_a_judge_that_agrees_with_the_scores_keeps_its_summary(tmp_path, verifie
     ruled = decide(claim, [Scored(e.id, e.evidence.chunk.text, e.verifier) for e in first.pool])
     state = run_trial(tmp_path / "again", verifier, ruled.label.value, claim) if ruled.label != SUP else first
     assert state.verdict.label == ruled.label and state.verdict.draft_label is None
+
+
+def test_a_labels_strength_is_never_a_retracted_passages():
+    """Beside a weaker passage that is not retracted, a retracted one may be cited, but the label's confidence is the
+    other's (break: the strength taken from the best backing passage, retracted or not)."""
+    strong = VerifierReading(supports=0.95, refutes=0.02, neither=0.03)
+    weak = VerifierReading(supports=0.6, refutes=0.1, neither=0.3)
+    claim = "Iron cut anaemia by a third."
+    with_retracted = decide(claim, numbered([claim, claim], [strong, weak], [True, False]))
+    weak_alone = decide(claim, numbered([claim], [weak]))
+    assert with_retracted.label == weak_alone.label and with_retracted.confidence == weak_alone.confidence

@@ -285,7 +285,8 @@ def _claim_row(row: ClaimRow, items: list[Cited], lang: str) -> Row:
 def cited_text(row: ClaimRow, lang: str) -> str:
     """What the claim cites and what that source says of it: 'Cited: Lindqvist 2016 (in your library): does not
     support the claim'; a cited source the library lacks is named so."""
-    names = "; ".join(one_line(c.reference)[:80] for c in row.claim.cites)
+    names = "; ".join(one_line(c.reference)[:80] + (f" [{_term(lang, c.notice)}]" if c.notice else "")
+                      for c in row.claim.cites)
     if not row.cited_in_library:
         return _say(lang, "cited_missing", names=names)
     says = row.quick.cited_says if row.quick else ""
@@ -294,12 +295,12 @@ def cited_text(row: ClaimRow, lang: str) -> str:
 
 def cited_columns(row: ClaimRow) -> dict[str, object]:
     """The CSV's and JSON's cited-source columns: the references, whether the library has them, what they say,
-    what the library says, and whether a cited source is retracted (not read yet: always False)."""
+    what the library says, and whether a cited source is retracted."""
     return {"cited_reference": "; ".join(c.reference for c in row.claim.cites),
             "cited_in_library": row.cited_in_library if row.claim.cites else "",
             "cited_source_says": (row.quick.cited_says if row.quick else "") or "",
             "library_says": row.label.value if row.label else "",
-            "retracted": False}
+            "retracted": any(c.notice == "retraction" for c in row.claim.cites)}
 
 
 # ------------------------------------------------------------------------------------------------ JSON and CSV

@@ -83,7 +83,8 @@ async def quick_check(claim: str, retriever: Retriever, model: ChatModel | None,
         cited_says = "does not address"
         if first:
             own = await asyncio.to_thread(verifier.score, [(claim, e.chunk.text) for e in first])
-            cited_says = SAYS.get(decide(claim, numbered([e.chunk.text for e in first], own), insufficient_cap).label,
+            cited_says = SAYS.get(decide(claim, numbered([e.chunk.text for e in first], own,
+                                                         [e.retracted for e in first]), insufficient_cap).label,
                                   "does not address")
     rest = await retriever.asearch([claim], k=k, scope=scope)
     seen = {e.chunk.id for e in first}
@@ -93,7 +94,8 @@ async def quick_check(claim: str, retriever: Retriever, model: ChatModel | None,
                            reason=Message("No passage of the library matches the claim."), cited_says=cited_says,
                            seconds=time.monotonic() - started)
     readings = await asyncio.to_thread(verifier.score, [(claim, e.chunk.text) for e in found])
-    ruled = decide(claim, numbered([e.chunk.text for e in found], readings), insufficient_cap)
+    ruled = decide(claim, numbered([e.chunk.text for e in found], readings, [e.retracted for e in found]),
+                   insufficient_cap)
     reason, warnings, tokens = ruled.reason(language_of(claim)), [], 0
     by: Literal["rule", "model"] = "rule"
     if model is not None:

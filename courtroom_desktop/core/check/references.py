@@ -79,6 +79,7 @@ class Match(Frozen):
     how: Literal["doi", "title", "author and year", ""] = ""
     score: float = 0.0            # 1.0 for a DOI; the title overlap; 0.6 for author and year
     title: str = ""               # the document's title
+    notice: str = ""              # a notice on the document: retraction, correction, expression of concern
 
     @property
     def found(self) -> bool:

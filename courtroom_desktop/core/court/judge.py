@@ -239,7 +239,8 @@ async def _scored(court: Bench, state: TrialState) -> Ruled | None:
     readings = await court.readings(state)
     if not readings:
         return None
-    passages = [Scored(e.id, e.evidence.chunk.text, readings[e.id]) for e in state.pool if e.id in readings]
+    passages = [Scored(e.id, e.evidence.chunk.text, readings[e.id], e.evidence.retracted)
+                for e in state.pool if e.id in readings]
     return scored.decide(state.spec.claim, passages, court.settings.verdict_rule.insufficient_max_confidence)
 
 

@@ -53,6 +53,7 @@ class Scored:
     id: str
     text: str
     reading: VerifierReading
+    retracted: bool = False  # from a retracted work: it never carries a label alone
 
 
 @dataclass(frozen=True)
@@ -106,14 +107,21 @@ WORDS = {
 }
 
 
-def numbered(texts: Sequence[str], readings: Sequence[VerifierReading]) -> list[Scored]:
-    """Passages as a quick check shows them: E1, E2, ... in order, each with its reading."""
-    return [Scored(f"E{i}", text, reading) for i, (text, reading) in enumerate(zip(texts, readings, strict=True), 1)]
+def numbered(texts: Sequence[str], readings: Sequence[VerifierReading],
+             retracted: Sequence[bool] | None = None) -> list[Scored]:
+    """Passages as a quick check shows them: E1, E2, ... in order, each with its reading (and whether its work is
+    retracted)."""
+    flags = retracted or [False] * len(texts)
+    return [Scored(f"E{i}", text, reading, flag)
+            for i, (text, reading, flag) in enumerate(zip(texts, readings, flags, strict=True), 1)]
 
 
 def backing(passages: Sequence[Scored], stance: str, threshold: float = VERIFIER_BACKS) -> list[Scored]:
-    """The passages that back ``stance`` ('supports' or 'refutes'; ``VerifierReading.backs_at``), best first."""
+    """The passages that back ``stance`` ('supports' or 'refutes'; ``VerifierReading.backs_at``), best first. Passages
+    of retracted works back it only beside one that is not: alone, they back nothing."""
     found = [p for p in passages if p.reading.backs_at(threshold) == stance]
+    if found and all(p.retracted for p in found):
+        return []
     return sorted(found, key=lambda p: -p.reading.probability(stance))
 
 
@@ -132,8 +140,10 @@ def decide(claim: str, passages: Sequence[Scored], insufficient_cap: float = INS
     refuting = backing(passages, "refutes", threshold)
     best_s = max((p.reading.supports for p in passages), default=0.0)
     best_r = max((p.reading.refutes for p in passages), default=0.0)
-    s = supporting[0].reading.supports if supporting else 0.0
-    r = refuting[0].reading.refutes if refuting else 0.0
+    # the strength of a label is its best passage that is not from a retracted work (backing() keeps retracted ones
+    # only beside such a passage)
+    s = max((p.reading.supports for p in supporting if not p.retracted), default=0.0)
+    r = max((p.reading.refutes for p in refuting if not p.retracted), default=0.0)
     undecided = min(claim_confidence(1.0 - max(best_s, best_r), calibration), insufficient_cap)
     if supporting and refuting and abs(s - r) < MIXED_MARGIN:
         label, confidence = VerdictLabel.mixed, claim_confidence(min(s, r), calibration)

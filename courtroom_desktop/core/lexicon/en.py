@@ -411,6 +411,9 @@ WORDS: dict[str, str] = {
     # stored values (labels, tendencies, statuses, roles) by their names in the language
     'term.true': 'true',
     'term.false': 'false',
+    'term.retraction': 'retracted',
+    'term.correction': 'corrected',
+    'term.expression of concern': 'expression of concern',
     'term.supported': 'supported',
     'term.refuted': 'refuted',
     'term.mixed': 'mixed',

@@ -380,6 +380,9 @@ WORDS: dict[str, str] = {
     # stored values (labels, tendencies, statuses, roles) by their names in the language
     'term.true': '成立',
     'term.false': '不成立',
+    'term.retraction': '已撤稿',
+    'term.correction': '已更正',
+    'term.expression of concern': '关注声明',
     'term.supported': '支持',
     'term.refuted': '反驳',
     'term.mixed': '混合',

@@ -45,6 +45,7 @@ from courtroom_desktop.core.records import (
     IngestFinished,
     IngestStage,
     IngestStarted,
+    Notice,
 )
 
 if TYPE_CHECKING:
@@ -381,6 +382,10 @@ class Library:
         doc = self.catalog.get(doc_id)
         assert doc is not None
         return doc
+
+    def set_notice(self, doc_id: str, notice: Notice | None) -> None:
+        """A retraction, correction or expression of concern on a document, or none (the writer's rule)."""
+        self.writer.set_notice(doc_id, notice)
 
     def remove(self, doc_id: str) -> Document:
         """A document out of the library (the writer's rule); raises LibraryError for an unknown id."""

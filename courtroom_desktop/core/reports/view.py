@@ -225,11 +225,18 @@ def passage_label(record: TrialRecord, entry: PoolEntry, escape: Callable[[str],
     return doc_where(record, entry, escape) + (say(record, "comma") + escape(section) if section else "")
 
 
+def noticed_label(record: TrialRecord, entry: PoolEntry) -> str:
+    """``doc_label`` with the notice on the document, when it has one: 'Title (Smith 2020) [retracted]'."""
+    notice = entry.evidence.doc_notice
+    return doc_label(entry) + (f" [{term(record, notice.kind)}]" if notice is not None else "")
+
+
 def doc_where(record: TrialRecord, entry: PoolEntry, escape: Callable[[str], str] = str) -> str:
-    """'Document, page 4'; the document alone for a text document, which has no pages."""
+    """'Document, page 4'; the document alone for a text document, which has no pages. A retracted, corrected or
+    concerned work says so."""
     if not pages_label(entry):
-        return escape(doc_label(entry))
-    return say(record, "doc_page", doc=escape(doc_label(entry)), pages=escape(pages_label(entry)))
+        return escape(noticed_label(record, entry))
+    return say(record, "doc_page", doc=escape(noticed_label(record, entry)), pages=escape(pages_label(entry)))
 
 
 def finding_sources(record: TrialRecord, finding: Finding, escape: Callable[[str], str] = str) -> list[str]:
@@ -279,7 +286,7 @@ def evidence_head(record: TrialRecord, audience: Audience) -> list[str]:
 def evidence_cells(record: TrialRecord, entry: PoolEntry) -> list[str]:
     """The text cells of a row of the evidence table, 'Document' to 'Evidence level' (the format escapes them)."""
     chunk = entry.evidence.chunk
-    return [doc_label(entry), pages_label(entry), one_line(chunk.section_path), excerpt(chunk.text, 160),
+    return [noticed_label(record, entry), pages_label(entry), one_line(chunk.section_path), excerpt(chunk.text, 160),
             assessed_text(record, entry), found_by_text(record, entry),
             cited_by_text(record, entry) or say(record, "not_cited"), entry.level]
 

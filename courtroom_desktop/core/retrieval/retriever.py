@@ -457,7 +457,9 @@ class Retriever:
         kept = kept[:k]
         titles: dict[str, tuple[str, str, str, str]] = {}
         catalog = self.library.catalog
-        sources = catalog.sources({rows[cid][0].doc_id for cid in kept}) if hasattr(catalog, "sources") else {}
+        found_docs = {rows[cid][0].doc_id for cid in kept}
+        sources = catalog.sources(found_docs) if hasattr(catalog, "sources") else {}
+        notices = catalog.notices(found_docs) if hasattr(catalog, "notices") else {}
         evidence = []
         for cid in kept:
             item = by_id[cid]
@@ -472,7 +474,7 @@ class Retriever:
                 vector_rank=item.ranks.get(VECTOR), vector_score=item.scores.get(VECTOR),
                 rerank_score=rerank_scores.get(cid),
                 queries=tuple(q for q, _ in sorted(item.by_query.items(), key=lambda kv: -kv[1])),
-                duplicates=tuple(duplicates.get(cid, ())),
+                duplicates=tuple(duplicates.get(cid, ())), doc_notice=notices.get(chunk.doc_id),
             ))
         return evidence
 

@@ -120,6 +120,9 @@ class CheckService:
         references = parse(whole)
         citations = find_citations(((s.index, s.text) for s in draft.sentences), references)
         matches = match_references(references, self._library.works()) if references else []
+        notices = self._library.notices() if matches else {}
+        matches = [m.model_copy(update={"notice": notices[m.doc_id].kind}) if m.doc_id in notices else m
+                   for m in matches]
         return CitedReferences(references=tuple(references), citations=tuple(citations), matches=tuple(matches))
 
     def _text_of(self, draft: Draft) -> str:
@@ -152,6 +155,7 @@ class CheckService:
         if not references:
             return builtins.list(claims)
         matches = match_references(references, self._library.works())
+        notices = self._library.notices()
         by_sentence: dict[int, builtins.list[int]] = {}
         for citation in find_citations(((s.index, s.text) for s in draft.sentences), references):
             by_sentence.setdefault(citation.sentence, []).extend(citation.references)
@@ -159,7 +163,9 @@ class CheckService:
         for claim in claims:
             cited = sorted({r for i in claim.sentences for r in by_sentence.get(i, [])})
             cites = tuple(CitedSource(reference=references[r].text[:300], doc_id=matches[r].doc_id,
-                                      how=matches[r].how) for r in cited)
+                                      how=matches[r].how,
+                                      notice=notices[matches[r].doc_id].kind if matches[r].doc_id in notices else "")
+                          for r in cited)
             out.append(claim.model_copy(update={"cites": cites}) if cites else claim)
         return out
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.store.handoff import IngestEngine
     from courtroom_desktop.core.library.watch import FolderWatcher, WatchReport
     from courtroom_desktop.core.library.zotero import ZoteroImport
-    from courtroom_desktop.core.records import Chunk, Document, Evidence, IngestEvent, IngestFinished
+    from courtroom_desktop.core.records import Chunk, Document, Evidence, IngestEvent, IngestFinished, Notice
 
     EventSink = Callable[[IngestEvent], None]
 
@@ -140,6 +140,31 @@ class LibraryService:
                 doi = found.group(0).rstrip(".,;)") if found else ""
             works.append(Work(doc_id=doc.id, title=doc.title, authors=doc.authors, year=doc.year, doi=doi.lower()))
         return works
+
+    def notices(self) -> dict[str, Notice]:
+        """Document id -> its retraction, correction or expression of concern, for the documents that have one."""
+        return self._parts.library.catalog.notices()
+
+    def import_retractions(self, path: str | PathLike[str]) -> tuple[int, list[Document]]:
+        """A Retraction Watch CSV (core.library.retractions) matched to the library by DOI and PubMed id: each
+        matched document gets its notice. Returns (the notices the file lists, the documents flagged)."""
+        from courtroom_desktop.core.library.retractions import PMID, read_retraction_watch
+
+        listed = read_retraction_watch(Path(path).expanduser())
+        by_doi = {item.doi: item for item in listed if item.doi}
+        by_pmid = {item.pmid: item for item in listed if item.pmid}
+        library = self._parts.library
+        flagged: list[Document] = []
+        for work in self.works():
+            item = by_doi.get(work.doi) if work.doi else None
+            if item is None and by_pmid:
+                opening = " ".join(c.text for c in library.doc_chunks(work.doc_id)[:2])
+                found = PMID.search(opening)
+                item = by_pmid.get(found.group(1)) if found else None
+            if item is not None:
+                library.set_notice(work.doc_id, item.notice)
+                flagged.append(library.find(work.doc_id))
+        return len(listed), flagged
 
     # ---------------------------------------------------------------- changing it
     def ingest(self, paths: Iterable[str | PathLike[str]], on_event: EventSink | None = None,

@@ -26,7 +26,7 @@ from courtroom_desktop.core.library.shared.catalog import SharedCatalog
 from courtroom_desktop.core.library.shared.commit_lock import CommitLock
 from courtroom_desktop.core.library.shared.files import SharedFiles
 from courtroom_desktop.core.library.store.writer import ChunkStore, LibraryWriter, TextStore, Writable
-from courtroom_desktop.core.records import Chunk, DocStatus, Document
+from courtroom_desktop.core.records import Chunk, DocStatus, Document, Notice
 
 if TYPE_CHECKING:
     pass
@@ -88,6 +88,12 @@ class SharedWriter(LibraryWriter):
         self._writable()
         with self._committing():
             super().set_private(doc_id, private)
+
+    def set_notice(self, doc_id: str, notice: Notice | None) -> None:
+        """Shared with every machine, so under the commit lock; refused read-only."""
+        self._writable()
+        with self._committing():
+            super().set_notice(doc_id, notice)
 
     def set_meta(self, key: str, value: str) -> None:
         self._writable()

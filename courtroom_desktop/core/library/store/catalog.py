@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from courtroom_desktop.core.lexicon import message
-from courtroom_desktop.core.records import DocStatus, Document
+from courtroom_desktop.core.records import DocStatus, Document, Notice
 from courtroom_desktop.core.sqlite import SqliteFile
 
 SCHEMA = """
@@ -32,6 +32,7 @@ CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, key TEXT NOT NULL, v
     PRIMARY KEY (model, key));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sources (doc_id TEXT PRIMARY KEY, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS notices (doc_id TEXT PRIMARY KEY, notice TEXT NOT NULL);
 """
 FIELDS = ("id", "path", "sha256", "title", "authors", "year", "pages", "chunks", "sections", "status", "error", "added_at",
           "pages_without_text", "pages_ocr", "kind", "private")
@@ -170,6 +171,23 @@ class Catalog(SqliteFile):
                 part = ids[start:start + 500]
                 found.update(self._db.execute(f"{sql} WHERE s.doc_id IN ({', '.join('?' * len(part))})", part))
         return found
+
+    def set_notice(self, doc_id: str, notice: Notice | None) -> None:
+        """A retraction, correction or expression of concern on a document (None: it has none any more)."""
+        with self._lock:
+            if notice is None:
+                self._db.execute("DELETE FROM notices WHERE doc_id = ?", (doc_id,))
+            else:
+                self._db.execute("INSERT OR REPLACE INTO notices (doc_id, notice) VALUES (?, ?)",
+                                 (doc_id, notice.model_dump_json()))
+
+    def notices(self, doc_ids: Iterable[str] | None = None) -> dict[str, Notice]:
+        """Document id -> its notice, for these documents (all when None)."""
+        with self._lock:
+            rows = self._db.execute("SELECT doc_id, notice FROM notices").fetchall()
+        wanted = None if doc_ids is None else set(doc_ids)
+        return {doc_id: Notice.model_validate_json(notice) for doc_id, notice in rows
+                if wanted is None or doc_id in wanted}
 
     def drop_sources(self, doc_ids: Iterable[str]) -> None:
         with self._lock:

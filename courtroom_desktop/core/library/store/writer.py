@@ -26,7 +26,7 @@ from typing import Protocol
 import numpy as np
 
 from courtroom_desktop.core.library.store.catalog import Catalog, text_key
-from courtroom_desktop.core.records import Chunk, DocStatus, Document
+from courtroom_desktop.core.records import Chunk, DocStatus, Document, Notice
 
 
 class ChunkStore(Protocol):
@@ -155,6 +155,11 @@ class LibraryWriter:
         """A document marked private (its text never goes to another machine) or not."""
         with self.lock:
             self.catalog.set_private(doc_id, private)
+
+    def set_notice(self, doc_id: str, notice: Notice | None) -> None:
+        """A retraction, correction or expression of concern on a document, or none."""
+        with self.lock:
+            self.catalog.set_notice(doc_id, notice)
 
     def set_source(self, doc_id: str, record: str, citation: tuple[str, str, int | None] | None = None) -> None:
         """Where a document came from (a reference manager's record, JSON) and, with ``citation``, the title, authors

@@ -7,6 +7,7 @@ tags/itemTags, collections/collectionItems, itemAttachments, deletedItems, libra
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -18,6 +19,7 @@ from courtroom_desktop.core.errors import LibraryError
 from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.library.zotero.items import Attachment, ZoteroItem, year_of
 from courtroom_desktop.core.library.zotero.local_api import collection_keys
+from courtroom_desktop.core.records import Notice
 
 SKIPPED_TYPES = ("attachment", "note", "annotation")
 
@@ -96,6 +98,7 @@ def _items(db: sqlite3.Connection, folder: Path, collection: str | None) -> list
         attachments.setdefault(parent, []).append(
             Attachment(key=keys[item_id], path=_attachment_path(folder, keys[item_id], mode, path),
                        content_type=content_type or ""))
+    retracted = _retracted(db)
     items = []
     for item_id, key, kind, library_id in rows:
         if kind in SKIPPED_TYPES or item_id in deleted or (wanted is not None and item_id not in wanted):
@@ -105,8 +108,26 @@ def _items(db: sqlite3.Connection, folder: Path, collection: str | None) -> list
             key=key, title=data.get("title", "").strip(), creators=tuple(creators.get(item_id, [])),
             year=year_of(data.get("date")), doi=data.get("DOI", "").strip(), tags=tuple(tags.get(item_id, [])),
             collections=tuple(in_collections.get(item_id, [])), attachments=tuple(attachments.get(item_id, [])),
-            group=groups.get(library_id)))
+            group=groups.get(library_id), retraction=retracted.get(item_id)))
     return items
+
+
+def _retracted(db: sqlite3.Connection) -> dict[int, Notice]:
+    """Zotero's Retraction Watch flags: the ``retractedItems`` table (itemID, data: JSON with the retraction's date
+    and reasons, flag); an item the user chose to keep flagged still counts."""
+    if not _has(db, "retractedItems"):
+        return {}
+    found: dict[int, Notice] = {}
+    for item_id, data in db.execute("SELECT itemID, data FROM retractedItems"):
+        try:
+            info = json.loads(data) if data else {}
+        except ValueError:
+            info = {}
+        reasons = info.get("reasons") if isinstance(info, dict) else None
+        found[item_id] = Notice(kind="retraction", date=str(info.get("date", "") if isinstance(info, dict) else "")[:32],
+                                reason="; ".join(str(r) for r in reasons)[:300] if isinstance(reasons, list) else "",
+                                source="zotero")
+    return found
 
 
 def _attachment_path(folder: Path, key: str, mode: int | None, path: str | None) -> Path | None:

@@ -9,6 +9,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from courtroom_desktop.core.records import Notice
+
 YEAR = re.compile(r"\b(1[5-9]\d\d|2\d\d\d)\b")
 PDF = "application/pdf"
 
@@ -35,6 +37,7 @@ class ZoteroItem:
     collections: tuple[str, ...] = ()  # collection names
     attachments: tuple[Attachment, ...] = ()
     group: int | None = None  # a group library's id; None for the user's own library
+    retraction: Notice | None = None  # Zotero's Retraction Watch flag (the data folder's retractedItems table)
 
     @property
     def link(self) -> str:

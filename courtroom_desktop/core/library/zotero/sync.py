@@ -96,6 +96,8 @@ def import_items(library: Library, items: list[ZoteroItem], scope: str, on_event
                                   authors=item.authors, year=item.year, cite=item.cite, link=item.link, doi=item.doi,
                                   tags=item.tags, collections=item.collections, scopes=scopes)
             library.writer.set_source(doc.id, record.to_json(), (record.title, record.authors, record.year))
+            if item.retraction is not None:
+                library.writer.set_notice(doc.id, item.retraction)
             result.linked += 1
     if result.cancelled:
         return result
