@@ -157,6 +157,7 @@ class MainWindow(FirstRun, QMainWindow):
         ws.sig_workspace_changed.connect(self._on_workspace_changed)
 
         self.library.sig_documents.connect(self._on_documents)
+        self.library.sig_notices.connect(self.documents_model.set_notices)
         self.library.sig_busy.connect(self._on_library_busy)
         self.library_panel.sig_add_files.connect(self.add_files)
         self.library_panel.sig_add_folder.connect(self.add_folder)

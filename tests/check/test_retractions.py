@@ -163,3 +163,28 @@ def test_a_trial_reports_evidence_table_marks_a_retracted_work(tmp_path):
     for claim, expected in (("Iron cuts anaemia.", "Iron trial [retraction]"), ("补铁可降低贫血。", "已撤稿")):
         record = TrialRecord(trial_id="t", generated_at="now", spec=TrialSpec(claim=claim), pool=(entry,), turns=())
         assert expected in evidence_cells(record, entry)[0]
+
+
+def test_the_library_panel_marks_a_flagged_document(qapp, monkeypatch):
+    """The documents table shows a retracted work as such beside its title, in the window's language, with the
+    notice in its tooltip (break: the title column leaving the notice out, and it fails)."""
+    from PySide6.QtCore import Qt
+
+    from courtroom_desktop.core.records import DocStatus, Document, Notice
+    from courtroom_desktop.ui import i18n
+    from courtroom_desktop.ui.qt_models.documents import DOCUMENT, DocumentsModel
+
+    doc = Document(id="d1", path="/p/iron.pdf", sha256="0" * 64, title="Iron trial", status=DocStatus.ready)
+    model = DocumentsModel()
+    model.set_documents([doc], [])
+    model.set_notices({"d1": Notice(kind="retraction", date="2021-03-01", reason="fabricated data", source="zotero")})
+    index = model.index(0, DOCUMENT)
+    assert model.data(index, Qt.ItemDataRole.DisplayRole) == "Iron trial \u2014 retracted"
+    assert "fabricated data" in model.data(index, Qt.ItemDataRole.ToolTipRole)
+    monkeypatch.setenv("COURTROOM_LANGUAGE", "zh_CN")
+    i18n.install(qapp)
+    try:
+        assert "已撤稿" in model.data(index, Qt.ItemDataRole.DisplayRole)
+    finally:
+        monkeypatch.setenv("COURTROOM_LANGUAGE", "en")
+        i18n.install(qapp)

@@ -36,6 +36,7 @@ ZOTERO_CHECK_MS = 5 * 60 * 1000
 
 class LibraryController(Controller):
     sig_documents = Signal(list, list)
+    sig_notices = Signal(dict)  # doc id -> its Notice (retraction, correction, expression of concern)
     """(documents: list[Document], failures: list[(path, reason)]) after every change."""
     sig_busy = Signal(bool)
     """True while an ingest or re-index runs (one at a time)."""
@@ -93,10 +94,12 @@ class LibraryController(Controller):
     async def _refresh(self) -> None:
         await self.workspace.library()
         core = self.workspace.workspace
-        docs, failures, location = await asyncio.to_thread(
-            lambda: (core.library.documents(), core.library.failures(), core.library.location))
+        docs, failures, location, notices = await asyncio.to_thread(
+            lambda: (core.library.documents(), core.library.failures(), core.library.location,
+                     core.library.notices()))
         self.documents, self.failures = list(docs), [(path, why) for path, why in failures]
         self.sig_location.emit(location.describe(), location.read_only)
+        self.sig_notices.emit(notices)
         self.sig_documents.emit(self.documents, self.failures)
 
     # ---------------------------------------------------------------- writing

@@ -15,7 +15,7 @@ from courtroom_desktop.ui.qt_models import ProgressRole, RecordTableModel
 from courtroom_desktop.ui.theme import accent
 
 if TYPE_CHECKING:
-    from courtroom_desktop.core.records import Document, FileProgress, IngestEvent
+    from courtroom_desktop.core.records import Document, FileProgress, IngestEvent, Notice
 
 COLUMNS = (QT_TRANSLATE_NOOP("", "Document"), QT_TRANSLATE_NOOP("", "Status"), QT_TRANSLATE_NOOP("", "Pages"),
            QT_TRANSLATE_NOOP("", "Sections"), QT_TRANSLATE_NOOP("", "Chunks"), QT_TRANSLATE_NOOP("", "Reason"),
@@ -28,6 +28,10 @@ STATUSES = (QT_TRANSLATE_NOOP("", "ready"), QT_TRANSLATE_NOOP("", "failed"), QT_
             QT_TRANSLATE_NOOP("", "removing"), QT_TRANSLATE_NOOP("", "queued"), QT_TRANSLATE_NOOP("", "cancelled"),
             QT_TRANSLATE_NOOP("", "indexing"), QT_TRANSLATE_NOOP("", "text"), QT_TRANSLATE_NOOP("", "note"))
 
+
+#: A notice on a document, shown beside its title (through tr)
+NOTICE_WORDS = {"retraction": QT_TRANSLATE_NOOP("", "retracted"), "correction": QT_TRANSLATE_NOOP("", "corrected"),
+                "expression of concern": QT_TRANSLATE_NOOP("", "expression of concern")}
 
 class LibraryUse(Protocol):
     """One document across the stored trials (the core's LibraryUse, as the workspace gives it)."""
@@ -98,6 +102,7 @@ class DocumentsModel(RecordTableModel[DocRow]):
         super().__init__(parent)
         self._active: dict[str, tuple[str, int | None]] = {}  # path -> (status, progress) during an ingest
         self.use: dict[str, LibraryUse] = {}  # doc id -> LibraryUse across the stored trials (once asked for)
+        self.notices: dict[str, Notice] = {}  # doc id -> a retraction, correction or expression of concern
 
     # ---------------------------------------------------------------- Qt
     def cell(self, row: DocRow, column: int, role: int) -> Any:
@@ -106,7 +111,9 @@ class DocumentsModel(RecordTableModel[DocRow]):
         if role == Qt.ItemDataRole.DisplayRole:
             doc = row.doc
             if column == DOCUMENT:
-                return row.title + (tr(" (private)") if doc is not None and doc.private else "")
+                notice = self.notices.get(row.doc_id)
+                return (row.title + (tr(" (private)") if doc is not None and doc.private else "")
+                        + (" \u2014 " + tr(NOTICE_WORDS[notice.kind]) if notice is not None else ""))
             if column == STATUS:
                 return tr(row.status)
             if column in (PAGES, SECTIONS, CHUNKS):
@@ -127,6 +134,10 @@ class DocumentsModel(RecordTableModel[DocRow]):
                                                cited=use.trials_cited, citations=use.citations)
             if column == REASON and row.reason:
                 return say(row.reason)
+            if column == DOCUMENT and (notice := self.notices.get(row.doc_id)) is not None:
+                return "\n".join(x for x in (tr(NOTICE_WORDS[notice.kind]), notice.date, notice.reason,
+                                             tr("from Zotero") if notice.source == "zotero"
+                                             else tr("from Retraction Watch")) if x)
             doc = row.doc
             extra = ""
             if doc is not None:
@@ -136,6 +147,8 @@ class DocumentsModel(RecordTableModel[DocRow]):
             elif row.reason:
                 extra = say(row.reason)
             return f"{row.path}\n{extra}".strip()
+        if role == Qt.ItemDataRole.ForegroundRole and column == DOCUMENT and row.doc_id in self.notices:
+            return accent("error") if self.notices[row.doc_id].retracted else accent("warning")
         if role == Qt.ItemDataRole.ForegroundRole and column == USE and row.doc_id in self.use:
             return accent("warning") if self.use[row.doc_id].never_retrieved else None
         if role == Qt.ItemDataRole.ForegroundRole and column in (STATUS, REASON):
@@ -148,6 +161,12 @@ class DocumentsModel(RecordTableModel[DocRow]):
         return None
 
     # ---------------------------------------------------------------- records in
+    def set_notices(self, notices: dict[str, Notice]) -> None:
+        """Retractions, corrections and expressions of concern, by document id (shown beside the title)."""
+        self.notices = dict(notices)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, DOCUMENT), self.index(len(self._rows) - 1, DOCUMENT))
+
     def set_documents(self, documents: Sequence[Document], failures: Sequence[tuple[str, str]]) -> None:
         rows = [DocRow(path=d.path, doc=d, status=d.status.value, reason=d.error or d.no_text_note()) for d in documents]
         known = {r.path for r in rows}

@@ -1950,6 +1950,19 @@ Re-embed now?</source>
         <translation>笔记</translation>
     </message>
     <message>
+        <source>retracted</source>
+        <extracomment>A notice on a document, shown beside its title (through tr)</extracomment>
+        <translation>已撤稿</translation>
+    </message>
+    <message>
+        <source>corrected</source>
+        <translation>已更正</translation>
+    </message>
+    <message>
+        <source>expression of concern</source>
+        <translation>关注声明</translation>
+    </message>
+    <message>
         <source>cited {citations}× in {trials} trials</source>
         <translation>在 {trials} 次审理中被引用 {citations} 次</translation>
     </message>
@@ -1984,6 +1997,14 @@ Re-embed now?</source>
     <message>
         <source>in the scope of {scope} trials, retrieved in {retrieved}, cited in {cited} ({citations} citations)</source>
         <translation>在 {scope} 次审理的范围内，{retrieved} 次被检索到，{cited} 次被引用（共 {citations} 处引用）</translation>
+    </message>
+    <message>
+        <source>from Zotero</source>
+        <translation>来自 Zotero</translation>
+    </message>
+    <message>
+        <source>from Retraction Watch</source>
+        <translation>来自 Retraction Watch</translation>
     </message>
     <message>
         <source>ID</source>
