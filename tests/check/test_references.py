@@ -237,3 +237,20 @@ def test_a_claim_citing_the_wrong_paper_is_flagged(tmp_path, capsys):
     rows = list(csv.DictReader((out / "check.csv").read_text(encoding="utf-8-sig").splitlines()))
     assert [r["cited_source_says"] for r in rows] == ["supports", wrong["cited_source_says"]]
     assert "cited source does not support the claim" in (out / "check.md").read_text(encoding="utf-8")
+
+
+def test_the_annotated_copys_note_names_the_cited_source_and_what_it_says():
+    """The comment on a claim in the annotated draft (Word, PDF, Markdown) names the source it cites and what that
+    source says, in the draft's language (break: note_of without the cited line, and it fails)."""
+    from courtroom_desktop.core.check.annotate import note_of
+    from courtroom_desktop.core.check.records import CheckClaim, CitedSource, ClaimRow, QuickResult
+    from courtroom_desktop.core.court.records import VerdictLabel
+
+    claim = CheckClaim(text="Prophylactic iron shortened gestation [2].", sentences=(1,),
+                       cites=(CitedSource(reference="2. Lindqvist P, Berg K. Prophylactic iron and gestational length.",
+                                          doc_id="lindqvist", how="title"),))
+    row = ClaimRow(index=1, claim=claim, quick=QuickResult(label=VerdictLabel.insufficient, confidence=0.3,
+                                                           cited_says="does not address"))
+    english, chinese = note_of(row, "en"), note_of(row, "zh")
+    assert "Lindqvist" in english and "cited source does not support the claim" in english, english
+    assert "Lindqvist" in chinese and "所引来源不支持该主张" in chinese and "主张 2" in chinese, chinese

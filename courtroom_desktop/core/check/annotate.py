@@ -18,7 +18,16 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from courtroom_desktop.core.check.export import Cited, cited, lang_of, passage_text, signoff_text, verdict_text
+from courtroom_desktop.core import lexicon
+from courtroom_desktop.core.check.export import (
+    Cited,
+    cited,
+    cited_text,
+    lang_of,
+    passage_text,
+    signoff_text,
+    verdict_text,
+)
 from courtroom_desktop.core.check.records import CheckRecord, ClaimRow
 from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.reports.md_writer import md_escape
@@ -43,15 +52,18 @@ def colour_of(row: ClaimRow) -> tuple[float, float, float]:
 
 
 def note_of(row: ClaimRow, lang: str = "en") -> str:
-    """What a claim's note says: the court's verdict, the key citations and the sign-off, a line each."""
-    lines = [f"Claim {row.index + 1}" if lang != "zh" else f"主张 {row.index + 1}",
-             ("Court: " if lang != "zh" else "法庭：") + verdict_text(row, lang)]
+    """What a claim's note says: the court's verdict, what its cited source says, the key citations and the
+    sign-off, a line each (the wording: the lexicon's ``check.note_*``)."""
+    words = lexicon.section(lang if lexicon.has(lang) else "en", "check.")
+    lines = [words["note_claim"].format(n=row.index + 1), words["note_court"].format(verdict=verdict_text(row, lang))]
+    if row.claim.cites:
+        lines.append(cited_text(row, lang))
     passages = [passage_text(Cited(id=cid, evidence=ev, copy=None), lang) for cid, ev in cited(row)]
     if passages:
-        lines.append(("Key passages: " if lang != "zh" else "关键文段：") + "; ".join(passages))
-    lines.append(("Sign-off: " if lang != "zh" else "审核：") + signoff_text(row, lang))
+        lines.append(words["note_passages"].format(passages="; ".join(passages)))
+    lines.append(words["note_signoff"].format(signoff=signoff_text(row, lang)))
     if row.problem:
-        lines.append(("Problem: " if lang != "zh" else "问题：") + one_line(row.problem))
+        lines.append(words["note_problem"].format(problem=one_line(lexicon.say(lang, row.problem))))
     return "\n".join(lines)
 
 

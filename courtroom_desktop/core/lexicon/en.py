@@ -403,6 +403,11 @@ WORDS: dict[str, str] = {
     'check.cited_refutes': 'Cited: {names}: refutes the claim (cited source does not support the claim)',
     'check.cited_does_not_address': 'Cited: {names}: does not address the claim (cited source does not support the claim)',
     'check.cited_unchecked': 'Cited: {names}: not checked yet',
+    'check.note_claim': 'Claim {n}',
+    'check.note_court': 'Court: {verdict}',
+    'check.note_passages': 'Key passages: {passages}',
+    'check.note_signoff': 'Sign-off: {signoff}',
+    'check.note_problem': 'Problem: {problem}',
     'check.none': 'none',
     'check.location': '{where}',
     'check.intro': (
