@@ -260,7 +260,7 @@ def _text(record: CheckRecord, path: Path, out: Path, lang: str) -> Path:
                 marks.append((starts[loc.paragraph] + loc.end, f"[^c{row.index + 1}]"))
     for at, mark in sorted(marks, key=lambda m: m[0], reverse=True):
         text = text[:at] + mark + text[at:]
-    heading = "Verdicts of Courtroom Desktop" if lang != "zh" else "Courtroom Desktop 的核查裁决"
+    heading = lexicon.word(lang if lexicon.has(lang) else "en", "check.note_heading")
     notes = [f"[^c{row.index + 1}]: " + " \u2014 ".join(md_escape(line) for line in note_of(row, lang).split("\n")[1:])
              for row in record.rows]
     out.write_text(text.rstrip() + f"\n\n---\n\n**{heading}**\n\n" + "\n".join(notes) + "\n", encoding="utf-8")

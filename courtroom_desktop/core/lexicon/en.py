@@ -408,6 +408,8 @@ WORDS: dict[str, str] = {
     'check.note_passages': 'Key passages: {passages}',
     'check.note_signoff': 'Sign-off: {signoff}',
     'check.note_problem': 'Problem: {problem}',
+    'check.note_heading': 'Verdicts of Courtroom Desktop',
+    'report.more_documents': ' and {more} more',
     'check.none': 'none',
     'check.location': '{where}',
     'check.intro': (

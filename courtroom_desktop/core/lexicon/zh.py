@@ -379,6 +379,8 @@ WORDS: dict[str, str] = {
     'check.note_passages': '关键文段：{passages}',
     'check.note_signoff': '审核：{signoff}',
     'check.note_problem': '问题：{problem}',
+    'check.note_heading': 'Courtroom Desktop 的核查裁决',
+    'report.more_documents': ' 等另外 {more} 份',
     'check.none': '无',
     'check.location': '{where}',
     'check.intro': '每条主张均列出法庭的裁决，并在旁边列出审核人的意见。文段链接会打开原文页面的副本，文段已高亮。',
@@ -1311,4 +1313,10 @@ MESSAGES: dict[str, str] = {
         '无法读取（{type(exc).__name__}：{exc}）',
     'cited, not in your library':
         '被引用，但不在你的文献库中',
+    '{path}: cannot be read ({exc})':
+        '{path}：无法读取（{exc}）',
+    '{path}: not a Retraction Watch CSV (no column {columns})':
+        '{path}：不是 Retraction Watch 的 CSV（没有 {columns} 列）',
+    'give the CSV of the Retraction Watch database, as downloaded':
+        '请提供原样下载的 Retraction Watch 数据库 CSV',
 }

@@ -38,8 +38,8 @@ TERM_KEYS = frozenset({"label", "proposed", "leans", "record_label", "status", "
 # parameters some templates need that depend on the language: (params, lang) -> extra fields
 _EXTRA: dict[str, Callable[[Mapping[str, Any], str], dict[str, str]]] = {
     Code.warning_private_left_out.value: lambda p, lang: {
-        "more_text": "" if not p.get("more") else (f" and {p['more']} more" if lang == "en" else f" 等另外 {p['more']} 份"),
-        "roles": str(p.get("roles", "")) if lang == "en" else "、".join(
+        "more_text": lexicon.word(lang, "report.more_documents", more=p["more"]) if p.get("more") else "",
+        "roles": str(p.get("roles", "")) if lang == "en" else lexicon.word(lang, "report.list").join(
             lexicon.section(lang, "role.").get(r.strip(), r.strip()) for r in str(p.get("roles", "")).split(",")),
     },
 }
