@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -50,6 +51,7 @@ from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.widgets.check_table import CheckTablePanel, ClaimPane
 from courtroom_desktop.ui.widgets.inspector import EvidenceInspector
 from courtroom_desktop.ui.widgets.notice_bar import NoticeBar
+from courtroom_desktop.ui.widgets.references_panel import ReferencesPanel
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
 if TYPE_CHECKING:
@@ -613,7 +615,11 @@ class CheckWindow(QWidget):
         self.lower_splitter.setSizes([620, 760])
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("checkSplitter")
-        self.splitter.addWidget(self.results)
+        self.references = ReferencesPanel()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.results, self.tr("Claims"))
+        self.tabs.addTab(self.references, self.tr("References"))
+        self.splitter.addWidget(self.tabs)
         self.splitter.addWidget(self.lower_splitter)
         self.splitter.setSizes([310, 560])
         results_page = QWidget()
@@ -638,6 +644,7 @@ class CheckWindow(QWidget):
         c.sig_busy.connect(self.start.set_busy)
         c.sig_draft.connect(self._on_draft)
         c.sig_opened.connect(self._on_opened)
+        c.sig_references.connect(self.references.set_references)
         c.sig_row.connect(self.rows_model.update_row)
         c.sig_progress.connect(self.results.on_progress)
         c.sig_paused.connect(self.results.show_paused)

@@ -438,3 +438,38 @@ def test_a_claim_sent_to_a_full_trial_runs_it_and_the_trial_opens_in_the_main_wi
     run(qloop, scenario(), 180)
     assert window.transcript_model.rowCount() > 0
     assert len(quick_calls(judge)) == 1  # the quick check was not run again for the trial
+
+
+def test_the_references_tab_lists_what_the_draft_cites(make_window, sample_library_template, qloop, tmp_path):
+    """A stored check opened in the window: its References tab lists the draft's reference list, the sentence that
+    cites each entry and the library document it is (by title), or "cited, not in your library" (break: the
+    controller not sending the references, and the table stays empty)."""
+    from courtroom_desktop.core.services.check import find_claims, from_found
+    from courtroom_desktop.ui.widgets.references_panel import ReferencesPanel
+
+    ws, _ = check_workspace(tmp_path, sample_library_template)
+    draft_path = tmp_path / "cited.md"
+    draft_path.write_text(
+        "# Memo\n\nVitamin D in pregnancy raised birth weight by 5% [1]. Obesity rose in 40% of adults [2].\n\n"
+        "## References\n\n1. SciFact A. Vitamin D in pregnancy and bone health (dossier A). Dossiers. 2024.\n"
+        "2. Nobody B. A paper the library does not hold. J Nothing. 2020.\n", encoding="utf-8")
+    draft = ws.checks.read_draft(draft_path)
+    ws.checks.create(draft, from_found(find_claims(draft.sentences)), title="Cited memo")
+    window = make_window(workspace=ws)
+
+    async def scenario():
+        check = await open_check_window(window)
+        await until(lambda: check.start.checks_model.rowCount() == 1, 20, "the stored check")
+        check.start.checks.selectRow(0)
+        check.start.open_button.click()
+        await until(lambda: check.references.table.rowCount() == 2, 20, "the references")
+        return check
+
+    check = run(qloop, scenario(), 90)
+    panel: ReferencesPanel = check.references
+    cells = [[panel.table.item(r, c).text() for c in range(panel.table.columnCount())] for r in range(2)]
+    assert cells[0][3].startswith("Vitamin D in pregnancy and bone health") and "by title" in cells[0][3]
+    assert cells[1][3] == "cited, not in your library"
+    assert cells[0][2] == "1" and cells[1][2] == "2"
+    assert "2 references, 1 of them in your library" in panel.summary.text()
+    assert check.tabs.tabText(1) == "References"

@@ -48,6 +48,8 @@ class CheckController(Controller):
     sig_exported = Signal(list, list)
     """(paths written, notes on what could not be done as asked)."""
     sig_busy = Signal(bool)
+    sig_references = Signal(object)
+    """What the open check's draft cites (a CitedReferences), for the References tab."""
     """True while a draft is read, a check created or an export runs."""
 
     def __init__(self, workspace: WorkspaceController, parent: QObject | None = None):
@@ -110,6 +112,14 @@ class CheckController(Controller):
     def _show(self, record: CheckRecord) -> None:
         self.check_id, self.record = record.id, record
         self.sig_opened.emit(record)
+        self.tasks.spawn(self._references(record), QT_TRANSLATE_NOOP("", "Reading the draft's references"))
+
+    async def _references(self, record: CheckRecord) -> None:
+        """What the check's draft cites, matched to the library (the References tab); a draft file that is gone
+        since is reported like any failure."""
+        spec = record.spec
+        path, text = (spec.draft, None) if spec.draft_sha256 else (None, spec.pasted_text or "")
+        self.sig_references.emit(await asyncio.to_thread(self.ws.checks.references, path, text))
 
     # ---------------------------------------------------------------- stored checks
     def open(self, check_id: str, resume: bool = False) -> asyncio.Task[None] | None:

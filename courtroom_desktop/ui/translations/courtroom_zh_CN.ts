@@ -2800,6 +2800,10 @@ The roles (and the embedder) by their stored names, shown through tr (where each
         <translation>正在创建核查</translation>
     </message>
     <message>
+        <source>Reading the draft&apos;s references</source>
+        <translation>读取草稿的参考文献</translation>
+    </message>
+    <message>
         <source>Opening a check</source>
         <translation>打开核查</translation>
     </message>
@@ -3291,6 +3295,51 @@ The roles (and the embedder) by their stored names, shown through tr (where each
         <source>structured call</source>
         <translation>结构化调用</translation>
     </message>
+    <message>
+        <source>Reference</source>
+        <translation>参考文献条目</translation>
+    </message>
+    <message>
+        <source>Cited in sentences</source>
+        <translation>引用它的句子</translation>
+    </message>
+    <message>
+        <source>In your library</source>
+        <translation>在你的文献库中</translation>
+    </message>
+    <message>
+        <source>Notice</source>
+        <translation>声明</translation>
+    </message>
+    <message>
+        <source>by DOI</source>
+        <extracomment>How a reference was matched, shown through tr</extracomment>
+        <translation>按 DOI</translation>
+    </message>
+    <message>
+        <source>by title</source>
+        <translation>按标题</translation>
+    </message>
+    <message>
+        <source>by first author and year</source>
+        <translation>按第一作者和年份</translation>
+    </message>
+    <message>
+        <source>The references of the draft appear here once a check is open.</source>
+        <translation>打开一项核查后，草稿的参考文献会显示在这里。</translation>
+    </message>
+    <message>
+        <source>References of the draft</source>
+        <translation>草稿的参考文献</translation>
+    </message>
+    <message>
+        <source>{count} references, {found} of them in your library.</source>
+        <translation>共 {count} 条参考文献，其中 {found} 条在你的文献库中。</translation>
+    </message>
+    <message>
+        <source>No reference list found in the draft (a heading &apos;References&apos;, &apos;Bibliography&apos; or &apos;参考文献&apos;).</source>
+        <translation>草稿中没有找到参考文献列表（标题为“References”“Bibliography”或“参考文献”）。</translation>
+    </message>
 </context>
 <context>
     <name>CheckExportDialog</name>
@@ -3383,6 +3432,14 @@ The roles (and the embedder) by their stored names, shown through tr (where each
     <message>
         <source>Check a draft</source>
         <translation>核查草稿</translation>
+    </message>
+    <message>
+        <source>Claims</source>
+        <translation>主张</translation>
+    </message>
+    <message>
+        <source>References</source>
+        <translation>参考文献</translation>
     </message>
     <message>
         <source>Evidence</source>
