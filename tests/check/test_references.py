@@ -173,19 +173,25 @@ def _paper(path, title: str, author: str, body: str) -> None:
     document.close()
 
 
+def _iron_papers(tmp_path):
+    """Two papers of the Vancouver draft's list: Okafor (its DOI printed on the first page) and Lindqvist."""
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    _paper(papers / "okafor.pdf", "Iron Supplementation in Late Pregnancy and Maternal Anaemia", "Chidi Okafor",
+           "https://doi.org/10.1016/S2214-109X(19)30012-4\n\nIron supplements given in the third trimester reduced "
+           "anaemia at delivery by a third compared with placebo, in a trial of 1,200 pregnant women.")
+    _paper(papers / "lindqvist.pdf", "Prophylactic iron and gestational length: a cohort of 12,000 Swedish births",
+           "P. Lindqvist", "Gestational length did not differ between women who took prophylactic iron and those "
+                           "who did not, across 12,000 births in Sweden.")
+    return papers
+
+
 def test_the_command_line_lists_a_drafts_references_against_a_real_library(tmp_path, capsys):
     """`courtroom check DRAFT --references-only --json` over a real library (PDFs ingested into LanceDB and tantivy):
     a DOI printed on a paper's first page, a title, and a reference the library lacks."""
     from courtroom_desktop.cli import main
 
-    papers = tmp_path / "papers"
-    papers.mkdir()
-    _paper(papers / "okafor.pdf", "Iron Supplementation in Late Pregnancy and Maternal Anaemia", "Chidi Okafor",
-           "https://doi.org/10.1016/S2214-109X(19)30012-4\n\nIron given in the third trimester reduced anaemia at "
-           "delivery by 33 percent compared with placebo in 1,200 women.")
-    _paper(papers / "lindqvist.pdf", "Prophylactic iron and gestational length: a cohort of 12,000 Swedish births",
-           "P. Lindqvist", "Gestational length did not differ between women who took prophylactic iron and those "
-                           "who did not, across 12,000 births in Sweden.")
+    papers = _iron_papers(tmp_path)
     base = ["--config-dir", str(tmp_path / "config"), "--data-dir", str(tmp_path / "data")]
     assert main([*base, "ingest", str(papers)]) == 0
     draft = tmp_path / "draft.md"
@@ -209,14 +215,7 @@ def test_a_claim_citing_the_wrong_paper_is_flagged(tmp_path, capsys):
 
     from courtroom_desktop.cli import main
 
-    papers = tmp_path / "papers"
-    papers.mkdir()
-    _paper(papers / "okafor.pdf", "Iron Supplementation in Late Pregnancy and Maternal Anaemia", "Chidi Okafor",
-           "https://doi.org/10.1016/S2214-109X(19)30012-4\n\nIron supplements given in the third trimester reduced "
-           "anaemia at delivery by a third compared with placebo, in a trial of 1,200 pregnant women.")
-    _paper(papers / "lindqvist.pdf", "Prophylactic iron and gestational length: a cohort of 12,000 Swedish births",
-           "P. Lindqvist", "Gestational length did not differ between women who took prophylactic iron and those "
-                           "who did not, across 12,000 births in Sweden.")
+    papers = _iron_papers(tmp_path)
     draft = tmp_path / "memo.md"
     draft.write_text("# Iron in pregnancy\n\nIron supplements given in the third trimester reduced anaemia at delivery "
                      "by a third [1].\n\nIron supplements reduced anaemia at delivery by a third in a trial of 1,200 "
