@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.services.trials import DecisionOutcome
 
 CITE_SCHEME = "cite"
+#: A notice on a work (records.Notice.kind), shown beside its title wherever it appears (through tr)
+NOTICE_WORDS = {"retraction": QT_TRANSLATE_NOOP("", "retracted"), "correction": QT_TRANSLATE_NOOP("", "corrected"),
+                "expression of concern": QT_TRANSLATE_NOOP("", "expression of concern")}
 #: The roles (and the embedder) by their stored names, shown through tr (where each one's text goes)
 ROLE_WORDS = (QT_TRANSLATE_NOOP("", "prosecution"), QT_TRANSLATE_NOOP("", "defense"), QT_TRANSLATE_NOOP("", "judge"),
               QT_TRANSLATE_NOOP("", "embedder"))

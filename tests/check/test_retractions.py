@@ -188,3 +188,27 @@ def test_the_library_panel_marks_a_flagged_document(qapp, monkeypatch):
     finally:
         monkeypatch.setenv("COURTROOM_LANGUAGE", "en")
         i18n.install(qapp)
+
+
+def test_the_trials_evidence_table_marks_a_retracted_work(qapp):
+    """The courtroom's evidence table (and the citation chips' tooltips) name a retracted work as such, in red
+    (break: the document column showing the bare title, and it fails)."""
+    from PySide6.QtCore import Qt
+
+    from courtroom_desktop.core.court.records import PoolEntry, Seat
+    from courtroom_desktop.core.records import Chunk, Evidence, Notice
+    from courtroom_desktop.ui.qt_models.evidence import DOCUMENT, EvidenceModel
+    from courtroom_desktop.ui.theme import accent
+    from courtroom_desktop.ui.widgets.transcript import chip_tip
+
+    chunk = Chunk(id="d-0000", doc_id="d", ordinal=0, section_path="", page_start=0, page_end=0, char_start=0,
+                  char_end=10, text="Iron cut anaemia by a third.")
+    entry = PoolEntry(id="E1", evidence=Evidence(chunk=chunk, doc_title="Iron trial",
+                                                 doc_notice=Notice(kind="retraction", source="zotero")),
+                      round=1, found_by=Seat.starts_against, query="q")
+    model = EvidenceModel()
+    model.add(entry)
+    index = model.index(0, DOCUMENT)
+    assert model.data(index, Qt.ItemDataRole.DisplayRole) == "Iron trial [retracted]"
+    assert model.data(index, Qt.ItemDataRole.ForegroundRole) == accent("error")
+    assert "Iron trial [retracted]" in chip_tip("E1", True, "", lambda _id: entry)

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Qt
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.qt_models import ProgressRole, RecordTableModel
+from courtroom_desktop.ui.text import NOTICE_WORDS
 from courtroom_desktop.ui.theme import accent
 
 if TYPE_CHECKING:
@@ -28,10 +29,6 @@ STATUSES = (QT_TRANSLATE_NOOP("", "ready"), QT_TRANSLATE_NOOP("", "failed"), QT_
             QT_TRANSLATE_NOOP("", "removing"), QT_TRANSLATE_NOOP("", "queued"), QT_TRANSLATE_NOOP("", "cancelled"),
             QT_TRANSLATE_NOOP("", "indexing"), QT_TRANSLATE_NOOP("", "text"), QT_TRANSLATE_NOOP("", "note"))
 
-
-#: A notice on a document, shown beside its title (through tr)
-NOTICE_WORDS = {"retraction": QT_TRANSLATE_NOOP("", "retracted"), "correction": QT_TRANSLATE_NOOP("", "corrected"),
-                "expression of concern": QT_TRANSLATE_NOOP("", "expression of concern")}
 
 class LibraryUse(Protocol):
     """One document across the stored trials (the core's LibraryUse, as the workspace gives it)."""

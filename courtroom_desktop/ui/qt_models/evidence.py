@@ -12,7 +12,7 @@ from PySide6.QtCore import QLocale, QObject, Qt
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordTableModel
-from courtroom_desktop.ui.text import assessed_words, clock, pages_label
+from courtroom_desktop.ui.text import NOTICE_WORDS, assessed_words, clock, pages_label
 from courtroom_desktop.ui.theme import accent
 
 if TYPE_CHECKING:
@@ -56,6 +56,8 @@ class EvidenceModel(RecordTableModel["PoolEntry"]):
         self._assessed: dict[str, Assessment] = {}  # evidence id -> Assessment
 
     def cell(self, entry: PoolEntry, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.ForegroundRole and column == DOCUMENT and entry.evidence.doc_notice is not None:
+            return accent("error") if entry.evidence.retracted else accent("warning")
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(entry, column)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -101,6 +103,9 @@ class EvidenceModel(RecordTableModel["PoolEntry"]):
             return tr(entry.level)
         if column == DOCUMENT:
             title = entry.evidence.doc_title or entry.evidence.doc_path.rsplit("/", 1)[-1]
+            notice = entry.evidence.doc_notice
+            if notice is not None:  # a retracted, corrected or concerned work says so wherever it is shown
+                title += f" [{tr(NOTICE_WORDS[notice.kind])}]"
             return f"{title} \u2014 {chunk.section_title}" if chunk.section_title else title
         if column == PAGE:
             return pages_label(chunk)

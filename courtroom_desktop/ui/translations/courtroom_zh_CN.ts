@@ -1951,7 +1951,7 @@ Re-embed now?</source>
     </message>
     <message>
         <source>retracted</source>
-        <extracomment>A notice on a document, shown beside its title (through tr)</extracomment>
+        <extracomment>A notice on a work (records.Notice.kind), shown beside its title wherever it appears (through tr)</extracomment>
         <translation>已撤稿</translation>
     </message>
     <message>

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
+from courtroom_desktop.ui.text import NOTICE_WORDS
 from courtroom_desktop.ui.theme import accent
 
 if TYPE_CHECKING:
@@ -19,8 +20,6 @@ COLUMNS = (QT_TRANSLATE_NOOP("", "#"), QT_TRANSLATE_NOOP("", "Reference"), QT_TR
 #: How a reference was matched, shown through tr
 HOW = {"doi": QT_TRANSLATE_NOOP("", "by DOI"), "title": QT_TRANSLATE_NOOP("", "by title"),
        "author and year": QT_TRANSLATE_NOOP("", "by first author and year")}
-NOTICES = {"retraction": QT_TRANSLATE_NOOP("", "retracted"), "correction": QT_TRANSLATE_NOOP("", "corrected"),
-           "expression of concern": QT_TRANSLATE_NOOP("", "expression of concern")}
 
 
 class ReferencesPanel(QWidget):
@@ -52,7 +51,7 @@ class ReferencesPanel(QWidget):
             where = ", ".join(str(i + 1) for i in cited.cited_by(ref.index)) or "\u2014"
             library = (f"{match.title} ({tr(HOW.get(match.how, match.how))}, {match.score:.2f})" if match.found
                        else say(NOT_IN_LIBRARY))
-            notice = tr(NOTICES[match.notice]) if match.notice in NOTICES else ""
+            notice = tr(NOTICE_WORDS[match.notice]) if match.notice in NOTICE_WORDS else ""
             for column, text in enumerate((str(ref.number or ref.index + 1), " ".join(ref.text.split()), where,
                                            library, notice)):
                 item = QTableWidgetItem(text)

@@ -47,6 +47,7 @@ from courtroom_desktop.ui.qt_models.transcript import (
     VerdictItem,
 )
 from courtroom_desktop.ui.text import (
+    NOTICE_WORDS,
     TENDENCY_WORDS,
     citations_html,
     cite_href,
@@ -107,7 +108,9 @@ def chip_tip(evidence_id: str, valid: bool, problem: str, lookup: Lookup) -> str
     if entry is not None:
         chunk = entry.evidence.chunk
         where = f", p. {chunk.page_start + 1}" if chunk.page_start >= 0 else ""  # a text document has no pages (-1)
-        tip = f"{entry.evidence.doc_title}{where}\n{chunk.text[:240]}"
+        notice = entry.evidence.doc_notice
+        marked = f" [{tr(NOTICE_WORDS[notice.kind])}]" if notice is not None else ""
+        tip = f"{entry.evidence.doc_title}{marked}{where}\n{chunk.text[:240]}"
     if not valid:
         tip = (tr("Rejected citation: {problem}").format(problem=problem) + f"\n{tip}").strip()
     return tip or evidence_id
