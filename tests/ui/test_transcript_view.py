@@ -17,7 +17,7 @@ from .records import scripted_trial
 
 def passage(evidence_id: str):
     chunk = SimpleNamespace(page_start=4, text=f"The passage behind {evidence_id}.")
-    return SimpleNamespace(evidence=SimpleNamespace(doc_title="Trial report", chunk=chunk))
+    return SimpleNamespace(evidence=SimpleNamespace(doc_title="Trial report", chunk=chunk, doc_notice=None))
 
 
 def test_cards_follow_a_live_trial(qtbot, tmp_path):
