@@ -44,6 +44,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--report", metavar="DIR", help="write the report, the CSV and the annotated draft into DIR")
     parser.add_argument("--formats", default=FORMATS_DEFAULT, metavar="LIST",
                         help=f"report formats, comma-separated (default {FORMATS_DEFAULT})")
+    parser.add_argument("--min-worth", type=float, metavar="W",
+                        help="check only the claims whose check-worthiness (0 to 1: opinions, plans and definitions "
+                             "score low) is at least W (default: the setting check.min_worth; 0: every claim found)")
     parser.add_argument("--finder", choices=["auto", "rules", "model", "both"],
                         help="how claims are found (default: the setting check.finder, auto)")
     parser.add_argument("--trials", choices=["auto", "never", "all"],
@@ -83,8 +86,17 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             claims, warnings = asyncio.run(workspace.checks.find_claims(draft, finder))
         for warning in warnings:
             print(f"courtroom check: {warning}", file=sys.stderr)
+        from courtroom_desktop.core.services.check import worth
+
+        min_worth = workspace.config.check.min_worth if args.min_worth is None else args.min_worth
         if args.list_claims:
-            return _list(draft, claims, args.json)
+            return _list(draft, claims, args.json, min_worth)
+        if not args.claims:  # an edited list is checked as the reviewer left it
+            kept = [claim for claim in claims if worth(claim.text) >= min_worth]
+            if len(kept) < len(claims):
+                print(f"courtroom check: not checking {len(claims) - len(kept)} of {len(claims)} claims: worth less "
+                      f"than {min_worth:.2f} (--min-worth 0 checks them all)", file=sys.stderr)
+            claims = kept
         if not claims:
             print(f"{draft.source}: no claims worth checking among {len(draft.sentences)} sentences")
             return 0
@@ -97,17 +109,29 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         workspace.close()
 
 
-def _list(draft: Draft, claims: Sequence[CheckClaim], as_json: bool) -> int:
+def _list(draft: Draft, claims: Sequence[CheckClaim], as_json: bool, min_worth: float) -> int:
+    """Every claim found, each with its check-worthiness; the ones under ``min_worth`` are marked (JSON: a list
+    for --claims holds the ones at or above it, the others under "below_min_worth")."""
+    from courtroom_desktop.core.services.check import worth
+
+    scores = [worth(c.text) for c in claims]
     if as_json:
+        def item(claim: CheckClaim, score: float) -> dict[str, object]:
+            return {**claim.model_dump(mode="json"), "worth": score}
+
         print(json.dumps({"draft": draft.source, "kind": draft.kind, "language": draft.language,
-                          "sentences": len(draft.sentences),
-                          "claims": [c.model_dump(mode="json") for c in claims]}, ensure_ascii=False, indent=2))
+                          "sentences": len(draft.sentences), "min_worth": min_worth,
+                          "claims": [item(c, w) for c, w in zip(claims, scores, strict=True) if w >= min_worth],
+                          "below_min_worth": [item(c, w) for c, w in zip(claims, scores, strict=True) if w < min_worth]},
+                         ensure_ascii=False, indent=2))
         return 0
-    print(f"{draft.source}: {len(claims)} claims worth checking among {len(draft.sentences)} sentences "
-          f"({draft.kind}, {draft.language})")
-    for number, claim in enumerate(claims, start=1):
+    below = sum(1 for w in scores if w < min_worth)
+    print(f"{draft.source}: {len(claims)} claims found among {len(draft.sentences)} sentences "
+          f"({draft.kind}, {draft.language}); {len(claims) - below} worth checking at {min_worth:.2f}")
+    for number, (claim, score) in enumerate(zip(claims, scores, strict=True), start=1):
         where = "; ".join(loc.describe() for loc in claim.locations)
-        print(f"\n[{number}] {where}  ({', '.join(claim.why) or claim.origin})\n  {claim.text}")
+        mark = "" if score >= min_worth else "  -- below --min-worth, not checked"
+        print(f"\n[{number}] {where}  ({', '.join(claim.why) or claim.origin}; worth {score:.2f}){mark}\n  {claim.text}")
     return 0
 
 

@@ -16,8 +16,12 @@ def add_claims_action(actions: argparse._SubParsersAction[argparse.ArgumentParse
         "claims", help="precision, recall and F1 of finding check-worthy sentences in labelled drafts",
         description="Read each draft of a folder (NAME.md, .txt, .docx or .pdf beside NAME.labels.jsonl: one "
         '{"sentence", "checkworthy", "why"} per body sentence, in order), find its check-worthy sentences and print '
-        "precision, recall and F1 per language. The tuning set: --drafts tests/check/data/tuning.")
+        "precision, recall and F1 per language: the rule finder's, then the claims among them worth at least "
+        "--min-worth (what the review page shows). The tuning sets: --drafts tests/check/data/tuning and "
+        "tests/check/data/worth; the held-out one: tests/check/data/heldout.")
     parser.add_argument("--drafts", required=True, metavar="DIR", help="folder of labelled drafts")
+    parser.add_argument("--min-worth", type=float, metavar="W",
+                        help="the check-worthiness threshold (default: the setting check.min_worth)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     return parser
 
@@ -25,14 +29,18 @@ def add_claims_action(actions: argparse._SubParsersAction[argparse.ArgumentParse
 def run_claims_action(args: argparse.Namespace, ctx: Context) -> int:
     from courtroom_desktop.core.services.evaluation import run_claims
 
-    rows = run_claims(Path(args.drafts).expanduser())
+    min_worth = ctx.config.check.min_worth if args.min_worth is None else args.min_worth
+    folder = Path(args.drafts).expanduser()
+    finders = {"rules": run_claims(folder), f"worth >= {min_worth:.2f}": run_claims(folder, min_worth)}
     if args.json:
-        print(json.dumps([row.model_dump() for row in rows], indent=2))
+        print(json.dumps([{"finder": finder, **row.model_dump()} for finder, rows in finders.items() for row in rows],
+                         indent=2))
         return 0
-    print("| language | drafts | labelled | found | precision | recall | F1 |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for row in rows:
-        s = row.score
-        print(f"| {row.language} | {len(row.drafts)} | {s.labelled} | {s.found} | {s.precision:.3f} | {s.recall:.3f} "
-              f"| {s.f1:.3f} |")
+    print("| finder | language | drafts | labelled | found | precision | recall | F1 |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for finder, rows in finders.items():
+        for row in rows:
+            s = row.score
+            print(f"| {finder} | {row.language} | {len(row.drafts)} | {s.labelled} | {s.found} | {s.precision:.3f} "
+                  f"| {s.recall:.3f} | {s.f1:.3f} |")
     return 0

@@ -461,6 +461,10 @@ class CheckSettings(_Section):
                                                                                  decimals=2))
     passages: int = Field(6, ge=1, le=30, description="Passages the quick check retrieves per claim.",
                           json_schema_extra=shown("Passages per claim"))
+    min_worth: float = Field(0.19, ge=0, le=1, description="Claims scoring less than this for check-worthiness "
+                             "(0: nothing to verify, 1: clearly a fact) are hidden on the review page and not checked "
+                             "by `courtroom check`; 0 keeps every claim found.",
+                             json_schema_extra=shown("Hide claims worth less than", step=0.05, decimals=2))
     reviewer: str = Field("", description="The name a sign-off is made under (empty: the computer's user name).")
 
 

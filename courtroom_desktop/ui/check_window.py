@@ -1,8 +1,10 @@
 """The check window (issue #28): a whole draft is the unit of work. Non-modal, beside the main window:
 
 1. start: choose a draft (.pdf .docx .md .txt) or paste its text; or reopen (or delete) a stored check;
-2. review: the claims found, each editable in place, with where it stands and why it was found; remove, merge the
-   selected (adjacent or not), split at the text cursor, add a sentence of the draft; then "Check N claims";
+2. review: the claims found, each editable in place, with where it stands, why it was found and how worth checking
+   it is (core.check.worth); the ones worth less than the threshold the reviewer sets are hidden and not checked;
+   remove, merge the selected (adjacent or not), split at the text cursor, add a sentence of the draft; then "Check N
+   claims";
 3. results: the table of claims filling in live as the queue runs (pause, resume, cancel), sortable and filtered by
    verdict; the chosen claim's evidence (each cited passage opens its page, highlighted), its full trial, and the
    reviewer's sign-off beside the court's verdict; export.
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
@@ -289,13 +292,16 @@ class ReviewPage(QWidget):
     """(Draft, list[CheckClaim], title): check these claims."""
     sig_back = Signal()
     COLUMNS = (QT_TRANSLATE_NOOP("", "Claim"), QT_TRANSLATE_NOOP("", "Where in the draft"), QT_TRANSLATE_NOOP("", "Why"),
-               QT_TRANSLATE_NOOP("", "From"))
+               QT_TRANSLATE_NOOP("", "Worth checking"), QT_TRANSLATE_NOOP("", "From"))
+    WORTH = 3  # the column of the check-worthiness score
 
-    def __init__(self, on_error: Callable[[str, str, str], None], parent: QWidget | None = None) -> None:
+    def __init__(self, on_error: Callable[[str, str, str], None], parent: QWidget | None = None,
+                 min_worth: float = 0.0) -> None:
         super().__init__(parent)
         self.on_error = on_error
         self.draft: Draft | None = None
         self.claims: list[CheckClaim] = []
+        self.worths: list[float] = []  # each claim's check-worthiness, in the order of ``claims``
         self._filling = False
         self.picker: SentencePicker | None = None
 
@@ -324,7 +330,7 @@ class ReviewPage(QWidget):
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((1, 200), (2, 220), (3, 130)):
+        for column, width in ((1, 200), (2, 200), (3, 110), (4, 130)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.table.setColumnWidth(column, width)
         # rows as tall as their wrapped text, measured again whenever a column's width changes
@@ -347,6 +353,20 @@ class ReviewPage(QWidget):
                                         "is in the text below"), self.split_current, "splitClaim")
         self.add_button = push_button(self.tr("Add a sentence\u2026"), self.tr("A sentence of the draft that is not "
                                       "a claim yet"), self.pick_sentence, "addSentence")
+        self.worth_spin = QDoubleSpinBox()
+        self.worth_spin.setObjectName("minWorth")
+        self.worth_spin.setRange(0.0, 1.0)
+        self.worth_spin.setSingleStep(0.05)
+        self.worth_spin.setDecimals(2)
+        self.worth_spin.setValue(min_worth)
+        self.worth_spin.setToolTip(self.tr("Claims scoring less than this for check-worthiness (0: nothing to verify, "
+                                           "1: clearly a fact) are hidden and not checked; 0 shows every claim"))
+        self.worth_spin.setAccessibleName(self.tr("Hide claims worth less than"))
+        self.worth_spin.valueChanged.connect(lambda _value: self._apply_worth())
+        worth_label = QLabel(self.tr("Hide claims worth less than:"))
+        worth_label.setBuddy(self.worth_spin)
+        self.hidden_label = QLabel("")
+        self.hidden_label.setObjectName("hiddenClaims")
         self.back_button = push_button(self.tr("Back"), "", self.sig_back.emit, "reviewBack")
         self.check_button = push_button("", self.tr("Store the claims as a check and start checking them"),
                                          self.check, "checkClaims")
@@ -355,6 +375,9 @@ class ReviewPage(QWidget):
         for button in (self.remove_button, self.merge_button, self.split_button, self.add_button):
             edits.addWidget(button)
         edits.addStretch(1)
+        edits.addWidget(worth_label)
+        edits.addWidget(self.worth_spin)
+        edits.addWidget(self.hidden_label)
         editor_row = QHBoxLayout()
         editor_row.addWidget(self.editor, 1)
         editor_row.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -391,19 +414,25 @@ class ReviewPage(QWidget):
         self._fill()
 
     def _fill(self, select: list[int] | None = None) -> None:
+        from courtroom_desktop.core.services.check import worth
+
         self._filling = True
         self.table.setRowCount(len(self.claims))
+        self.worths = [worth(claim.text) for claim in self.claims]
         for row, claim in enumerate(self.claims):
             text = QTableWidgetItem(claim.text)
             text.setToolTip(claim.text)
             where = QTableWidgetItem("; ".join(location_words(loc) for loc in claim.locations))
             why = QTableWidgetItem(", ".join(tr(FEATURE_WORDS.get(w, w)) for w in claim.why) or "\u2014")
             origin = QTableWidgetItem(tr(ORIGIN_WORDS.get(claim.origin, claim.origin)))
-            for item in (where, why, origin):
+            score = QTableWidgetItem(f"{self.worths[row]:.2f}")
+            score.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            for item in (where, why, score, origin):
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            for column, item in enumerate((text, where, why, origin)):
+            for column, item in enumerate((text, where, why, score, origin)):
                 self.table.setItem(row, column, item)
         self._filling = False
+        self._apply_worth(update=False)
         self.table.resizeRowsToContents()
         self.table.clearSelection()
         for row in select or []:
@@ -418,7 +447,20 @@ class ReviewPage(QWidget):
         self.table.selectionModel().select(self.table.model().index(row, 0), flags)
 
     def selected_rows(self) -> list[int]:
-        return sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return sorted({i.row() for i in self.table.selectionModel().selectedRows() if not self.table.isRowHidden(i.row())})
+
+    def shown_rows(self) -> list[int]:
+        """The claims worth at least the threshold: the ones shown, and the ones "Check N claims" checks."""
+        return [row for row, score in enumerate(self.worths) if score >= self.worth_spin.value() - 1e-9]
+
+    def _apply_worth(self, update: bool = True) -> None:
+        shown = set(self.shown_rows())
+        for row in range(self.table.rowCount()):
+            self.table.setRowHidden(row, row not in shown)
+        hidden = len(self.claims) - len(shown)
+        self.hidden_label.setText(self.tr("{n} hidden").format(n=hidden) if hidden else "")
+        if update:
+            self._on_selection()
 
     def select_rows(self, rows: list[int]) -> None:
         self.table.clearSelection()
@@ -444,7 +486,7 @@ class ReviewPage(QWidget):
         self.split_button.setEnabled(len(rows) == 1)
         self.apply_button.setEnabled(len(rows) == 1)
         self.add_button.setEnabled(self.draft is not None and bool(self.remaining_sentences()))
-        n = len(self.claims)
+        n = len(self.shown_rows())
         self.check_button.setText(self.tr("Check {n} claims").format(n=n) if n != 1 else self.tr("Check 1 claim"))
         self.check_button.setEnabled(n > 0)
 
@@ -552,8 +594,9 @@ class ReviewPage(QWidget):
         return True
 
     def check(self) -> None:
-        if self.draft is not None and self.claims:
-            self.sig_check.emit(self.draft, list(self.claims), self.title.text().strip())
+        claims = [self.claims[row] for row in self.shown_rows()]
+        if self.draft is not None and claims:
+            self.sig_check.emit(self.draft, claims, self.title.text().strip())
 
 
 # ---------------------------------------------------------------------------------------------------- export
@@ -601,7 +644,7 @@ class CheckWindow(QWidget):
 
         self.notice = NoticeBar()
         self.start = StartPage()
-        self.review = ReviewPage(self.notice.show_error)
+        self.review = ReviewPage(self.notice.show_error, min_worth=controller.min_worth())
         self.rows_model = CheckRowsModel(self)
         self.results = CheckTablePanel(self.rows_model)
         self.pane = ClaimPane(controller.default_reviewer())

@@ -9,6 +9,7 @@ DESCRIPTIONS = (
     QT_TRANSLATE_NOOP("", 'Which claims get a full trial after their quick check: auto (contested, or less sure than trial_below), never, all.'),
     QT_TRANSLATE_NOOP("", 'A quick verdict less sure than this goes to a full trial (trials = auto).'),
     QT_TRANSLATE_NOOP("", 'Passages the quick check retrieves per claim.'),
+    QT_TRANSLATE_NOOP("", 'Claims scoring less than this for check-worthiness (0: nothing to verify, 1: clearly a fact) are hidden on the review page and not checked by `courtroom check`; 0 keeps every claim found.'),
     QT_TRANSLATE_NOOP("", 'Rounds before a verdict may be given.'),
     QT_TRANSLATE_NOOP("", 'The round limit: the verdict comes after this round at the latest.'),
     QT_TRANSLATE_NOOP("", "The verdict comes once the judge's confidence reaches this (after the minimum rounds) in a ruling that names the argument or evidence it rests on."),

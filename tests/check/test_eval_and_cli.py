@@ -70,3 +70,23 @@ def test_a_label_may_say_why_in_words_or_as_a_list(tmp_path):
     labels = read_labels(path)
     assert [label.why for label in labels] == [("a number",), ("opinion",)]
     assert [label.checkworthy for label in labels] == [True, False]
+
+
+def test_check_lists_each_claims_worth_and_checks_none_below_min_worth(tmp_path, capsys):
+    """A plan with a number is found by the rules but worth less than check.min_worth: listed, marked, and left out
+    of the claims file --list-claims --json writes (and so of the check); --min-worth 0 keeps it."""
+    path = tmp_path / "draft.md"
+    path.write_text("Sales rose by 12% in 2020. We plan to open 12 new stores by 2028.\n", encoding="utf-8")
+    assert main(["check", str(path), "--list-claims"]) == 0
+    out = capsys.readouterr().out
+    assert "2 claims found among 2 sentences" in out and "1 worth checking at 0.19" in out
+    assert "worth 0.09)  -- below --min-worth, not checked\n  We plan to open" in out
+    assert main(["check", str(path), "--list-claims", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [c["text"] for c in listed["claims"]] == ["Sales rose by 12% in 2020."]
+    assert [c["text"] for c in listed["below_min_worth"]] == ["We plan to open 12 new stores by 2028."]
+    assert listed["claims"][0]["worth"] > 0.9
+    assert main(["check", str(path), "--list-claims", "--json", "--min-worth", "0"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["claims"]) == 2
+    assert main(["check", str(path)]) == 2  # the library is empty: the claims left out are said first
+    assert "not checking 1 of 2 claims: worth less than 0.19" in capsys.readouterr().err

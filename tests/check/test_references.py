@@ -235,6 +235,7 @@ def test_a_claim_citing_the_wrong_paper_is_flagged(tmp_path, capsys):
     assert wrong["library_says"] == "supported"  # the rest of the library (Okafor) backs the claim itself
     rows = list(csv.DictReader((out / "check.csv").read_text(encoding="utf-8-sig").splitlines()))
     assert [r["cited_source_says"] for r in rows] == ["supports", wrong["cited_source_says"]]
+    assert [float(r["worth"]) for r in rows] == [c["worth"] for c in claims] and min(c["worth"] for c in claims) > 0.5
     assert "cited source does not support the claim" in (out / "check.md").read_text(encoding="utf-8")
 
 

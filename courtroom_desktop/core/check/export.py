@@ -31,6 +31,7 @@ from typing import Any
 from courtroom_desktop import __version__
 from courtroom_desktop.core import lexicon
 from courtroom_desktop.core.check.records import CheckRecord, ClaimRow
+from courtroom_desktop.core.check.worth import worth
 from courtroom_desktop.core.court.records import PoolEntry
 from courtroom_desktop.core.records import Evidence
 from courtroom_desktop.core.reports.document import Break, Document, Heading, Items, Link, Para, Row, Span, Table, Text
@@ -48,7 +49,7 @@ SOURCE_FILE = re.compile(r"^C\d+-E\d+(-p\d+\.(pdf|png)|\.html)$")
 CSV_COLUMNS = ("index", "claim", "location", "court_label", "court_confidence", "verdict_by", "trial_id", "citations",
                "signoff_decision", "reviewer_label", "reviewer", "signed_at", "note", "final_label", "status",
                "problem", "warnings", "cited_reference", "cited_in_library", "cited_source_says", "library_says",
-               "retracted")
+               "retracted", "worth")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 _CSS_LABEL = {"supported": "v-supported", "refuted": "v-refuted", "mixed": "v-mixed",
@@ -321,7 +322,7 @@ def check_json(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]], ma
                            "pages": item.evidence.chunk.pages, "source": item.href,
                            "note": item.copy.note if item.copy else "",
                            "verifier": _reading(row, item.id)} for item in items],
-            "missing_quantities": list(row.quick.missing) if row.quick else [],
+            "missing_quantities": list(row.quick.missing) if row.quick else [], "worth": worth(row.claim.text),
             **cited_columns(row), "cited_source_does_not_support": row.cited_source_fails,
             "warnings": list(row.quick.warnings) if row.quick else [],
         })
@@ -358,6 +359,7 @@ def render_csv(record: CheckRecord, rows: list[tuple[ClaimRow, list[Cited]]]) ->
             signoff.reviewer if signoff else "", signoff.when() if signoff else "", signoff.note if signoff else "",
             row.final_label.value if row.final_label else "", row.status.value, row.problem,
             "; ".join(row.quick.warnings) if row.quick else "", *cited_columns(row).values(),
+            f"{worth(row.claim.text):.3f}",
         ]
         writer.writerow([_cell(v) for v in values])
     return buffer.getvalue()

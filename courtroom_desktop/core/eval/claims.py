@@ -4,7 +4,8 @@ A labelled folder holds drafts NAME.md (or .txt, .docx, .pdf) beside NAME.labels
 sentence, in order: {"sentence": the sentence verbatim, "checkworthy": true/false, "why": [features]}. A found claim
 matches a label when their texts agree once Markdown marks, spaces and case are set aside, or when one holds the other
 or they share most of their characters (a labeller may cut sentences a little differently). Per language (the
-draft's, by ``core.text.language_of``), counts are summed over drafts (micro averages).
+draft's, by ``core.text.language_of``), counts are summed over drafts (micro averages). With ``min_worth``, only the
+found claims whose check-worthiness (``core.check.worth``) reaches it count as found: what the review page shows.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pydantic import field_validator
 
 from courtroom_desktop.core.check.claims import FoundClaim, find_claims
 from courtroom_desktop.core.check.drafts import KINDS, read_draft
+from courtroom_desktop.core.check.worth import worth
 from courtroom_desktop.core.errors import CheckError
 from courtroom_desktop.core.records import Frozen
 
@@ -134,13 +136,15 @@ def labelled_drafts(folder: Path) -> list[tuple[Path, Path]]:
     return pairs
 
 
-def run_claims(folder: Path) -> list[LanguageScore]:
-    """The finder scored on a folder of labelled drafts: one row per language, then 'all'."""
+def run_claims(folder: Path, min_worth: float = 0.0) -> list[LanguageScore]:
+    """The finder scored on a folder of labelled drafts: one row per language, then 'all'. ``min_worth`` > 0 keeps
+    only the claims worth at least that."""
     by_language: dict[str, _Counts] = {}
     total = _Counts()
     for draft_path, labels_path in labelled_drafts(folder):
         draft = read_draft(draft_path)
-        counts = _match(find_claims(draft.sentences), read_labels(labels_path))
+        found = [claim for claim in find_claims(draft.sentences) if not min_worth or worth(claim.text) >= min_worth]
+        counts = _match(found, read_labels(labels_path))
         for bucket in (by_language.setdefault(draft.language, _Counts()), total):
             bucket.found += counts.found
             bucket.labelled += counts.labelled

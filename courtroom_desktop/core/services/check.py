@@ -35,18 +35,19 @@ if TYPE_CHECKING:
         merge,
         split,
     )
+    from courtroom_desktop.core.check.worth import worth
 
 __all__ = ["CHECK_FORMATS", "NOT_IN_LIBRARY", "CheckClaim", "CitedReferences", "CheckQueue", "CheckRecord",
            "CheckSpec", "CheckStatus", "CheckSummary", "ClaimRow", "ClaimStatus", "ClaimUpdated", "Draft",
            "DraftSentence", "FoundClaim", "Location", "Progress", "QueueFinished", "QueuePaused", "QuickResult",
            "SignOff", "TrialOutcome", "add_sentence", "dump_claims", "edit", "find_claims", "from_found",
-           "load_claims_file", "merge", "read_draft", "read_text", "split", "why_checkworthy"]
+           "load_claims_file", "merge", "read_draft", "read_text", "split", "why_checkworthy", "worth"]
 
 __getattr__ = exports({
     "Draft": "check.drafts:Draft", "DraftSentence": "check.drafts:DraftSentence", "Location": "check.drafts:Location",
     "read_draft": "check.drafts:read_draft", "read_text": "check.drafts:read_text",
     "FoundClaim": "check.claims:FoundClaim", "find_claims": "check.claims:find_claims",
-    "why_checkworthy": "check.claims:why_checkworthy",
+    "why_checkworthy": "check.claims:why_checkworthy", "worth": "check.worth:worth",
     "CHECK_FORMATS": "check.export:FORMATS",
     "CitedReferences": "check.references:CitedReferences", "NOT_IN_LIBRARY": "check.references:NOT_IN_LIBRARY",
     "CheckQueue": "check.queue:CheckQueue", "ClaimUpdated": "check.queue:ClaimUpdated",

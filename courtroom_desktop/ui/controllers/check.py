@@ -235,6 +235,10 @@ class CheckController(Controller):
             self._note_row(row)
             self._start_queue()
 
+    def min_worth(self) -> float:
+        """The check-worthiness below which the review page hides a claim at first (the setting check.min_worth)."""
+        return float(self.workspace.config.check.min_worth)
+
     def default_reviewer(self) -> str:
         import getpass
 

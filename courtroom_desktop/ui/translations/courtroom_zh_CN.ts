@@ -941,6 +941,10 @@ Re-embed now?</source>
         <translation>来源</translation>
     </message>
     <message>
+        <source>Worth checking</source>
+        <translation>核查价值</translation>
+    </message>
+    <message>
         <source>Verdict</source>
         <translation>裁决</translation>
     </message>
@@ -3013,6 +3017,10 @@ The roles (and the embedder) by their stored names, shown through tr (where each
         <translation>快速检查为每个主张检索的段落数。</translation>
     </message>
     <message>
+        <source>Claims scoring less than this for check-worthiness (0: nothing to verify, 1: clearly a fact) are hidden on the review page and not checked by `courtroom check`; 0 keeps every claim found.</source>
+        <translation>核查价值低于此值的论断（0：无可核实之处，1：明确的事实）在审阅页中隐藏，`courtroom check` 也不核查；0 保留找到的全部论断。</translation>
+    </message>
+    <message>
         <source>Rounds before a verdict may be given.</source>
         <translation>作出裁决之前至少进行的轮数。</translation>
     </message>
@@ -3588,6 +3596,18 @@ The roles (and the embedder) by their stored names, shown through tr (where each
         <translation>草稿中尚未成为主张的句子</translation>
     </message>
     <message>
+        <source>Claims scoring less than this for check-worthiness (0: nothing to verify, 1: clearly a fact) are hidden and not checked; 0 shows every claim</source>
+        <translation>核查价值低于此值的论断（0：无可核实之处，1：明确的事实）将被隐藏且不核查；0 显示全部论断</translation>
+    </message>
+    <message>
+        <source>Hide claims worth less than</source>
+        <translation>隐藏核查价值低于此值的论断</translation>
+    </message>
+    <message>
+        <source>Hide claims worth less than:</source>
+        <translation>隐藏核查价值低于：</translation>
+    </message>
+    <message>
         <source>Back</source>
         <translation>返回</translation>
     </message>
@@ -3606,6 +3626,10 @@ The roles (and the embedder) by their stored names, shown through tr (where each
     <message>
         <source>{name}: {sentences} sentences, {claims} claims found. Double-click a claim to edit it; select several to merge them.</source>
         <translation>{name}：{sentences} 个句子，找到 {claims} 条主张。双击主张可编辑；选择多条可合并。</translation>
+    </message>
+    <message>
+        <source>{n} hidden</source>
+        <translation>已隐藏 {n} 条</translation>
     </message>
     <message>
         <source>Check {n} claims</source>
