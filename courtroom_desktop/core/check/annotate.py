@@ -3,7 +3,9 @@
 - PDF: ``<stem>-checked.pdf``, each claim highlighted at its locations in its final verdict's colour (the reviewer's
   where overridden, else the court's), with a note: the court's verdict, confidence, key citations and the sign-off.
 - Word: ``<stem>-checked.docx``, a comment on each claim's own text (a run is split where a claim starts or ends inside
-  it, so that the comment's range is exactly the claim; a merged claim gets a comment at each of its sentences).
+  it, so that the comment's range is exactly the claim; a merged claim gets a comment at each of its sentences). The
+  characters are counted as the draft was read (``core.check.word``: "[3]" for a superscript citation "3", "[N]" for a
+  footnote's mark); a run read with brackets added is never split.
 - Markdown and text: ``<stem>-checked.md``, a footnote marker after each claim and the verdicts listed at the end.
 
 Only the file that was checked is annotated: its sha256 must equal the one the check recorded (locations into an
@@ -15,6 +17,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -133,7 +136,10 @@ def _docx(record: CheckRecord, path: Path, out: Path, lang: str) -> tuple[Path |
     document = docx.Document(str(path))
     if not hasattr(document, "add_comment"):
         return None, Message("Word comments need python-docx 1.2 or later (pip install -U python-docx)")
+    from courtroom_desktop.core.check.word import read_word
+
     paragraphs = document.paragraphs
+    notes = read_word(document).numbers
     skipped = 0
     for row in record.rows:
         note = note_of(row, lang)
@@ -142,7 +148,7 @@ def _docx(record: CheckRecord, path: Path, out: Path, lang: str) -> tuple[Path |
                     or not 1 <= loc.paragraph <= len(paragraphs) or loc.end <= loc.start):
                 skipped += 1
                 continue
-            runs = claim_runs(paragraphs[loc.paragraph - 1], loc.start, loc.end)
+            runs = claim_runs(paragraphs[loc.paragraph - 1], loc.start, loc.end, notes)
             if not runs:
                 skipped += 1
                 continue
@@ -172,21 +178,6 @@ def _piece_length(element: Any) -> int:
     return 0
 
 
-def _run_length(r: Any) -> int:
-    return sum(_piece_length(child) for child in r)
-
-
-def _text_runs(paragraph: Paragraph) -> list[Any]:
-    """The ``w:r`` elements whose text makes ``Paragraph.text``, in order: the paragraph's own and its hyperlinks'."""
-    out: list[Any] = []
-    for child in paragraph._p:
-        if child.tag == _w("r"):
-            out.append(child)
-        elif child.tag == _w("hyperlink"):
-            out.extend(c for c in child if c.tag == _w("r"))
-    return out
-
-
 def _split(r: Any, at: int) -> Any:
     """Split the run element ``r`` at character ``at`` (0 < at < its length): ``r`` keeps what is before, a copy
     with the same formatting, inserted after it, gets the rest; returns the copy."""
@@ -208,33 +199,35 @@ def _split(r: Any, at: int) -> Any:
     return tail
 
 
-def claim_runs(paragraph: Paragraph, start: int, end: int) -> list[Any]:
-    """The runs that hold exactly characters [start, end) of the paragraph's text, splitting the runs where the span
-    starts or ends inside one; [] when the paragraph's text is shorter than the span."""
+def claim_runs(paragraph: Paragraph, start: int, end: int, notes: Mapping[str, int] | None = None) -> list[Any]:
+    """The runs that hold exactly characters [start, end) of the paragraph's text as the draft was read
+    (``core.check.word.pieces``; ``notes``: footnote id -> number), splitting the runs where the span starts or ends
+    inside one (never one read with brackets added: it is taken whole or left out); [] when the paragraph's text is
+    shorter than the span."""
     from docx.text.run import Run
 
-    if _paragraph_length(paragraph) < end:
+    from courtroom_desktop.core.check.word import pieces
+
+    notes = notes or {}
+    if sum(len(piece.text) for piece in pieces(paragraph._p, notes)) < end:
         return []
     for boundary in (start, end):
         position = 0
-        for r in _text_runs(paragraph):
-            length = _run_length(r)
+        for piece in pieces(paragraph._p, notes):
+            length = len(piece.text)
             if position < boundary < position + length:
-                _split(r, boundary - position)
+                if not piece.rewritten:
+                    _split(piece.run, boundary - position)
                 break
             position += length
     inside: list[Any] = []
     position = 0
-    for r in _text_runs(paragraph):
-        length = _run_length(r)
+    for piece in pieces(paragraph._p, notes):
+        length = len(piece.text)
         if length and start <= position and position + length <= end:
-            inside.append(r)
+            inside.append(piece.run)
         position += length
     return [Run(r, paragraph) for r in inside]
-
-
-def _paragraph_length(paragraph: Paragraph) -> int:
-    return sum(_run_length(r) for r in _text_runs(paragraph))
 
 
 # ------------------------------------------------------------------------------------------------ Markdown and text

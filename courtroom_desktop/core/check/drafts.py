@@ -2,10 +2,12 @@
 or in a paragraph (its index and the sentence's character span in it).
 
 Formats: PDF (read by ``core.library.read.extract``: a box per character), Word .docx (python-docx; the paragraph
-index is that of ``Document.paragraphs``, counted from 1), Markdown and plain text (``core.library.read.text_files``;
-paragraphs are the blocks between blank lines, list items and headings, counted from 1, headings included), and
-pasted text (as plain text). Headings (Markdown '#', Word heading and title styles, a PDF's headings) are not
-sentences; neither are code blocks and table rows of Markdown.
+index is that of ``Document.paragraphs``, counted from 1; a paragraph's text is read as ``core.check.word`` reads it:
+a superscript citation number in brackets, "3" as "[3]", a footnote's mark as "[N]", and character spans count
+those brackets; ``draft_text`` adds the footnotes as a reference list), Markdown and plain text
+(``core.library.read.text_files``; paragraphs are the blocks between blank lines, list items and headings, counted
+from 1, headings included), and pasted text (as plain text). Headings (Markdown '#', Word heading and title styles, a
+PDF's headings) are not sentences; neither are code blocks and table rows of Markdown.
 
 Sentences: ``core.text.sentence_spans`` (. ! ? before a space and a capital, digit or bracket; 。！？；), with the
 pieces it cuts after an abbreviation ("e.g.", "Fig.", "et al.") or an initial ("J. Smith") joined again.
@@ -148,7 +150,9 @@ def draft_text(path: Path) -> str:
         if kind == "docx":
             import docx
 
-            return "\n".join(p.text for p in docx.Document(str(path)).paragraphs)
+            from courtroom_desktop.core.check.word import read_word
+
+            return read_word(docx.Document(str(path))).text()
         return path.read_text(encoding="utf-8", errors="replace")
     except Exception as exc:  # noqa: BLE001 - PyMuPDF, python-docx and the file system raise their own errors
         raise CheckError(str(path), Message("cannot be read ({type(exc).__name__}: {exc})", type(exc).__name__, exc),
@@ -217,15 +221,17 @@ def _docx(path: Path) -> list[tuple[str, Location]]:
     try:
         import docx
 
+        from courtroom_desktop.core.check.word import read_word
+
         document = docx.Document(str(path))
         paragraphs = list(document.paragraphs)
+        texts = read_word(document).paragraphs
     except Exception as exc:  # noqa: BLE001 - python-docx raises zip, XML and its own errors
         raise CheckError(str(path), Message("not a Word document (.docx), or a damaged one ({type(exc).__name__})",
                                             type(exc).__name__),
                          fix=Message("open and save it again in Word, or save it as PDF or text")) from None
     out: list[_Paragraph] = []
-    for number, paragraph in enumerate(paragraphs, start=1):
-        text = paragraph.text
+    for number, (paragraph, text) in enumerate(zip(paragraphs, texts, strict=True), start=1):
         if not text.strip():
             continue
         out.append(_Paragraph(number=number, text=text, body=0, prose=_word_level(paragraph) is None))

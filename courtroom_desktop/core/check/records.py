@@ -64,7 +64,7 @@ class CitedSource(Frozen):
 
     reference: str = Field(description="The entry as the draft's reference list gives it.")
     doc_id: str = Field("", description="The library document it was matched to; '' when the library lacks it.")
-    how: str = Field("", description="How it was matched: doi, title, or author and year.")
+    how: str = Field("", description="How it was matched: zotero key, doi, title, or author and year.")
     notice: str = Field("", description="A notice on the cited work the library knows of: retraction, correction or "
                         "expression of concern; '' when none.")
 

@@ -14,7 +14,11 @@ shapes: "Surname, A., ... (2020). Title. Journal", "Surname A, ... Title. Journa
 期刊, 2020". A numbered citation names the entry of that number; an author-year one the entry whose first author and
 year (letter included) it gives.
 
-Matching a reference to a library document (:func:`match_references`): by DOI first (the same DOI, letter case
+A Word draft's superscript numbers, footnotes and Zotero citation fields are read too (``core.check.word``): they become
+numbered citations, numbered entries, and entries that carry their Zotero item's key.
+
+Matching a reference to a library document (:func:`match_references`): by Zotero item key first (an entry read from
+a Zotero field, and a document imported from Zotero, with the same key), then by DOI (the same DOI, letter case
 aside), then by title (the share of the reference title's words, and of the document title's, that the other has:
 the smaller of the two, at least ``TITLE_MATCH``), then by first author and year (one document only). A match says
 how it was made and how sure it is; an unmatched reference is "cited, not in your library".
@@ -61,6 +65,7 @@ class Reference(Frozen):
     letter: str = ""              # 'a' of 2020a
     title: str = ""
     doi: str = ""                 # lower-cased
+    zotero_key: str = ""          # the Zotero item's key, for an entry read from a Word draft's Zotero field
 
 
 class Citation(Frozen):
@@ -76,8 +81,8 @@ class Match(Frozen):
 
     reference: int
     doc_id: str = ""              # '' when the library has no such document
-    how: Literal["doi", "title", "author and year", ""] = ""
-    score: float = 0.0            # 1.0 for a DOI; the title overlap; 0.6 for author and year
+    how: Literal["zotero key", "doi", "title", "author and year", ""] = ""
+    score: float = 0.0            # 1.0 for a Zotero key or a DOI; the title overlap; 0.6 for author and year
     title: str = ""               # the document's title
     notice: str = ""              # a notice on the document: retraction, correction, expression of concern
 
@@ -106,6 +111,7 @@ class Work(Frozen):
     authors: str = ""
     year: int | None = None
     doi: str = ""
+    key: str = ""                 # its Zotero item's key, for a document imported from Zotero
 
 
 # ------------------------------------------------------------------------------------------ the reference list
@@ -240,11 +246,16 @@ def _same_author(cited: str, first_author: str) -> bool:
 
 def match_references(references: Sequence[Reference], works: Sequence[Work],
                      threshold: float = TITLE_MATCH) -> list[Match]:
-    """Each reference's library document: by DOI, then title, then first author and year (see the module's
-    docstring); a reference with none is unmatched (``found`` False)."""
+    """Each reference's library document: by Zotero key, then DOI, then title, then first author and year (see the
+    module's docstring); a reference with none is unmatched (``found`` False)."""
+    by_key = {w.key: w for w in works if w.key}
     by_doi = {w.doi.lower(): w for w in works if w.doi}
     found: dict[int, Match] = {}
     for ref in references:
+        if ref.zotero_key and (work := by_key.get(ref.zotero_key)) is not None:
+            found[ref.index] = Match(reference=ref.index, doc_id=work.doc_id, how="zotero key", score=1.0,
+                                     title=work.title)
+            continue
         if ref.doi and (work := by_doi.get(ref.doi)) is not None:
             found[ref.index] = Match(reference=ref.index, doc_id=work.doc_id, how="doi", score=1.0, title=work.title)
             continue
@@ -278,6 +289,12 @@ def title_overlap(a: str, b: str) -> float:
         return 0.0
     common = len(left & right)
     return min(common / len(left), common / len(right))
+
+
+def title_share(title: str, text: str) -> float:
+    """The share of ``title``'s words (Chinese: characters) that ``text`` holds; 0 for a title without any."""
+    words = _words(title)
+    return len(words & _words(text)) / len(words) if words else 0.0
 
 
 def _words(text: str) -> set[str]:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         TrialOutcome,
         TrialsWhen,
     )
-    from courtroom_desktop.core.check.references import CitedReferences
+    from courtroom_desktop.core.check.references import Citation, CitedReferences, Reference
     from courtroom_desktop.core.court.bench import ChatModel
     from courtroom_desktop.core.court.records import VerdictLabel
 
@@ -112,18 +112,27 @@ class CheckService:
         """What a draft cites: its reference list, its in-text citations (each tied to the sentences that carry it)
         and each reference's library document, or none ("cited, not in your library")."""
         from courtroom_desktop.core.check.drafts import draft_text
-        from courtroom_desktop.core.check.references import CitedReferences, find_citations, match_references
-        from courtroom_desktop.core.check.references import read_references as parse
+        from courtroom_desktop.core.check.references import CitedReferences, match_references
 
         draft = self.read_draft(path, text)
         whole = text if text is not None else draft_text(Path(path or ""))
-        references = parse(whole)
-        citations = find_citations(((s.index, s.text) for s in draft.sentences), references)
+        references, citations = self._cited(draft, whole)
         matches = match_references(references, self._library.works()) if references else []
         notices = self._library.notices() if matches else {}
         matches = [m.model_copy(update={"notice": notices[m.doc_id].kind}) if m.doc_id in notices else m
                    for m in matches]
         return CitedReferences(references=tuple(references), citations=tuple(citations), matches=tuple(matches))
+
+    @staticmethod
+    def _cited(draft: Draft, whole: str) -> tuple[builtins.list[Reference], builtins.list[Citation]]:
+        """The draft's references (its text's list; a Word draft's footnotes and Zotero items too: core.check.word)
+        and its citations, each tied to the entries it names."""
+        from courtroom_desktop.core.check.references import find_citations, read_references
+        from courtroom_desktop.core.check.word import with_fields
+
+        references = read_references(whole)
+        citations = find_citations(((s.index, s.text) for s in draft.sentences), references)
+        return with_fields(draft, references, citations)
 
     def _text_of(self, draft: Draft) -> str:
         """The draft's whole text again ('' when its file cannot be read now)."""
@@ -149,15 +158,15 @@ class CheckService:
         """``claims`` with the references their sentences cite (``CheckClaim.cites``), each matched to the library;
         a draft that cites nothing, or whose text cannot be read again, leaves them as they are."""
         from courtroom_desktop.core.check.records import CitedSource
-        from courtroom_desktop.core.check.references import find_citations, match_references, read_references
+        from courtroom_desktop.core.check.references import match_references
 
-        references = read_references(self._text_of(draft))
+        references, citations = self._cited(draft, self._text_of(draft))
         if not references:
             return builtins.list(claims)
         matches = match_references(references, self._library.works())
         notices = self._library.notices()
         by_sentence: dict[int, builtins.list[int]] = {}
-        for citation in find_citations(((s.index, s.text) for s in draft.sentences), references):
+        for citation in citations:
             by_sentence.setdefault(citation.sentence, []).extend(citation.references)
         out = []
         for claim in claims:

@@ -121,7 +121,7 @@ class LibraryService:
 
     def works(self) -> list[Work]:
         """What a draft's references are matched against (core.check.references): each ready document's title,
-        authors, year and DOI (its Zotero item's, else the first one its opening passages print)."""
+        authors, year, DOI (its Zotero item's, else the first one its opening passages print) and Zotero item key."""
         import json
 
         from courtroom_desktop.core.check.references import DOI, Work
@@ -133,12 +133,15 @@ class LibraryService:
         for doc in library.documents():
             if doc.status != DocStatus.ready:
                 continue
-            doi = str(json.loads(sources[doc.id]).get("doi") or "") if doc.id in sources else ""
+            source = json.loads(sources[doc.id]) if doc.id in sources else {}
+            doi = str(source.get("doi") or "")
+            key = str(source.get("item_key") or "")
             if not doi:
                 opening = " ".join(c.text for c in library.doc_chunks(doc.id)[:2])
                 found = DOI.search(opening)
                 doi = found.group(0).rstrip(".,;)") if found else ""
-            works.append(Work(doc_id=doc.id, title=doc.title, authors=doc.authors, year=doc.year, doi=doi.lower()))
+            works.append(Work(doc_id=doc.id, title=doc.title, authors=doc.authors, year=doc.year, doi=doi.lower(),
+                              key=key))
         return works
 
     def notices(self) -> dict[str, Notice]:

@@ -3321,8 +3321,12 @@ The roles (and the embedder) by their stored names, shown through tr (where each
     </message>
     <message>
         <source>by DOI</source>
-        <extracomment>How a reference was matched, shown through tr</extracomment>
         <translation>按 DOI</translation>
+    </message>
+    <message>
+        <source>by Zotero item key</source>
+        <extracomment>How a reference was matched, shown through tr</extracomment>
+        <translation>按 Zotero 条目键</translation>
     </message>
     <message>
         <source>by title</source>

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 COLUMNS = (QT_TRANSLATE_NOOP("", "#"), QT_TRANSLATE_NOOP("", "Reference"), QT_TRANSLATE_NOOP("", "Cited in sentences"),
            QT_TRANSLATE_NOOP("", "In your library"), QT_TRANSLATE_NOOP("", "Notice"))
 #: How a reference was matched, shown through tr
-HOW = {"doi": QT_TRANSLATE_NOOP("", "by DOI"), "title": QT_TRANSLATE_NOOP("", "by title"),
-       "author and year": QT_TRANSLATE_NOOP("", "by first author and year")}
+HOW = {"zotero key": QT_TRANSLATE_NOOP("", "by Zotero item key"), "doi": QT_TRANSLATE_NOOP("", "by DOI"),
+       "title": QT_TRANSLATE_NOOP("", "by title"), "author and year": QT_TRANSLATE_NOOP("", "by first author and year")}
 
 
 class ReferencesPanel(QWidget):
