@@ -10,8 +10,13 @@
    the app's ANN index (IVF_HNSW_SQ, cosine), once on this disk and once on an S3 server (moto's server mode in a
    separate process on loopback: a real HTTP round trip per object read, no network beyond that). --queries
    searches of 50 nearest each; p50 and p95 in milliseconds and the S3/local ratio, and the HTTP requests the S3
-   server logged (for the first five searches, which read the index, then per search). An S3 bucket in a cloud region
-   adds its latency (tens of ms per request) on top: see docs/scale.md.
+   server logged (for the first five searches, which read the index, then per search). Then the same S3 table read
+   through the local replica (core.library.shared.replica: copied once, searched on this disk, its version checked in
+   the background), as a shared library's searches read it: the time of the first copy, p50 and p95, and the requests
+   per search. An S3 bucket in a cloud region adds its latency to every request: the bench models it
+   (--bucket-ms per request, each request one after another, the worst case) from the requests counted here.
+   The S3 table is the local table's files uploaded (--s3-build upload, the default: the same table, minutes
+   sooner) or filled and indexed through S3 (--s3-build fill: also times that).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import numpy as np  # noqa: E402
 from courtroom_desktop.core.config import LibrarySettings  # noqa: E402
 from courtroom_desktop.core.library import Library  # noqa: E402
 from courtroom_desktop.core.library.shared.location import LibraryLocation  # noqa: E402
+from courtroom_desktop.core.library.shared.replica import Replica  # noqa: E402
 from courtroom_desktop.core.library.store.vectors import VectorStore  # noqa: E402
 from courtroom_desktop.core.records import Chunk  # noqa: E402
 
@@ -143,7 +149,33 @@ def fill(store: VectorStore, rows: int, seed: int = 0, batch: int = 50_000) -> N
         store.add(chunks, vectors)
 
 
-def search_times(store: VectorStore, queries: int, seed: int = 1, s3: MotoProcess | None = None) -> dict:
+class ReplicaSearch:
+    """What a shared library's search reads (Library.search_vectors): the replica's local table, its version checked
+    in the background at most every 2 s."""
+
+    def __init__(self, replica: Replica, dim: int):
+        self.replica, self.dim = replica, dim
+
+    def vector_search(self, vector: np.ndarray, limit: int) -> list:
+        self.replica.check()
+        store = self.replica.vectors(self.dim)
+        assert store is not None, self.replica.status
+        return store.vector_search(vector, limit)
+
+
+def upload(folder: Path, s3: MotoProcess, location: LibraryLocation, under: str) -> None:
+    """A local table's files put on the S3 server as they are: the same Lance table there."""
+    import obstore
+
+    from courtroom_desktop.core.library.shared.commit_lock import object_store
+
+    store = object_store(location)
+    for path in sorted(folder.rglob("*"), key=lambda p: "_versions" in p.parts):  # the manifests last
+        if path.is_file():
+            obstore.put(store, f"{under}/{path.relative_to(folder).as_posix()}", path)
+
+
+def search_times(store: VectorStore | ReplicaSearch, queries: int, seed: int = 1, s3: MotoProcess | None = None) -> dict:
     rng = np.random.default_rng(seed)
     vectors = rng.standard_normal((queries + 5, DIM)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -164,17 +196,28 @@ def search_times(store: VectorStore, queries: int, seed: int = 1, s3: MotoProces
     return out
 
 
-def search_figures(sizes: list[int], queries: int, tmp: Path, s3: MotoProcess) -> list[dict]:
+def search_figures(sizes: list[int], queries: int, tmp: Path, s3: MotoProcess, build: str = "upload") -> list[dict]:
     out = []
     for rows in sizes:
         figures: dict = {"chunks": rows}
+        location = s3.location(f"vectors-{rows}")
         for where in ("local", "s3"):
             began = time.perf_counter()
             if where == "local":
                 store = VectorStore(tmp / f"vectors-{rows}", DIM)
+            elif build == "upload":  # the local table's files, as they are
+                upload(tmp / f"vectors-{rows}" / "chunks.lance", s3, location, "lancedb/chunks.lance")
+                figures["s3_upload_s"] = time.perf_counter() - began
+                store = VectorStore(location.child("lancedb"), DIM, location.options)
+                assert store.count() == rows and store.has_vector_index()
+                figures[where] = search_times(store, queries, s3=s3)
+                print(f"  {rows:>9,} chunks, {where:>5}: uploaded in {figures['s3_upload_s']:.0f} s; search p50 "
+                      f"{figures[where]['p50_ms']:.1f} ms, p95 {figures[where]['p95_ms']:.1f} ms; "
+                      f"{figures[where]['requests_first_5']} requests for the first 5 searches, then "
+                      f"{figures[where]['requests_per_search']:.1f} per search", flush=True)
+                continue
             else:
-                location = s3.location(f"vectors-{rows}")
-                store = VectorStore(location.uri, DIM, location.options)
+                store = VectorStore(location.child("lancedb"), DIM, location.options)
             fill(store, rows)
             figures[f"{where}_fill_s"] = time.perf_counter() - began
             began = time.perf_counter()
@@ -187,10 +230,24 @@ def search_figures(sizes: list[int], queries: int, tmp: Path, s3: MotoProcess) -
             print(f"  {rows:>9,} chunks, {where:>5}: filled in {figures[f'{where}_fill_s']:.0f} s, indexed in "
                   f"{figures[f'{where}_index_s']:.0f} s; search p50 {figures[where]['p50_ms']:.1f} ms, "
                   f"p95 {figures[where]['p95_ms']:.1f} ms{requests}", flush=True)
-        figures["s3_over_local_p50"] = figures["s3"]["p50_ms"] / figures["local"]["p50_ms"]
-        figures["s3_over_local_p95"] = figures["s3"]["p95_ms"] / figures["local"]["p95_ms"]
+        # the same S3 table through the local replica
+        replica = Replica(location, "lancedb", tmp / f"replica-{rows}", limit_bytes=10**12)
+        began = time.perf_counter()
+        replica.catch_up()
+        figures["replica_copy_s"] = time.perf_counter() - began
+        figures["replica_mb"] = replica.status.bytes / 1e6
+        figures["replica"] = search_times(ReplicaSearch(replica, DIM), queries, s3=s3)
+        replica.wait(60)
+        print(f"  {rows:>9,} chunks, s3 + local replica: first copy {figures['replica_mb']:,.0f} MB in "
+              f"{figures['replica_copy_s']:.0f} s; search p50 {figures['replica']['p50_ms']:.1f} ms, p95 "
+              f"{figures['replica']['p95_ms']:.1f} ms; {figures['replica']['requests_per_search']:.2f} requests per "
+              f"search (the background version checks)", flush=True)
+        for where in ("s3", "replica"):
+            figures[f"{where}_over_local_p50"] = figures[where]["p50_ms"] / figures["local"]["p50_ms"]
+            figures[f"{where}_over_local_p95"] = figures[where]["p95_ms"] / figures["local"]["p95_ms"]
         out.append(figures)
         shutil.rmtree(tmp / f"vectors-{rows}", ignore_errors=True)
+        shutil.rmtree(tmp / f"replica-{rows}", ignore_errors=True)
     return out
 
 
@@ -221,6 +278,10 @@ def main() -> None:
     parser.add_argument("--sizes", default="100000,1000000", help="chunk counts of the search tables")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--skip-ingest", action="store_true")
+    parser.add_argument("--s3-build", choices=("upload", "fill"), default="upload",
+                        help="the S3 table: the local one's files uploaded (default), or filled and indexed through S3")
+    parser.add_argument("--bucket-ms", type=float, default=30.0,
+                        help="a cloud bucket's latency per request, for the model (default %(default)s ms)")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
@@ -242,11 +303,22 @@ def main() -> None:
             print(f"one storing batch ({commits['passages']} passages) appended: local {commits['local_s'] * 1000:.0f} "
                   f"ms, S3 {commits['s3_s'] * 1000:.0f} ms (median of 20)")
             print(f"search, 50 nearest of {args.queries} random queries, ANN index (IVF_HNSW_SQ, cosine):")
-            result["search"] = search_figures(sizes, args.queries, tmp, s3)
+            result["search"] = search_figures(sizes, args.queries, tmp, s3, args.s3_build)
         for row in result["search"]:
             print(f"  {row['chunks']:>9,} chunks: local p50 {row['local']['p50_ms']:.1f} / p95 "
                   f"{row['local']['p95_ms']:.1f} ms; S3 p50 {row['s3']['p50_ms']:.1f} / p95 {row['s3']['p95_ms']:.1f} "
-                  f"ms; S3/local {row['s3_over_local_p50']:.2f}x (p50), {row['s3_over_local_p95']:.2f}x (p95)")
+                  f"ms ({row['s3_over_local_p50']:.2f}x local at p50); S3 with the replica p50 "
+                  f"{row['replica']['p50_ms']:.1f} / p95 {row['replica']['p95_ms']:.1f} ms "
+                  f"({row['replica_over_local_p50']:.2f}x local at p50, {row['replica_over_local_p95']:.2f}x at p95)")
+        print(f"modelled on a cloud bucket answering each request in {args.bucket_ms:.0f} ms (one after another):")
+        for row in result["search"]:
+            s3_model = row["local"]["p50_ms"] + row["s3"]["requests_per_search"] * args.bucket_ms
+            replica_model = row["replica"]["p50_ms"]  # its requests run in the background, never in a search
+            row["modelled_bucket_ms"] = {"bucket_ms": args.bucket_ms, "s3_p50_ms": s3_model,
+                                         "replica_p50_ms": replica_model}
+            print(f"  {row['chunks']:>9,} chunks: without the replica about {s3_model:.0f} ms a search "
+                  f"({row['s3']['requests_per_search']:.1f} requests x {args.bucket_ms:.0f} ms + local), with it "
+                  f"{replica_model:.1f} ms (and a background listing every 2 s at most)")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2))
 

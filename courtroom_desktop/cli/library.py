@@ -7,6 +7,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from courtroom_desktop.cli import words
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -41,6 +43,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     retractions.add_argument("file", nargs="?", help="the Retraction Watch CSV (for import)")
     actions.add_parser("where", help="where the library lives (library.uri: this computer or object storage), and "
                        "this machine's folder of its local parts")
+    replica = actions.add_parser("replica", help="a shared library's local read replica of its chunk table "
+                                 "(searches read it instead of the bucket): its size and age; --sync catches it up "
+                                 "now, --clear deletes it (it is copied again at the next search)")
+    replica_action = replica.add_mutually_exclusive_group()
+    replica_action.add_argument("--sync", action="store_true", help="catch the replica up now (blocking)")
+    replica_action.add_argument("--clear", action="store_true", help="delete the replica from this disk")
     credentials = actions.add_parser(
         "credentials", help="keep the credentials of a shared library's bucket in the OS keyring (asked for, never "
         "given on the command line; the environment's AWS_*, GOOGLE_*, AZURE_* variables win over them)")
@@ -128,6 +136,16 @@ def _run(args: argparse.Namespace, workspace: Workspace) -> int:
         if location.shared:
             console.print(f"this machine's BM25 index, caches and fetched files: "
                           f"{location.cache_folder(workspace.data_dir)}", highlight=False)
+            said = workspace.library.replica()
+            if said is not None:
+                console.print(words.say(said), highlight=False)
+        return 0
+    if args.action == "replica":
+        said = workspace.library.replica(catch_up=args.sync, clear=args.clear)
+        if said is None:
+            console.print("no replica: the library is on this computer, or library.replica is off", highlight=False)
+            return 0
+        console.print(words.say(said), highlight=False)
         return 0
     if args.action == "check":
         from collections.abc import Sized

@@ -133,6 +133,13 @@ class LibrarySettings(_Section):
     read_only: bool = Field(False, description="Open a shared library (library.uri) for reading only: search and "
                             "trials work, adding and removing documents is refused.",
                             json_schema_extra=shown("Open the shared library read-only"))
+    replica: bool = Field(True, description="A shared library (library.uri): keep a local read replica of its chunk "
+                          "table, so that searches read this disk, not the bucket; caught up in the background when "
+                          "another machine commits (docs/scale.md).",
+                          json_schema_extra=shown("Keep a local replica of a shared library"))
+    replica_limit_gb: float = Field(20.0, gt=0, le=100_000, description="The most disk the local replica may take; "
+                                    "a larger chunk table is not copied (searches read the bucket).",
+                                    json_schema_extra=shown("Local replica size limit", "GB", 1, 1))
     watched_folders: list[WatchedFolder] = Field(
         default_factory=list, description="Folders watched while the app (or `courtroom watch`) runs: a file added "
         "or changed there is ingested, a file removed leaves the library.")

@@ -37,6 +37,8 @@ DESCRIPTIONS = (
     QT_TRANSLATE_NOOP("", 'Where the library lives: empty for the data folder; another folder; or a prefix on object storage shared by a team: s3://bucket/prefix (AWS S3, or an S3-compatible server such as MinIO with library.endpoint), gs://bucket/prefix, az://container/prefix. Credentials come from the environment or the OS keyring (`courtroom library credentials`), never from this file (docs/scale.md).'),
     QT_TRANSLATE_NOOP("", "An S3-compatible server's URL for library.uri (MinIO: http://minio.example:9000); empty for AWS itself."),
     QT_TRANSLATE_NOOP("", 'Open a shared library (library.uri) for reading only: search and trials work, adding and removing documents is refused.'),
+    QT_TRANSLATE_NOOP("", 'A shared library (library.uri): keep a local read replica of its chunk table, so that searches read this disk, not the bucket; caught up in the background when another machine commits (docs/scale.md).'),
+    QT_TRANSLATE_NOOP("", 'The most disk the local replica may take; a larger chunk table is not copied (searches read the bucket).'),
     QT_TRANSLATE_NOOP("", "Context window in tokens (Ollama's own default, 2048, truncates silently)."),
     QT_TRANSLATE_NOOP("", 'Most tokens one answer may have.'),
     QT_TRANSLATE_NOOP("", 'Sampling temperature: 0 is the most deterministic.'),

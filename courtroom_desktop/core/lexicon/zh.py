@@ -1319,4 +1319,14 @@ MESSAGES: dict[str, str] = {
         '{path}：不是 Retraction Watch 的 CSV（没有 {columns} 列）',
     'give the CSV of the Retraction Watch database, as downloaded':
         '请提供原样下载的 Retraction Watch 数据库 CSV',
+    'local replica not used: {problem}':
+        '未使用本地副本：{problem}',
+    'local replica: being copied':
+        '本地副本：正在复制',
+    'local replica: {size}, current (checked {age} s ago)':
+        '本地副本：{size}，已是最新（{age} 秒前检查）',
+    'local replica: {size}, {age} s behind the bucket, catching up':
+        '本地副本：{size}，落后存储桶 {age} 秒，正在追赶',
+    'the chunk table ({size} MB) is larger than library.replica_limit_gb ({limit} MB): searches read the bucket':
+        '段落表（{size} MB）超过 library.replica_limit_gb（{limit} MB）：检索直接读取存储桶',
 }

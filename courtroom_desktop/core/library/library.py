@@ -50,6 +50,7 @@ from courtroom_desktop.core.records import (
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.library.read.isolate import ExtractWorker
+    from courtroom_desktop.core.library.shared.replica import Replica
 
 
 class Library:
@@ -73,6 +74,7 @@ class Library:
         self.text_index = TextIndex(self.root / "tantivy")
         self._vectors: VectorStore | None = None
         self._vectors_lock = threading.Lock()  # the table opens once
+        self._replica: Replica | None = None
         # the one owner of the write rule and the write lock (core.library.store.writer)
         self.writer = self._make_writer()
         self._extractor: ExtractWorker | None = None  # started on first use when settings.isolate_extraction
@@ -132,6 +134,8 @@ class Library:
         return cls(root, settings or LibrarySettings(), embedder)
 
     def close(self) -> None:
+        if self._replica is not None:
+            self._replica.wait(30)  # a catch-up under way finishes its file (it is never left half-written)
         if self._extractor is not None:
             self._extractor.close()
         for embedder in {id(e): e for e in (self.embedder, self.target_embedder)}.values():  # HTTP connections
@@ -167,6 +171,32 @@ class Library:
                     self.catalog.name_vectors(folder, identity, dim, reembed.spec_of(self.settings, self.embedder))
                     self._vectors = store
         return self._vectors
+
+    @property
+    def replica(self) -> Replica | None:
+        """A shared library's local read replica of its chunk table (core.library.shared.replica); None for a local
+        library or with ``library.replica`` off."""
+        if not self.location.shared or not self.settings.replica:
+            return None
+        folder = self.catalog.get_meta("vectors_folder") or reembed.DEFAULT_FOLDER
+        if self._replica is None or self._replica.folder != folder:  # the first use, or an embedder switch
+            from courtroom_desktop.core.library.shared.replica import Replica
+
+            self._replica = Replica(self.location, folder, self.root, int(self.settings.replica_limit_gb * 1e9))
+        return self._replica
+
+    @property
+    def search_vectors(self) -> VectorStore:
+        """The chunk table searches read: a shared library's local replica once it holds a copy (its catch-up is
+        started here, in the background, at most every few seconds: a search never waits on the bucket), else the
+        table itself."""
+        vectors = self.vectors
+        replica = self.replica
+        if replica is None:
+            return vectors
+        replica.check()
+        local = replica.vectors(vectors.dim)
+        return local if local is not None else vectors
 
     def recover(self) -> list[str]:
         """Purge documents a crash left half-written or half-removed, and vector folders no switch names; returns

@@ -126,6 +126,11 @@ class LibraryLike(Protocol):
     def vectors(self) -> VectorsLike: ...
 
     @property
+    def search_vectors(self) -> VectorsLike:
+        """The table searches read: the chunk table, or a shared library's local replica of it."""
+        ...
+
+    @property
     def text_index(self) -> TextIndexLike: ...
 
     @property
@@ -266,7 +271,7 @@ class Retriever:
         chunk_filter: set[str] | None = None
         where = scope.sql()
         if scope.sections and where is not None:  # sections always make a filter
-            chunk_filter = {cid for cid, did, path in library.vectors.ids_where(where)
+            chunk_filter = {cid for cid, did, path in library.search_vectors.ids_where(where)
                             if did in ready and scope.allows_section(path)}
         timings["scope"] = time.perf_counter() - began
         lists: list[RankedList] = []
@@ -373,7 +378,7 @@ class Retriever:
         heads = {r.hits[i].chunk_id for r in translated for i in range(min(pool, len(r.hits)))}
         # the query's own ranking may hold the other language too: candidates for the reader
         own = [f.chunk_id for f in fused[:pool]] if self.settings.cross_language_reader != "none" else []
-        rows = self.library.vectors.fetch(sorted(heads | set(own)), vectors=False)
+        rows = self.library.search_vectors.fetch(sorted(heads | set(own)), vectors=False)
         languages = set(targets.values())
 
         def other(cid: str) -> bool:
@@ -421,7 +426,7 @@ class Retriever:
     def _vector(self, vector: np.ndarray, depth: int, where: str | None, ready: set[str]) -> tuple[Hit, ...]:
         settings = self.settings
         rows: dict[str, int] = {}
-        hits = self.library.vectors.vector_search(vector, depth, where=where, ef=settings.ann_ef or None,
+        hits = self.library.search_vectors.vector_search(vector, depth, where=where, ef=settings.ann_ef or None,
                                                   refine_factor=settings.ann_refine_factor or None, row_ids=rows)
         return tuple(Hit(cid, did, score, rows.get(cid)) for cid, did, score in hits if did in ready)
 
@@ -431,7 +436,7 @@ class Retriever:
         reranker = self._reranker
         pool = fused[: max(settings.rerank_depth if reranker else 0, 2 * k, k + 8)]
         began = time.perf_counter()
-        rows = self.library.vectors.fetch([f.chunk_id for f in pool], vectors=True,
+        rows = self.library.search_vectors.fetch([f.chunk_id for f in pool], vectors=True,
                                           row_ids={f.chunk_id: f.row_id for f in pool if f.row_id is not None})
         self.timings["fetch"] = time.perf_counter() - began
         pool = [f for f in pool if f.chunk_id in rows]  # removed since it was found: gone

@@ -51,6 +51,20 @@ class LibraryService:
         _ = library.embedder.dim
         _ = library.vectors, self._parts.retriever
 
+    # ---------------------------------------------------------------- a shared library's local replica
+    def replica(self, catch_up: bool = False, clear: bool = False) -> str | None:
+        """A shared library's local read replica of its chunk table, in words (core.library.shared.replica), after
+        catching it up now (``catch_up``: blocking) or deleting it (``clear``); None for a local library or with
+        library.replica off."""
+        replica = self._parts.library.replica
+        if replica is None:
+            return None
+        if clear:
+            replica.clear()
+        elif catch_up:
+            replica.catch_up()
+        return replica.status.describe()
+
     # ---------------------------------------------------------------- reading it
     def documents(self) -> list[Document]:
         """Every document of the library, whatever its status."""

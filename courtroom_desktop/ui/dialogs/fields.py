@@ -59,6 +59,8 @@ FIELD_WORDS = (
     QT_TRANSLATE_NOOP("", "Verdict at confidence"), QT_TRANSLATE_NOOP("", "calls"), QT_TRANSLATE_NOOP("", "dpi"),
     QT_TRANSLATE_NOOP("", "layers"), QT_TRANSLATE_NOOP("", "passages"), QT_TRANSLATE_NOOP("", "rounds"),
     QT_TRANSLATE_NOOP("", "s"), QT_TRANSLATE_NOOP("", "threads"), QT_TRANSLATE_NOOP("", "tokens"),
+    QT_TRANSLATE_NOOP("", "Hide claims worth less than"), QT_TRANSLATE_NOOP("", "Keep a local replica of a shared library"),
+    QT_TRANSLATE_NOOP("", "Local replica size limit"), QT_TRANSLATE_NOOP("", "GB"),
 )
 
 

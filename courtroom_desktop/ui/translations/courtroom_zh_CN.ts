@@ -2359,6 +2359,22 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>词元</translation>
     </message>
     <message>
+        <source>Hide claims worth less than</source>
+        <translation>隐藏核查价值低于此值的论断</translation>
+    </message>
+    <message>
+        <source>Keep a local replica of a shared library</source>
+        <translation>为共享文献库保留本地副本</translation>
+    </message>
+    <message>
+        <source>Local replica size limit</source>
+        <translation>本地副本大小上限</translation>
+    </message>
+    <message>
+        <source>GB</source>
+        <translation>GB</translation>
+    </message>
+    <message>
         <source>Proposed for</source>
         <translation>建议用于</translation>
     </message>
@@ -3127,6 +3143,14 @@ The roles (and the embedder) by their stored names, shown through tr (where each
     <message>
         <source>Open a shared library (library.uri) for reading only: search and trials work, adding and removing documents is refused.</source>
         <translation>以只读方式打开共享资料库（library.uri）：可以检索和审理，添加和删除文档会被拒绝。</translation>
+    </message>
+    <message>
+        <source>A shared library (library.uri): keep a local read replica of its chunk table, so that searches read this disk, not the bucket; caught up in the background when another machine commits (docs/scale.md).</source>
+        <translation>共享文献库（library.uri）：在本机保留其段落表的只读副本，检索读取本地磁盘而非存储桶；其他机器提交后在后台追赶更新（见 docs/scale.md）。</translation>
+    </message>
+    <message>
+        <source>The most disk the local replica may take; a larger chunk table is not copied (searches read the bucket).</source>
+        <translation>本地副本最多可占用的磁盘空间；更大的段落表不会被复制（检索直接读取存储桶）。</translation>
     </message>
     <message>
         <source>Context window in tokens (Ollama&apos;s own default, 2048, truncates silently).</source>

@@ -6,7 +6,9 @@ machine's alone: the embedding cache, the OCR cache, the files that failed here,
 The shared table holds only documents that count: a row is written ``ready`` after the document's chunks are in
 the chunk table (the commit point of an add), and deleted before its chunks are taken out (the commit point of a
 removal), both under the commit lock (core.library.shared.commit_lock). Reads come from the mirror, refreshed from
-the shared table at most every ``refresh_s`` seconds (and always under the lock, before a write).
+the shared table at most every ``refresh_s`` seconds (and always under the lock, before a write): each refresh asks
+the two tables' versions (one listing each) and reads their rows only when a version moved, so the rows are read once
+per version, not once per refresh.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class SharedCatalog(Catalog):
         self._db_shared = lancedb.connect(location.child(DATABASE), storage_options=location.options)
         self._tables: dict[str, Any] = {}
         self._synced_at = 0.0
+        self._versions: tuple[int, int] | None = None  # (documents, meta) as last read into the mirror
+        self.reads = 0  # how many times the rows were read (tests: once per version)
         self._sync_lock = threading.Lock()
         self.sync(force=True)
 
@@ -68,16 +72,26 @@ class SharedCatalog(Catalog):
         return self._tables[name]
 
     def _shared_rows(self, name: str) -> list[dict[str, Any]]:
-        table = self._table(name)
-        table.checkout_latest()
-        rows: list[dict[str, Any]] = table.to_arrow().to_pylist()
+        rows: list[dict[str, Any]] = self._table(name).to_arrow().to_pylist()
         return rows
+
+    def _latest_versions(self) -> tuple[int, int]:
+        versions = []
+        for name in (DOCUMENTS, META):
+            table = self._table(name)
+            table.checkout_latest()
+            versions.append(int(table.version))
+        return versions[0], versions[1]
 
     def sync(self, force: bool = False) -> bool:
         """Bring the mirror up to the shared tables (at most every ``refresh_s`` unless ``force``); True when the
         ready documents changed. This writer's own ``pending`` and ``removing`` rows are kept."""
         with self._sync_lock:
             if not force and time.monotonic() - self._synced_at < self.refresh_s:
+                return False
+            versions = self._latest_versions()
+            if versions == self._versions:
+                self._synced_at = time.monotonic()
                 return False
             docs = self._shared_rows(DOCUMENTS)
             meta = {r["key"]: r["value"] for r in self._shared_rows(META)}
@@ -97,6 +111,8 @@ class SharedCatalog(Catalog):
                     raise
                 self._db.execute("COMMIT")
             self._synced_at = time.monotonic()
+            self._versions = versions
+            self.reads += 1
             return super().ready_ids() != before
 
     def shared_ready_ids(self) -> set[str]:
