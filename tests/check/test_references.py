@@ -7,6 +7,7 @@ differently from the reference, and works the library does not have."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pymupdf
 import pytest
@@ -158,7 +159,7 @@ def test_how_a_match_was_made():
     assert not match_references([parse_reference("Kowalski, J. (2020). Untitled.", 0)], ambiguous)[0].found
 
 
-def test_title_overlap_reads_chinese_by_character():
+def test_title_overlap_reads_chinese_by_pairs_of_characters():
     assert title_overlap("城市绿地覆盖率与居民心理健康的关系", "城市绿地覆盖率与居民心理健康的关系研究") > 0.8
     assert title_overlap("城市噪声与居民压力", "城市热岛效应的时空演变") < 0.5
     assert title_overlap("", "anything") == 0.0
@@ -254,3 +255,32 @@ def test_the_annotated_copys_note_names_the_cited_source_and_what_it_says():
     english, chinese = note_of(row, "en"), note_of(row, "zh")
     assert "Lindqvist" in english and "cited source does not support the claim" in english, english
     assert "Lindqvist" in chinese and "所引来源不支持该主张" in chinese and "主张 2" in chinese, chinese
+
+
+def _scored(folder):
+    """Precision and recall of the matches over a folder of drafts (NAME.md) and their libraries with the truth
+    (NAME.library.json: works, and per entry the document it is or '')."""
+    true_positive = predicted = actual = 0
+    for library in sorted(Path(folder).glob("*.library.json")):
+        data = json.loads(library.read_text(encoding="utf-8"))
+        text = library.with_name(library.name.replace(".library.json", ".md")).read_text(encoding="utf-8")
+        references = read_references(text)
+        assert len(references) == len(data["truth"]), library.name  # every entry read, none merged or split
+        for match, expected in zip(match_references(references, [Work(**w) for w in data["works"]]), data["truth"],
+                                   strict=True):
+            predicted += match.found
+            actual += bool(expected)
+            true_positive += match.found and match.doc_id == expected
+    return true_positive / predicted, true_positive / actual
+
+
+@pytest.mark.parametrize(("folder", "floor"), [("references", 1.0), ("references_heldout", 0.9)])
+def test_matching_precision_and_recall_on_drafts_written_apart(folder, floor):
+    """Six drafts in each folder (Vancouver, APA, Harvard, mixed numbered, GB/T 7714 numbered, Chinese author-year),
+    written by helpers who read neither the matcher nor the other folder. The rules were set on `references`
+    (precision 0.870 and recall 0.887 before, 1.000 and 1.000 after); `references_heldout` scores them, measured once:
+    0.732 / 0.745 before, 0.918 / 0.982 after (English 0.902 / 0.974, Chinese 0.950 / 1.000). Breaks, each failing
+    the development set: Chinese titles compared by character instead of by pairs (precision 0.982); an organisation
+    as the author not skipped to the title (recall 0.964)."""
+    precision, recall = _scored(Path(__file__).parent / "data" / folder)
+    assert precision >= floor and recall >= floor, (precision, recall)
