@@ -221,6 +221,7 @@ def _references(cited: CitedReferences, as_json: bool) -> int:
     for ref, match in zip(cited.references, cited.matches, strict=True):
         rows.append({"reference": ref.index + 1, "number": ref.number, "first_author": ref.first_author,
                      "year": f"{ref.year or ''}{ref.letter}", "title": ref.title, "doi": ref.doi,
+                     "zotero_key": ref.zotero_key,
                      "cited_in_sentences": [i + 1 for i in cited.cited_by(ref.index)],
                      "in_library": match.found, "document": match.doc_id, "document_title": match.title,
                      "matched_by": match.how, "score": match.score, "notice": match.notice,

@@ -444,3 +444,15 @@ def test_a_damaged_zotero_code_is_read_as_no_field(tmp_path, shown):
     document.save(str(path))
     assert with_fields(read_draft(path), [], []) == ([], [])
     assert sentences_of(path) == [(0, f"Iron cut anaemia {shown}.")]
+
+
+def test_the_command_line_lists_a_zotero_fields_key(tmp_path, capsys):
+    """`courtroom check DRAFT.docx --references-only --json` names each reference's Zotero item key."""
+    from courtroom_desktop.cli import main
+
+    path = zotero_draft(tmp_path / "zotero.docx")
+    base = ["--config-dir", str(tmp_path / "config"), "--data-dir", str(tmp_path / "data")]
+    assert main([*base, "check", str(path), "--references-only", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["references"]
+    assert [row["zotero_key"] for row in rows][:2] == ["IRNK3Y7Q", "NGPK2021"]
+    assert all(not row["in_library"] for row in rows)  # an empty library: each is cited, not in it
