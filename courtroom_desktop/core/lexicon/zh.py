@@ -1329,4 +1329,6 @@ MESSAGES: dict[str, str] = {
         '本地副本：{size}，落后存储桶 {age} 秒，正在追赶',
     'the chunk table ({size} MB) is larger than library.replica_limit_gb ({limit} MB): searches read the bucket':
         '段落表（{size} MB）超过 library.replica_limit_gb（{limit} MB）：检索直接读取存储桶',
+    'already in the library: another writer stored it first':
+        '已在文献库中：另一写入者先存入了它',
 }

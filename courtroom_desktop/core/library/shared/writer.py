@@ -61,15 +61,17 @@ class SharedWriter(LibraryWriter):
             yield dirty
 
     def write(self, entries: Sequence[Writable], vectors: np.ndarray,
-              before_stores: Callable[[Writable], None] | None = None) -> None:
+              before_stores: Callable[[Writable], None] | None = None) -> set[str]:
+        """The rule under the commit lock; returns the ids another writer stored meanwhile (not stored again)."""
         self._writable()
         if not entries:
-            return
+            return set()
         for entry in entries:  # before the lock: by content, so writers at once write the same object
             self.files.put(entry.record.path, entry.record.sha256)
         with self._committing():
             ready = self.shared.ready_ids()
             keep = [i for i, e in enumerate(entries) if e.in_stores or e.record.id not in ready]
+            elsewhere = {e.record.id for i, e in enumerate(entries) if i not in keep}
             if len(keep) < len(entries):
                 log.info("%d document(s) were stored by another writer meanwhile: not stored again",
                          len(entries) - len(keep))
@@ -77,6 +79,7 @@ class SharedWriter(LibraryWriter):
                 vectors = np.concatenate([vectors[rows[i]:rows[i + 1]] for i in keep]) if keep else vectors[:0]
                 entries = [entries[i] for i in keep]
             super().write(entries, vectors, before_stores)
+            return elsewhere
 
     def delete(self, doc_ids: Iterable[str]) -> list[Document]:
         self._writable()

@@ -182,7 +182,7 @@ class Storer:
                 self.emit(FileProgress(path=record.path, stage=IngestStage.index, pages_done=record.pages,
                                        pages=record.pages, chunks_done=len(written.chunks), chunks=len(written.chunks)))
 
-            self.writer.write(entries, vectors, before_stores=indexing)
+            elsewhere = self.writer.write(entries, vectors, before_stores=indexing)
             self.stages["index"] += time.perf_counter() - began_index
         except Cancelled:  # raised while embedding, before anything was written
             self._cancel_all([e.item for e in entries])
@@ -201,6 +201,11 @@ class Storer:
         for entry in entries:
             record, doc = entry.record, entry.item.doc
             self.catalog.clear_failure(record.path)
+            if record.id in elsewhere:  # another writer of a shared library stored the same file first
+                self.totals["skipped"] += 1
+                self.emit(FileFinished(path=record.path, outcome=FileOutcome.skipped, doc_id=record.id,
+                                       reason=Message("already in the library: another writer stored it first")))
+                continue
             self.writer.delete(old.id for old in entry.previous)  # the file changed: its old version goes
             outcome = FileOutcome.updated if entry.previous or entry.replacing else FileOutcome.added
             self.totals[outcome.value] += 1

@@ -84,13 +84,14 @@ class LibraryWriter:
 
     # ---------------------------------------------------------------- the rule
     def write(self, entries: Sequence[Writable], vectors: np.ndarray,
-              before_stores: Callable[[Writable], None] | None = None) -> None:
+              before_stores: Callable[[Writable], None] | None = None) -> set[str]:
         """Rows ``pending`` -> stale chunks of these ids out -> one append and one commit -> rows ``ready``.
         ``vectors``: one row per chunk, in the entries' order. ``before_stores(entry)``: called as each row goes
         pending (an ingest's progress). Raises what a store raised, after taking the batch out of every store and
-        the catalog (a document being replaced goes too: it was half replaced)."""
+        the catalog (a document being replaced goes too: it was half replaced). Returns the ids not stored because
+        another writer stored the same document first (a shared library's; here none)."""
         if not entries:
-            return
+            return set()
         with self.lock:
             try:
                 for entry in entries:
@@ -112,6 +113,7 @@ class LibraryWriter:
                 raise
             for entry in entries:
                 self.catalog.set_status(entry.record.id, DocStatus.ready, error="")
+        return set()
 
     def delete(self, doc_ids: Iterable[str]) -> list[Document]:
         """Documents out of the library: rows ``removing`` -> out of both stores -> rows deleted, with the vectors
