@@ -152,3 +152,28 @@ def test_ray_workers_embed_through_an_openai_compatible_server_in_batches(s3, tm
         assert lib.embedder.identity.startswith("openai:fake-embed@")
         assert lib.check_consistency()["consistent"]
         lib.close()
+
+
+def test_the_driver_reads_each_file_once(s3, tmp_path, embedder, many_pdfs, ray_engine, monkeypatch):
+    """The driver's reads of the files it hands to Ray: one each (its hash, the bytes the worker gets and the shared
+    library's stored copy come from that one read). Break: the driver hashing the file on its own again (triage
+    without the sha), and each file is read twice."""
+    from collections import Counter
+    from pathlib import Path
+
+    opened: Counter[str] = Counter()
+    real_open = Path.open
+
+    def counting_open(self, *args, **kwargs):
+        if self.suffix == ".pdf" and str(self) in {str(p) for p in many_pdfs}:
+            opened[str(self)] += 1
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", counting_open)
+    lib = Library(tmp_path / "driver", SETTINGS, embedder, location=s3.location("ray-once"))
+    finished = lib.ingest(many_pdfs, engine=ray_engine)
+    assert finished.added == len(many_pdfs)
+    assert opened == Counter({str(p): 1 for p in many_pdfs})
+    assert all(k.startswith("ray-once/files/") for k in s3.keys("ray-once/files/")) and len(
+        s3.keys("ray-once/files/")) == len(many_pdfs)  # the stored copies
+    lib.close()

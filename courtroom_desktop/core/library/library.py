@@ -338,17 +338,23 @@ class Library:
             emit(FileStarted(path=str(path), index=index, files=len(files)))
             yield self._prepare(path, emit, cancel, force)
 
-    def triage(self, path: Path, force: bool) -> tuple[str, Prepared | None]:
-        """A file's sha256, and a Prepared when it needs no reading: unreadable (failed), or its content already
-        ready in the library (skipped)."""
+    def triage(self, path: Path, force: bool, sha: str = "") -> tuple[str, Prepared | None]:
+        """A file's sha256 (``sha`` when the caller has it: read once), and a Prepared when it needs no reading:
+        unreadable (failed), or its content already ready in the library (skipped)."""
         try:
-            sha = sha256_file(path) if path.exists() and path.is_file() else ""
+            sha = sha or (sha256_file(path) if path.exists() and path.is_file() else "")
         except OSError as exc:
             return "", Prepared(path, "", error=Message("cannot read the file ({exc.strerror})", exc.strerror))
         existing = self.catalog.get(sha[:16]) if sha else None
         if existing and existing.status == DocStatus.ready and not force:
             return sha, Prepared(path, sha)  # skipped: same content already in the library
         return sha, None
+
+    def keep_file(self, path: Path, sha: str, data: bytes) -> None:
+        """A shared library keeps a file's bytes beside it now (the Ray driver has them: the writer does not read the
+        file again); a local library keeps nothing."""
+        if self.location.shared:
+            self.shared_files.put_bytes(str(path), sha, data)
 
     def _prepare(self, path: Path, emit: EventSink, cancel: CancelToken, force: bool) -> Prepared:
         seconds = {"extract": 0.0, "ocr": 0.0, "chunk": 0.0}

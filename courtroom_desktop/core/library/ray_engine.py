@@ -19,6 +19,7 @@ the workers of that cluster, which must have this package installed (docs/scale.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import tempfile
 import time
@@ -148,32 +149,37 @@ class RayEngine:
              cancel: CancelToken, force: bool, identity: str) -> Iterator[Prepared]:
         from ray.exceptions import RayError
 
-        pending: dict[Any, tuple[Path, str, int]] = {}
+        pending: dict[Any, tuple[Path, str, int, bytes]] = {}
         load = [0] * len(actors)
         queue = list(enumerate(files))
         while queue or pending:
             while queue and not cancel.cancelled and min(load) < self.in_flight:
                 index, path = queue.pop(0)
                 emit(FileStarted(path=str(path), index=index, files=len(files)))
-                sha, done = library.triage(path, force)
+                try:  # read once: its hash, the bytes the worker gets, and a shared library's stored copy
+                    data = path.read_bytes()
+                except OSError as exc:
+                    yield Prepared(path, "", error=Message("cannot read the file ({exc.strerror})", exc.strerror))
+                    continue
+                sha, done = library.triage(path, force, hashlib.sha256(data).hexdigest())
                 if done is not None:
                     yield done
                     continue
                 slot = load.index(min(load))
-                ref = actors[slot].prepare.remote(path.name, path.read_bytes(), sha, str(path))
-                pending[ref] = (path, sha, slot)
+                ref = actors[slot].prepare.remote(path.name, data, sha, str(path))
+                pending[ref] = (path, sha, slot, data)
                 load[slot] += 1
             if cancel.cancelled:
                 for ref in pending:
                     ray.cancel(ref)  # a queued call is dropped; a running one ends with its actor (finally)
-                for path, sha, _ in pending.values():
+                for path, sha, _, _ in pending.values():
                     yield Prepared(path, sha, error="cancelled")
                 return
             if not pending:
                 continue
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
             for ref in ready:
-                path, sha, slot = pending.pop(ref)
+                path, sha, slot, data = pending.pop(ref)
                 load[slot] -= 1
                 try:
                     item, vectors = ray.get(ref)
@@ -182,6 +188,8 @@ class RayEngine:
                                                             self.max_retries + 1,
                                                             f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"))
                     continue
+                if item.storable:  # a shared library keeps the bytes read above: the writer reads no file
+                    library.keep_file(path, sha, data)
                 if item.storable and item.chunks:
                     texts = [embedding_text(item.doc.title, c) for c in item.chunks]
                     library.catalog.cache_vectors(identity, [(text_key(t), v) for t, v in zip(texts, vectors)])

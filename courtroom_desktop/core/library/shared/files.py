@@ -28,13 +28,13 @@ class SharedFiles:
         self.location = location
         self.store: Any = object_store(location)
         self.cache = Path(cache) / FOLDER
+        self._kept: set[str] = set()  # stored by this process already (put_bytes): not read again
 
     def put(self, path: str, sha256: str) -> None:
         """Keep the file at ``path`` (on this machine) beside the library, once per content."""
-        import obstore
-        from obstore.exceptions import AlreadyExistsError
-
         name = stored_name(sha256, path)
+        if name in self._kept:
+            return
         if not Path(path).is_file():
             return  # a document given as text (a benchmark corpus): no file to keep
         try:
@@ -44,10 +44,19 @@ class SharedFiles:
                                        "({exc.strerror})",
                                        path, exc.strerror)) \
                 from exc
+        self.put_bytes(path, sha256, data)
+
+    def put_bytes(self, path: str, sha256: str, data: bytes) -> None:
+        """Keep a file's bytes, read already, beside the library, once per content."""
+        import obstore
+        from obstore.exceptions import AlreadyExistsError
+
+        name = stored_name(sha256, path)
         try:
             obstore.put(self.store, name, data, mode="create")
         except AlreadyExistsError:
             pass  # the same content, stored by anyone before
+        self._kept.add(name)
 
     def local(self, path: str, sha256: str) -> Path:
         """A readable copy: a copy fetched before, else the file at ``path`` if this machine has it, else the stored

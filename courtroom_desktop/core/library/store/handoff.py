@@ -111,7 +111,11 @@ class PreparingLibrary(Protocol):
     @property
     def catalog(self) -> Any: ...  # the embedding cache the workers' vectors go to
 
-    def triage(self, path: Path, force: bool) -> tuple[str, Prepared | None]: ...
+    def triage(self, path: Path, force: bool, sha: str = "") -> tuple[str, Prepared | None]: ...
+
+    def keep_file(self, path: Path, sha: str, data: bytes) -> None:
+        """A shared library keeps the file's bytes beside it now (read once by the engine); a local one: nothing."""
+        ...
 
 
 class IngestEngine(Protocol):
