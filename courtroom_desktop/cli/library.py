@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from courtroom_desktop.cli import Context
-    from courtroom_desktop.core.records import Chunk
+    from courtroom_desktop.core.records import Chunk, Document
     from courtroom_desktop.core.services.trials import Workspace
 
 
@@ -67,6 +67,14 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         workspace.close()
 
 
+def _added(doc: Document) -> str:
+    """When and by whom a document was added: '2026-12-07 15:40 by ada@lab-laptop'."""
+    import time
+
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(doc.added_at)) if doc.added_at else ""
+    return " by ".join(part for part in (when, doc.added_by) if part) or "-"
+
+
 def _run(args: argparse.Namespace, workspace: Workspace) -> int:
     from rich.console import Console
     from rich.table import Table
@@ -78,10 +86,11 @@ def _run(args: argparse.Namespace, workspace: Workspace) -> int:
             print(json.dumps({"documents": [d.model_dump(mode="json") for d in docs],
                               "failures": [{"path": p, "error": e} for p, e in workspace.library.failures()]}, indent=2))
             return 0
-        table = Table("id", "title", "kind", "year", "pages", "sections", "chunks", "status", "path")
+        table = Table("id", "title", "kind", "year", "pages", "sections", "chunks", "status", "added", "path")
         for d in docs:
             table.add_row(d.id, d.title[:60], d.kind + (" (private)" if d.private else ""), str(d.year or ""),
-                          str(d.pages) if d.on_pages else "-", str(d.sections), str(d.chunks), d.status.value, d.path)
+                          str(d.pages) if d.on_pages else "-", str(d.sections), str(d.chunks), d.status.value,
+                          _added(d), d.path)
         console.print(table)
         for d in docs:
             if d.pages_without_text:
@@ -100,7 +109,8 @@ def _run(args: argparse.Namespace, workspace: Workspace) -> int:
         console.print(f"[bold]{doc.title}[/]  ({doc.id})\n{doc.path}\nauthors: {doc.authors or '-'}  year: "
                       f"{doc.year or '-'}  kind: {doc.kind}{' (private)' if doc.private else ''}  "
                       f"{'pages: ' + str(doc.pages) + '  ' if doc.on_pages else ''}chunks: {doc.chunks}  status: "
-                      f"{doc.status.value}{'  error: ' + doc.error if doc.error else ''}", highlight=False)
+                      f"{doc.status.value}{'  error: ' + doc.error if doc.error else ''}\nadded: {_added(doc)}",
+                      highlight=False)
         table = Table("section", "pages" if doc.on_pages else "characters", "chunks")
         sections: dict[str, list[Chunk]] = {}
         chunks = workspace.library.passages(doc.id)

@@ -129,6 +129,8 @@ class Document(Frozen):
     status: DocStatus = DocStatus.pending
     error: Said = ""
     added_at: float = 0.0
+    added_by: str = Field("", description="Who added it: the user name and the machine ('ada@lab-laptop'); a "
+                          "shared library shows every machine who added what.")
     pages_without_text: tuple[int, ...] = Field((), description="0-based pages that show an image (a scan) but have "
                                                 "no text layer, and no text OCR could read: not searchable.")
     pages_ocr: tuple[int, ...] = Field((), description="0-based pages OCR was run on (their text, if it found any, "

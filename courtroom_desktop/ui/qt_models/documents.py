@@ -18,6 +18,18 @@ from courtroom_desktop.ui.theme import accent
 if TYPE_CHECKING:
     from courtroom_desktop.core.records import Document, FileProgress, IngestEvent, Notice
 
+def added_words(doc: Document) -> str:
+    """'Added 2026-12-07 15:40 by ada@lab-laptop' (each part as far as known; '' when neither is)."""
+    import time
+
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(doc.added_at)) if doc.added_at else ""
+    if when and doc.added_by:
+        return tr("Added {when} by {who}").format(when=when, who=doc.added_by)
+    if when:
+        return tr("Added {when}").format(when=when)
+    return tr("Added by {who}").format(who=doc.added_by) if doc.added_by else ""
+
+
 COLUMNS = (QT_TRANSLATE_NOOP("", "Document"), QT_TRANSLATE_NOOP("", "Status"), QT_TRANSLATE_NOOP("", "Pages"),
            QT_TRANSLATE_NOOP("", "Sections"), QT_TRANSLATE_NOOP("", "Chunks"), QT_TRANSLATE_NOOP("", "Reason"),
            QT_TRANSLATE_NOOP("", "In trials"))
@@ -140,6 +152,7 @@ class DocumentsModel(RecordTableModel[DocRow]):
             if doc is not None:
                 extra = "\n".join(x for x in (doc.authors, str(doc.year or ""),
                                              tr("{count} passages").format(count=doc.chunks), f"id {doc.id}",
+                                             added_words(doc),
                                              tr(PRIVATE_TIP) if doc.private else "", say(row.reason)) if x)
             elif row.reason:
                 extra = say(row.reason)

@@ -1893,6 +1893,18 @@ Re-embed now?</source>
         <translation>未评级</translation>
     </message>
     <message>
+        <source>Added {when} by {who}</source>
+        <translation>由 {who} 于 {when} 添加</translation>
+    </message>
+    <message>
+        <source>Added {when}</source>
+        <translation>于 {when} 添加</translation>
+    </message>
+    <message>
+        <source>Added by {who}</source>
+        <translation>由 {who} 添加</translation>
+    </message>
+    <message>
         <source>Document</source>
         <translation>文档</translation>
     </message>

@@ -64,6 +64,12 @@ class SharedCatalog(Catalog):
             schema = DOCUMENT_SCHEMA if name == DOCUMENTS else META_SCHEMA
             if name in names:
                 self._tables[name] = self._db_shared.open_table(name)
+                missing = [f for f in schema if f.name not in self._tables[name].schema.names]
+                if missing:  # a table written by an earlier version: the newer columns, empty for its rows
+                    try:
+                        self._tables[name].add_columns(pa.schema(missing))
+                    except Exception:  # noqa: BLE001 - another machine added them at the same moment
+                        self._tables[name].checkout_latest()
             else:
                 try:
                     self._tables[name] = self._db_shared.create_table(name, schema=schema)
@@ -93,7 +99,7 @@ class SharedCatalog(Catalog):
             if versions == self._versions:
                 self._synced_at = time.monotonic()
                 return False
-            docs = self._shared_rows(DOCUMENTS)
+            docs = [{f: row.get(f) for f in FIELDS} for row in self._shared_rows(DOCUMENTS)]
             meta = {r["key"]: r["value"] for r in self._shared_rows(META)}
             before = super().ready_ids()
             with self._lock:

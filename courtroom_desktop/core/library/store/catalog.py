@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS documents (
     id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL, title TEXT DEFAULT '', authors TEXT DEFAULT '',
     year INTEGER, pages INTEGER DEFAULT 0, chunks INTEGER DEFAULT 0, sections INTEGER DEFAULT 0,
     status TEXT NOT NULL, error TEXT DEFAULT '', added_at REAL NOT NULL, pages_without_text TEXT DEFAULT '',
-    pages_ocr TEXT DEFAULT '', kind TEXT DEFAULT 'pdf', private INTEGER DEFAULT 0
+    pages_ocr TEXT DEFAULT '', kind TEXT DEFAULT 'pdf', private INTEGER DEFAULT 0, added_by TEXT DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
 CREATE TABLE IF NOT EXISTS failures (path TEXT PRIMARY KEY, sha256 TEXT, error TEXT NOT NULL, at REAL NOT NULL);
@@ -35,10 +35,10 @@ CREATE TABLE IF NOT EXISTS sources (doc_id TEXT PRIMARY KEY, record TEXT NOT NUL
 CREATE TABLE IF NOT EXISTS notices (doc_id TEXT PRIMARY KEY, notice TEXT NOT NULL);
 """
 FIELDS = ("id", "path", "sha256", "title", "authors", "year", "pages", "chunks", "sections", "status", "error", "added_at",
-          "pages_without_text", "pages_ocr", "kind", "private")
+          "pages_without_text", "pages_ocr", "kind", "private", "added_by")
 PAGE_LISTS = ("pages_without_text", "pages_ocr")  # tuples of page numbers, stored as "2,7"
 ADDED_COLUMNS = {"pages_without_text": "TEXT DEFAULT ''", "pages_ocr": "TEXT DEFAULT ''",  # newer than a catalog may be
-                 "kind": "TEXT DEFAULT 'pdf'", "private": "INTEGER DEFAULT 0"}
+                 "kind": "TEXT DEFAULT 'pdf'", "private": "INTEGER DEFAULT 0", "added_by": "TEXT DEFAULT ''"}
 
 
 def text_key(text: str) -> str:
@@ -93,6 +93,7 @@ class Catalog(SqliteFile):
         values["error"] = values["error"] or ""
         values["kind"] = values["kind"] or "pdf"
         values["private"] = bool(values["private"])
+        values["added_by"] = values["added_by"] or ""
         return Document(**values)
 
     def documents(self, status: DocStatus | None = None) -> list[Document]:

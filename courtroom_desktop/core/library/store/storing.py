@@ -50,6 +50,18 @@ class DocumentFields(TypedDict):
     private: bool
 
 
+def who() -> str:
+    """Who is adding documents here: the user name and the machine ('ada@lab-laptop'), each as far as known."""
+    import getpass
+    import socket
+
+    try:
+        user = getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name in the environment (a service account, some containers)
+        user = ""
+    return f"{user or 'unknown'}@{socket.gethostname() or 'unknown'}"
+
+
 def document_fields(settings: LibrarySettings, library_root: Path, path: str, kind: str, previous: list[Document],
                     replacing: Document | None, asked: bool | None) -> DocumentFields:
     """The kind and private flag of a document about to be written to the catalog (see the module's docstring):
@@ -148,6 +160,7 @@ class Storer:
             id=doc_id, path=path, sha256=item.sha256, title=doc.title, authors=doc.authors, year=doc.year,
             pages=doc.pages, chunks=len(chunks), sections=len({c.section_path for c in chunks}),
             status=DocStatus.pending, added_at=replacing.added_at if replacing else time.time(),
+            added_by=replacing.added_by if replacing and replacing.added_by else who(),
             pages_without_text=tuple(doc.pages_without_text), pages_ocr=tuple(doc.ocr_pages),
             **document_fields(self.settings, self.library_root, path, getattr(doc, "kind", "pdf"), previous, replacing,
                               self.private),
@@ -291,6 +304,7 @@ def _store_batch(writer: LibraryWriter, settings: LibrarySettings, embedder: Tex
             title=item.title, authors=item.authors, year=item.year, pages=0, chunks=len(chunks),
             sections=len({c.section_path for c in chunks}), status=DocStatus.pending, kind="text",
             added_at=previous.added_at if previous else now,
+            added_by=previous.added_by if previous and previous.added_by else who(),
         ), chunks, in_stores=previous is not None))
     if not entries:
         return 0
