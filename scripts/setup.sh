@@ -20,6 +20,20 @@ VENV="${VENV:-.venv}"
 LOCK_SET="${LOCK_SET:-dev}"
 RESOLVE="${RESOLVE:-lock}"
 LOCK_FILE=$("$PY" scripts/lock.py path "$LOCK_SET")
+# Azurite, the Azure Blob Storage emulator tests/shared starts on loopback, from package-lock.json (an exact version)
+# into ./node_modules; again only when package-lock.json changed. No install script runs (none is needed). Without
+# Node.js (20 or later) the Azure tests are skipped, except where CI is set or COURTROOM_REQUIRE_EMULATORS=1: there
+# they fail.
+if [ "$LOCK_SET" = dev ]; then
+  if command -v npm >/dev/null 2>&1; then
+    if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+      npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+    fi
+  else
+    echo "scripts/setup.sh: npm not found: the tests on Azure Blob Storage (Azurite) will be skipped; install" \
+         "Node.js 20 or later and run again to include them." >&2
+  fi
+fi
 STAMP="$VENV/.installed-$RESOLVE"
 if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ "$STAMP" -nt scripts/setup.sh ] \
    && [ "$STAMP" -nt "$LOCK_FILE" ] && [ "$STAMP" -nt lock/tools.txt ]; then
