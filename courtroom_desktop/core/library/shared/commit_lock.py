@@ -10,7 +10,9 @@ concurrent inserts of the same 50 ids left 200 rows (LanceDB 0.40).
 
 The primitives, per store (all through obstore, the Rust ``object_store`` crate LanceDB itself uses):
 - S3 and S3-compatible servers: ``If-None-Match: *`` to create, ``If-Match: <etag>`` to renew or take over;
-- Google Cloud Storage: the generation preconditions (``ifGenerationMatch``);
+- Google Cloud Storage: the generation preconditions (``ifGenerationMatch``: 0 to create, else the object's
+  generation, which is why a lease keeps the version a write returned beside its etag: GCS refuses an update that
+  names only the etag);
 - Azure Blob Storage: ``If-None-Match: *`` / ``If-Match``.
 A store without conditional writes (an old MinIO, some S3 clones) fails the first acquire with a clear error rather
 than lock nothing.
@@ -66,6 +68,7 @@ class CommitLock:
         self.poll_s = poll_s
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._etag: str | None = None
+        self._version: str | None = None  # GCS's generation of our lease; None on S3 and Azure
         self._depth = 0
         self._mutex = threading.RLock()  # the lock is re-entrant within this process
         self._renewer: threading.Thread | None = None
@@ -75,13 +78,25 @@ class CommitLock:
     def _body(self) -> bytes:
         return json.dumps({"owner": self.owner, "renewed": time.time(), "lease_s": self.lease_s}).encode()
 
+    def _put(self, mode: Any) -> None:
+        """Write our lease under ``mode`` and keep what makes the next conditional write ours: its etag and version."""
+        import obstore
+
+        written = obstore.put(self.store, LOCK_PATH, self._body(), mode=mode)
+        self._etag, self._version = written["e_tag"], written.get("version")
+
+    @staticmethod
+    def _match(etag: str, version: str | None) -> Any:
+        """An update's precondition: the etag (S3, Azure) and the version where the store has one (GCS needs it)."""
+        return {"e_tag": etag, "version": version} if version else {"e_tag": etag}
+
     def _try_acquire(self) -> bool | None:
         """True: taken from nobody; None: taken over from a holder whose lease ran out; False: held by another."""
         import obstore
         from obstore.exceptions import AlreadyExistsError, NotFoundError, PreconditionError
 
         try:
-            self._etag = obstore.put(self.store, LOCK_PATH, self._body(), mode="create")["e_tag"]
+            self._put("create")
             return True
         except AlreadyExistsError:
             pass
@@ -94,17 +109,16 @@ class CommitLock:
                                        self.location.uri, exc)) from exc
         try:
             current = obstore.get(self.store, LOCK_PATH)
-            etag = current.meta["e_tag"]
+            etag, version = current.meta["e_tag"], current.meta.get("version")
             held = json.loads(bytes(current.bytes()))
         except NotFoundError:
             return False  # released just now: the next attempt creates it
         except ValueError:
-            held, etag = {"renewed": 0.0, "lease_s": 0.0}, None
+            held, etag, version = {"renewed": 0.0, "lease_s": 0.0}, None, None
         if time.time() - float(held.get("renewed", 0.0)) < float(held.get("lease_s", self.lease_s)):
             return False
         try:  # the holder stopped renewing: take it over, unless another writer did so first
-            mode: Any = {"e_tag": etag} if etag else "overwrite"
-            self._etag = obstore.put(self.store, LOCK_PATH, self._body(), mode=mode)["e_tag"]
+            self._put(self._match(etag, version) if etag else "overwrite")
         except (PreconditionError, AlreadyExistsError, NotFoundError):
             return False
         log.warning("%s: took the commit lock over from %s, whose lease ran out", self.location.uri,
@@ -112,15 +126,12 @@ class CommitLock:
         return None
 
     def _renew(self) -> None:
-        import obstore
-
         while not self._stop.wait(self.lease_s / 3):
             with self._mutex:
                 if self._etag is None:
                     return
                 try:
-                    self._etag = obstore.put(self.store, LOCK_PATH, self._body(),
-                                             mode={"e_tag": self._etag})["e_tag"]
+                    self._put(self._match(self._etag, self._version))
                 except Exception as exc:  # noqa: BLE001 - lost: the next commit step fails on its own check
                     log.error("%s: the commit lock could not be renewed (%s)", self.location.uri, exc)
                     self._etag = None
@@ -163,7 +174,7 @@ class CommitLock:
                         obstore.delete(self.store, LOCK_PATH)
                 except NotFoundError:
                     pass
-                self._etag = None
+                self._etag = self._version = None
 
     @contextmanager
     def held(self) -> Iterator[bool]:

@@ -1,9 +1,11 @@
 """Where a library lives: a folder on this machine (the default) or a prefix on object storage (``s3://``, ``gs://``,
-``az://``; an S3-compatible server such as MinIO through ``library.endpoint``).
+``az://``; an S3-compatible server such as MinIO, an Azure account's own URL or an emulator through
+``library.endpoint``).
 
 The URI and the endpoint are settings; credentials never are. They come from the environment (the variables each
 store's own SDK reads: ``AWS_ACCESS_KEY_ID`` / ``AWS_SECRET_ACCESS_KEY`` / ``AWS_SESSION_TOKEN``,
-``GOOGLE_APPLICATION_CREDENTIALS`` / ``GOOGLE_SERVICE_ACCOUNT``, ``AZURE_STORAGE_ACCOUNT_KEY`` ...) or from the OS keyring,
+``GOOGLE_APPLICATION_CREDENTIALS`` / ``GOOGLE_SERVICE_ACCOUNT`` / ``GOOGLE_SERVICE_ACCOUNT_KEY``,
+``AZURE_STORAGE_ACCOUNT_KEY`` ...) or from the OS keyring,
 where ``courtroom library credentials URI`` stores them as one entry per bucket (core.secrets). The same options
 reach LanceDB (its ``storage_options``) and obstore (the commit lock and the file store): both are built on the
 Rust ``object_store`` crate and read the same keys.
@@ -30,6 +32,9 @@ CREDENTIAL_FIELDS = {
     "az": ("azure_storage_account_name", "azure_storage_account_key", "azure_storage_sas_key"),
 }
 """What a keyring entry may hold per store (the ``object_store`` option names)."""
+
+ENDPOINT_OPTIONS = {"s3": "aws_endpoint", "gs": "google_base_url", "az": "azure_storage_endpoint"}
+"""The option ``library.endpoint`` sets per store: an S3-compatible server, GCS's base URL, an Azure account's URL."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,7 @@ class LibraryLocation:
         if not self.shared:
             return Message("this computer: {self.uri}", self.uri)
         where = {"s3": "S3", "gs": "Google Cloud Storage", "az": "Azure Blob Storage"}[self.kind]
-        endpoint = self.options.get("aws_endpoint")
+        endpoint = self.options.get(ENDPOINT_OPTIONS[self.kind])
         if endpoint:
             return (Message("{where}: {uri} at {endpoint} (read-only)", where, self.uri, endpoint) if self.read_only
                  else Message("{where}: {uri} at {endpoint} (read-write)", where, self.uri, endpoint))
@@ -107,10 +112,10 @@ def locate(uri: str, default_folder: Path, *, endpoint: str = "", region: str = 
                                   f'{raw!r}', scheme))
     kind = SCHEMES[scheme]
     options: dict[str, str] = {}
+    if endpoint:
+        options[ENDPOINT_OPTIONS[kind]] = endpoint.rstrip("/")
+        options["allow_http"] = "true" if endpoint.startswith("http://") else "false"
     if kind == "s3":
-        if endpoint:
-            options["aws_endpoint"] = endpoint.rstrip("/")
-            options["allow_http"] = "true" if endpoint.startswith("http://") else "false"
         region = region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or ""
         if region:
             options["aws_region"] = region
@@ -129,7 +134,8 @@ def environment_credentials(kind: str) -> dict[str, str]:
         "s3": {"AWS_ACCESS_KEY_ID": "aws_access_key_id", "AWS_SECRET_ACCESS_KEY": "aws_secret_access_key",
                "AWS_SESSION_TOKEN": "aws_session_token"},
         "gs": {"GOOGLE_SERVICE_ACCOUNT": "google_service_account",
-               "GOOGLE_APPLICATION_CREDENTIALS": "google_service_account"},
+               "GOOGLE_APPLICATION_CREDENTIALS": "google_service_account",
+               "GOOGLE_SERVICE_ACCOUNT_KEY": "google_service_account_key"},
         "az": {"AZURE_STORAGE_ACCOUNT_NAME": "azure_storage_account_name",
                "AZURE_STORAGE_ACCOUNT_KEY": "azure_storage_account_key"},
     }[kind]
