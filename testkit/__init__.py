@@ -7,4 +7,6 @@ shipped with the app.
     fake_ollama   FakeOllama, a loopback server speaking enough of Ollama's HTTP API
     fake_openai   FakeOpenAI, a loopback OpenAI-compatible server that checks the API key
     keyrings      MemoryKeyring and BrokenKeyring, in-memory keyring backends standing for the OS keyring
+    s3, gcs, azure  object-storage servers on loopback (moto, fake-gcs-server, Azurite) for shared libraries;
+                  object_store: what they share
 """
