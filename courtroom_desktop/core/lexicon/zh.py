@@ -1331,4 +1331,6 @@ MESSAGES: dict[str, str] = {
         '段落表（{size} MB）超过 library.replica_limit_gb（{limit} MB）：检索直接读取存储桶',
     'already in the library: another writer stored it first':
         '已在文献库中：另一写入者先存入了它',
+    "another machine switched this library's embedder to {identity}: refresh the library (F5) or open it again to search with the new vectors":
+        '另一台机器已将此文献库的嵌入模型切换为 {identity}：请刷新文献库（F5）或重新打开以使用新的向量检索',
 }

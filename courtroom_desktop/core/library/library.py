@@ -10,6 +10,7 @@ and then hands it to the writer, so an ingest run again reuses the cached embedd
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
     from courtroom_desktop.core.library.read.isolate import ExtractWorker
     from courtroom_desktop.core.library.shared.replica import Replica
 
+
+log = logging.getLogger(__name__)
 
 class Library:
     def __init__(self, root: Path, settings: LibrarySettings, embedder: LibraryEmbedder | None = None,
@@ -101,7 +104,7 @@ class Library:
         return SharedWriter(self.catalog, self.text_index, lambda: self.vectors,
                             lambda: self._vectors is not None or bool(self.catalog.get_meta("vectors_folder")),
                             embedding_text, CommitLock(self.location), self.shared_files,
-                            read_only=self.location.read_only)
+                            read_only=self.location.read_only, switched_elsewhere=self.switched_elsewhere)
 
     def local_file(self, path: str) -> str:
         """A file of this library that this machine can open: ``path`` itself, or for a library on object storage
@@ -123,6 +126,11 @@ class Library:
 
         assert isinstance(self.catalog, SharedCatalog)
         self.catalog.sync(force=True)
+        if self.switched_elsewhere():  # another machine's embedder switch: its vectors and embedder from now on
+            with self._vectors_lock:
+                self._vectors = None
+                self.embedder = reembed.recorded_embedder(self.root, self.catalog, self.settings, self.embedder_class,
+                                                          self.target_embedder)
         if not self.catalog.ready_ids() and not self.text_index.doc_ids():
             return (0, 0)
         self.vectors.refresh()
@@ -191,6 +199,8 @@ class Library:
         started here, in the background, at most every few seconds: a search never waits on the bucket), else the
         table itself."""
         vectors = self.vectors
+        if (elsewhere := self.switched_elsewhere()) is not None:
+            raise LibraryError(elsewhere)
         replica = self.replica
         if replica is None:
             return vectors
@@ -442,6 +452,33 @@ class Library:
         return VectorStore(self.vector_place(reembed.folder_name(self.catalog)),
                            int(self.catalog.get_meta("embedding_dim") or 0) or self.embedder.dim, self.location.options)
 
+    def _discard_vectors(self, folder: Path | str) -> None:
+        """A shared library's half-built vector folder (a cancelled or failed switch): its objects deleted."""
+        import obstore
+
+        from courtroom_desktop.core.library.shared.commit_lock import object_store
+
+        store = object_store(self.location)
+        prefix = str(folder)[len(self.location.uri.rstrip("/")) + 1:].rstrip("/") + "/"
+        try:
+            for batch in obstore.list(store, prefix):
+                obstore.delete(store, [str(meta["path"]) for meta in batch])
+        except Exception as exc:  # noqa: BLE001 - left to take space: no catalog names it, no search reads it
+            log.warning("could not delete the half-built vectors %s: %s", folder, exc)
+
+    def switched_elsewhere(self) -> str | None:
+        """A shared library whose embedder another machine switched since this one opened its vectors: what to do
+        (its searches and writes are refused with it, never a mix of two embedders, until ``sync`` reopens the
+        vectors); else None."""
+        if not self.location.shared or self._vectors is None:
+            return None
+        named = self.vector_place(reembed.folder_name(self.catalog))
+        if str(named) == str(self._vectors.folder):
+            return None
+        return Message("another machine switched this library's embedder to {identity}: refresh the library (F5) "
+                       "or open it again to search with the new vectors",
+                       reembed.recorded_identity(self.catalog) or "?")
+
     def _switched(self, store: VectorStore, embedder: LibraryEmbedder) -> None:
         """After an embedder switch's swap (under the writer's lock): searches use the new vectors and embedder, and
         the old bundled one's child process (the window's, ``embed/child.py``) stops: a search still in it finishes
@@ -467,17 +504,14 @@ class Library:
                                   else self.target_embedder)
             recorded = reembed.recorded_identity(self.catalog)
             if target.identity != recorded:
-                if self.location.shared and recorded:
-                    raise LibraryError(
-                        Message("{self.location.uri}: this shared library's vectors were made by {recorded}; "
-                                "switching a shared library to another embedder is not supported: set "
-                                "library.embedder back, or fill a new library with the new one",
-                                self.location.uri, f'{recorded!r}'))
                 spec = reembed.spec_of(settings or self.settings, target)
+                shared = self.location.shared
                 try:
                     finished = reembed.switch(self.writer, self.root, self._current_vectors(), target, spec,
                                               self.settings.embed_batch, lambda store: self._switched(store, target),
-                                              on_event=on_event, cancel=cancel)
+                                              on_event=on_event, cancel=cancel, place=self.vector_place,
+                                              storage_options=self.location.options if shared else None,
+                                              discard=self._discard_vectors if shared else None)
                 finally:
                     if self.embedder is not target and embedder is None and settings is not None:
                         getattr(target, "close", lambda: None)()  # built here and not switched to

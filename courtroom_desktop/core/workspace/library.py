@@ -51,6 +51,18 @@ class LibraryService:
         _ = library.embedder.dim
         _ = library.vectors, self._parts.retriever
 
+    def catch_up(self) -> tuple[int, int]:
+        """A shared library read again (blocking): the catalog, this machine's BM25 index brought up to it, and an
+        embedder switch another machine made taken up; (documents indexed, documents dropped)."""
+        return self._parts.library.sync()
+
+    def where(self) -> str:
+        """Where the library lives, in words, and for a shared one its local replica's size and age."""
+        from courtroom_desktop.core.lexicon.message import joined
+
+        said = self.replica()
+        return joined([self.location.describe(), said]) if said is not None else self.location.describe()
+
     # ---------------------------------------------------------------- a shared library's local replica
     def replica(self, catch_up: bool = False, clear: bool = False) -> str | None:
         """A shared library's local read replica of its chunk table, in words (core.library.shared.replica), after

@@ -19,7 +19,7 @@ from courtroom_desktop.ui.tasks import call_soon_threadsafe
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.config import AppConfig, LibrarySettings
-    from courtroom_desktop.core.records import Document, IngestEvent, IngestFinished
+    from courtroom_desktop.core.records import Document, IngestEvent, IngestFinished, Notice
     from courtroom_desktop.core.services.library import CancelToken, FolderWatcher, WatchReport, ZoteroImport
     from courtroom_desktop.ui.controllers.workspace import WorkspaceController
 
@@ -94,11 +94,15 @@ class LibraryController(Controller):
     async def _refresh(self) -> None:
         await self.workspace.library()
         core = self.workspace.workspace
-        docs, failures, location, notices = await asyncio.to_thread(
-            lambda: (core.library.documents(), core.library.failures(), core.library.location,
-                     core.library.notices()))
+        def read() -> tuple[list[Document], list[tuple[str, str]], str, bool, dict[str, Notice]]:
+            if core.library.location.shared:
+                core.library.catch_up()  # others' documents, and an embedder switch another machine made
+            return (core.library.documents(), core.library.failures(), core.library.where(),
+                    core.library.location.read_only, core.library.notices())
+
+        docs, failures, where, read_only, notices = await asyncio.to_thread(read)
         self.documents, self.failures = list(docs), [(path, why) for path, why in failures]
-        self.sig_location.emit(location.describe(), location.read_only)
+        self.sig_location.emit(where, read_only)
         self.sig_notices.emit(notices)
         self.sig_documents.emit(self.documents, self.failures)
 

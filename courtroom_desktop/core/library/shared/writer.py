@@ -37,8 +37,10 @@ log = logging.getLogger(__name__)
 class SharedWriter(LibraryWriter):
     def __init__(self, catalog: SharedCatalog, text_index: TextStore, vectors: Callable[[], ChunkStore],
                  vectors_exist: Callable[[], bool], embedding_text: Callable[[str, Chunk], str],
-                 commit_lock: CommitLock, files: SharedFiles, read_only: bool = False):
+                 commit_lock: CommitLock, files: SharedFiles, read_only: bool = False,
+                 switched_elsewhere: Callable[[], str | None] = lambda: None):
         super().__init__(catalog, text_index, vectors, vectors_exist, embedding_text)
+        self.switched_elsewhere = switched_elsewhere  # another machine's embedder switch this one has not taken up
         self.shared = catalog
         self.commit_lock = commit_lock
         self.files = files
@@ -69,6 +71,8 @@ class SharedWriter(LibraryWriter):
         for entry in entries:  # before the lock: by content, so writers at once write the same object
             self.files.put(entry.record.path, entry.record.sha256)
         with self._committing():
+            if (switched := self.switched_elsewhere()) is not None:  # chunks into the table no catalog names
+                raise LibraryError(switched)
             ready = self.shared.ready_ids()
             keep = [i for i, e in enumerate(entries) if e.in_stores or e.record.id not in ready]
             elsewhere = {e.record.id for i, e in enumerate(entries) if i not in keep}
@@ -102,6 +106,14 @@ class SharedWriter(LibraryWriter):
         self._writable()
         with self._committing():
             super().set_meta(key, value)
+
+    def replace_vectors(self, folder: str, identity: str, dim: int, spec: str,
+                        swap: Callable[[], None], before: Callable[[], None] | None = None) -> None:
+        """An embedder switch's swap under the commit lock: the catalog read fresh, the new table caught up with
+        what other writers did meanwhile (``before``), then one commit of the shared meta names the new table."""
+        self._writable()
+        with self._committing():
+            super().replace_vectors(folder, identity, dim, spec, swap, before)
 
     def sync_text_index(self, docs_chunks: Callable[[list[str]], dict[str, list[Chunk]]],
                         on_progress: Callable[[int, int], None] | None = None, batch_docs: int = 200) -> tuple[int, int]:

@@ -122,11 +122,19 @@ def sweep(root: Path, catalog: Catalog) -> list[str]:
 
 def switch(writer: LibraryWriter, root: Path, current: VectorStore | None, target: LibraryEmbedder, spec: str,
            embed_batch: int, swap: Callable[[VectorStore], None], on_event: EventSink | None = None,
-           cancel: CancelToken | None = None) -> IngestFinished:
+           cancel: CancelToken | None = None, place: Callable[[str], Path | str] | None = None,
+           storage_options: dict[str, str] | None = None,
+           discard: Callable[[Path | str], None] | None = None) -> IngestFinished:
     """Embed every ready document's stored chunks (read from ``current``, the store searches use now) with
-    ``target`` into a new folder under ``root``, ``embed_batch`` at a time through the catalog's cache, then swap
-    (``writer.replace_vectors``; ``swap(store)`` puts the new store and ``target`` in place). Raises what the
-    embedder raises (the old vectors stay); returns the summary (``cancelled`` when cancelled)."""
+    ``target`` into a new folder under ``root`` (``place(name)``: a prefix on object storage, reached with
+    ``storage_options``), ``embed_batch`` at a time through the catalog's cache, then swap
+    (``writer.replace_vectors``; ``swap(store)`` puts the new store and ``target`` in place). On a shared library
+    other machines go on adding and removing while it embeds: at the swap, under the commit lock, the documents
+    added meanwhile are embedded too and the removed ones dropped, so the new table holds exactly the catalog's
+    documents when the one commit that names it lands. Raises what the embedder raises (the old vectors stay, the
+    new folder is ``discard``-ed); returns the summary (``cancelled`` when cancelled)."""
+    place = place or (lambda name: root / name)
+    discard = discard or (lambda folder: shutil.rmtree(folder, ignore_errors=True))
     emit = on_event or (lambda event: None)
     cancel = cancel or CancelToken()
     catalog = writer.catalog
@@ -142,12 +150,13 @@ def switch(writer: LibraryWriter, root: Path, current: VectorStore | None, targe
             raise LibraryError(Message("{root}: the library's vectors are missing", root), fix=Message("run `courtroom library "
                                                                                          "check`"))
         name = f"{DEFAULT_FOLDER}-{uuid.uuid4().hex[:8]}"
-        folder = root / name
+        folder = place(name)
         emit(IngestStarted(files=len(docs)))
         totals = {"chunks": 0, "pages": 0}
+        embedded: set[str] = set()
         try:
             dim = target.dim
-            store = VectorStore(folder, dim)
+            store = VectorStore(folder, dim, storage_options)
             for index, doc in enumerate(docs):
                 if cancel.cancelled:
                     raise Cancelled()
@@ -165,18 +174,42 @@ def switch(writer: LibraryWriter, root: Path, current: VectorStore | None, targe
                                                    cancel, batch=max(embed_batch, 1), on_batch=progress))
                 totals["chunks"] += len(chunks)
                 totals["pages"] += doc.pages
+                embedded.add(doc.id)
                 emit(FileFinished(path=doc.path, outcome=FileOutcome.updated, doc_id=doc.id, pages=doc.pages,
                                   chunks=len(chunks), seconds=time.perf_counter() - began))
             store.optimize()
         except Cancelled:
-            shutil.rmtree(folder, ignore_errors=True)
+            discard(folder)
             finished = IngestFinished(cancelled=True, seconds=time.perf_counter() - started, stage_seconds=stages)
             emit(finished)
             return finished
         except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
+            discard(folder)
             raise
-        writer.replace_vectors(name, target.identity, dim, spec, lambda: swap(store))
+
+        def catch_up() -> None:
+            """Under the commit: what other writers did while this one embedded, done in the new table too."""
+            ready = {d.id: d for d in catalog.documents(DocStatus.ready)}
+            gone = sorted(embedded - set(ready))
+            if gone:
+                store.delete_docs(gone)
+            added = [d for doc_id, d in ready.items() if doc_id not in embedded]
+            if added and current is not None:
+                current.refresh()
+                for doc in added:
+                    chunks = current.doc_chunks(doc.id)
+                    if chunks:
+                        store.add(chunks, embed_cached(catalog, target, [embedding_text(doc.title, c) for c in chunks],
+                                                       CancelToken(), batch=max(embed_batch, 1)))
+            if gone or added:
+                log.info("%s: %d documents added and %d removed elsewhere during the switch, caught up", root,
+                         len(added), len(gone))
+
+        try:
+            writer.replace_vectors(name, target.identity, dim, spec, lambda: swap(store), before=catch_up)
+        except BaseException:
+            discard(folder)
+            raise
     log.info("%s: re-embedded %d passages with %s", root, totals["chunks"], target.identity)
     finished = IngestFinished(updated=len(docs), pages=totals["pages"], chunks=totals["chunks"],
                               seconds=time.perf_counter() - started, stage_seconds=stages)

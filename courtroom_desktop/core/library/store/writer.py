@@ -180,10 +180,13 @@ class LibraryWriter:
             self.catalog.set_meta(key, value)
 
     def replace_vectors(self, folder: str, identity: str, dim: int, spec: str,
-                        swap: Callable[[], None]) -> None:
-        """The swap of an embedder switch: one catalog transaction names the new folder, embedder identity,
-        dimension and settings (``spec``), then ``swap()`` puts the new store and embedder in place; both under
-        the lock, so no write lands in the old store after the catalog names the new one."""
+                        swap: Callable[[], None], before: Callable[[], None] | None = None) -> None:
+        """The swap of an embedder switch: ``before()`` (the new table caught up), then one catalog transaction
+        names the new folder, embedder identity, dimension and settings (``spec``), then ``swap()`` puts the new
+        store and embedder in place; all under the lock, so no write lands in the old store after the catalog names
+        the new one."""
         with self.lock:
+            if before is not None:
+                before()
             self.catalog.name_vectors(folder, identity, dim, spec)
             swap()
