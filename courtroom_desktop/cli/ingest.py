@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from courtroom_desktop.cli import words
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
     from courtroom_desktop.cli import Context
     from courtroom_desktop.core.records import IngestEvent, IngestFinished
-    from courtroom_desktop.core.services.library import CancelToken
+    from courtroom_desktop.core.services.library import CancelToken, RayEngine
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -30,11 +30,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--private", action=argparse.BooleanOptionalAction, default=None,
                         help="mark the documents private (never sent to a model server on another machine), or not "
                         "(--no-private); by default a file keeps its earlier flag")
-    parser.add_argument("--engine", choices=("local", "ray"), default="local",
-                        help="who reads, OCRs, chunks and embeds the files: this process (local, the default) or Ray "
-                        "actors, one per CPU, each holding the embedding model (ray; needs the [scale] extra). Either "
-                        "way this process stores them, under the commit lock when the library is shared "
-                        "(docs/scale.md)")
+    parser.add_argument("--engine", choices=("local", "ray"), default=None,
+                        help="who reads, OCRs, chunks and embeds the files: this process (local) or Ray actors, one "
+                        "per CPU, each holding the embedding model (ray; needs the [scale] extra); default: the "
+                        "setting library.ingest_engine (local unless set). Either way this process stores them, "
+                        "under the commit lock when the library is shared (docs/scale.md)")
     parser.add_argument("--address", metavar="ADDR", default=None,
                         help="with --engine ray: the Ray cluster to use ('auto', host:6379, ray://host:10001); none "
                         "starts a local Ray instance on this machine's CPUs")
@@ -44,7 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    engine = None
+    engine: RayEngine | Literal["settings", "local"] = args.engine or "settings"
     if args.engine == "ray":
         from courtroom_desktop.core.services.library import RayEngine
 

@@ -125,14 +125,25 @@ class LibrarySettings(_Section):
         "library.endpoint), gs://bucket/prefix, az://container/prefix. Credentials come from the environment or the "
         "OS keyring (`courtroom library credentials`), never from this file (docs/scale.md).",
         json_schema_extra=shown("Library location"))
-    endpoint: str = Field("", description="An S3-compatible server's URL for library.uri (MinIO: "
-                          "http://minio.example:9000); empty for AWS itself.",
+    endpoint: str = Field("", description="The object-storage server's URL for library.uri: an S3-compatible "
+                          "server (MinIO: http://minio.example:9000), an Azure account's blob URL, a GCS server's "
+                          "base URL; empty for AWS, Azure or Google Cloud themselves.",
                           json_schema_extra=shown("Object-storage endpoint"))
     region: str = Field("", description="The bucket's region for library.uri (empty: AWS_REGION, else us-east-1 with "
                         "an endpoint).")
     read_only: bool = Field(False, description="Open a shared library (library.uri) for reading only: search and "
                             "trials work, adding and removing documents is refused.",
                             json_schema_extra=shown("Open the shared library read-only"))
+    ingest_engine: Literal["local", "ray"] = Field(
+        "local", description="Who reads, chunks and embeds the files an ingest adds (the window's Add, `courtroom "
+        "ingest`): this process, or Ray actors (a local Ray instance, or the cluster ray_address names; "
+        "docs/scale.md). Storing is always this machine's.",
+        json_schema_extra={**shown("Ingest engine"), "choices": {"local": "this computer", "ray": "Ray"}})
+    ray_address: str = Field("", description="With ingest_engine = ray: the Ray cluster ('auto', host:6379, "
+                             "ray://host:10001); empty: a local Ray instance on this machine's CPUs.",
+                             json_schema_extra=shown("Ray cluster address"))
+    ray_workers: int = Field(0, ge=0, le=10_000, description="With ingest_engine = ray: how many actors prepare files "
+                             "(0: one per CPU of the cluster).", json_schema_extra=shown("Ray workers"))
     replica: bool = Field(True, description="A shared library (library.uri): keep a local read replica of its chunk "
                           "table, so that searches read this disk, not the bucket; caught up in the background when "
                           "another machine commits (docs/scale.md).",

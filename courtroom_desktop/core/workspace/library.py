@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from courtroom_desktop.core.workspace.parts import Parts
 
@@ -29,6 +29,7 @@ class LibraryService:
     def __init__(self, parts: Parts):
         self._parts = parts
         self.search_problem = ""  # why the last search ran on BM25 alone ('' when it had its vectors)
+        self._ray: tuple[tuple[str, int], IngestEngine] | None = None  # the settings' Ray engine, once made
 
     # ---------------------------------------------------------------- where it is
     @property
@@ -198,11 +199,26 @@ class LibraryService:
     # ---------------------------------------------------------------- changing it
     def ingest(self, paths: Iterable[str | PathLike[str]], on_event: EventSink | None = None,
                cancel: CancelToken | None = None, force: bool = False, private: bool | None = None,
-               engine: IngestEngine | None = None) -> IngestFinished:
-        """Files and folders into the library (see ``Library.ingest``; ``engine``: core.library.ray_engine);
-        returns the IngestFinished summary."""
+               engine: IngestEngine | Literal["settings", "local"] = "settings") -> IngestFinished:
+        """Files and folders into the library (see ``Library.ingest``); returns the IngestFinished summary.
+        ``engine``: who prepares the files: the one library.ingest_engine names (with ray_address and ray_workers),
+        this process ('local'), or an engine given (core.library.ray_engine)."""
+        chosen = self.engine() if engine == "settings" else None if engine == "local" else engine
         return self._parts.library.ingest(paths, on_event=on_event, cancel=cancel, force=force, private=private,
-                                          engine=engine)
+                                          engine=chosen)
+
+    def engine(self) -> IngestEngine | None:
+        """The ingest engine the settings name: None for this process, or a Ray engine (kept for the workspace's
+        life: Ray starts once)."""
+        settings = self._parts.library.settings
+        if settings.ingest_engine != "ray":
+            return None
+        from courtroom_desktop.core.library.ray_engine import RayEngine
+
+        key = (settings.ray_address, settings.ray_workers)
+        if self._ray is None or self._ray[0] != key:
+            self._ray = (key, RayEngine(address=settings.ray_address or None, workers=settings.ray_workers or None))
+        return self._ray[1]
 
     def reindex(self, refs: Sequence[str] | None = None, on_event: EventSink | None = None,
                 cancel: CancelToken | None = None) -> IngestFinished:

@@ -61,6 +61,8 @@ FIELD_WORDS = (
     QT_TRANSLATE_NOOP("", "s"), QT_TRANSLATE_NOOP("", "threads"), QT_TRANSLATE_NOOP("", "tokens"),
     QT_TRANSLATE_NOOP("", "Hide claims worth less than"), QT_TRANSLATE_NOOP("", "Keep a local replica of a shared library"),
     QT_TRANSLATE_NOOP("", "Local replica size limit"), QT_TRANSLATE_NOOP("", "GB"),
+    QT_TRANSLATE_NOOP("", "Ingest engine"), QT_TRANSLATE_NOOP("", "Ray cluster address"),
+    QT_TRANSLATE_NOOP("", "Ray workers"),
 )
 
 

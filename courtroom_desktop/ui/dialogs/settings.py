@@ -69,7 +69,8 @@ TABS: dict[str, list[tuple[str, str]]] = {
                ("debate", "controversy_rounds"), ("debate", "confidence_disagreement"),
                ("debate", "argument_format"), ("debate", "evidence_hierarchy")],
     QT_TRANSLATE_NOOP("", "Library && data"): [("library", "uri"), ("library", "endpoint"), ("library", "read_only"),
-                        ("library", "replica"), ("library", "replica_limit_gb"),
+                        ("library", "replica"), ("library", "replica_limit_gb"), ("library", "ingest_engine"),
+                        ("library", "ray_address"), ("library", "ray_workers"),
                         ("library", "chunk_tokens"), ("library", "overlap_tokens"), ("library", "embed_batch"),
                         ("library", "ocr"), ("library", "ocr_dpi"), ("library", "ocr_page_timeout_s")],
 }

@@ -2387,6 +2387,18 @@ The judge&apos;s model&apos;s reading of an admitted passage, as the window word
         <translation>GB</translation>
     </message>
     <message>
+        <source>Ingest engine</source>
+        <translation>导入引擎</translation>
+    </message>
+    <message>
+        <source>Ray cluster address</source>
+        <translation>Ray 集群地址</translation>
+    </message>
+    <message>
+        <source>Ray workers</source>
+        <translation>Ray 工作进程数</translation>
+    </message>
+    <message>
         <source>Proposed for</source>
         <translation>建议用于</translation>
     </message>
@@ -3149,12 +3161,24 @@ The roles (and the embedder) by their stored names, shown through tr (where each
         <translation>资料库的位置：留空为数据文件夹；另一个文件夹；或团队共享的对象存储前缀：s3://bucket/prefix（AWS S3，或 MinIO 等 S3 兼容服务器，配合 library.endpoint）、gs://bucket/prefix、az://container/prefix。凭据来自环境变量或操作系统的密钥环（`courtroom library credentials`），绝不来自此文件（docs/scale.md）。</translation>
     </message>
     <message>
-        <source>An S3-compatible server&apos;s URL for library.uri (MinIO: http://minio.example:9000); empty for AWS itself.</source>
-        <translation>library.uri 所用 S3 兼容服务器的 URL（MinIO：http://minio.example:9000）；AWS 本身留空。</translation>
+        <source>The object-storage server&apos;s URL for library.uri: an S3-compatible server (MinIO: http://minio.example:9000), an Azure account&apos;s blob URL, a GCS server&apos;s base URL; empty for AWS, Azure or Google Cloud themselves.</source>
+        <translation>library.uri 所用对象存储服务器的 URL：S3 兼容服务器（MinIO：http://minio.example:9000）、Azure 账户的 blob URL、GCS 服务器的基础 URL；使用 AWS、Azure 或 Google Cloud 本身时留空。</translation>
     </message>
     <message>
         <source>Open a shared library (library.uri) for reading only: search and trials work, adding and removing documents is refused.</source>
         <translation>以只读方式打开共享资料库（library.uri）：可以检索和审理，添加和删除文档会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Who reads, chunks and embeds the files an ingest adds (the window&apos;s Add, `courtroom ingest`): this process, or Ray actors (a local Ray instance, or the cluster ray_address names; docs/scale.md). Storing is always this machine&apos;s.</source>
+        <translation>谁来读取、切分并嵌入导入的文件（窗口中的“添加”、`courtroom ingest`）：本进程，或 Ray 执行者（本机的 Ray 实例，或 ray_address 指定的集群；见 docs/scale.md）。存储总是在本机完成。</translation>
+    </message>
+    <message>
+        <source>With ingest_engine = ray: the Ray cluster (&apos;auto&apos;, host:6379, ray://host:10001); empty: a local Ray instance on this machine&apos;s CPUs.</source>
+        <translation>当 ingest_engine = ray 时：所用的 Ray 集群（&apos;auto&apos;、host:6379、ray://host:10001）；留空则在本机 CPU 上启动本地 Ray 实例。</translation>
+    </message>
+    <message>
+        <source>With ingest_engine = ray: how many actors prepare files (0: one per CPU of the cluster).</source>
+        <translation>当 ingest_engine = ray 时：准备文件的执行者数量（0：集群每个 CPU 一个）。</translation>
     </message>
     <message>
         <source>A shared library (library.uri): keep a local read replica of its chunk table, so that searches read this disk, not the bucket; caught up in the background when another machine commits (docs/scale.md).</source>
