@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from courtroom_desktop.ui.controls import push_button, record_table
+from courtroom_desktop.ui.controls import named, push_button, record_table
 from courtroom_desktop.ui.dialogs.export import FolderExportDialog
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.qt_models.checks import CheckRowsModel, ChecksModel
@@ -316,10 +316,13 @@ class ReviewPage(QWidget):
         self.warnings.setVisible(False)
         self.title = QLineEdit()
         self.title.setObjectName("checkTitleEdit")
+        named(self.title, self.tr("Name of the list of checks"))
         self.title.setPlaceholderText(self.tr("A short name for the list of checks"))
 
         self.table = QTableWidget(0, len(self.COLUMNS))
         self.table.setObjectName("reviewTable")
+        named(self.table, self.tr("Claims found in the draft"), self.tr("One claim a row: edit, split, merge or "
+                                                                         "remove them before the check"))
         self.table.setHorizontalHeaderLabels([tr(c) for c in self.COLUMNS])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -340,6 +343,7 @@ class ReviewPage(QWidget):
 
         self.editor = QPlainTextEdit()
         self.editor.setObjectName("claimEditor")
+        named(self.editor, self.tr("The chosen claim's words"))
         self.editor.setPlaceholderText(self.tr("Choose a claim: edit its words here, or put the cursor where it should "
                                                "be split"))
         self.editor.setMaximumHeight(90)

@@ -68,6 +68,7 @@ def _written_by_models(window) -> list[str]:
 
 
 def _state(widget: QWidget, names: set[str] | None = None) -> dict:
+    from testkit.accessibility import unnamed_on_every_tab
     from testkit.clipping import clipped
     from testkit.untranslated import english
 
@@ -77,6 +78,7 @@ def _state(widget: QWidget, names: set[str] | None = None) -> dict:
     if os.environ.get("COURTROOM_LANGUAGE", "en") != "en":  # the window in another language: no English left
         state["english"] = [f"{where}: {text!r} ({', '.join(words)})"
                             for where, text, words in english(widget, names or set())]
+    state["unnamed"] = unnamed_on_every_tab(widget)  # controls a screen reader would find with no name: none
     return state
 
 
@@ -183,6 +185,7 @@ def main(out: Path) -> None:
     report["check_review"] = run(loop, _settled(checker, draft_words), 60)
     checker.review.check_button.click()
     run(loop, until(lambda: checker.controller.state == "finished", 120, "the check's verdicts"), 130)
+    report["check_done"] = run(loop, _settled(checker, draft_words), 60)
     exporter = checker.export()
     run(loop, until(lambda: exporter.isVisible(), 30, "the check's export"), 40)
     report["check_export"] = run(loop, _settled(exporter), 60)

@@ -1,11 +1,13 @@
-"""The building blocks the widgets and the dialogs share: a push button, a table of records, a panel over a table, and
-the row that wraps (``flow``). Below both: they import nothing else of the ui."""
+"""The building blocks the widgets and the dialogs share: a push button, a table of records, a panel over a table, a
+control's accessible name, and the row that wraps (``flow``). Below both: they import nothing else of the ui."""
 
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from PySide6.QtCore import QAbstractItemModel, SignalInstance
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -15,6 +17,23 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controls.flow import FlowLayout
+
+W = TypeVar("W", bound=QWidget)
+
+
+def named(widget: W, name: str, description: str = "") -> W:
+    """``widget`` with the accessible name a screen reader announces (already translated: the caller's ``tr``) and,
+    where the name is not enough, its description; an editable combo box's own text field gets the same name (the
+    accessibility tree shows it apart). See docs/ui.md, Accessibility."""
+    widget.setAccessibleName(name)
+    if description:
+        widget.setAccessibleDescription(description)
+    line = widget.lineEdit() if isinstance(widget, QComboBox) else None
+    if line is not None:
+        line.setAccessibleName(name)
+        if description:
+            line.setAccessibleDescription(description)
+    return widget
 
 
 def push_button(text: str, tip: str = "", slot: Callable[..., object] | SignalInstance | None = None,

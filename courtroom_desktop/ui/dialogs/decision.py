@@ -31,6 +31,7 @@ from courtroom_desktop.core.services.trials import (
     DecisionSpec,
     problem_of,
 )
+from courtroom_desktop.ui.controls import named
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
@@ -55,6 +56,7 @@ class DecisionDialog(QDialog):
         for n in range(MAX_OPTIONS):
             edit = QLineEdit(options[n] if n < len(options) else "")
             edit.setObjectName(f"option{n + 1}")
+            named(edit, tr("Option {number}").format(number=n + 1))
             edit.setPlaceholderText(tr("e.g. Move to Lisbon") if n == 0 else (tr("e.g. Stay where I am") if n == 1 else
                                                                               tr("(optional)")))
             edit.textChanged.connect(self._check)
@@ -63,6 +65,7 @@ class DecisionDialog(QDialog):
             grid.addWidget(edit, n, 1)
         self.criteria = QTableWidget(0, 2)
         self.criteria.setObjectName("criteriaTable")
+        named(self.criteria, tr("Criteria"), tr("A criterion a row, with its weight"))
         self.criteria.setHorizontalHeaderLabels([tr("Criterion"), tr("Weight")])
         self.criteria.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.criteria.verticalHeader().setVisible(False)
@@ -80,11 +83,13 @@ class DecisionDialog(QDialog):
         buttons_row.addStretch(1)
         self.constraints = QPlainTextEdit("\n".join(decision.constraints) if decision else "")
         self.constraints.setObjectName("constraintsEdit")
+        named(self.constraints, tr("Hard constraints"), tr("One a line"))
         self.constraints.setPlaceholderText(tr("One per line, e.g. rent under 1,500 euros a month"))
         self.constraints.setMaximumHeight(80)
         self.constraints.textChanged.connect(self._check)
         self.background = QPlainTextEdit(background)
         self.background.setObjectName("backgroundEdit")
+        named(self.background, tr("Background"))
         self.background.setPlaceholderText(tr("e.g. I am 31, my contract ends in June, my parents live an hour away."))
         self.background.setToolTip(tr(BACKGROUND_TIP))
         self.background.textChanged.connect(self._count_background)

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from courtroom_desktop.core.config import EMBEDDERS, LibrarySettings
 from courtroom_desktop.core.services.library import OLLAMA_URL, describe
-from courtroom_desktop.ui.controls import push_button
+from courtroom_desktop.ui.controls import named, push_button
 from courtroom_desktop.ui.dialogs.role_editor import _first_error, _row
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 
@@ -60,6 +60,7 @@ class EmbedderEditor(QWidget):
         self.model.setObjectName("embeddingModel")
         self.model.setEditable(True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        named(self.model, tr("Embedding model"))
         self.browse = push_button(tr("Choose folder\u2026"), tr("A sentence-transformers model folder on this computer"),
                                   self.choose_folder, name="embeddingFolder")
         self.url = QLineEdit()

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from courtroom_desktop.ui.controls import push_button
+from courtroom_desktop.ui.controls import named, push_button
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
@@ -86,6 +86,7 @@ class FolderExportDialog(QDialog):
                 else Path.home())
         self.folder = QLineEdit(str(base / folder_name))
         self.folder.setObjectName(f"{name}Folder")
+        named(self.folder, tr("Folder:"))  # its form row's label names the row, not the field
         self.folder.textChanged.connect(self._update)
         browse = push_button(tr("Browse\u2026"), slot=self._browse)
         folder_row = QHBoxLayout()

@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
 
+from courtroom_desktop.ui.controls import named
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
 INT_LIMIT = 2**31 - 1   # what a QSpinBox holds
@@ -101,6 +102,7 @@ def field_editor(model: type[BaseModel], name: str, object_name: str = "") -> Fi
     if object_name:
         widget.setObjectName(object_name)
     label = tr(str(hints.get("label") or name.replace("_", " ").capitalize()))
+    named(widget, label)  # an editable combo box's text field too (the form's label names only the box)
     return FieldEditor(name, label, widget, load, value)
 
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.controls import named
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
@@ -32,9 +33,11 @@ class NoteEditor(QDialog):
         self.setWindowTitle(tr("Edit note") if path else tr("New note"))
         self.title_edit = QLineEdit(title)
         self.title_edit.setObjectName("noteTitle")
+        named(self.title_edit, tr("Title"))
         self.title_edit.setPlaceholderText(tr("Title, e.g. Lisbon: rents and commute"))
         self.text_edit = QPlainTextEdit(text)
         self.text_edit.setObjectName("noteText")
+        named(self.text_edit, tr("Note text"))
         self.text_edit.setPlaceholderText(tr("Type or paste the note. Lines starting with # or ## make sections; blank "
                                           "lines separate paragraphs."))
         self.private_box = QCheckBox(tr("Private: never send this note to a model server on another machine"))

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.controls import named
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
@@ -72,6 +73,7 @@ class PromptViewer(QDialog):
         heading.setWordWrap(True)
         self.list = QListWidget()
         self.list.setObjectName("promptCalls")
+        named(self.list, tr("Model calls"))
         fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.prompt = QPlainTextEdit()
         self.prompt.setObjectName("promptText")
@@ -87,7 +89,7 @@ class PromptViewer(QDialog):
             column = QVBoxLayout(pane)
             column.setContentsMargins(0, 0, 0, 0)
             column.addWidget(QLabel(f"<b>{label}</b>"))
-            column.addWidget(box)
+            column.addWidget(named(box, label))
             texts.addWidget(pane)
         texts.setStretchFactor(0, 3)
         texts.setStretchFactor(1, 1)

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QFormLayout, QH
 
 from courtroom_desktop.core.config import ModelSpec
 from courtroom_desktop.core.services.export import lexicon
-from courtroom_desktop.ui.controls import push_button
+from courtroom_desktop.ui.controls import named, push_button
 from courtroom_desktop.ui.dialogs.fields import FieldEditor, field_editor
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 
@@ -62,6 +62,7 @@ class RoleEditor(QWidget):
         self.model.setObjectName(f"model_{role}")
         self.model.setEditable(True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        named(self.model, tr("Model:"))
         self.set_model_names([], spec.model)
         self.list_button = push_button(tr("List models"), tr("Ask the server which models it has"),
                                        lambda: self.sig_list_requested.emit(self.role), name=f"listModels_{role}")

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.controls import named
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
@@ -33,7 +34,8 @@ class ScopeDialog(QDialog):
         self.setObjectName("scopeDialog")
         self.all_button = QRadioButton(tr("All documents in the library"))
         self.some_button = QRadioButton(tr("Only these documents:"))
-        self.list = QListWidget()
+        self.list = named(QListWidget(), tr("Documents to choose from"), tr("Check the documents the evidence may "
+                                                                            "come from"))
         for doc in documents:
             item = QListWidgetItem(doc.title or doc.path.rsplit("/", 1)[-1])
             item.setData(Qt.ItemDataRole.UserRole, doc.id)
@@ -46,6 +48,7 @@ class ScopeDialog(QDialog):
         self.some_button.toggled.connect(self.list.setEnabled)
         self.sections = QLineEdit("; ".join(sections))
         self.sections.setObjectName("sectionsInput")
+        named(self.sections, tr("Only sections starting with (separate with ;):"))
         self.sections.setPlaceholderText(tr("e.g. 3 Results; Discussion (empty: every section)"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)

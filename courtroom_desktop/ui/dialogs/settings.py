@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.core.config import ROLES, AppConfig, ModelSettings, ModelSpec
-from courtroom_desktop.ui.controls import push_button
+from courtroom_desktop.ui.controls import named, push_button
 from courtroom_desktop.ui.dialogs.embedder_editor import EmbedderEditor, changed, offer_reembed
 from courtroom_desktop.ui.dialogs.fields import FieldEditor, field_editor
 from courtroom_desktop.ui.dialogs.role_editor import (  # noqa: F401 - PROVIDERS and the rest: this module's API too
@@ -113,6 +113,7 @@ class SettingsDialog(QDialog):
         self.doctor_model = DoctorModel(self)
         self.doctor_table = QTableView()
         self.doctor_table.setObjectName("doctorTable")
+        named(self.doctor_table, tr("The doctor's checks"))
         self.doctor_table.setModel(self.doctor_model)
         self.doctor_table.verticalHeader().setVisible(False)
         self.doctor_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -129,7 +130,7 @@ class SettingsDialog(QDialog):
         models_layout.addWidget(self.role_tabs)
         models_layout.addWidget(_row(self.test_button, self.test_status))
         models_layout.addWidget(self.doctor_table, 1)
-        self.tabs.addTab(_scrolled(models), tr("Models"))
+        self.tabs.addTab(_scrolled(models, tr("Models")), tr("Models"))
 
         # retrieval, debate, library: one form each, from the field table
         self.fields: dict[str, FieldEditor] = {}
@@ -143,13 +144,14 @@ class SettingsDialog(QDialog):
                 field = field_editor(model, name, f"{section}.{name}")
                 self.fields[f"{section}.{name}"] = field
                 form.addRow(f"{field.label}:", field.widget)
-            self.tabs.addTab(_scrolled(page), tr(title))
+            self.tabs.addTab(_scrolled(page, tr(title)), tr(title))
         self.load_fields(self.config)
 
         # the library tab also holds the data folder and the embedder (ui.dialogs.embedder_editor)
         form = forms[QT_TRANSLATE_NOOP("", "Library && data")]
         self.data_dir = QLineEdit(str(data_dir))
         self.data_dir.setObjectName("dataDir")
+        named(self.data_dir, tr("Data folder:"))
         browse = push_button(tr("Browse\u2026"), slot=self._browse_data)
         self.embedder = EmbedderEditor(self.config.library)
         self.reembed_box: QMessageBox | None = None
@@ -354,10 +356,10 @@ class SettingsDialog(QDialog):
             self.test_status.setText(text)
 
 
-def _scrolled(page: QWidget) -> QScrollArea:
+def _scrolled(page: QWidget, name: str) -> QScrollArea:
     """A tab's page that scrolls when the screen is too short for it (a 720-pixel laptop), rather than making the
-    dialog taller than the screen."""
-    area = QScrollArea()
+    dialog taller than the screen; it takes focus to scroll, so it bears its tab's name."""
+    area = named(QScrollArea(), name.replace("&&", "&"))
     area.setWidget(page)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.controls import named
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
@@ -26,7 +27,7 @@ class ShortcutsDialog(QDialog):
         self.setObjectName("shortcutsDialog")
         rows = [(a.text().replace("&", "").rstrip("\u2026."), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
                 for a in actions if not a.shortcut().isEmpty()]
-        self.table = QTableWidget(len(rows), 2)
+        self.table = named(QTableWidget(len(rows), 2), tr("Keyboard shortcuts"))
         self.table.setHorizontalHeaderLabels([tr("Action"), tr("Shortcut")])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from courtroom_desktop.ui.controls import push_button
+from courtroom_desktop.ui.controls import named, push_button
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.window_layout import fit_to_screen
 
@@ -39,6 +39,7 @@ class ZoteroImportDialog(QDialog):
         self.use_folder.setObjectName("zoteroUseFolder")
         self.folder = QLineEdit()
         self.folder.setObjectName("zoteroFolder")
+        named(self.folder, tr("Zotero data folder"))
         self.folder.setPlaceholderText(tr("~/Zotero"))
         self.folder.setEnabled(False)
         browse = push_button(tr("Browse\u2026"), tr("The folder that holds zotero.sqlite"), self._browse)

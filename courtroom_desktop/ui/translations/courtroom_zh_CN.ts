@@ -287,6 +287,14 @@
         <translation>选项 {number}</translation>
     </message>
     <message>
+        <source>Criteria</source>
+        <translation>标准</translation>
+    </message>
+    <message>
+        <source>A criterion a row, with its weight</source>
+        <translation>每行一条标准及其权重</translation>
+    </message>
+    <message>
         <source>Criterion</source>
         <translation>标准</translation>
     </message>
@@ -301,6 +309,14 @@
     <message>
         <source>Remove</source>
         <translation>移除</translation>
+    </message>
+    <message>
+        <source>Hard constraints</source>
+        <translation>硬性约束</translation>
+    </message>
+    <message>
+        <source>One a line</source>
+        <translation>每行一条</translation>
     </message>
     <message>
         <source>One per line, e.g. rent under 1,500 euros a month</source>
@@ -358,6 +374,10 @@
     <message>
         <source>OpenAI-compatible server (/v1/embeddings)</source>
         <translation>兼容 OpenAI 的服务器（/v1/embeddings）</translation>
+    </message>
+    <message>
+        <source>Embedding model</source>
+        <translation>嵌入模型</translation>
     </message>
     <message>
         <source>Choose folder…</source>
@@ -592,6 +612,10 @@ Re-embed now?</source>
         <translation>标题，例如：里斯本：房租与通勤</translation>
     </message>
     <message>
+        <source>Note text</source>
+        <translation>笔记正文</translation>
+    </message>
+    <message>
         <source>Type or paste the note. Lines starting with # or ## make sections; blank lines separate paragraphs.</source>
         <translation>输入或粘贴笔记。以 # 或 ## 开头的行构成章节；空行分隔段落。</translation>
     </message>
@@ -681,6 +705,14 @@ Re-embed now?</source>
         <translation>仅限以下文档：</translation>
     </message>
     <message>
+        <source>Documents to choose from</source>
+        <translation>可选文档</translation>
+    </message>
+    <message>
+        <source>Check the documents the evidence may come from</source>
+        <translation>勾选证据可以来自的文档</translation>
+    </message>
+    <message>
         <source>e.g. 3 Results; Discussion (empty: every section)</source>
         <translation>例如：3 Results; Discussion（留空：所有章节）</translation>
     </message>
@@ -712,6 +744,10 @@ Re-embed now?</source>
     <message>
         <source>Run the doctor&apos;s checks on these settings: server, model, context, a call, a structured call (a typed API key is stored first)</source>
         <translation>对这些设置运行诊断检查：服务器、模型、上下文、一次调用、一次结构化调用（会先存储输入的 API 密钥）</translation>
+    </message>
+    <message>
+        <source>The doctor&apos;s checks</source>
+        <translation>诊断检查结果</translation>
     </message>
     <message>
         <source>Models</source>
@@ -804,6 +840,10 @@ Re-embed now?</source>
     <message>
         <source>Read the data folder (Zotero is closed)</source>
         <translation>读取数据文件夹（Zotero 已关闭）</translation>
+    </message>
+    <message>
+        <source>Zotero data folder</source>
+        <translation>Zotero 数据文件夹</translation>
     </message>
     <message>
         <source>~/Zotero</source>
@@ -1111,6 +1151,10 @@ Re-embed now?</source>
         <translation>要核实的主张，或要权衡的决定…</translation>
     </message>
     <message>
+        <source>Clear the claim</source>
+        <translation>清除主张</translation>
+    </message>
+    <message>
         <source>Type a claim, or pick a suggested one</source>
         <translation>输入主张，或选择一条建议的主张</translation>
     </message>
@@ -1173,6 +1217,14 @@ Re-embed now?</source>
     <message>
         <source>Where to live next year: three options weighed on four criteria from four notes (a decision trial)</source>
         <translation>明年住在哪里：根据四篇笔记，按四项标准权衡三个选项（一次决定审理）</translation>
+    </message>
+    <message>
+        <source>Transcript</source>
+        <translation>庭审记录</translation>
+    </message>
+    <message>
+        <source>One card a turn, ruling and verdict, read in order; a citation chip such as [E3] is a link: Tab moves to it, Enter opens its passage</source>
+        <translation>每次发言、裁定和裁决各一张卡片，按顺序阅读；[E3] 这样的引用标签是链接：按 Tab 移到它上面，按 Enter 打开其段落</translation>
     </message>
     <message>
         <source>On trial:</source>
@@ -1275,6 +1327,10 @@ Re-embed now?</source>
         <translation>律师 {seat}：{role}</translation>
     </message>
     <message>
+        <source>Stored trials</source>
+        <translation>已保存的审理</translation>
+    </message>
+    <message>
         <source>Open</source>
         <translation>打开</translation>
     </message>
@@ -1324,24 +1380,52 @@ Re-embed now?</source>
         <translation>高亮显示该段落的页面</translation>
     </message>
     <message>
+        <source>Evidence pool</source>
+        <translation>证据池</translation>
+    </message>
+    <message>
+        <source>The passages found in this trial, one a row: select one to see it on its page</source>
+        <translation>本次审理找到的段落，每行一个：选择一个即可在其页面上查看</translation>
+    </message>
+    <message>
         <source>Select a passage (or click a citation such as [E3]) to see it on its page.</source>
         <translation>选择一个段落（或点击 [E3] 这样的引用）即可在其页面上查看。</translation>
+    </message>
+    <message>
+        <source>Passage text</source>
+        <translation>段落文本</translation>
     </message>
     <message>
         <source>Previous page (PgUp)</source>
         <translation>上一页 (PgUp)</translation>
     </message>
     <message>
+        <source>Previous page</source>
+        <translation>上一页</translation>
+    </message>
+    <message>
         <source>Next page (PgDown)</source>
         <translation>下一页 (PgDown)</translation>
+    </message>
+    <message>
+        <source>Next page</source>
+        <translation>下一页</translation>
     </message>
     <message>
         <source>Zoom out (Ctrl+-)</source>
         <translation>缩小 (Ctrl+-)</translation>
     </message>
     <message>
+        <source>Zoom out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
         <source>Zoom in (Ctrl+=)</source>
         <translation>放大 (Ctrl+=)</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>放大</translation>
     </message>
     <message>
         <source>Fit</source>
@@ -1412,6 +1496,14 @@ Re-embed now?</source>
         <translation>审理的覆盖范围</translation>
     </message>
     <message>
+        <source>Documents the searches reached</source>
+        <translation>检索涉及的文档</translation>
+    </message>
+    <message>
+        <source>Passages found</source>
+        <translation>找到的段落</translation>
+    </message>
+    <message>
         <source>never retrieved</source>
         <translation>从未被检索到</translation>
     </message>
@@ -1438,6 +1530,14 @@ Re-embed now?</source>
     <message>
         <source>Open the PDF in the system&apos;s viewer</source>
         <translation>在系统查看器中打开该 PDF</translation>
+    </message>
+    <message>
+        <source>Cited page</source>
+        <translation>被引用的页面</translation>
+    </message>
+    <message>
+        <source>The page the passage is on; arrow keys scroll it</source>
+        <translation>段落所在的页面；用方向键滚动</translation>
     </message>
     <message>
         <source>Document text with the passage highlighted</source>
@@ -1472,6 +1572,10 @@ Re-embed now?</source>
         <translation>（文档自加入后已有改动：这是审理保存的段落。）</translation>
     </message>
     <message>
+        <source>Highlighted: {text}</source>
+        <translation>高亮内容：{text}</translation>
+    </message>
+    <message>
         <source>The page cannot be shown: {reason}. The passage text above is what the trial kept.</source>
         <translation>无法显示该页：{reason}。上方的段落文本是审理保存的内容。</translation>
     </message>
@@ -1482,6 +1586,10 @@ Re-embed now?</source>
     <message>
         <source>{zoom} (fit)</source>
         <translation>{zoom}（适合宽度）</translation>
+    </message>
+    <message>
+        <source>Documents in the library</source>
+        <translation>文献库中的文档</translation>
     </message>
     <message>
         <source>Your library is empty. Drop PDFs, Markdown, text or Word files or folders here, use Add, write a note, or try the sample library (six short articles and a suggested claim).</source>
@@ -2495,6 +2603,10 @@ The roles (and the embedder) by their stored names, shown through tr (where each
         <translation>{tokens_in} → {tokens_out} 个词元</translation>
     </message>
     <message>
+        <source>Model calls</source>
+        <translation>模型调用</translation>
+    </message>
+    <message>
         <source>The exact prompt</source>
         <translation>完整的提示词</translation>
     </message>
@@ -3412,6 +3524,18 @@ The roles (and the embedder) by their stored names, shown through tr (where each
         <source>No reference list found in the draft (a heading &apos;References&apos;, &apos;Bibliography&apos; or &apos;参考文献&apos;).</source>
         <translation>草稿中没有找到参考文献列表（标题为“References”“Bibliography”或“参考文献”）。</translation>
     </message>
+    <message>
+        <source>Claims checked</source>
+        <translation>已核查的主张</translation>
+    </message>
+    <message>
+        <source>One claim of the draft a row, with its verdict and sign-off: select one to see its evidence</source>
+        <translation>草稿中的每条主张占一行，附其裁决和签核：选择一条即可查看其证据</translation>
+    </message>
+    <message>
+        <source>The claim&apos;s verdict and evidence</source>
+        <translation>该主张的裁决和证据</translation>
+    </message>
 </context>
 <context>
     <name>CheckExportDialog</name>
@@ -3612,8 +3736,24 @@ The roles (and the embedder) by their stored names, shown through tr (where each
 <context>
     <name>ReviewPage</name>
     <message>
+        <source>Name of the list of checks</source>
+        <translation>这组核查的名称</translation>
+    </message>
+    <message>
         <source>A short name for the list of checks</source>
         <translation>这组核查的简短名称</translation>
+    </message>
+    <message>
+        <source>Claims found in the draft</source>
+        <translation>草稿中找到的主张</translation>
+    </message>
+    <message>
+        <source>One claim a row: edit, split, merge or remove them before the check</source>
+        <translation>每行一条主张：核查前可编辑、拆分、合并或删除</translation>
+    </message>
+    <message>
+        <source>The chosen claim&apos;s words</source>
+        <translation>所选主张的文字</translation>
     </message>
     <message>
         <source>Choose a claim: edit its words here, or put the cursor where it should be split</source>

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from courtroom_desktop.ui.controls import push_button, record_table
+from courtroom_desktop.ui.controls import named, push_button, record_table
 from courtroom_desktop.ui.i18n import say, tr
 from courtroom_desktop.ui.qt_models import RecordRole
 from courtroom_desktop.ui.qt_models.checks import (
@@ -150,7 +150,9 @@ class CheckTablePanel(QWidget):
         hint.setEnabled(False)
         filter_row.addWidget(hint)
 
-        self.table = record_table(self.proxy, "checkTable", single=True)
+        self.table = named(record_table(self.proxy, "checkTable", single=True), tr("Claims checked"),
+                           tr("One claim of the draft a row, with its verdict and sign-off: select one to see its "
+                              "evidence"))
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(NUMBER, Qt.SortOrder.AscendingOrder)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
@@ -276,6 +278,7 @@ class ClaimPane(QWidget):
         self.row: ClaimRow | None = None
         self.detail = QTextBrowser()
         self.detail.setObjectName("claimDetail")
+        named(self.detail, tr("The claim's verdict and evidence"))
         self.detail.setOpenLinks(False)
         self.detail.anchorClicked.connect(self._on_link)
         self.open_trial_button = push_button(self.tr("Open its trial"), self.tr("Show the claim's full trial in the "

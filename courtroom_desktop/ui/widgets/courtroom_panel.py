@@ -17,12 +17,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QSizePolicy,
     QSplitter,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from courtroom_desktop.ui.controllers.trial import FINISHED, IDLE, PAUSED, RUNNING, STARTING, STOPPED
-from courtroom_desktop.ui.controls import push_button
+from courtroom_desktop.ui.controls import named, push_button
 from courtroom_desktop.ui.controls.flow import FlowLayout
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
@@ -82,6 +83,9 @@ class CourtroomPanel(QWidget):
         self.claim.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self._claim_edit().setPlaceholderText(tr("A claim to verify, or a decision to weigh\u2026"))
         self._claim_edit().setClearButtonEnabled(True)
+        named(self.claim, tr("Claim or decision"))
+        for clear in self._claim_edit().findChildren(QToolButton):  # the field's clear button: Qt leaves it unnamed
+            named(clear, tr("Clear the claim"))
         self.claim.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.claim.setMinimumContentsLength(20)
         self.claim.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -140,6 +144,8 @@ class CourtroomPanel(QWidget):
         self.status.setWordWrap(True)
 
         self.view = TranscriptView(transcript, lookup)
+        named(self.view, tr("Transcript"), tr("One card a turn, ruling and verdict, read in order; a citation chip "
+                                              "such as [E3] is a link: Tab moves to it, Enter opens its passage"))
         self.view.sig_citation.connect(self.sig_citation)
         self.chart = ConfidenceChart()
         self.splitter = QSplitter(Qt.Orientation.Vertical)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.controls import named
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.text import said
 from courtroom_desktop.ui.theme import accent
@@ -134,8 +135,8 @@ def coverage_summary(coverage: TrialCoverage) -> str:
         never=never)
 
 
-def _table(name: str, columns: tuple[str, ...]) -> QTableWidget:
-    table = QTableWidget(0, len(columns))
+def _table(name: str, columns: tuple[str, ...], label: str) -> QTableWidget:
+    table = named(QTableWidget(0, len(columns)), label)
     table.setObjectName(name)
     table.setHorizontalHeaderLabels([tr(column) for column in columns])
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -169,8 +170,8 @@ class CoveragePanel(QDialog):
         self.summary = QLabel(coverage_summary(coverage))
         self.summary.setObjectName("coverageSummary")
         self.summary.setWordWrap(True)
-        self.documents = _table("coverageDocuments", DOCUMENT_COLUMNS)
-        self.passages = _table("coveragePassages", PASSAGE_COLUMNS)
+        self.documents = _table("coverageDocuments", DOCUMENT_COLUMNS, tr("Documents the searches reached"))
+        self.passages = _table("coveragePassages", PASSAGE_COLUMNS, tr("Passages found"))
         for doc in coverage.documents:
             row = self.documents.rowCount()
             self.documents.insertRow(row)

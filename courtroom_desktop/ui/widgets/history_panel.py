@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QItemSelectionModel, Signal, SignalInstance
 from PySide6.QtWidgets import QLabel, QWidget
 
-from courtroom_desktop.ui.controls import push_button, record_table, table_panel
+from courtroom_desktop.ui.controls import named, push_button, record_table, table_panel
 from courtroom_desktop.ui.i18n import tr
 from courtroom_desktop.ui.qt_models.trials import TrialsModel
 
@@ -30,7 +30,7 @@ class HistoryPanel(QWidget):
         super().__init__(parent)
         self.model = model
         self.controller = controller
-        self.table = record_table(model, "trialsTable", (220, 62, 70, 90, 76, 120))
+        self.table = named(record_table(model, "trialsTable", (220, 62, 70, 90, 76, 120)), tr("Stored trials"))
         self.table.doubleClicked.connect(lambda index: self.sig_open.emit(model.trial(index.row()).id))
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
 

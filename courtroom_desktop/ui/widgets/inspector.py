@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controllers.pages import BASE_SCALE, PageRenderer, RenderedPage
-from courtroom_desktop.ui.controls import record_table
+from courtroom_desktop.ui.controls import named, record_table
 from courtroom_desktop.ui.controls.flow import FlowLayout
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordRole
@@ -127,7 +127,9 @@ class EvidenceInspector(QWidget):
         self._request = 0
         self._page_points = QSize(0, 0)  # the page's size in PDF points, once known
 
-        self.table = record_table(model, "evidenceTable", (40, 62, 96, 170, 48, 150, 150), single=True)
+        self.table = named(record_table(model, "evidenceTable", (40, 62, 96, 170, 48, 150, 150), single=True),
+                           tr("Evidence pool"), tr("The passages found in this trial, one a row: select one to see it "
+                                                   "on its page"))
         # one line per row at a fixed height: measuring rows to their contents asked the model for every cell of every
         # row (each a call into Python) whenever a passage was added mid-trial
         rows = self.table.verticalHeader()
@@ -144,13 +146,15 @@ class EvidenceInspector(QWidget):
         self.passage.setObjectName("passageText")
         self.passage.setOpenLinks(False)
         self.passage.setMaximumHeight(110)
+        named(self.passage, tr("Passage text"))
 
-        self.prev_button = self._tool("\u25c0", tr("Previous page (PgUp)"), self.previous_page)
-        self.next_button = self._tool("\u25b6", tr("Next page (PgDown)"), self.next_page)
+        self.prev_button = named(self._tool("\u25c0", tr("Previous page (PgUp)"), self.previous_page),
+                                 tr("Previous page"))  # its symbol is no name to read out
+        self.next_button = named(self._tool("\u25b6", tr("Next page (PgDown)"), self.next_page), tr("Next page"))
         self.page_label = QLabel("")
-        self.zoom_out_button = self._tool("\u2212", tr("Zoom out (Ctrl+-)"), self.zoom_out)
+        self.zoom_out_button = named(self._tool("\u2212", tr("Zoom out (Ctrl+-)"), self.zoom_out), tr("Zoom out"))
         self.zoom_label = QLabel(f"{self.zoom:.0%}")
-        self.zoom_in_button = self._tool("+", tr("Zoom in (Ctrl+=)"), self.zoom_in)
+        self.zoom_in_button = named(self._tool("+", tr("Zoom in (Ctrl+=)"), self.zoom_in), tr("Zoom in"))
         self.fit_button = self._tool(tr("Fit"), tr("Fit the page width"), self.fit_width)
         self.highlight_button = self._tool(tr("Passage"), tr("Go to the passage's page"), self.go_to_passage)
         self.open_button = self._tool(tr("Open in viewer"), tr("Open the PDF in the system's viewer"), self.open_external)
@@ -162,6 +166,7 @@ class EvidenceInspector(QWidget):
         self.page_view = PageView()
         self.page_scroll = QScrollArea()
         self.page_scroll.setObjectName("pageScroll")
+        named(self.page_scroll, tr("Cited page"), tr("The page the passage is on; arrow keys scroll it"))
         self.page_scroll.setWidget(self.page_view)
         self.page_scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         self.page_scroll.setBackgroundRole(QPalette.ColorRole.Dark)
@@ -238,6 +243,7 @@ class EvidenceInspector(QWidget):
         self.info.setText(tr("Select a passage (or click a citation such as [E3]) to see it on its page."))
         self.passage.clear()
         self.page_view.show_page(None, [], QSize(0, 0))
+        self.page_view.setAccessibleDescription("")
         self.unavailable.setText(tr(PLACEHOLDER))
         self.page_stack.setCurrentWidget(self.unavailable)
         self._update_controls()
@@ -362,6 +368,10 @@ class EvidenceInspector(QWidget):
             if fitted is not None and abs(fitted - rendered.zoom) > 0.02:
                 self._render()
         self.page_view.show_page(rendered.image, self._rects(), size)
+        chunk = self.entry.evidence.chunk if self.entry is not None else None
+        # a page is a picture: a screen reader reads the highlighted passage's text through its description
+        self.page_view.setAccessibleDescription(
+            tr("Highlighted: {text}").format(text=chunk.text) if chunk is not None and self._rects() else "")
         bounds = self.page_view.highlight_bounds()
         if bounds is not None:
             self.page_scroll.ensureVisible(int(bounds.center().x()), int(bounds.top()), 40, min(200, int(bounds.height()) + 40))

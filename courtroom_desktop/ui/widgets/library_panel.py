@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from courtroom_desktop.ui.controls import push_button, record_table, table_panel
+from courtroom_desktop.ui.controls import named, push_button, record_table, table_panel
 from courtroom_desktop.ui.dialogs.note_editor import NoteEditor
 from courtroom_desktop.ui.i18n import say, tr
 from courtroom_desktop.ui.qt_models import ProgressRole
@@ -73,7 +73,8 @@ class LibraryPanel(QWidget):
         self.controller = controller
         self.setAcceptDrops(True)
 
-        self.table = record_table(model, "documentsTable", (190,))  # the last column: why a file failed
+        self.table = named(record_table(model, "documentsTable", (190,)),  # the last column: why a file failed
+                           tr("Documents in the library"))
         self.table.setItemDelegateForColumn(COLUMNS.index("Status"), ProgressDelegate(self.table))
         # status, pages, sections: sized to their contents when the list changes (size_columns), not on every
         # progress event of an ingest (ResizeToContents asked the model for every row's cells each time)

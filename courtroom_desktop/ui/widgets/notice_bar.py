@@ -20,6 +20,7 @@ class NoticeBar(QFrame):
         self.close_button = QToolButton()
         self.close_button.setText("\u2715")
         self.close_button.setToolTip(tr("Dismiss"))
+        self.close_button.setAccessibleName(tr("Dismiss"))  # its symbol is no name to read out
         self.close_button.clicked.connect(self.hide)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 6, 6)
