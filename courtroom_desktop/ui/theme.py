@@ -22,15 +22,48 @@ _ACCENTS = {
     "against": ("#b03a2e", "#ff8a80"),   # the side arguing the claim is false (or the decision wrong)
     "for": ("#1f5f8b", "#8ab4f8"),       # the side arguing the claim is true (or the decision right)
     "judge": ("#7a5200", "#ffd166"),
-    "support": ("#1e7b45", "#7ddc9a"),
-    "refute": ("#b03a2e", "#ff8a80"),
-    "unclear": ("#6b6b6b", "#b0b0b0"),
+    "support": ("#1a6e3d", "#7ddc9a"),   # every light one reads at least 4.5:1 on white and on its own tint
+    "refute": ("#b03a2e", "#ff8a80"),     # (tests/ui/test_contrast.py)
+    "unclear": ("#5f5f5f", "#b0b0b0"),
     "switch": ("#8a4d00", "#ffb74d"),
     "warning": ("#8a4d00", "#ffb74d"),
     "error": ("#a4262c", "#ff8a80"),
-    "ok": ("#1e7b45", "#7ddc9a"),
+    "ok": ("#1a6e3d", "#7ddc9a"),
     "cite": ("#1a5fb4", "#8ab4f8"),      # citation chips
 }
+
+
+#: The passage's highlight in a text document (the inspector): a highlighter's yellow, written over in black whatever
+#: the palette (white text on yellow would be unreadable in a dark palette)
+PASSAGE_HIGHLIGHT = "#ffd600"
+PASSAGE_HIGHLIGHT_ALPHA = 140
+PASSAGE_TEXT = "#000000"
+MIN_CONTRAST = 4.5  # WCAG 2.2 AA for normal text
+
+
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG's contrast ratio of two opaque colours, from 1 (the same) to 21 (black on white)."""
+    def luminance(color: QColor) -> float:
+        def channel(value: float) -> float:
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(color.redF()) + 0.7152 * channel(color.greenF()) + 0.0722 * channel(color.blueF())
+
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def over(top: QColor, base: QColor, alpha: int) -> QColor:
+    """``top`` laid over ``base`` at ``alpha`` (0-255): the opaque colour a reader sees."""
+    mix = alpha / 255
+    return QColor(round(base.red() * (1 - mix) + top.red() * mix), round(base.green() * (1 - mix) + top.green() * mix),
+                  round(base.blue() * (1 - mix) + top.blue() * mix))
+
+
+def passage_highlight() -> QColor:
+    color = QColor(PASSAGE_HIGHLIGHT)
+    color.setAlpha(PASSAGE_HIGHLIGHT_ALPHA)
+    return color
 
 
 def is_dark(palette: QPalette | None = None) -> bool:
@@ -46,11 +79,7 @@ def accent(name: str, palette: QPalette | None = None) -> QColor:
 def tint(name: str, palette: QPalette | None = None, alpha: int = 28) -> QColor:
     """A faint wash of an accent over the base colour (banners, badges), readable in either palette."""
     palette = palette or QGuiApplication.palette()
-    base = palette.color(QPalette.ColorRole.Base)
-    color = accent(name, palette)
-    mix = alpha / 255
-    return QColor(round(base.red() * (1 - mix) + color.red() * mix), round(base.green() * (1 - mix) + color.green() * mix),
-                  round(base.blue() * (1 - mix) + color.blue() * mix))
+    return over(accent(name, palette), palette.color(QPalette.ColorRole.Base), alpha)
 
 
 def role_color(palette: QPalette, name: str) -> str:
@@ -69,7 +98,7 @@ def _fusion_palette(dark: bool) -> QPalette:
             QPalette.ColorRole.Window: "#2b2d30", QPalette.ColorRole.WindowText: "#e6e6e6",
             QPalette.ColorRole.Base: "#1f2023", QPalette.ColorRole.AlternateBase: "#2a2c2f",
             QPalette.ColorRole.Text: "#e6e6e6", QPalette.ColorRole.Button: "#34363a",
-            QPalette.ColorRole.ButtonText: "#e6e6e6", QPalette.ColorRole.Highlight: "#3d7bd9",
+            QPalette.ColorRole.ButtonText: "#e6e6e6", QPalette.ColorRole.Highlight: "#2f6bc4",
             QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#34363a",
             QPalette.ColorRole.ToolTipText: "#e6e6e6", QPalette.ColorRole.PlaceholderText: "#9a9a9a",
             QPalette.ColorRole.Link: "#8ab4f8", QPalette.ColorRole.LinkVisited: "#c58af9",
@@ -85,7 +114,9 @@ def _fusion_palette(dark: bool) -> QPalette:
     from PySide6.QtWidgets import QApplication, QStyleFactory
 
     style = QStyleFactory.create("Fusion") or QApplication.style()
-    return style.standardPalette()
+    palette = style.standardPalette()
+    palette.setColor(QPalette.ColorRole.Highlight, QColor("#2566a8"))  # Fusion's own blue gives white text 3.7:1
+    return palette
 
 
 def apply_appearance(app: QApplication, appearance: str) -> None:

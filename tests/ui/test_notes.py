@@ -118,6 +118,12 @@ def test_the_inspector_highlights_a_text_passage_in_its_text(qloop, qtbot, tmp_p
     selection = view.extraSelections()[0]
     cursor = selection.cursor
     assert cursor.selectedText() == chunk.text == "我们明年春天搬家。房租可以接受！"  # after 80 emoji: UTF-16 positions
+    # black on the highlighter's yellow in any palette (tests/ui/test_contrast.py measures why)
+    from PySide6.QtGui import QTextFormat
+
+    assert selection.format.hasProperty(QTextFormat.Property.ForegroundBrush)
+    assert selection.format.foreground().color().name() == "#000000"
+    assert selection.format.background().color().alpha() == 140
     rect = view.cursorRect(cursor)
     assert view.verticalScrollBar().value() > 0 and view.viewport().rect().contains(QPoint(rect.x(), rect.y()))
     assert not inspector.next_button.isEnabled() and not inspector.zoom_in_button.isEnabled()

@@ -43,7 +43,7 @@ from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 from courtroom_desktop.ui.qt_models import RecordRole
 from courtroom_desktop.ui.qt_models.evidence import EvidenceModel
 from courtroom_desktop.ui.text import clock, pages_label, stance_words
-from courtroom_desktop.ui.theme import accent
+from courtroom_desktop.ui.theme import PASSAGE_TEXT, accent, passage_highlight
 
 if TYPE_CHECKING:
     from courtroom_desktop.core.court.records import PoolEntry
@@ -308,7 +308,8 @@ class EvidenceInspector(QWidget):
         selection = QTextEdit.ExtraSelection()
         selection.cursor = self._cursor(*self.span)
         selection.format = QTextCharFormat()
-        selection.format.setBackground(QColor(255, 214, 0, 140))
+        selection.format.setBackground(passage_highlight())
+        selection.format.setForeground(QColor(PASSAGE_TEXT))  # black on the yellow in every palette
         self.text_view.setExtraSelections([selection])
         self.page_stack.setCurrentWidget(self.text_view)
         self.scroll_to_passage()
