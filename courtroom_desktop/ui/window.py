@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop import APP_NAME, __version__
+from courtroom_desktop.ui.announce import announcer
 from courtroom_desktop.ui import actions, theme, window_layout
 from courtroom_desktop.ui.controllers.export import ExportController
 from courtroom_desktop.ui.controllers.history import HistoryController
@@ -186,7 +187,12 @@ class MainWindow(FirstRun, QMainWindow):
         self.history_panel.sig_export.connect(self.export_trial)
         self.history_panel.sig_delete.connect(self.delete_trials)
         self.inspector.sig_message.connect(lambda text: self.statusBar().showMessage(text, 5000))
+        # what a screen reader is told (ui.announce), a sighted user reads here too
+        announcer().sig_said.connect(self._echo_announcement)  # a method: the connection ends with the window
         self._update_actions()
+
+    def _echo_announcement(self, text: str, _assertive: bool) -> None:
+        self.statusBar().showMessage(text, 6000)
 
     def start_background(self) -> None:
         """Once the window shows: open the library and load the models off the GUI thread; on first run (no settings

@@ -21,8 +21,12 @@ async def wait_ready(window):
 
 
 def test_full_trial_from_the_window_then_export(sample_window, qloop, qtbot, tmp_path, monkeypatch):
+    from courtroom_desktop.ui.announce import announcer
+
     window = sample_window
     court = window.courtroom
+    said: list[tuple[str, bool]] = []
+    announcer().sig_said.connect(lambda text, assertive: said.append((text, assertive)))
     opened = []
     monkeypatch.setattr("PySide6.QtGui.QDesktopServices.openUrl", lambda url: opened.append(url.toLocalFile()) or True)
 
@@ -53,6 +57,10 @@ def test_full_trial_from_the_window_then_export(sample_window, qloop, qtbot, tmp
     assert [p.round for p in court.chart.points] == [1, 2] and court.chart.threshold == 0.8
     assert window.evidence_model.rowCount() >= 1
     assert "Verdict reached" in court.status.text()
+    # said to a screen reader too: each round, then the verdict, which interrupts (break: the courtroom panel's
+    # announcements removed, and nothing was said)
+    assert any(text.startswith("Round 1") and not assertive for text, assertive in said)
+    assert said[-1][1] and said[-1][0].startswith("Verdict: Supported, confidence ")
 
     # a citation chip opens the passage on its page, highlighted; its tooltip names the document and page
     turn = items[turn_row].turn

@@ -1323,6 +1323,10 @@ Re-embed now?</source>
         <translation>第 {round} 轮后双方互换立场</translation>
     </message>
     <message>
+        <source>Verdict: {label}, confidence {confidence}</source>
+        <translation>裁决：{label}，置信度 {confidence}</translation>
+    </message>
+    <message>
         <source>Counsel {seat}: {role}</source>
         <translation>律师 {seat}：{role}</translation>
     </message>
@@ -1724,6 +1728,10 @@ Re-embed now?</source>
         <translation>完成：</translation>
     </message>
     <message>
+        <source>Adding documents: </source>
+        <translation>添加文献：</translation>
+    </message>
+    <message>
         <source>{ready} documents ready, {pages} pages</source>
         <translation>{ready} 个文档就绪，共 {pages} 页</translation>
     </message>
@@ -1762,6 +1770,10 @@ Re-embed now?</source>
     <message>
         <source>Dismiss</source>
         <translation>关闭</translation>
+    </message>
+    <message>
+        <source>{title}: {message}</source>
+        <translation>{title}：{message}</translation>
     </message>
     <message>
         <source>Jump to round…</source>
@@ -3531,6 +3543,14 @@ The roles (and the embedder) by their stored names, shown through tr (where each
     <message>
         <source>One claim of the draft a row, with its verdict and sign-off: select one to see its evidence</source>
         <translation>草稿中的每条主张占一行，附其裁决和签核：选择一条即可查看其证据</translation>
+    </message>
+    <message>
+        <source>All {total} claims checked</source>
+        <translation>全部 {total} 条论断已核查</translation>
+    </message>
+    <message>
+        <source>{done} of {total} claims checked</source>
+        <translation>已核查 {done}/{total} 条论断</translation>
     </message>
     <message>
         <source>The claim&apos;s verdict and evidence</source>

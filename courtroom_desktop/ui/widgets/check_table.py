@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.announce import announce
 from courtroom_desktop.ui.controls import named, push_button, record_table
 from courtroom_desktop.ui.i18n import say, tr
 from courtroom_desktop.ui.qt_models import RecordRole
@@ -92,6 +93,7 @@ class CheckTablePanel(QWidget):
     def __init__(self, model: CheckRowsModel, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
+        self._announced = -1  # the claims-done count last said to a screen reader
         self.proxy = VerdictFilter(self)
         self.proxy.setSourceModel(model)
 
@@ -227,6 +229,11 @@ class CheckTablePanel(QWidget):
     def on_progress(self, progress: Progress) -> None:
         self.model.set_running(progress.running)
         self.show_progress(progress.done, progress.total, progress.eta_s, progress.trials_left)
+        if progress.done != self._announced and progress.total:  # each claim finished, said once
+            self._announced = progress.done
+            announce(self, tr("All {total} claims checked").format(total=progress.total)
+                     if progress.done >= progress.total else
+                     tr("{done} of {total} claims checked").format(done=progress.done, total=progress.total))
 
     def _update_counts(self, *args: object) -> None:
         counts: dict[str, int] = {}

@@ -22,10 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.announce import announce
 from courtroom_desktop.ui.controllers.trial import FINISHED, IDLE, PAUSED, RUNNING, STARTING, STOPPED
 from courtroom_desktop.ui.controls import named, push_button
 from courtroom_desktop.ui.controls.flow import FlowLayout
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
+from courtroom_desktop.ui.qt_models.checks import verdict_words
 from courtroom_desktop.ui.qt_models.transcript import TranscriptModel
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 from courtroom_desktop.ui.widgets.chart import ConfidenceChart
@@ -346,8 +348,14 @@ class CourtroomPanel(QWidget):
             self.status_detail = tr("The sides switched after round {round}").format(round=event.round)
         elif event.kind == "verdict":
             self.status_detail = ""
+            verdict = event.verdict
+            announce(self, tr("Verdict: {label}, confidence {confidence}").format(
+                label=verdict_words(verdict.label),
+                confidence=QLocale().toString(round(verdict.confidence * 100)) + "%"), assertive=True)
         else:
             return
+        if self.status_detail:
+            announce(self, self.status_detail)
         self._show_status()
 
     def _show_status(self) -> None:

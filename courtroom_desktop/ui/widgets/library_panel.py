@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from courtroom_desktop.ui.announce import announce
 from courtroom_desktop.ui.controls import named, push_button, record_table, table_panel
 from courtroom_desktop.ui.dialogs.note_editor import NoteEditor
 from courtroom_desktop.ui.i18n import say, tr
@@ -318,6 +319,7 @@ class LibraryPanel(QWidget):
             took = tr(" ({pages} pages in {seconds} s)").format(pages=event.pages,
                                                                seconds=QLocale().toString(event.seconds, "f", 1))
             self.last_run.setText((tr("Cancelled: ") if event.cancelled else tr("Done: ")) + counts + took)
+            announce(self, tr("Adding documents: ") + self.last_run.text())
 
     def _on_rows(self, *args: object) -> None:
         self.size_columns()

@@ -7,6 +7,7 @@ import html
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
+from courtroom_desktop.ui.announce import announce
 from courtroom_desktop.ui.i18n import say, tr
 from courtroom_desktop.ui.theme import accent, palette_watcher, tint
 
@@ -38,6 +39,8 @@ class NoticeBar(QFrame):
             text += "<br><b>" + html.escape(tr("Fix:")) + f"</b> {html.escape(say(fix))}"
         self.text.setText(text)
         self.show()
+        announce(self, tr("{title}: {message}").format(title=title, message=say(message))
+                 + (" " + tr("Fix:") + " " + say(fix) if fix else ""), assertive=True)
 
     def _restyle(self) -> None:
         palette = QGuiApplication.palette()
