@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop import APP_NAME, __version__
-from courtroom_desktop.ui.announce import announcer
 from courtroom_desktop.ui import actions, theme, window_layout
+from courtroom_desktop.ui.announce import announcer
 from courtroom_desktop.ui.controllers.export import ExportController
 from courtroom_desktop.ui.controllers.history import HistoryController
 from courtroom_desktop.ui.controllers.library import LibraryController
