@@ -1,0 +1,96 @@
+"""A trial done by the keyboard alone (#49): focus the claim (Ctrl+L), type it, start it (Ctrl+Return), reach the
+transcript by Tab, move to a citation chip by Tab and open its passage with Enter, then export the report (Ctrl+E, Tab
+to Export, Space). No mouse event is sent; every key goes to the widget that has the focus."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from .conftest import run, until
+from .test_trial_window import CLAIM, wait_ready
+
+MOST_TABS = 60  # a control more Tab presses away than this is not reachable in practice
+
+
+def focused():
+    return QApplication.focusWidget()
+
+
+def tab_until(qtbot, predicate, what: str, backwards: bool = False) -> int:
+    """Press Tab (Shift+Tab) on the focused widget until ``predicate(focus)``; the presses it took."""
+    for presses in range(MOST_TABS):
+        if predicate(focused()):
+            return presses
+        qtbot.keyClick(focused(), Qt.Key.Key_Backtab if backwards else Qt.Key.Key_Tab)
+    raise AssertionError(f"{what}: not reached in {MOST_TABS} Tab presses (focus: {focused()!r})")
+
+
+def test_a_trial_read_cited_and_exported_by_keyboard_alone(sample_window, qloop, qtbot, tmp_path, monkeypatch):
+    """Break: the transcript's links not reachable by keyboard (its text interaction without
+    LinksAccessibleByKeyboard), and Tab never lands on a citation."""
+    window = sample_window
+    window.activateWindow()
+    run(qloop, wait_ready(window), 120)
+    qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    run(qloop, until(lambda: focused() in (window.courtroom.claim, window.courtroom.claim.lineEdit()), 10,
+                     "Ctrl+L to focus the claim"))
+    qtbot.keyClick(focused(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(focused(), CLAIM)
+    assert window.courtroom.claim_text() == CLAIM
+    qtbot.keyClick(focused(), Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    run(qloop, until(lambda: window.trial.state == "finished", 90, "Ctrl+Return to run the trial to its verdict"), 120)
+    window.courtroom.view.flush()
+
+    view = window.courtroom.view
+    tab_until(qtbot, lambda w: w is view, "the transcript")
+    tab_until(qtbot, lambda w: w is view and view.textCursor().charFormat().anchorHref().startswith("cite:"),
+              "a citation chip in the transcript")
+    href = view.textCursor().charFormat().anchorHref()
+    opened: list[str] = []
+    view.anchorClicked.connect(lambda url: opened.append(url.toString()))
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert opened == [href]
+    evidence_id = href.split(":", 1)[1]
+    run(qloop, until(lambda: getattr(window.inspector.entry, "id", None) == evidence_id, 20,
+                     f"the passage {evidence_id} shown"))
+
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    run(qloop, until(lambda: window.dialogs.get("export") is not None and window.dialogs["export"].isVisible(), 10,
+                     "Ctrl+E to open the export dialog"))
+    dialog = window.dialogs["export"]
+    dialog.folder.setFocus()
+    qtbot.keyClick(dialog.folder, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(dialog.folder, str(tmp_path / "report"))
+    tab_until(qtbot, lambda w: w is dialog.export_button, "the Export button")
+    qtbot.keyClick(dialog.export_button, Qt.Key.Key_Space)
+    run(qloop, until(lambda: bool(dialog.written), 60, "the report written"))
+    assert any(p.suffix == ".html" for p in dialog.written) and (tmp_path / "report").is_dir()
+
+
+def test_settings_changed_by_keyboard_alone(sample_window, qloop, qtbot):
+    """Ctrl+, opens the settings; Ctrl+Tab moves to the Retrieval tab, Tab to "Passages per search", the Up arrow
+    raises it, Tab to OK and Space applies it: the workspace's config has the new value."""
+    from courtroom_desktop.ui.i18n import tr
+
+    window = sample_window
+    window.activateWindow()
+    run(qloop, wait_ready(window), 120)
+    before = window.workspace.config.retrieval.k
+    qtbot.keyClick(window, Qt.Key.Key_Comma, Qt.KeyboardModifier.ControlModifier)
+    run(qloop, until(lambda: window.dialogs.get("settings") is not None and window.dialogs["settings"].isVisible(), 10,
+                     "Ctrl+, to open the settings"))
+    dialog = window.dialogs["settings"]
+    dialog.activateWindow()
+    spin = dialog.fields["retrieval.k"].widget
+    for _ in range(dialog.tabs.count()):  # Ctrl+Tab through the tabs, as a keyboard user does
+        if dialog.tabs.tabText(dialog.tabs.currentIndex()).replace("&", "") == tr("Retrieval"):
+            break
+        qtbot.keyClick(focused() or dialog, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    tab_until(qtbot, lambda w: w is spin or (w is not None and w.parent() is spin), "Passages per search")
+    qtbot.keyClick(focused(), Qt.Key.Key_Up)
+    assert spin.value() == before + 1
+    ok = dialog.buttons.button(dialog.buttons.StandardButton.Ok)
+    tab_until(qtbot, lambda w: w is ok, "the OK button")
+    qtbot.keyClick(ok, Qt.Key.Key_Space)
+    run(qloop, until(lambda: window.workspace.config.retrieval.k == before + 1, 10, "the new setting applied"))
