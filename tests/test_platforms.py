@@ -67,3 +67,41 @@ def test_the_windows_branch_lowers_the_thread_priority_through_kernel32(monkeypa
 def test_elsewhere_the_priority_is_left_alone_without_failing(monkeypatch, platform):
     monkeypatch.setattr(sys, "platform", platform)
     assert _in_thread(lambda: lower_thread_priority(10)) is False
+
+
+LOCK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lock")
+
+
+def _locked(name: str) -> set[str]:
+    with open(os.path.join(LOCK, name), encoding="utf-8") as handle:
+        return {line.split("==")[0].strip().lower() for line in handle if "==" in line and not line.startswith(" ")}
+
+
+@pytest.mark.parametrize(("lock", "backend", "needs"), [
+    ("dev-windows-x86_64.txt", "keyring.backends.Windows", {"keyring", "pywin32-ctypes"}),  # Credential Locker
+    ("bundle-windows-x86_64.txt", "keyring.backends.Windows", {"keyring", "pywin32-ctypes"}),
+    ("dev-macos-arm64.txt", "keyring.backends.macOS", {"keyring"}),  # the Keychain, through the Security framework
+    ("bundle-macos-arm64.txt", "keyring.backends.macOS", {"keyring"}),
+    ("dev-linux-x86_64.txt", "keyring.backends.SecretService", {"keyring", "secretstorage", "jeepney"}),
+    ("bundle-linux-x86_64.txt", "keyring.backends.SecretService", {"keyring", "secretstorage", "jeepney"}),
+])
+def test_each_systems_lock_installs_the_keyring_backend_it_uses(lock, backend, needs):
+    """API keys and bucket credentials go to the OS keyring (core.secrets): each system's lock carries what its
+    backend needs, and the backend's module is part of the keyring package installed."""
+    import importlib
+
+    assert needs <= _locked(lock), needs - _locked(lock)
+    assert importlib.import_module(backend)
+
+
+def test_the_reports_name_a_cjk_font_each_system_ships():
+    """The web report's font lists (the PDF embeds MuPDF's own CJK font, whatever the system): for each script, one
+    font Windows installs, one macOS installs, and the Noto CJK font Linux desktops install."""
+    from courtroom_desktop.core.reports.html_writer import CJK_FONTS
+
+    shipped = {"zh": ("Microsoft YaHei", "PingFang SC", "Noto Sans CJK SC"),
+               "ja": ("Yu Gothic", "Hiragino Sans", "Noto Sans CJK JP"),
+               "ko": ("Malgun Gothic", "Apple SD Gothic Neo", "Noto Sans CJK KR")}
+    for script, fonts in shipped.items():
+        for font in fonts:
+            assert f'"{font}"' in CJK_FONTS[script] or font in CJK_FONTS[script].split(", "), (script, font)
