@@ -97,7 +97,7 @@ MENUS = {
 }
 APPEARANCE_MENU = "&View"   # (its source text) holds the Appearance and Language submenus
 APPEARANCES = (("system", QT_TRANSLATE_NOOP("", "Follow the &system")), ("light", QT_TRANSLATE_NOOP("", "&Light")),
-               ("dark", QT_TRANSLATE_NOOP("", "&Dark")))
+               ("dark", QT_TRANSLATE_NOOP("", "&Dark")), ("high-contrast", QT_TRANSLATE_NOOP("", "&High contrast")))
 TOOLBAR = ("add_files", "add_folder", None, "start", "stop", "resume", None, "check_draft", None, "export", "settings")
 #: What the keyboard shortcuts dialog lists, in order.
 SHORTCUTS = ("add_files", "add_folder", "start", "stop", "resume", "new", "check_draft", "export", "settings", "claim", "library",

@@ -1,5 +1,6 @@
 """Colour contrast, measured (WCAG 2.2 AA: at least 4.5:1 for text) in the light and dark palettes the app sets and in
-a black and a white high-contrast palette such as Windows gives: every accent drawn as text (stances, verdicts,
+its black and white high-contrast palettes (View > Appearance > High contrast, or set when the system asks for high
+contrast and its own palette does not give it): every accent drawn as text (stances, verdicts,
 sides, citations, warnings) on the backgrounds it is drawn on, the verdict cells' tinted background, the selection,
 and the passage's highlight in a text document. Meaning is never colour alone: a verdict cell also says its label."""
 
@@ -14,23 +15,10 @@ from courtroom_desktop.ui import theme
 TEXT_ACCENTS = ("support", "refute", "unclear", "switch", "for", "against", "judge", "cite", "warning", "error", "ok")
 
 
-def high_contrast(dark: bool) -> QPalette:
-    """A high-contrast palette as Windows' "High Contrast Black" / "High Contrast White" give it."""
-    fg, bg = ("#ffffff", "#000000") if dark else ("#000000", "#ffffff")
-    palette = QPalette()
-    for role, color in ((QPalette.ColorRole.Window, bg), (QPalette.ColorRole.Base, bg),
-                        (QPalette.ColorRole.AlternateBase, bg), (QPalette.ColorRole.Text, fg),
-                        (QPalette.ColorRole.WindowText, fg), (QPalette.ColorRole.Highlight, "#1aebff" if dark else
-                                                             "#37006e"),
-                        (QPalette.ColorRole.HighlightedText, "#000000" if dark else "#ffffff")):
-        palette.setColor(role, QColor(color))
-    return palette
-
-
 @pytest.fixture(params=["light", "dark", "high-contrast-black", "high-contrast-white"])
 def palette(request, qapp):
-    if request.param.startswith("high-contrast"):
-        return high_contrast(request.param.endswith("black"))
+    if request.param.startswith("high-contrast"):  # View > Appearance > High contrast, or the system asking for it
+        return theme.high_contrast_palette(request.param.endswith("black"))
     return theme._fusion_palette(request.param == "dark")
 
 
@@ -65,3 +53,35 @@ def test_the_selection_and_the_passage_highlight_read(palette):
     highlight = theme.passage_highlight()
     seen = theme.over(highlight, palette.color(QPalette.ColorRole.Base), highlight.alpha())
     assert theme.contrast_ratio(QColor(theme.PASSAGE_TEXT), seen) >= theme.MIN_CONTRAST
+
+
+def test_high_contrast_is_set_when_chosen_and_when_the_system_asks(qapp, monkeypatch):
+    """View > Appearance > High contrast sets the high-contrast palette; 'Follow the system' sets it when the system
+    asks for high contrast and its own palette is not (here: a plain grey-on-white palette), and leaves the system's
+    palette otherwise. Break: the 'system' appearance ignoring the contrast preference."""
+    from PySide6.QtGui import QPalette as Palette
+
+    high = {theme.high_contrast_palette(dark).color(Palette.ColorRole.Highlight).name() for dark in (False, True)}
+
+    class PlainPlatform(Palette):  # what a desktop without high contrast hands Qt: QPalette() with no argument
+        def __init__(self, *args: object) -> None:
+            super().__init__(*args)
+            if not args:
+                self.setColor(Palette.ColorRole.Text, QColor("#333333"))
+                self.setColor(Palette.ColorRole.Base, QColor("#ffffff"))
+
+    monkeypatch.setattr(theme, "QPalette", PlainPlatform)
+    try:
+        theme.apply_appearance(qapp, "high-contrast")
+        assert qapp.palette().color(Palette.ColorRole.Highlight).name() in high
+        monkeypatch.setattr(theme, "wants_high_contrast", lambda app: True)
+        theme.apply_appearance(qapp, "system")
+        assert qapp.palette().color(Palette.ColorRole.Highlight).name() in high
+        assert theme.contrast_ratio(qapp.palette().color(Palette.ColorRole.Text),
+                                    qapp.palette().color(Palette.ColorRole.Base)) == pytest.approx(21.0)
+        monkeypatch.setattr(theme, "wants_high_contrast", lambda app: False)
+        theme.apply_appearance(qapp, "system")
+        assert qapp.palette().color(Palette.ColorRole.Text).name() == "#333333"
+    finally:
+        monkeypatch.undo()
+        theme.apply_appearance(qapp, "system")

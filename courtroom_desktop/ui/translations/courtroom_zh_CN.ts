@@ -233,6 +233,10 @@
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
+        <source>&amp;High contrast</source>
+        <translation>高对比度(&amp;H)</translation>
+    </message>
+    <message>
         <source>&amp;Appearance</source>
         <extracomment>What the keyboard shortcuts dialog lists, in order.</extracomment>
         <translation>外观(&amp;A)</translation>
