@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from courtroom_desktop.ui.controls import named, push_button, record_table
+from courtroom_desktop.ui.controls.flow import FlowLayout
 from courtroom_desktop.ui.dialogs.export import FolderExportDialog
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, say, tr
 from courtroom_desktop.ui.qt_models.checks import CheckRowsModel, ChecksModel
@@ -170,11 +171,9 @@ class StartPage(QWidget):
         self.empty.setEnabled(False)
         stored_box = QGroupBox(self.tr("Stored checks"))
         stored_column = QVBoxLayout(stored_box)
-        buttons = QHBoxLayout()
-        for button in (self.open_button, self.resume_button, self.delete_button):
+        buttons = FlowLayout()  # wraps at twice the font size rather than widen the window past a laptop's screen
+        for button in (self.open_button, self.resume_button, self.delete_button, self.refresh_button):
             buttons.addWidget(button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.refresh_button)
         stored_column.addLayout(buttons)
         stored_column.addWidget(self.checks, 1)
         stored_column.addWidget(self.empty)
@@ -379,9 +378,11 @@ class ReviewPage(QWidget):
         for button in (self.remove_button, self.merge_button, self.split_button, self.add_button):
             edits.addWidget(button)
         edits.addStretch(1)
-        edits.addWidget(worth_label)
-        edits.addWidget(self.worth_spin)
-        edits.addWidget(self.hidden_label)
+        worth_row = QHBoxLayout()  # its own row: beside the edits it widened the window past a laptop at 2x text
+        worth_row.addWidget(worth_label)
+        worth_row.addWidget(self.worth_spin)
+        worth_row.addWidget(self.hidden_label)
+        worth_row.addStretch(1)
         editor_row = QHBoxLayout()
         editor_row.addWidget(self.editor, 1)
         editor_row.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -396,6 +397,7 @@ class ReviewPage(QWidget):
         layout.addWidget(self.heading)
         layout.addWidget(self.warnings)
         layout.addLayout(edits)
+        layout.addLayout(worth_row)
         layout.addWidget(self.table, 1)
         layout.addLayout(editor_row)
         layout.addLayout(bottom)

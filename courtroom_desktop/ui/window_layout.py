@@ -32,10 +32,16 @@ def fit_to_screen(widget: QWidget, width: int, height: int) -> None:
     if screen is None:
         widget.resize(width, height)
         return
-    rect = fitted(QSize(width, height), screen.availableGeometry())
-    widget.resize(rect.size())
-    if parent is None:
-        widget.move(rect.topLeft())
+    available = screen.availableGeometry()
+    rect = fitted(QSize(width, height), available)
+    # a window whose least size is larger than that (the system font at twice its size) gets its least size, placed
+    # so that it stays on the screen: Qt would centre it on its parent and let it run off the edge
+    size = rect.size().expandedTo(widget.minimumSizeHint()).boundedTo(available.size())
+    widget.resize(size)
+    if parent is None or size != rect.size():
+        placed = QRect(rect.topLeft(), size)
+        placed.moveCenter(available.center())
+        widget.move(placed.topLeft())
 
 FIRST_SIZES = {"main": [360, 660, 520], "courtroom": [640, 170], "inspector": [200, 640]}
 

@@ -140,6 +140,10 @@ async def _dialogs(window, names: set[str]) -> dict:
 
 def main(out: Path) -> None:
     app = QApplication(sys.argv[:1])
+    if (scale := float(os.environ.get("COURTROOM_TEST_FONT_SCALE", "1") or 1)) != 1:  # the system font made bigger
+        font = app.font()
+        font.setPointSizeF(font.pointSizeF() * scale)
+        app.setFont(font)
     from courtroom_desktop.ui.app import create_window
     from courtroom_desktop.ui.tasks import make_event_loop
     from tests.ui.conftest import make_workspace, opened, run, until

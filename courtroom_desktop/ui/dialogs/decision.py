@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -49,7 +51,15 @@ class DecisionDialog(QDialog):
         self.setObjectName("decisionDialog")
         self.setWindowTitle(tr("Options and criteria") if with_options else tr("Background"))
         self.with_options = with_options
-        layout = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        # the form scrolls inside the dialog: at twice the font size it is taller and wider than a laptop's screen
+        self.form_scroll = QScrollArea()
+        self.form_scroll.setWidgetResizable(True)
+        self.form_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        form = QWidget()
+        self.form_scroll.setWidget(form)
+        layout = QVBoxLayout(form)
+        layout.setContentsMargins(0, 0, 0, 0)
         self.option_edits: list[QLineEdit] = []
         options = list(decision.options) if decision else []
         grid = QGridLayout()
@@ -121,8 +131,9 @@ class DecisionDialog(QDialog):
         layout.addWidget(QLabel(tr("<b>Background</b> (optional): what every role should know about your situation")))
         layout.addWidget(self.background, 1)
         layout.addWidget(self.background_count)
-        layout.addWidget(self.problem)
-        layout.addWidget(self.buttons)
+        outer.addWidget(self.form_scroll, 1)
+        outer.addWidget(self.problem)
+        outer.addWidget(self.buttons)
         if with_options and not decision:
             self.add_criterion("", 1.0)
         fit_to_screen(self, 560, 640 if with_options else 320)

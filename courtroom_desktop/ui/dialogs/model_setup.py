@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from courtroom_desktop.ui.controllers.settings import SettingsController
 
 PULL_HINT = QT_TRANSLATE_NOOP("", "e.g. qwen2.5:7b (see ollama.com/library)")
+PULL_NAME = QT_TRANSLATE_NOOP("", "e.g. qwen2.5:7b")
 
 
 class ModelSetupPanel(QGroupBox):
@@ -66,7 +67,8 @@ class ModelSetupPanel(QGroupBox):
 
         self.pull_name = QLineEdit()
         self.pull_name.setObjectName("pullName")
-        self.pull_name.setPlaceholderText(tr(PULL_HINT))
+        self.pull_name.setPlaceholderText(tr(PULL_NAME))  # short: whole at twice the font size
+        self.pull_name.setToolTip(tr(PULL_HINT))
         self.pull_name.returnPressed.connect(self.pull)
         self.pull_button = push_button(tr("Pull"), tr("Download this model through Ollama (it resumes where an earlier pull "
                                        "stopped)"), self.pull, name="pullButton")

@@ -49,7 +49,8 @@ class ScopeDialog(QDialog):
         self.sections = QLineEdit("; ".join(sections))
         self.sections.setObjectName("sectionsInput")
         named(self.sections, tr("Only sections starting with (separate with ;):"))
-        self.sections.setPlaceholderText(tr("e.g. 3 Results; Discussion (empty: every section)"))
+        self.sections.setPlaceholderText(tr("e.g. 3 Results; Discussion"))  # short: whole at twice the font size
+        self.sections.setToolTip(tr("Empty: every section"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -512,6 +512,10 @@ Re-embed now?</source>
         <translation>例如 qwen2.5:7b（见 ollama.com/library）</translation>
     </message>
     <message>
+        <source>e.g. qwen2.5:7b</source>
+        <translation>例如 qwen2.5:7b</translation>
+    </message>
+    <message>
         <source>Model setup</source>
         <translation>模型设置</translation>
     </message>
@@ -717,8 +721,12 @@ Re-embed now?</source>
         <translation>勾选证据可以来自的文档</translation>
     </message>
     <message>
-        <source>e.g. 3 Results; Discussion (empty: every section)</source>
-        <translation>例如：3 Results; Discussion（留空：所有章节）</translation>
+        <source>e.g. 3 Results; Discussion</source>
+        <translation>例如 3 结果；讨论</translation>
+    </message>
+    <message>
+        <source>Empty: every section</source>
+        <translation>留空：所有章节</translation>
     </message>
     <message>
         <source>Only sections starting with (separate with ;):</source>

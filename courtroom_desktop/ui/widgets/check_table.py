@@ -150,7 +150,8 @@ class CheckTablePanel(QWidget):
         filter_row.addStretch(1)
         hint = QLabel(self.tr("Click a claim to see its evidence and sign it off; click a column to sort."))
         hint.setEnabled(False)
-        filter_row.addWidget(hint)
+        hint.setWordWrap(True)  # on two lines rather than widen the window past a laptop's screen at 2x text
+        filter_row.addWidget(hint, 1)
 
         self.table = named(record_table(self.proxy, "checkTable", single=True), tr("Claims checked"),
                            tr("One claim of the draft a row, with its verdict and sign-off: select one to see its "
