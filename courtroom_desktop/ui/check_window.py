@@ -127,6 +127,7 @@ class StartPage(QWidget):
         self.choose_button = push_button(self.tr("Choose a draft\u2026"), self.tr("A .pdf, .docx, .md or .txt file"),
                                          self.choose_file, "chooseDraft")
         self.paste = QPlainTextEdit()
+        self.paste.setTabChangesFocus(True)  # Tab moves on (a keyboard user is not kept in the box)
         self.paste.setObjectName("pastedDraft")
         self.paste.setPlaceholderText(self.tr("\u2026or paste the draft's text here"))
         self.paste_button = push_button(self.tr("Find the claims in the pasted text"), "", self.read_pasted,
@@ -319,6 +320,7 @@ class ReviewPage(QWidget):
         self.title.setPlaceholderText(self.tr("A short name for the list of checks"))
 
         self.table = QTableWidget(0, len(self.COLUMNS))
+        self.table.setTabKeyNavigation(False)  # arrows within, Tab out
         self.table.setObjectName("reviewTable")
         named(self.table, self.tr("Claims found in the draft"), self.tr("One claim a row: edit, split, merge or "
                                                                          "remove them before the check"))
@@ -341,6 +343,7 @@ class ReviewPage(QWidget):
         self.table.itemSelectionChanged.connect(self._on_selection)
 
         self.editor = QPlainTextEdit()
+        self.editor.setTabChangesFocus(True)
         self.editor.setObjectName("claimEditor")
         named(self.editor, self.tr("The chosen claim's words"))
         self.editor.setPlaceholderText(self.tr("Choose a claim: edit its words here, or put the cursor where it should "

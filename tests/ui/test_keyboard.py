@@ -94,3 +94,46 @@ def test_settings_changed_by_keyboard_alone(sample_window, qloop, qtbot):
     tab_until(qtbot, lambda w: w is ok, "the OK button")
     qtbot.keyClick(ok, Qt.Key.Key_Space)
     run(qloop, until(lambda: window.workspace.config.retrieval.k == before + 1, 10, "the new setting applied"))
+
+
+def test_a_draft_checked_and_each_claim_signed_off_by_keyboard_alone(make_window, sample_library_template, qloop,
+                                                                     qtbot, tmp_path):
+    """Ctrl+Shift+K opens the check window; Tab to the paste box, the draft typed in, Tab to "Find the claims",
+    Space; Tab to "Check N claims", Space; in the results, Tab to the table, Down to each claim in turn, Tab to
+    Accept, Space: every claim signed off, the court's verdict kept beside each."""
+    from .test_check_window import check_workspace, finished
+
+    ws, _judge = check_workspace(tmp_path, sample_library_template)
+    window = make_window(workspace=ws)
+    window.activateWindow()
+    run(qloop, wait_ready(window), 120)
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    run(qloop, until(lambda: window.check_window is not None and window.check_window.isVisible(), 10,
+                     "Ctrl+Shift+K to open the check window"))
+    check = window.check_window
+    check.activateWindow()
+    check.start.paste.setFocus()  # where the window opens its start page: the keyboard starts from here
+    run(qloop, until(lambda: focused() is check.start.paste, 5, "the paste box focused"))
+    qtbot.keyClicks(focused(), "Antiretroviral therapy reduced the incidence of tuberculosis among adults living "
+                               "with HIV. Obesity doubled the risk of type 2 diabetes according to a cohort study.")
+    tab_until(qtbot, lambda w: w is check.start.paste_button, "Find the claims in the pasted text")
+    qtbot.keyClick(focused(), Qt.Key.Key_Space)
+    run(qloop, until(lambda: check.stack.currentIndex() == check.REVIEW, 30, "the review page"))
+    review = check.review
+    tab_until(qtbot, lambda w: w is review.check_button, "Check N claims")
+    qtbot.keyClick(focused(), Qt.Key.Key_Space)
+    run(qloop, finished(check), 120)
+    table = check.results.table
+    tab_until(qtbot, lambda w: w is table, "the table of claims")
+    rows = check.rows_model.rowCount()
+    assert rows == 2
+    for row in range(rows):
+        qtbot.keyClick(table, Qt.Key.Key_Home if row == 0 else Qt.Key.Key_Down)
+        run(qloop, until(lambda r=row: check.pane.row is not None and check.pane.row.index == r, 10, f"claim {row + 1}"))
+        tab_until(qtbot, lambda w: w is check.pane.accept_button, "Accept")
+        qtbot.keyClick(focused(), Qt.Key.Key_Space)
+        run(qloop, until(lambda r=row: check.rows_model.row(r).signoff is not None, 10, f"claim {row + 1} signed off"))
+        tab_until(qtbot, lambda w: w is table, "back to the table", backwards=True)
+    record = ws.checks.record(check.controller.check_id)
+    assert all(r.signoff is not None and r.signoff.decision == "accepted" for r in record.rows)
+    assert all(r.label is not None for r in record.rows)  # the court's verdict stays beside the sign-off

@@ -54,6 +54,7 @@ def record_table(model: QAbstractItemModel, name: str, widths: Iterable[int] = (
     numbers, alternating colours, one line a row, columns the person resizes (the last one takes the rest room);
     ``widths`` are the first columns' widths."""
     table = QTableView()
+    table.setTabKeyNavigation(False)  # the arrows move between cells; Tab moves on to the next control
     table.setObjectName(name)
     table.setModel(model)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -36,6 +36,7 @@ class NoteEditor(QDialog):
         named(self.title_edit, tr("Title"))
         self.title_edit.setPlaceholderText(tr("Title, e.g. Lisbon: rents and commute"))
         self.text_edit = QPlainTextEdit(text)
+        self.text_edit.setTabChangesFocus(True)  # Tab moves on; a note that needs a tab character gets spaces
         self.text_edit.setObjectName("noteText")
         named(self.text_edit, tr("Note text"))
         self.text_edit.setPlaceholderText(tr("Type or paste the note. Lines starting with # or ## make sections; blank "

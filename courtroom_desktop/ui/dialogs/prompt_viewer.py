@@ -76,8 +76,10 @@ class PromptViewer(QDialog):
         named(self.list, tr("Model calls"))
         fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.prompt = QPlainTextEdit()
+        self.prompt.setTabChangesFocus(True)
         self.prompt.setObjectName("promptText")
         self.answer = QPlainTextEdit()
+        self.answer.setTabChangesFocus(True)
         self.answer.setObjectName("rawAnswer")
         for box in (self.prompt, self.answer):
             box.setReadOnly(True)

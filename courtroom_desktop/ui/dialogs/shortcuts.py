@@ -28,6 +28,7 @@ class ShortcutsDialog(QDialog):
         rows = [(a.text().replace("&", "").rstrip("\u2026."), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
                 for a in actions if not a.shortcut().isEmpty()]
         self.table = named(QTableWidget(len(rows), 2), tr("Keyboard shortcuts"))
+        self.table.setTabKeyNavigation(False)
         self.table.setHorizontalHeaderLabels([tr("Action"), tr("Shortcut")])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)

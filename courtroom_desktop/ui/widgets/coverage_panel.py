@@ -137,6 +137,7 @@ def coverage_summary(coverage: TrialCoverage) -> str:
 
 def _table(name: str, columns: tuple[str, ...], label: str) -> QTableWidget:
     table = named(QTableWidget(0, len(columns)), label)
+    table.setTabKeyNavigation(False)
     table.setObjectName(name)
     table.setHorizontalHeaderLabels([tr(column) for column in columns])
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -28,6 +28,7 @@ class ReferencesPanel(QWidget):
         self.summary = QLabel(tr("The references of the draft appear here once a check is open."))
         self.summary.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setTabKeyNavigation(False)
         self.table.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
