@@ -1,6 +1,7 @@
-"""A trial done by the keyboard alone (#49): focus the claim (Ctrl+L), type it, start it (Ctrl+Return), reach the
-transcript by Tab, move to a citation chip by Tab and open its passage with Enter, then export the report (Ctrl+E, Tab
-to Export, Space). No mouse event is sent; every key goes to the widget that has the focus."""
+"""Flows done by the keyboard alone (#49). A trial: focus the claim (Ctrl+L), type it, start it (Ctrl+Return), reach
+the transcript by Tab, move to a citation chip by Tab and open its passage with Enter, go to each round by "Jump to
+round…", then export the report (Ctrl+E, Tab to Export, Space). The settings, and a draft checked and signed off. No
+mouse event is sent; every key goes to the widget that has the focus."""
 
 from __future__ import annotations
 
@@ -54,6 +55,19 @@ def test_a_trial_read_cited_and_exported_by_keyboard_alone(sample_window, qloop,
     evidence_id = href.split(":", 1)[1]
     run(qloop, until(lambda: getattr(window.inspector.entry, "id", None) == evidence_id, 20,
                      f"the passage {evidence_id} shown"))
+
+    # move through the transcript by round: Tab to "Jump to round…", Down to each round in turn
+    rounds = window.courtroom.record_bar.rounds
+    tab_until(qtbot, lambda w: w is rounds, "Jump to round")
+    for number in (1, 2):  # Alt+Down opens the list, Down to the round, Enter jumps (and the list resets)
+        qtbot.keyClick(rounds, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+        run(qloop, until(lambda: rounds.view().isVisible(), 5, "the list of rounds open"))
+        for _ in range(number):
+            qtbot.keyClick(rounds.view(), Qt.Key.Key_Down)
+        qtbot.keyClick(rounds.view(), Qt.Key.Key_Return)
+        run(qloop, until(lambda: not rounds.view().isVisible(), 5, "the list of rounds closed"))
+        first = view.first_row_of_round(number)
+        assert first is not None and view.textCursor().position() == view.tables[first].firstPosition(), number
 
     qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     run(qloop, until(lambda: window.dialogs.get("export") is not None and window.dialogs["export"].isVisible(), 10,
