@@ -135,3 +135,22 @@ def test_an_enormous_title_is_capped(tmp_path):
     path = k_odd_text(random.Random(3), tmp_path, 0)[0].path
     doc = extract(path)
     assert 0 < len(doc.title) <= 300 and len(doc.authors) <= 300
+
+
+def test_without_the_childs_alarm_the_parents_deadline_still_ends_a_stuck_file(bomb, sample_pdfs, monkeypatch):
+    """As on Windows, where signal.alarm does not exist (isolate.NO_ALARM_ENV forces it here): the child reads a file
+    as before, and a page it never finishes is ended by the parent's deadline, past the moment the child's own alarm
+    would have fired. Break: the variable ignored (the alarm kept), and the child dies of SIGALRM first: the file is
+    reported as a crash (signal 14) instead."""
+    from courtroom_desktop.core.library.read.isolate import ALARM_GRACE_S, NO_ALARM_ENV
+
+    monkeypatch.setenv(NO_ALARM_ENV, "1")  # the child copies the environment when it starts
+    worker = ExtractWorker()
+    try:
+        assert worker.extract(sample_pdfs[0]).text
+        began = time.perf_counter()
+        with pytest.raises(Cancelled):
+            worker.extract(bomb, deadline_s=1.0, cancelled=lambda: time.perf_counter() - began > ALARM_GRACE_S + 4)
+        assert worker.killed == 1
+    finally:
+        worker.close()

@@ -65,6 +65,9 @@ LINES_PER_MESSAGE = 256
 #: For tests only: "corrupt", "ocr" or "internal" makes the child's extraction raise as a broken PDF, the OCR engine
 #: or a bug would (``_inject_test_fault``). Read by the child alone; nothing in the app sets it.
 TEST_FAULT_ENV = "COURTROOM_TEST_EXTRACT_FAULT"
+NO_ALARM_ENV = "COURTROOM_EXTRACT_NO_ALARM"
+"""Set (by tests) to run the child as on Windows, where ``signal.alarm`` does not exist: the parent's deadline alone
+ends a stuck file."""
 
 #: Where an exception comes from: the exception's own module, or the modules of its traceback's frames.
 PDF_MODULES = ("pymupdf", "fitz")
@@ -166,19 +169,21 @@ def serve() -> None:  # pragma: no cover - runs in the child process
     exit_with_parent()
     if os.environ.get(TEST_FAULT_ENV):
         _inject_test_fault(os.environ[TEST_FAULT_ENV])
+    # the child's own deadline, a backstop for a parent that died: SIGALRM where the system has it (not Windows)
+    alarm = None if os.environ.get(NO_ALARM_ENV) else getattr(signal, "alarm", None)
     while True:
         request = read(source)
         if request is None:
             return
         path, deadline_s, ocr = request
-        if hasattr(signal, "alarm"):
-            signal.alarm(max(1, math.ceil(deadline_s) + ALARM_GRACE_S))
+        if alarm is not None:
+            alarm(max(1, math.ceil(deadline_s) + ALARM_GRACE_S))
 
         def on_ocr(done: int, total: int, ocr: OcrOptions | None = ocr) -> None:
             # each page OCR starts on has its own deadline: the alarm must not fire before it (and its slack) ends
-            if hasattr(signal, "alarm") and ocr is not None and done < total:
-                left = signal.alarm(0)
-                signal.alarm(max(left, math.ceil(ocr.page_timeout_s * 1.5) + ALARM_GRACE_S + 10))
+            if alarm is not None and ocr is not None and done < total:
+                left = alarm(0)
+                alarm(max(left, math.ceil(ocr.page_timeout_s * 1.5) + ALARM_GRACE_S + 10))
             write(out, ("ocr", done, total))
 
         try:
@@ -197,8 +202,8 @@ def serve() -> None:  # pragma: no cover - runs in the child process
             kind, reason, fix = describe_failure(exc)
             write(out, ("error", reason, fix, kind, "".join(traceback.format_exception(exc))))
         finally:
-            if hasattr(signal, "alarm"):
-                signal.alarm(0)
+            if alarm is not None:
+                alarm(0)
 
 
 class ExtractWorker:
