@@ -27,7 +27,8 @@ def test_first_run_with_the_real_models_through_to_export(qloop, qtbot, tmp_path
     try:
         async def scenario():
             await opened(window, timeout=300)  # the embedding model and SmolLM2 load in the background
-            assert court.welcome.isVisible() and court.claim_text()
+            # the first-run banner and its suggested claim come with the library's first listing: waited for
+            await until(lambda: court.welcome.isVisible() and bool(court.claim_text()), 60, "the first-run welcome")
             qtbot.mouseClick(court.try_button, Qt.MouseButton.LeftButton)
             await until(lambda: window.trial.state == "running", 300, "the samples to be added and the trial to start")
             assert len(window.library.ready_documents()) == 6

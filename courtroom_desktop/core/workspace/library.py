@@ -69,6 +69,8 @@ class LibraryService:
         """A shared library's local read replica of its chunk table, in words (core.library.shared.replica), after
         catching it up now (``catch_up``: blocking) or deleting it (``clear``); None for a local library or with
         library.replica off."""
+        if not self.location.shared:  # nothing to say, and nothing to open
+            return None
         replica = self._parts.library.replica
         if replica is None:
             return None

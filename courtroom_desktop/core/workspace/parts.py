@@ -5,6 +5,7 @@ the command line never do (tests/test_architecture.py), and no service hands one
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,14 +38,18 @@ class Parts:
         self._retriever: Retriever | None = None
         self._router: ModelRouter | None = None
         self._verifier: ClaimVerifier | None = None
+        self._opening = threading.Lock()
 
     @property
     def library(self) -> Library:
         if self._library is None:
-            from courtroom_desktop.core.library import Library
+            with self._opening:  # two threads at once (the window's refresh and its Zotero check) open it once
+                if self._library is None:
+                    from courtroom_desktop.core.library import Library
 
-            location = self.library_location
-            self._library = Library(location.cache_folder(self.data_dir), self.config.library, location=location)
+                    location = self.library_location
+                    self._library = Library(location.cache_folder(self.data_dir), self.config.library,
+                                            location=location)
         return self._library
 
     @property
