@@ -104,6 +104,9 @@ def create_window(config_dir: Path, data_dir: Path, settings: QSettings | None =
     assert isinstance(app, QApplication)  # made by make_application (or by the tests) before any window
     i18n.install(app, settings)  # before any widget is made: every tr() reads it
     theme.apply_appearance(app, str(settings.value("appearance", "system", type=str)))
+    from courtroom_desktop.ui import focus_ring
+
+    focus_ring.install(app)  # focus always visible, whatever the style draws
     controller = WorkspaceController(config_dir, data_dir, config, workspace)
     window = MainWindow(controller, settings)
     if problem:

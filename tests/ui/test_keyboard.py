@@ -1,4 +1,5 @@
-"""Flows done by the keyboard alone (#49). A trial: focus the claim (Ctrl+L), type it, start it (Ctrl+Return), reach
+"""Flows done by the keyboard alone (#49). Files added (Ctrl+O, a name typed into the file dialog, Enter). A
+trial: focus the claim (Ctrl+L), type it, start it (Ctrl+Return), reach
 the transcript by Tab, move to a citation chip by Tab and open its passage with Enter, go to each round by "Jump to
 round…", then export the report (Ctrl+E, Tab to Export, Space). The settings, and a draft checked and signed off. No
 mouse event is sent; every key goes to the widget that has the focus."""
@@ -151,3 +152,96 @@ def test_a_draft_checked_and_each_claim_signed_off_by_keyboard_alone(make_window
     record = ws.checks.record(check.controller.check_id)
     assert all(r.signoff is not None and r.signoff.decision == "accepted" for r in record.rows)
     assert all(r.label is not None for r in record.rows)  # the court's verdict stays beside the sign-off
+
+
+def test_files_added_by_keyboard_alone(sample_window, qloop, qtbot, tmp_path):
+    """Ctrl+O opens the file dialog with the focus in its name box; the file's path typed there and Enter add it to
+    the library, whose table then lists it. Break: add_files blocking in a static getOpenFileNames (the test's keys
+    never reach the dialog), or the dialog opened without the focus in it."""
+    from .test_panels import small_pdf
+
+    window = sample_window
+    window.activateWindow()
+    run(qloop, wait_ready(window), 120)
+    model = window.library_panel.table.model()
+    before = model.rowCount()
+    added = small_pdf(tmp_path / "keyboard-study.pdf", "Keyboard Study")
+    qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    run(qloop, until(lambda: window.dialogs.get("add_files") is not None and window.dialogs["add_files"].isVisible(),
+                     10, "Ctrl+O to open the file dialog"))
+    dialog = window.dialogs["add_files"]
+    run(qloop, until(lambda: focused() is not None and dialog.isAncestorOf(focused()), 10, "the focus in the dialog"))
+    qtbot.keyClicks(focused(), str(added))
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    run(qloop, until(lambda: model.rowCount() == before + 1 and not window.library.busy, 120, "the typed file added"),
+        150)
+    assert any("Keyboard Study" in str(model.index(row, 0).data()) for row in range(model.rowCount()))
+    assert window.settings.value("paths/last_add") == str(tmp_path)
+
+
+def tab_chain(qtbot, start, most: int = 2 * MOST_TABS) -> list:
+    """The widgets Tab visits from ``start`` until it comes back round (or ``most`` presses)."""
+    start.setFocus(Qt.FocusReason.TabFocusReason)
+    seen = []
+    for _ in range(most):
+        widget = focused()
+        if widget is None or widget in seen:
+            break
+        seen.append(widget)
+        qtbot.keyClick(widget, Qt.Key.Key_Tab)
+    return seen
+
+
+def around(widget, window):
+    """The picture of ``widget`` and a few pixels round it, as drawn in its window (a focus ring may lie outside the
+    control itself)."""
+    from PySide6.QtCore import QRect
+
+    from courtroom_desktop.ui.focus_ring import GAP, WIDTH
+
+    margin = GAP + WIDTH
+    return window.grab(QRect(widget.mapTo(window, widget.rect().topLeft()), widget.size())
+                       .adjusted(-margin, -margin, margin, margin)).toImage()
+
+
+def test_focus_is_drawn_on_every_control_tab_reaches(sample_window, qloop, qtbot):
+    """Focus is always visible: every control the Tab key reaches in the main window looks different, as drawn in
+    the window with what lies a few pixels round it, with the focus than without it. Break: the focus ring not
+    installed (``focus_ring.install`` left out of create_window): Fusion draws no focus on push buttons, tables, the
+    transcript or the tab bar, and the test names them."""
+    window = sample_window
+    window.activateWindow()
+    run(qloop, wait_ready(window), 120)
+    chain = tab_chain(qtbot, window.courtroom.claim)
+    assert len(chain) >= 10, chain
+    unseen = unseen_focus(chain, window)
+    qtbot.keyClick(window, Qt.Key.Key_Comma, Qt.KeyboardModifier.ControlModifier)  # and a dialog: the settings
+    run(qloop, until(lambda: window.dialogs.get("settings") is not None and window.dialogs["settings"].isVisible(), 10,
+                     "Ctrl+, to open the settings"))
+    dialog = window.dialogs["settings"]
+    dialog.activateWindow()
+    chain = tab_chain(qtbot, dialog.tabs.currentWidget())
+    assert len(chain) >= 5, chain
+    unseen += unseen_focus(chain, dialog)
+    assert not unseen, f"controls that look the same with and without the focus: {unseen}"
+
+
+def unseen_focus(chain, window) -> list[str]:
+    from PySide6.QtWidgets import QScrollArea
+
+    unseen = []
+    for widget in chain:
+        holder = widget.parentWidget()
+        while holder is not None and not isinstance(holder, QScrollArea):
+            holder = holder.parentWidget()
+        if holder is not None:  # as Tab does: the control scrolled into view
+            holder.ensureWidgetVisible(widget)
+        widget.setFocus(Qt.FocusReason.TabFocusReason)
+        QApplication.processEvents()
+        with_focus = around(widget, window)
+        widget.clearFocus()
+        QApplication.processEvents()
+        without = around(widget, window)
+        if with_focus == without:
+            unseen.append(f"{type(widget).__name__} {widget.objectName() or widget.accessibleName()!r}")
+    return unseen
