@@ -255,20 +255,34 @@ class MainWindow(FirstRun, QMainWindow):
                 QTimer.singleShot(0, self.courtroom.start)
         self._update_actions()
 
-    def add_files(self) -> None:
+    def add_files(self) -> QFileDialog:
+        """The file dialog for documents to add, opened without blocking the window (a keyboard user types a name or
+        moves through the list and presses Enter); the chosen files are ingested."""
         start = str(self.settings.value("paths/last_add", str(Path.home()), type=str))
-        files, _ = QFileDialog.getOpenFileNames(self, tr("Add documents"), start, tr("Documents (*.pdf *.md *.markdown *.txt "
-                                                "*.docx);;PDF files (*.pdf);;All files (*)"))
-        if files:
-            self.settings.setValue("paths/last_add", str(Path(files[0]).parent))
-            self.library.ingest(files)
+        dialog = QFileDialog(self, tr("Add documents"), start, tr("Documents (*.pdf *.md *.markdown *.txt *.docx);;"
+                                                                   "PDF files (*.pdf);;All files (*)"))
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+        dialog.setAccessibleName(tr("Add documents"))
+        dialog.filesSelected.connect(self._ingest_chosen)
+        self._open_dialog("add_files", dialog)
+        return dialog
 
-    def add_folder(self) -> None:
+    def add_folder(self) -> QFileDialog:
+        """The folder dialog: every document under the chosen folder is ingested."""
         start = str(self.settings.value("paths/last_add", str(Path.home()), type=str))
-        folder = QFileDialog.getExistingDirectory(self, tr("Add every document under a folder"), start)
-        if folder:
-            self.settings.setValue("paths/last_add", folder)
-            self.library.ingest([folder])
+        dialog = QFileDialog(self, tr("Add every document under a folder"), start)
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
+        dialog.setAccessibleName(tr("Add every document under a folder"))
+        dialog.filesSelected.connect(self._ingest_chosen)
+        self._open_dialog("add_folder", dialog)
+        return dialog
+
+    def _ingest_chosen(self, paths: list[str]) -> None:
+        if paths:
+            first = Path(paths[0])
+            self.settings.setValue("paths/last_add", str(first if first.is_dir() else first.parent))
+            self.library.ingest(paths)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt's name
         self.library_panel.dragEnterEvent(event)

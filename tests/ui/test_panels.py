@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QPalette
-from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+from PySide6.QtWidgets import QDialogButtonBox, QLineEdit, QMessageBox
 
 from courtroom_desktop.ui.qt_models.transcript import VerdictItem
 from testkit.pdfgen import DocSpec, SectionSpec, render_pdf
@@ -52,7 +52,7 @@ def drop(widget, paths: list[Path]) -> None:
     widget.dropEvent(event)
 
 
-def test_library_panel_drop_remove_reindex_and_failures(make_window, qloop, qtbot, tmp_path, monkeypatch):
+def test_library_panel_drop_remove_reindex_and_failures(make_window, qloop, qtbot, tmp_path):
     window = make_window()
     panel = window.library_panel
     docs = tmp_path / "docs"
@@ -108,14 +108,18 @@ def test_library_panel_drop_remove_reindex_and_failures(make_window, qloop, qtbo
     soon(qloop, lambda: panel.reindex_button.isEnabled(), "Re-index to be enabled")
     qtbot.mouseClick(panel.reindex_button, Qt.MouseButton.LeftButton)
     soon(qloop, lambda: not window.library.busy and window.library.last_result.updated == 1, "the re-index", 2 * WAIT_S)
-    monkeypatch.setattr("PySide6.QtWidgets.QFileDialog.getOpenFileNames", lambda *a, **k: ([str(first)], "PDF"))
     qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    chooser = soon(qloop, lambda: window.dialogs.get("add_files"), "the file dialog")
+    chooser.findChild(QLineEdit, "fileNameEdit").setText(str(first))  # as typed in the dialog
+    chooser.accept()
     soon(qloop, lambda: model.rowCount() == 2 and not window.library.busy, "the added file", 2 * WAIT_S)
     soon(qloop, lambda: window.settings.value("paths/last_add") == str(docs), "the folder to be remembered")
     many = [small_pdf(docs / f"extra-{i}.pdf", f"Extra {i}") for i in range(4)]
-    monkeypatch.setattr("PySide6.QtWidgets.QFileDialog.getExistingDirectory", lambda *a, **k: str(docs))
     runs_before = sum(1 for e in events if e.kind == "finished")
     window.act_add_folder.trigger()
+    chooser = soon(qloop, lambda: window.dialogs.get("add_folder"), "the folder dialog")
+    chooser.setDirectory(str(docs))
+    chooser.accept()
 
     def finished():  # this run's finished event, once it came
         return [e for e in events if e.kind == "finished"][runs_before:]
