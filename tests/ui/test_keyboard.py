@@ -156,8 +156,8 @@ def test_a_draft_checked_and_each_claim_signed_off_by_keyboard_alone(make_window
 
 def test_files_added_by_keyboard_alone(sample_window, qloop, qtbot, tmp_path):
     """Ctrl+O opens the file dialog with the focus in its name box; the file's path typed there and Enter add it to
-    the library, whose table then lists it. Break: add_files blocking in a static getOpenFileNames (the test's keys
-    never reach the dialog), or the dialog opened without the focus in it."""
+    the library, whose table then lists it. Break: the dialog's chosen files not ingested (its filesSelected left
+    unconnected): "timed out waiting for the typed file added"."""
     from .test_panels import small_pdf
 
     window = sample_window
