@@ -18,11 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
+from courtroom_desktop.core.check.draft_records import Draft as Draft
+from courtroom_desktop.core.check.draft_records import DraftSentence as DraftSentence
+from courtroom_desktop.core.check.draft_records import Location as Location
 from courtroom_desktop.core.errors import CheckError, IngestError
 from courtroom_desktop.core.lexicon.message import Message
-from courtroom_desktop.core.records import Frozen
 from courtroom_desktop.core.text import HAN, language_of, sentence_spans
 
 if TYPE_CHECKING:
@@ -39,39 +41,6 @@ FENCE = re.compile(r"^ {0,3}(```|~~~)")
 TABLE_ROW = re.compile(r"^[ \t]*\|")
 EN_BEFORE_ZH = re.compile(rf"(?<=[.!?])[\"')\]]?\s+(?=[{HAN}])")  # "It fell. 销售额…": core.text keeps them one
 LIST_MARK = re.compile(r"^[ \t]*(?:[-*+\u2022]|\d+[.)]|>)[ \t]+")
-
-
-class Location(Frozen):
-    """Where a sentence stands. ``pdf``: its page (from 1) and the rectangles (x0, y0, x1, y1, in PDF points on that
-    page, one per line) of its characters there (a sentence running onto the next page: those on its first page).
-    ``paragraph``: its paragraph (from 1) and the character span [start, end) of the sentence in that paragraph's
-    text."""
-
-    kind: Literal["pdf", "paragraph"]
-    page: int | None = None
-    rects: tuple[tuple[float, float, float, float], ...] = ()
-    paragraph: int | None = None
-    start: int | None = None
-    end: int | None = None
-
-    def describe(self) -> str:
-        if self.kind == "pdf":
-            return Message("page {self.page}", self.page)
-        return Message("paragraph {self.paragraph}, characters {self.start}-{self.end}",
-                       self.paragraph, self.start, self.end)
-
-
-class DraftSentence(Frozen):
-    index: int  # from 0, in reading order
-    text: str
-    location: Location
-
-
-class Draft(Frozen):
-    source: str  # the file, or "pasted text"
-    kind: str  # pdf, docx, markdown, text
-    language: str  # core.text.language_of the whole text: 'en', 'zh', ...
-    sentences: tuple[DraftSentence, ...]
 
 
 # ------------------------------------------------------------------------------------------------ sentences

@@ -47,7 +47,7 @@ from courtroom_desktop.core.check.references import (
 from courtroom_desktop.core.text import HAN
 
 if TYPE_CHECKING:
-    from courtroom_desktop.core.check.drafts import Draft, DraftSentence
+    from courtroom_desktop.core.check.draft_records import Draft, DraftSentence
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 NUMBER_LIST = re.compile(r"\d{1,4}(?:\s*[-–,]\s*\d{1,4})*")
