@@ -4,7 +4,7 @@ window, as its ``act_<name>`` attributes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING
@@ -15,9 +15,8 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from courtroom_desktop.ui.i18n import QT_TRANSLATE_NOOP, tr
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMenu, QToolBar
-
-    from courtroom_desktop.ui.window import MainWindow
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
 
 Key = QKeySequence.StandardKey
 
@@ -105,12 +104,12 @@ SHORTCUTS = ("add_files", "add_folder", "start", "stop", "resume", "new", "check
              "shortcuts", "quit")
 
 
-def action(window: MainWindow, name: str) -> QAction:
+def action(window: QMainWindow, name: str) -> QAction:
     act: QAction = getattr(window, f"act_{name}")
     return act
 
 
-def make_action(window: MainWindow, spec: ActionSpec) -> QAction:
+def make_action(window: QMainWindow, spec: ActionSpec) -> QAction:
     act = QAction(tr(spec.text), window)
     if spec.keys:
         act.setShortcuts([QKeySequence(key) for key in spec.keys])
@@ -126,8 +125,11 @@ def make_action(window: MainWindow, spec: ActionSpec) -> QAction:
     return act
 
 
-def build(window: MainWindow) -> None:
-    """The window's actions (``window.act_<name>``), its menus, its Appearance choices and its toolbar."""
+def build(window: QMainWindow, settings: QSettings, set_appearance: Callable[[str], None]) -> tuple[QActionGroup,
+                                                                                                   QActionGroup]:
+    """The window's actions (``window.act_<name>``: each calls the window's method its spec names), its menus and its
+    toolbar; returns the View menu's Appearance and Language choices (``set_appearance(value)`` applies the one
+    chosen; the language is kept in ``settings`` for the next start)."""
     for spec in ACTIONS:
         setattr(window, f"act_{spec.name}", make_action(window, spec))
     menu_bar = window.menuBar()
@@ -135,16 +137,17 @@ def build(window: MainWindow) -> None:
         menu = menu_bar.addMenu(tr(title))
         _fill(window, menu, names)
         if title == APPEARANCE_MENU:
-            _appearance_menu(window, menu.addMenu(tr("&Appearance")))
-            _language_menu(window, menu.addMenu(tr("Lan&guage")))
+            appearance = _appearance_menu(window, menu.addMenu(tr("&Appearance")), settings, set_appearance)
+            language = _language_menu(window, menu.addMenu(tr("Lan&guage")), settings)
     toolbar = window.addToolBar(tr("Main"))
     toolbar.setObjectName("mainToolbar")
     toolbar.setMovable(False)
     toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     _fill(window, toolbar, TOOLBAR)
+    return appearance, language
 
 
-def _fill(window: MainWindow, container: QMenu | QToolBar, names: Iterable[str | None]) -> None:
+def _fill(window: QMainWindow, container: QMenu | QToolBar, names: Iterable[str | None]) -> None:
     for name in names:
         if name is None:
             container.addSeparator()
@@ -152,38 +155,41 @@ def _fill(window: MainWindow, container: QMenu | QToolBar, names: Iterable[str |
             container.addAction(action(window, name))
 
 
-def _appearance_menu(window: MainWindow, menu: QMenu) -> None:
-    window.appearance_group = QActionGroup(window)
-    current = str(window.settings.value("appearance", "system", type=str))
+def _appearance_menu(window: QMainWindow, menu: QMenu, settings: QSettings,
+                     set_appearance: Callable[[str], None]) -> QActionGroup:
+    group = QActionGroup(window)
+    current = str(settings.value("appearance", "system", type=str))
     for value, label in APPEARANCES:
         act = QAction(tr(label), window, checkable=True)
         act.setObjectName(f"appearance_{value}")
         act.setChecked(value == current)
-        act.triggered.connect(lambda _=False, v=value: window.set_appearance(v))
-        window.appearance_group.addAction(act)
+        act.triggered.connect(lambda _=False, v=value: set_appearance(v))
+        group.addAction(act)
         menu.addAction(act)
+    return group
 
 
-def _language_menu(window: MainWindow, menu: QMenu) -> None:
+def _language_menu(window: QMainWindow, menu: QMenu, settings: QSettings) -> QActionGroup:
     """The window's language: the system's, or one chosen (kept in the settings; it applies from the next start)."""
     from courtroom_desktop.ui.i18n import LANGUAGES
 
-    window.language_group = QActionGroup(window)
-    current = str(window.settings.value("language", "system", type=str))
+    group = QActionGroup(window)
+    current = str(settings.value("language", "system", type=str))
     for value, label in (("system", tr("Follow the &system")), *LANGUAGES.items()):
         act = QAction(label, window, checkable=True)
         act.setObjectName(f"language_{value}")
         act.setChecked(value == current)
-        act.triggered.connect(lambda _=False, v=value: _choose_language(window, v))
-        window.language_group.addAction(act)
+        act.triggered.connect(lambda _=False, v=value: _choose_language(window, settings, v))
+        group.addAction(act)
         menu.addAction(act)
+    return group
 
 
-def _choose_language(window: MainWindow, value: str) -> None:
-    window.settings.setValue("language", value)
-    window.settings.sync()
+def _choose_language(window: QMainWindow, settings: QSettings, value: str) -> None:
+    settings.setValue("language", value)
+    settings.sync()
     window.statusBar().showMessage(tr("The window changes its language at its next start"), 8000)
 
 
-def shortcut_actions(window: MainWindow) -> list[QAction]:
+def shortcut_actions(window: QMainWindow) -> list[QAction]:
     return [action(window, name) for name in SHORTCUTS]

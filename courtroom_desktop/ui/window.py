@@ -141,7 +141,8 @@ class MainWindow(FirstRun, QMainWindow):
         self.status_label = QLabel("")
         self.statusBar().addPermanentWidget(self.status_label)
 
-        actions.build(self)  # the act_* actions, menus, toolbar and shortcuts
+        # the act_* actions, menus, toolbar and shortcuts
+        self.appearance_group, self.language_group = actions.build(self, self.settings, self.set_appearance)
         self._wire()
         window_layout.fit_to_screen(self, 1480, 900)  # the first size; restore() brings back the last
         window_layout.reset(self)
