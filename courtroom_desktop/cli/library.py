@@ -69,10 +69,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 def _added(doc: Document) -> str:
     """When and by whom a document was added: '2026-12-07 15:40 by ada@lab-laptop'."""
-    import time
-
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(doc.added_at)) if doc.added_at else ""
-    return " by ".join(part for part in (when, doc.added_by) if part) or "-"
+    return " by ".join(part for part in (doc.added_when, doc.added_by) if part) or "-"
 
 
 def _run(args: argparse.Namespace, workspace: Workspace) -> int:

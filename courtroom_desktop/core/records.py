@@ -146,6 +146,13 @@ class Document(Frozen):
         """True for a PDF; False for a text document (no pages, no page numbers to show)."""
         return self.kind == "pdf"
 
+    @property
+    def added_when(self) -> str:
+        """When it was added, in local time to the minute ('2026-12-07 15:40'; '' when not known)."""
+        import time
+
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.added_at)) if self.added_at else ""
+
     def no_text_note(self) -> str:
         """'2 of 12 pages have no text layer (pages 3, 7): scanned? ...' ('' when every page has text)."""
         return no_text_note(self.pages_without_text, self.pages, self.pages_ocr)

@@ -20,9 +20,7 @@ if TYPE_CHECKING:
 
 def added_words(doc: Document) -> str:
     """'Added 2026-12-07 15:40 by ada@lab-laptop' (each part as far as known; '' when neither is)."""
-    import time
-
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(doc.added_at)) if doc.added_at else ""
+    when = doc.added_when
     if when and doc.added_by:
         return tr("Added {when} by {who}").format(when=when, who=doc.added_by)
     if when:
