@@ -456,13 +456,14 @@ class Library:
         """A shared library's half-built vector folder (a cancelled or failed switch): its objects deleted."""
         import obstore
 
-        from courtroom_desktop.core.library.shared.commit_lock import object_store
+        from courtroom_desktop.core.library.shared.commit_lock import listed, object_store
 
         store = object_store(self.location)
         prefix = str(folder)[len(self.location.uri.rstrip("/")) + 1:].rstrip("/") + "/"
         try:
-            for batch in obstore.list(store, prefix):
-                obstore.delete(store, [str(meta["path"]) for meta in batch])
+            paths = list(listed(store, prefix))
+            for start in range(0, len(paths), 1000):
+                obstore.delete(store, paths[start:start + 1000])
         except Exception as exc:  # noqa: BLE001 - left to take space: no catalog names it, no search reads it
             log.warning("could not delete the half-built vectors %s: %s", folder, exc)
 

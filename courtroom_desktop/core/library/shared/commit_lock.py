@@ -55,6 +55,13 @@ def object_store(location: LibraryLocation) -> Any:
     return from_url(location.uri, config=cast(Any, config), client_options=cast(Any, client))
 
 
+def listed(store: Any, prefix: str) -> dict[str, int]:
+    """Path -> size of every object under ``prefix`` in ``store`` (obstore's listing, all its pages)."""
+    import obstore
+
+    return {str(meta["path"]): int(meta["size"]) for batch in obstore.list(store, prefix) for meta in batch}
+
+
 class CommitLock:
     """``with lock.held() as dirty:`` the library is this writer's to commit to; ``dirty`` says the previous holder
     never released it (it died mid-commit: sweep what it may have left)."""

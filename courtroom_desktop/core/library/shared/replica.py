@@ -127,13 +127,9 @@ class Replica:
     # ---------------------------------------------------------------- the bucket
     def _listing(self, prefix: str) -> dict[str, int]:
         """Relative name -> size of every object under the table's ``prefix``."""
-        import obstore
+        from courtroom_desktop.core.library.shared.commit_lock import listed
 
-        found: dict[str, int] = {}
-        for batch in obstore.list(self.store, self.remote + prefix):
-            for meta in batch:
-                found[str(meta["path"])[len(self.remote):]] = int(meta["size"])
-        return found
+        return {path[len(self.remote):]: size for path, size in listed(self.store, self.remote + prefix).items()}
 
     def remote_manifest(self) -> str:
         """The bucket's newest manifest (one listing of ``_versions/``); '' when the table has none yet."""
