@@ -245,3 +245,29 @@ def unseen_focus(chain, window) -> list[str]:
         if with_focus == without:
             unseen.append(f"{type(widget).__name__} {widget.objectName() or widget.accessibleName()!r}")
     return unseen
+
+
+def test_tab_follows_the_reading_order_within_each_panel(sample_window, qloop, qtbot):
+    """The tab order follows the reading order: within each of the window's panels (the library, the courtroom, the
+    evidence and its page), Tab moves down the panel, or along a row left to right, never back up. Break: the
+    courtroom's "New" button made to take the focus before "Scope" (``QWidget.setTabOrder(new, scope)``)."""
+    window = sample_window
+    window.activateWindow()
+    run(qloop, wait_ready(window), 120)
+    panels = [window.library_panel, window.courtroom, window.inspector]
+    chain = tab_chain(qtbot, window.courtroom.claim)
+    backwards = []
+    for panel in panels:
+        inside = [w for w in chain if panel.isAncestorOf(w)]
+        assert len(inside) >= 2, (type(panel).__name__, inside)
+        for before, after in zip(inside, inside[1:]):
+            top_b = before.mapTo(window, before.rect().topLeft())
+            top_a = after.mapTo(window, after.rect().topLeft())
+            same_row = abs(top_a.y() - top_b.y()) < min(before.height(), after.height()) / 2
+            if (same_row and top_a.x() < top_b.x()) or (not same_row and top_a.y() < top_b.y()):
+                backwards.append(f"{type(panel).__name__}: {name_of(before)} -> {name_of(after)}")
+    assert not backwards, f"Tab goes back against the reading order: {backwards}"
+
+
+def name_of(widget) -> str:
+    return f"{type(widget).__name__} {widget.objectName() or widget.accessibleName()!r}"
