@@ -11,6 +11,7 @@ from courtroom_desktop.core.court.records import VerdictLabel
 from courtroom_desktop.core.court.scored import (
     CLAIM_CALIBRATION,
     MIXED_MARGIN,
+    RULE_PASSAGES,
     Scored,
     claim_confidence,
     contradicts,
@@ -66,7 +67,8 @@ def test_no_label_without_a_passage_scored_for_it():
                 ruled = decide("The drug works.", passages(read(s, r), *other))
                 needs = {SUP: {"supports"}, REF: {"refutes"}, MIX: {"supports", "refutes"}}.get(ruled.label, set())
                 by_id = {p.id: p.reading for p in passages(read(s, r), *other)}
-                backed = {by_id[i].backs for i in ruled.backing if by_id[i].probability(by_id[i].backs) > VERIFIER_BACKS}
+                backed = {by_id[i].backs for i in ruled.backing
+                          if by_id[i].probability(by_id[i].backs) > VERIFIER_BACKS[by_id[i].backs == "refutes"]}
                 assert needs <= backed, (s, r, other, ruled)
                 assert ruled.label != NEI or ruled.backing == ()
 
@@ -79,7 +81,7 @@ def test_no_passage_no_label():
 def test_mixed_margin_is_the_boundary():
     close = decide("x", passages(read(0.6, 0.0), read(0.0, 0.6 + MIXED_MARGIN - 0.01)))
     apart = decide("x", passages(read(0.6, 0.0), read(0.0, 0.6 + MIXED_MARGIN + 0.01)))
-    assert VERIFIER_BACKS < 0.6
+    assert max(VERIFIER_BACKS) < 0.6
     assert close.label is MIX and apart.label is REF
 
 
@@ -204,3 +206,25 @@ def test_a_labels_strength_is_never_a_retracted_passages():
     with_retracted = decide(claim, numbered([claim, claim], [strong, weak], [True, False]))
     weak_alone = decide(claim, numbered([claim], [weak]))
     assert with_retracted.label == weak_alone.label and with_retracted.confidence == weak_alone.confidence
+
+
+def test_only_the_searchs_first_passages_decide():
+    """The rule reads the first RULE_PASSAGES passages (the search's best); one further down, however strongly it reads
+    one way, is scored and shown but moves no label. Break: ``decide`` reading every passage (its ``[:top]`` taken
+    out): the fourth passage's supports 0.9 makes the claim supported."""
+    neutral = [read(0.05, 0.02)] * RULE_PASSAGES
+    ruled = decide("The drug works.", passages(*neutral, read(0.9, 0.0)))
+    assert ruled.label is NEI and ruled.backing == ()
+    ruled = decide("The drug works.", passages(read(0.9, 0.0), *neutral))
+    assert ruled.label is SUP and ruled.backing == ("E1",)
+    assert decide("The drug works.", passages(*neutral, read(0.9, 0.0)), top=RULE_PASSAGES + 1).label is SUP
+
+
+def test_refuting_readings_back_a_label_at_a_lower_threshold_than_supporting_ones():
+    """VERIFIER_BACKS holds one threshold per side; a reading between the two backs refuted but not supported. Break:
+    ``backs_at`` using the supports threshold for both sides."""
+    low, high = sorted(VERIFIER_BACKS)
+    between = (low + high) / 2
+    assert VERIFIER_BACKS[1] < VERIFIER_BACKS[0]
+    assert decide("The drug works.", passages(read(0.0, between))).label is REF
+    assert decide("The drug works.", passages(read(between, 0.0))).label is NEI

@@ -25,7 +25,7 @@ from courtroom_desktop.core.check.records import QuickResult
 from courtroom_desktop.core.court import prompts
 from courtroom_desktop.core.court.bench import ChatModel, Retriever, Verifier
 from courtroom_desktop.core.court.records import Bounded, Cap, VerdictLabel
-from courtroom_desktop.core.court.scored import Ruled, contradicts, decide, numbered
+from courtroom_desktop.core.court.scored import RULE_PASSAGES, Ruled, contradicts, decide, numbered
 from courtroom_desktop.core.lexicon.message import Message
 from courtroom_desktop.core.privacy import TrialPolicy
 from courtroom_desktop.core.records import Evidence
@@ -94,8 +94,10 @@ async def quick_check(claim: str, retriever: Retriever, model: ChatModel | None,
                            reason=Message("No passage of the library matches the claim."), cited_says=cited_says,
                            seconds=time.monotonic() - started)
     readings = await asyncio.to_thread(verifier.score, [(claim, e.chunk.text) for e in found])
-    ruled = decide(claim, numbered([e.chunk.text for e in found], readings, [e.retracted for e in found]),
-                   insufficient_cap)
+    shown = numbered([e.chunk.text for e in found], readings, [e.retracted for e in found])
+    # the rule reads the search's best RULE_PASSAGES: those of the cited sources' search, then those of the library's
+    deciding = shown[:min(len(first), RULE_PASSAGES)] + shown[len(first):len(first) + RULE_PASSAGES]
+    ruled = decide(claim, deciding, insufficient_cap, top=len(deciding))
     reason, warnings, tokens = ruled.reason(language_of(claim)), [], 0
     by: Literal["rule", "model"] = "rule"
     if model is not None:
