@@ -9,9 +9,10 @@ style: one transparent widget, laid over the focused control's window above its 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QWidget
+from shiboken6 import isValid
 
 WIDTH = 2  # the ring's pen, in device-independent pixels
 GAP = 1  # between the control and the ring
@@ -42,77 +43,78 @@ class FocusRing(QWidget):
 
 class FocusRingTracker(QObject):
     """Follows the application's focus: one ring per window, shown around the focused control, hidden when the focus
-    leaves for nothing, a menu or a popup."""
+    leaves for nothing, a menu or a popup.
+
+    ``focusChanged`` and the event filter only note what happened and ask for a refresh on the next turn of the event
+    loop: both are also called while a window is being torn down (its focused child loses the focus, its children are
+    hidden), when touching its widgets would touch half-destroyed objects. The refresh touches only widgets that are
+    still whole (``shiboken6.isValid``)."""
 
     def __init__(self, app: QApplication) -> None:
         super().__init__(app)
         self._target: QWidget | None = None
         self._watched: list[QWidget] = []
-        self._rings: dict[int, FocusRing] = {}
+        self._rings: list[FocusRing] = []
+        self._pending = False
         app.focusChanged.connect(self._on_focus)
 
-    def ring_of(self, window: QWidget) -> FocusRing:
-        ring = self._rings.get(id(window))
-        if ring is None or ring.parent() is not window:
-            ring = FocusRing(window)
-            key = id(window)
-            self._rings[key] = ring
-            window.destroyed.connect(lambda _=None: self._rings.pop(key, None))
-        return ring
-
-    @property
-    def target(self) -> QWidget | None:
-        return self._target
-
     def _on_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
-        for watched in self._watched:
-            try:
-                watched.removeEventFilter(self)
-            except RuntimeError:  # deleted meanwhile
-                pass
-        self._watched = []
-        for ring in list(self._rings.values()):
-            try:
-                ring.hide()
-            except RuntimeError:
-                pass
-        self._target = None
-        if new is None or isinstance(new, FocusRing):
-            return
-        window = new.window()
-        if window is new or window.windowType() in (Qt.WindowType.Popup, Qt.WindowType.ToolTip):
-            return  # a window itself, a menu or a completer's list: they draw their own current item
         self._target = new
-        widget: QWidget | None = new
-        while widget is not None and widget is not window:  # its moves, and those of what holds it (scrolling)
-            widget.installEventFilter(self)
-            self._watched.append(widget)
-            widget = widget.parentWidget()
-        self._place()
+        self._refresh_soon()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() in _GEOMETRY_EVENTS and self._target is not None:
-            self._place()
+        if event.type() in _GEOMETRY_EVENTS:
+            self._refresh_soon()
         return False
 
-    def _place(self) -> None:
-        target = self._target
-        if target is None:
+    def _refresh_soon(self) -> None:
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self._refresh)
+
+    def _refresh(self) -> None:
+        self._pending = False
+        target = self._target if self._target is not None and isValid(self._target) else None
+        window = target.window() if target is not None else None
+        if target is None or window is None or window is target or isinstance(target, FocusRing) or \
+                window.windowType() in (Qt.WindowType.Popup, Qt.WindowType.ToolTip):
+            target = window = None  # none, a window itself, a menu or a completer's list: they draw their own item
+        self._watch(target, window)
+        self._rings = [ring for ring in self._rings if isValid(ring)]
+        for other in self._rings:
+            if other.parentWidget() is not window:
+                other.hide()
+        if target is None or window is None:
             return
-        try:
-            window = target.window()
-            ring = self.ring_of(window)
-            shown = visible_part(target, window)
-            if not target.isVisible() or shown.isEmpty():
-                ring.hide()
-                return
-            margin = GAP + WIDTH
-            ring.setGeometry(shown.adjusted(-margin, -margin, margin, margin))
-            ring.raise_()
-            ring.show()
-            ring.update()
-        except RuntimeError:  # the control or its window was deleted
-            self._target = None
+        ring: FocusRing | None = next((r for r in self._rings if r.parentWidget() is window), None)
+        if ring is None:
+            ring = FocusRing(window)
+            self._rings.append(ring)
+        shown = visible_part(target, window)
+        if not target.isVisible() or shown.isEmpty():
+            ring.hide()
+            return
+        margin = GAP + WIDTH
+        ring.setGeometry(shown.adjusted(-margin, -margin, margin, margin))
+        ring.raise_()
+        ring.show()
+        ring.update()
+
+    def _watch(self, target: QWidget | None, window: QWidget | None) -> None:
+        """Filter the moves of ``target`` and of what holds it up to its window (scrolling moves a holder), and no
+        longer those of the controls that had the focus before."""
+        chain: list[QWidget] = []
+        widget = target
+        while widget is not None and widget is not window:
+            chain.append(widget)
+            widget = widget.parentWidget()
+        for old in self._watched:
+            if old not in chain and isValid(old):
+                old.removeEventFilter(self)
+        for widget in chain:
+            if widget not in self._watched:
+                widget.installEventFilter(self)
+        self._watched = chain
 
 
 def visible_part(widget: QWidget, window: QWidget) -> QRect:
