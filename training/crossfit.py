@@ -24,11 +24,16 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from courtroom_desktop.core.court.scored import Scored
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from folds import fold_of  # noqa: E402
 from negated_pairs import negate  # noqa: E402
+from tune_rule import fit_claim_calibration  # noqa: E402
 
 GOLD = {"SUPPORT": "supported", "CONTRADICT": "refuted", "NEI": "insufficient evidence"}
 
@@ -97,27 +102,6 @@ def folded(reading: Sequence[float], negated: Sequence[float] | None, weight: fl
     return [s, r, max(0.0, 1.0 - s - r)]
 
 
-def rule(claim: str, texts: Sequence[str], readings: Sequence[Sequence[float]], backs_s: float, backs_r: float,
-         margin: float = 0.15) -> str:
-    """The label rule of core/court/scored.py (``decide``) with a threshold for each side: a passage backs supported
-    when its supports reading is above ``backs_s`` and not below its refutes one, refuted the other way round."""
-    from courtroom_desktop.core.verifier.numbers import missing
-
-    s = max((r[0] for r in readings if r[0] > backs_s and r[0] >= r[1]), default=0.0)
-    r = max((x[1] for x in readings if x[1] > backs_r and x[1] > x[0]), default=0.0)
-    if s and r and abs(s - r) < margin:
-        label = "mixed"
-    elif s and s >= r:
-        label = GOLD["SUPPORT"]
-    elif r:
-        label = GOLD["CONTRADICT"]
-    else:
-        label = GOLD["NEI"]
-    if label != GOLD["NEI"] and texts and missing(claim, list(texts)):
-        label = GOLD["NEI"]
-    return label
-
-
 def features(readings: Sequence[Sequence[float]]) -> list[float]:
     """What a learned claim-level rule reads of a claim's passages: the best supports and refutes readings, the best
     margin either way, the mean of the three most relevant, how many lean each way, and the top passage's reading."""
@@ -155,40 +139,34 @@ def softmax_fit(x, y, classes: int, l2: float = 1e-2, steps: int = 3000, balance
 
 def calibrate(rows: list[dict], gold: list[str]) -> None:
     """The claim-level calibration (``core.court.scored.CLAIM_CALIBRATION``) of the rule as shipped (its thresholds
-    and passage count): the (a, b) of sigmoid(a * logit(p) + b), from the rule's probability to the label being right,
-    of least log-loss over these claims."""
-    import math
-
-    import numpy as np
-
+    and passage count), fitted on these claims (tune_rule.py's ``fit_claim_calibration``)."""
     from courtroom_desktop.core.court import scored
-    from courtroom_desktop.core.eval.labels import expected_calibration_error
+
+    ruled = [scored.decide(row["claim"], scored_passages(row, len(row["readings"]), 0.0), insufficient_cap=1.0,
+                           calibration=(1.0, 0.0)) for row in rows]
+    right = [r.label.value == g for r, g in zip(ruled, gold)]
+    a, b, loss, ece = fit_claim_calibration([r.confidence for r in ruled], right)
+    print(f"the rule as shipped (VERIFIER_BACKS {scored.VERIFIER_BACKS}, {scored.RULE_PASSAGES} passages): right on "
+          f"{sum(right) / len(right):.3f}; CLAIM_CALIBRATION ({a}, {b}), log-loss {loss:.3f}, ECE on these claims "
+          f"{ece:.3f}")
+
+
+def scored_passages(row: dict, k: int, weight: float) -> list[Scored]:
+    """A claim's first ``k`` passages as the label rule reads them (``core.court.scored.Scored``), each reading with the
+    negated claim's folded in at ``weight``."""
+    from courtroom_desktop.core.court import scored
     from courtroom_desktop.core.records import VerifierReading
 
-    ruled = []
-    for row in rows:
-        readings = [VerifierReading(supports=r[0], refutes=r[1], neither=r[2]) for r in row["readings"]]
-        ruled.append(scored.decide(row["claim"], scored.numbered(row["passages"], readings), insufficient_cap=1.0,
-                                   calibration=(1.0, 0.0)))
-    said = [r.label.value for r in ruled]
-    x = np.array([math.log(min(max(r.confidence, 1e-4), 1 - 1e-4) / (1 - min(max(r.confidence, 1e-4), 1 - 1e-4)))
-                  for r in ruled])
-    y = np.array([float(s == g) for s, g in zip(said, gold)])
-    fits = []
-    for a in np.linspace(0.05, 3.0, 60):
-        for b in np.linspace(-3.0, 3.0, 121):
-            q = np.clip(1 / (1 + np.exp(-(a * x + b))), 1e-6, 1 - 1e-6)
-            fits.append((float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q))), round(float(a), 2), round(float(b), 2)))
-    loss, a, b = min(fits)
-    q = 1 / (1 + np.exp(-(a * x + b)))
-    print(f"the rule as shipped (VERIFIER_BACKS {scored.VERIFIER_BACKS}, {scored.RULE_PASSAGES} passages): right on "
-          f"{y.mean():.3f}; CLAIM_CALIBRATION ({a}, {b}), log-loss {loss:.3f}, ECE on these claims "
-          f"{expected_calibration_error(list(q), list(y.astype(bool))):.3f}")
+    negs = row["negated"] or [None] * len(row["readings"])
+    readings = [VerifierReading(**dict(zip(("supports", "refutes", "neither"), folded(r, n, weight), strict=True)))
+                for r, n in list(zip(row["readings"], negs, strict=True))[:k]]
+    return scored.numbered(row["passages"][:k], readings)
 
 
 def compare(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from courtroom_desktop.core.court import scored
     from courtroom_desktop.core.eval.labels import accuracy, macro_f1
 
     rows = []
@@ -199,10 +177,6 @@ def compare(args: argparse.Namespace) -> int:
     gold = [r["gold"] for r in rows]
     print(f"{len(rows)} claims: " + ", ".join(f"{label} {gold.count(label)}" for label in labels))
 
-    def readings_of(row: dict, k: int, weight: float) -> list[list[float]]:
-        negs = row["negated"] or [None] * len(row["readings"])
-        return [folded(r, n, weight) for r, n in list(zip(row["readings"], negs, strict=True))[:k]]
-
     def right(said: list[str]) -> list[int]:
         return [sum(1 for g, s in zip(gold, said) if g == label and s == label) for label in labels]
 
@@ -210,15 +184,16 @@ def compare(args: argparse.Namespace) -> int:
     grid = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
     for k in (3, 4, 6, 8, 10):
         for weight in (0.0, 0.25, 0.5):
-            readings = [readings_of(row, k, weight) for row in rows]
+            passages = [scored_passages(row, k, weight) for row in rows]
             for backs_s in grid:
                 for backs_r in grid:
-                    said = [rule(row["claim"], row["passages"][:k], rs, backs_s, backs_r)
-                            for row, rs in zip(rows, readings)]
+                    said = [scored.decide(row["claim"], ps, threshold=(backs_s, backs_r), top=k).label.value
+                            for row, ps in zip(rows, passages)]
                     results.append((macro_f1(gold, said, labels), accuracy(gold, said), k, weight,
                                     f"rule {backs_s:.2f}/{backs_r:.2f}", right(said)))
             # the learned rule: fitted on one fold's claims, read on the other's, and the other way round
-            x = np.array([features(rs) for rs in readings])
+            x = np.array([features([[p.reading.supports, p.reading.refutes, p.reading.neither] for p in ps])
+                          for ps in passages])
             y = np.array([labels.index(g) for g in gold])
             folds = np.array([row["fold"] for row in rows])
             said = [""] * len(rows)

@@ -25,6 +25,27 @@ import json
 from pathlib import Path
 
 
+def fit_claim_calibration(probabilities: list[float], right: list[bool]) -> tuple[float, float, float, float]:
+    """The (a, b) of the claim-level map sigmoid(a * logit(p) + b) (``core.court.scored.CLAIM_CALIBRATION``) of least
+    log-loss of each label being right, on a grid; returns (a, b, log-loss, ECE of the mapped probabilities)."""
+    import math
+
+    import numpy as np
+
+    from courtroom_desktop.core.eval.labels import expected_calibration_error
+
+    x = np.array([math.log(min(max(p, 1e-4), 1 - 1e-4) / (1 - min(max(p, 1e-4), 1 - 1e-4))) for p in probabilities])
+    y = np.array([float(r) for r in right])
+    fits = []
+    for a in np.linspace(0.05, 3.0, 60):
+        for b in np.linspace(-3.0, 3.0, 121):
+            q = np.clip(1 / (1 + np.exp(-(a * x + b))), 1e-6, 1 - 1e-6)
+            fits.append((float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q))), round(float(a), 2), round(float(b), 2)))
+    loss, a, b = min(fits)
+    q = 1 / (1 + np.exp(-(a * x + b)))
+    return a, b, loss, expected_calibration_error(list(q), list(y.astype(bool)))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scifact", type=Path, required=True)
@@ -69,9 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         library.close()
     print(f"{len(scored_claims)} held-out SciFact train claims")
-    import math
 
-    import numpy as np
 
     gold = [g for _, g, _ in scored_claims]
     best: tuple[float, float] = (-1.0, 0.0)
@@ -89,17 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         if f1 >= best[0]:
             best = (f1, threshold)
     chosen = raw[best[1]]
-    x = np.array([math.log(min(max(p, 1e-4), 1 - 1e-4) / (1 - min(max(p, 1e-4), 1 - 1e-4))) for _, p in chosen])
-    y = np.array([float(s == g) for (s, _), g in zip(chosen, gold)])
-    fits = []
-    for a in np.linspace(0.05, 3.0, 60):
-        for b in np.linspace(-3.0, 3.0, 121):
-            q = np.clip(1 / (1 + np.exp(-(a * x + b))), 1e-6, 1 - 1e-6)
-            fits.append((float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q))), round(float(a), 2), round(float(b), 2)))
-    loss, a, b = min(fits)
-    q = 1 / (1 + np.exp(-(a * x + b)))
+    a, b, loss, ece = fit_claim_calibration([p for _, p in chosen], [s == g for (s, _), g in zip(chosen, gold)])
     print(f"chosen VERIFIER_BACKS {best[1]:.2f} (macro-F1 {best[0]:.3f}); CLAIM_CALIBRATION ({a}, {b}), log-loss "
-          f"{loss:.3f}, ECE on these claims {expected_calibration_error(list(q), list(y.astype(bool))):.3f}")
+          f"{loss:.3f}, ECE on these claims {ece:.3f}")
     return 0
 
 
