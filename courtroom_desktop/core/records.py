@@ -256,7 +256,6 @@ class VerifierReading(Frozen):
             return "refutes"
         return None
 
-
     @property
     def shown(self) -> tuple[str, float]:
         """What a table shows: the reading the rule counts and its probability, else neither's."""

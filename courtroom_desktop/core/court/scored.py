@@ -146,7 +146,7 @@ def decide(claim: str, passages: Sequence[Scored], insufficient_cap: float = INS
            calibration: tuple[float, float] = CLAIM_CALIBRATION, top: int = RULE_PASSAGES) -> Ruled:
     """The label ``passages`` (in the order the search ranked them) give ``claim`` by the rule of this module's
     docstring: the first ``top`` of them decide it (``threshold``, ``calibration`` and ``top``: other values than the
-    shipped ones, for training/tune_rule.py to compare)."""
+    shipped ones, for training/crossfit.py and tune_rule.py to compare)."""
     passages = list(passages)[:top]
     supporting = backing(passages, "supports", threshold)
     refuting = backing(passages, "refutes", threshold)
