@@ -7,6 +7,8 @@ calibration.
     python training/crossfit.py score --model build/verifier-b --fold a
     python training/crossfit.py compare
 
+``score --windows`` also reads the first passages by their runs of two sentences (tried, not shipped: docs/verifier.md).
+
 ``retrieve`` finds each train claim's top ``--k`` passages with the app's own hybrid search (as ``courtroom eval
 verdicts --methods verifier`` does for dev claims) and keeps them in ``DATA/crossfit-passages.jsonl``. ``score`` reads
 one fold's claims with the model trained on the other fold (and on every other source), each passage against the
@@ -85,12 +87,41 @@ def score(args: argparse.Namespace) -> int:
             readings = verifier.score([(row["claim"], p) for p in row["passages"]])
             other = negate(row["claim"])
             negated = verifier.score([(other, p) for p in row["passages"]]) if other else []
-            sink.write(json.dumps({**row, "model": str(args.model), "negated_claim": other,
-                                   "readings": [[r.supports, r.refutes, r.neither] for r in readings],
-                                   "negated": [[r.supports, r.refutes, r.neither] for r in negated]},
-                                  ensure_ascii=False) + "\n")
+            kept = {"model": str(args.model), "negated_claim": other,
+                    "readings": [[r.supports, r.refutes, r.neither] for r in readings],
+                    "negated": [[r.supports, r.refutes, r.neither] for r in negated]}
+            if args.windows:
+                spans = [windows(p) for p in row["passages"][:WINDOWED]]
+                flat = verifier.score([(row["claim"], w) for span in spans for w in span])
+                within, at = [], 0
+                for span in spans:
+                    within.append([[r.supports, r.refutes, r.neither] for r in flat[at:at + len(span)]])
+                    at += len(span)
+                kept["windows"] = within
+            sink.write(json.dumps({**row, **kept}, ensure_ascii=False) + "\n")
     print(f"wrote {out}: {len(rows)} claims")
     return 0
+
+
+WINDOWED = 6  # the passages whose sentence windows are read as well (score)
+
+
+def windows(passage: str, size: int = 2) -> list[str]:
+    """A passage's runs of ``size`` consecutive sentences (the passage itself when it has no more than ``size``): the
+    rationale-sized pieces the verifier was also trained on, read so that one deciding sentence is not drowned out by
+    the rest of its chunk."""
+    from courtroom_desktop.core.text import join_sentences, sentence_spans
+
+    parts = [passage[a:b] for a, b in sentence_spans(passage)]
+    if len(parts) <= size:
+        return [passage]
+    return [join_sentences(parts[i:i + size]) for i in range(len(parts) - size + 1)]
+
+
+def sharpest(whole: Sequence[float], pieces: Sequence[Sequence[float]]) -> list[float]:
+    """A passage's reading taken from its most decided piece (the whole passage counts as one): the reading whose
+    supports or refutes is the highest."""
+    return list(max([whole, *pieces], key=lambda r: max(r[0], r[1])))
 
 
 def folded(reading: Sequence[float], negated: Sequence[float] | None, weight: float) -> list[float]:
@@ -151,15 +182,19 @@ def calibrate(rows: list[dict], gold: list[str]) -> None:
           f"{ece:.3f}")
 
 
-def scored_passages(row: dict, k: int, weight: float) -> list[Scored]:
+def scored_passages(row: dict, k: int, weight: float, windowed: bool = False) -> list[Scored]:
     """A claim's first ``k`` passages as the label rule reads them (``core.court.scored.Scored``), each reading with the
-    negated claim's folded in at ``weight``."""
+    negated claim's folded in at ``weight``; ``windowed``: each passage read by its most decided sentence window."""
     from courtroom_desktop.core.court import scored
     from courtroom_desktop.core.records import VerifierReading
 
     negs = row["negated"] or [None] * len(row["readings"])
+    base = row["readings"]
+    if windowed:
+        pieces = row["windows"] + [[]] * (len(base) - len(row["windows"]))
+        base = [sharpest(r, p) for r, p in zip(base, pieces, strict=True)]
     readings = [VerifierReading(**dict(zip(("supports", "refutes", "neither"), folded(r, n, weight), strict=True)))
-                for r, n in list(zip(row["readings"], negs, strict=True))[:k]]
+                for r, n in list(zip(base, negs, strict=True))[:k]]
     return scored.numbered(row["passages"][:k], readings)
 
 
@@ -182,15 +217,19 @@ def compare(args: argparse.Namespace) -> int:
 
     results = []
     grid = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+    windowed_too = all("windows" in row for row in rows)
     for k in (3, 4, 6, 8, 10):
-        for weight in (0.0, 0.25, 0.5):
-            passages = [scored_passages(row, k, weight) for row in rows]
+        for weight, windowed in [(w, False) for w in (0.0, 0.25, 0.5)] + ([(0.0, True)] if windowed_too else []):
+            if windowed and k > WINDOWED:
+                continue
+            passages = [scored_passages(row, k, weight, windowed) for row in rows]
             for backs_s in grid:
                 for backs_r in grid:
                     said = [scored.decide(row["claim"], ps, threshold=(backs_s, backs_r), top=k).label.value
                             for row, ps in zip(rows, passages)]
                     results.append((macro_f1(gold, said, labels), accuracy(gold, said), k, weight,
-                                    f"rule {backs_s:.2f}/{backs_r:.2f}", right(said)))
+                                    f"rule {backs_s:.2f}/{backs_r:.2f}" + (" windows" if windowed else ""),
+                                    right(said)))
             # the learned rule: fitted on one fold's claims, read on the other's, and the other way round
             x = np.array([features([[p.reading.supports, p.reading.refutes, p.reading.neither] for p in ps])
                           for ps in passages])
@@ -202,7 +241,8 @@ def compare(args: argparse.Namespace) -> int:
                 guess = (((x[folds == fold] - mean) / scale) @ w + b).argmax(1)
                 for index, g in zip(np.flatnonzero(folds == fold), guess):
                     said[index] = labels[g]
-            results.append((macro_f1(gold, said, labels), accuracy(gold, said), k, weight, "learned", right(said)))
+            results.append((macro_f1(gold, said, labels), accuracy(gold, said), k, weight,
+                            "learned" + (" windows" if windowed else ""), right(said)))
     results.sort(key=lambda r: -r[0])
     print("macro-F1  accuracy  passages  negated weight  rule (backs supported/refuted)  right per label (S, R, NEI)")
     for f1, acc, k, weight, how, counts in results[: args.top]:
@@ -227,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fold", choices=("a", "b", "calibration"), help="the claims to read (score)")
     parser.add_argument("--top", type=int, default=25, help="rows of the comparison to print")
     parser.add_argument("--folds", default="a,b", help="the folds' readings to compare (compare)")
+    parser.add_argument("--windows", action="store_true",
+                        help="also read the first passages' runs of two sentences (score; compare then weighs a "
+                             "passage read by its most decided run: docs/verifier.md, tried and not shipped)")
     args = parser.parse_args(argv)
     return {"retrieve": retrieve, "score": score, "compare": compare}[args.step](args)
 
