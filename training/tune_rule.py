@@ -90,8 +90,6 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         library.close()
     print(f"{len(scored_claims)} held-out SciFact train claims")
-
-
     gold = [g for _, g, _ in scored_claims]
     best: tuple[float, float] = (-1.0, 0.0)
     raw: dict[float, list[tuple[str, float]]] = {}
