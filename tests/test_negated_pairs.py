@@ -55,3 +55,29 @@ def test_main_reads_training_pairs_only(tmp_path):
     assert sorted(p["group"] for p in out) == ["r", "t"]  # not FEVER, never the held-out calibration claims
     decided = [json.loads(line) for line in (tmp_path / "decided.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [p["group"] for p in decided] == ["r"]
+
+
+def test_folds_keep_each_fold_apart(tmp_path):
+    """--folds: a fold's negated and decided pairs come from that fold's claims only, so the model trained on fold a
+    never sees fold b's claims said the other way (crossfit.py reads fold b with it)."""
+    def pair(claim: str, label: int, source: str, group: str) -> dict:
+        return {"claim": claim, "passage": "p", "label": label, "source": source, "group": group}
+
+    rows = {"scifact-a.jsonl": [pair("A increases B.", 0, "scifact", "a1")],
+            "retrieved-a.jsonl": [pair("C is D.", 1, "scifact-retrieved", "a2"),
+                                  pair("C is E.", 2, "scifact-retrieved", "a3")],
+            "scifact-b.jsonl": [pair("F raises G.", 0, "scifact", "b1")],
+            "retrieved-b.jsonl": [pair("H is I.", 0, "scifact-retrieved", "b2")]}
+    for name, pairs in rows.items():
+        (tmp_path / name).write_text("".join(json.dumps(p) + "\n" for p in pairs), encoding="utf-8")
+    assert negated.main(["--data", str(tmp_path), "--folds"]) == 0
+
+    def read(name: str) -> list[dict]:
+        return [json.loads(line) for line in (tmp_path / name).read_text(encoding="utf-8").splitlines()]
+
+    assert sorted((p["group"], p["claim"], p["label"]) for p in read("negated-a.jsonl")) == [
+        ("a1", "A decreases B.", 1), ("a2", "C is not D.", 0), ("a3", "C is not E.", 2)]
+    assert [(p["group"], p["claim"]) for p in read("negated-b.jsonl")] == [
+        ("b1", "F lowers G."), ("b2", "H is not I.")]
+    assert [p["group"] for p in read("decided-a.jsonl")] == ["a2"]
+    assert [p["group"] for p in read("decided-b.jsonl")] == ["b2"]

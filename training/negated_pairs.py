@@ -14,6 +14,12 @@ claims refuted. This script writes the same trick out as rules and applies it to
 
 Only training pairs are read (``train.jsonl``, ``retrieved.jsonl``): the calibration claims stay held out and
 SciFact dev is never read. Writes ``negated.jsonl`` and ``decided.jsonl`` into ``--data``.
+
+    python training/negated_pairs.py --data build/verifier-data --folds
+
+does the same for each cross-fitted fold (training/folds.py) apart, from ``scifact-<fold>.jsonl`` and
+``retrieved-<fold>.jsonl``: ``negated-a.jsonl``, ``decided-a.jsonl``, ``negated-b.jsonl``, ``decided-b.jsonl``, so
+that a fold model trains on its own fold's negated claims only and crossfit.py can judge the stage.
 """
 
 from __future__ import annotations
@@ -103,17 +109,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=Path("build/verifier-data"))
     parser.add_argument("--neither", type=int, default=1500, help="negated 'neither' pairs to draw (default 1500)")
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--folds", action="store_true",
+                        help="write each cross-fitted fold's negated and decided pairs apart (with --neither halved)")
     args = parser.parse_args(argv)
 
     def read(name: str) -> list[dict]:
         with (args.data / name).open(encoding="utf-8") as handle:
             return [json.loads(line) for line in handle]
 
-    retrieved = read("retrieved.jsonl")
-    scifact = [p for p in read("train.jsonl") if p["source"] in ("scifact", "scifact-rationale", "scifact-away")]
-    rng = random.Random(args.seed)
-    out = {"negated": negated_pairs(retrieved + scifact, rng, args.neither),
-           "decided": [p for p in retrieved if p["label"] != NEITHER]}
+    out: dict[str, list[dict]] = {}
+    if args.folds:
+        for fold in ("a", "b"):
+            retrieved = read(f"retrieved-{fold}.jsonl")
+            scifact = read(f"scifact-{fold}.jsonl")
+            out[f"negated-{fold}"] = negated_pairs(scifact + retrieved, random.Random(args.seed), args.neither // 2)
+            out[f"decided-{fold}"] = [p for p in retrieved if p["label"] != NEITHER]
+    else:
+        retrieved = read("retrieved.jsonl")
+        scifact = [p for p in read("train.jsonl") if p["source"] in ("scifact", "scifact-rationale", "scifact-away")]
+        out["negated"] = negated_pairs(retrieved + scifact, random.Random(args.seed), args.neither)
+        out["decided"] = [p for p in retrieved if p["label"] != NEITHER]
     for name, rows in out.items():
         with (args.data / f"{name}.jsonl").open("w", encoding="utf-8") as handle:
             for row in rows:
