@@ -36,9 +36,9 @@ def passages(*readings: VerifierReading, text: str = "Supplements changed the ou
     pytest.param([read(0.1, 0.1), read(0.05, 0.8)], REF, 0.8, ("E2",), id="one-passage-refutes"),
     pytest.param([read(0.7, 0.2), read(0.2, 0.75)], MIX, 0.7, ("E2", "E1"), id="both-ways-close-is-mixed"),
     pytest.param([read(0.95, 0.02), read(0.3, 0.6)], SUP, 0.95, ("E1",), id="both-ways-far-apart-the-stronger"),
-    pytest.param([read(0.3, 0.05), read(0.1, 0.1)], SUP, 0.3, ("E1",), id="backed-below-even-odds"),
+    pytest.param([read(0.4, 0.05), read(0.1, 0.1)], SUP, 0.4, ("E1",), id="backed-below-even-odds"),
     pytest.param([read(0.12, 0.1), read(0.1, 0.14)], NEI, 1 - 0.14, (), id="nothing-above-the-threshold"),
-    pytest.param([read(0.3, 0.35)], REF, 0.35, ("E1",), id="refutes-above-supports"),
+    pytest.param([read(0.3, 0.4)], REF, 0.4, ("E1",), id="refutes-above-supports"),
     pytest.param([read(0.6, 0.1), read(0.8, 0.1)], SUP, 0.8, ("E2", "E1"), id="backing-best-first"),
 ])
 def test_the_label_rule(readings, label, p, backing):
@@ -220,11 +220,16 @@ def test_only_the_searchs_first_passages_decide():
     assert decide("The drug works.", passages(*neutral, read(0.9, 0.0)), top=RULE_PASSAGES + 1).label is SUP
 
 
-def test_refuting_readings_back_a_label_at_a_lower_threshold_than_supporting_ones():
-    """VERIFIER_BACKS holds one threshold per side; a reading between the two backs refuted but not supported. Break:
-    ``backs_at`` using the supports threshold for both sides."""
+def test_each_side_backs_a_label_at_its_own_threshold():
+    """VERIFIER_BACKS holds one threshold per side; a reading between the two backs the label of the lower one only
+    (since 2026-12-08 supported's 0.30 is the lower, refuted's 0.35 the higher). Break: ``backs_at`` using the
+    supports threshold for both sides."""
     low, high = sorted(VERIFIER_BACKS)
     between = (low + high) / 2
-    assert VERIFIER_BACKS[1] < VERIFIER_BACKS[0]
-    assert decide("The drug works.", passages(read(0.0, between))).label is REF
-    assert decide("The drug works.", passages(read(between, 0.0))).label is NEI
+    assert VERIFIER_BACKS[0] != VERIFIER_BACKS[1]
+    lower, higher = (SUP, REF) if VERIFIER_BACKS[0] < VERIFIER_BACKS[1] else (REF, SUP)
+    assert decide("The drug works.", passages(read(between, 0.0) if lower is SUP else read(0.0, between))).label \
+        is lower
+    assert decide("The drug works.", passages(read(0.0, between) if lower is SUP else read(between, 0.0))).label \
+        is NEI
+    assert higher is not lower

@@ -54,16 +54,16 @@ WRITTEN_APART = [
         "Daily aspirin lowers the risk of a first heart attack.",
         "In a randomised trial of 22,000 physicians, those taking aspirin every other day had 44% fewer first "
         "myocardial infarctions than those taking placebo.", "supports", id="supports",
-        # both models (2026-12-06) read this as refutes (the second 0.71): a weakness on "fewer"/"lowers" with
-        # numbers, kept in sight rather than dropped; strict, so a model that gets it right makes this test say so
+        # every model so far reads this as refutes (the second 0.71, the shipped one 0.53): a weakness on
+        # "fewer"/"lowers" with numbers, kept in sight rather than dropped; strict, so a model that gets it right makes
+        # this test say so
         marks=pytest.mark.xfail(strict=True, reason="the verifier reads it as refutes")),
+    # the second model read this 0.49 supports, 0.46 refutes (a strict expected failure then); the model trained with
+    # negated claims (2026-12-08) reads it 0.58 refutes
     pytest.param(
         "Regular vitamin C supplements prevent colds in the general population.",
         "A meta-analysis of 29 trials with 11,306 participants found that regular vitamin C supplementation did not "
-        "reduce the incidence of colds in the general population.", "refutes", id="refutes",
-        # the second model (stage 2, hard negatives from retrieval) reads it 0.49 supports, 0.46 refutes: the first
-        # read it right; kept in sight, strict as above
-        marks=pytest.mark.xfail(strict=True, reason="the second verifier reads it as supports, narrowly")),
+        "reduce the incidence of colds in the general population.", "refutes", id="refutes"),
     pytest.param(
         "Coffee drinking raises the risk of pancreatic cancer.",
         "The hospital car park will be closed for resurfacing during the first week of March.", "neither",
